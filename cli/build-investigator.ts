@@ -1,0 +1,27 @@
+import type { Config } from '../src/config/schema.js';
+import { Investigator } from '../src/investigator.js';
+import { createLlmClient } from '../src/llm/create-client.js';
+import { PromptRenderer } from '../src/prompts/prompt-renderer.js';
+import { ToolExecutor } from '../src/tools/tool-executor.js';
+import { loadYamlToolsets, resolveToolsets, type ResolvedToolsets } from '../src/tools/toolset-registry.js';
+import { BUILTIN_YAML_DIR, builtinToolsets } from '../toolsets/index.js';
+
+type Env = Record<string, string | undefined>;
+
+/** Every toolset Lestrade knows of (built-in, shipped YAML, the user's YAML), each checked. */
+export async function buildToolsets(config: Config, env: Env): Promise<ResolvedToolsets> {
+  const yaml = loadYamlToolsets([BUILTIN_YAML_DIR, ...config.toolsets.dirs]);
+  return resolveToolsets([...builtinToolsets(config), ...yaml.toolsets], config.toolsets.settings, env, yaml.failures);
+}
+
+export async function buildInvestigator(config: Config, env: Env): Promise<{ investigator: Investigator; toolsets: ResolvedToolsets }> {
+  const toolsets = await buildToolsets(config, env);
+  const investigator = new Investigator({
+    client: createLlmClient(config.llm),
+    llm: config.llm,
+    executor: new ToolExecutor({ tools: toolsets.tools, maxOutputChars: config.tools.maxOutputChars, timeoutMs: config.tools.timeoutMs }),
+    prompts: new PromptRenderer(config.templatesDir),
+    toolsets: toolsets.enabled.map((t) => ({ name: t.name, description: t.description })),
+  });
+  return { investigator, toolsets };
+}

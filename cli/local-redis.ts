@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import type { Logger } from '../src/log.js';
+
+export const REDIS_INSTALL_HINT = 'redis-server not found: install it (Debian/Ubuntu: apt-get install -y redis-server; macOS: brew install redis) or set REDIS_URL';
+
+export interface LocalRedis {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * With no REDIS_URL, `serve` runs a real redis-server of its own: loopback only, data and an
+ * append-only file (fsync on every write) in dataDir. One left running by an earlier start is reused.
+ */
+export async function startLocalRedis(dataDir: string, port: number, log: Logger): Promise<LocalRedis> {
+  const url = `redis://127.0.0.1:${port}`;
+  if (await answers(url)) {
+    log.info({ url }, 'using the local redis-server already running');
+    return { url, stop: async () => {} };
+  }
+  const dir = resolve(dataDir);
+  mkdirSync(dir, { recursive: true });
+  const child = spawn('redis-server', [
+    '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always',
+    '--save', '60 1', '--protected-mode', 'yes', '--daemonize', 'no',
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  await new Promise<void>((resolveStart, reject) => {
+    child.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ENOENT' ? new Error(REDIS_INSTALL_HINT) : err));
+    child.once('spawn', () => resolveStart());
+  });
+  for (let i = 0; i < 100; i++) {
+    if (await answers(url)) {
+      log.info({ url, dir }, 'started a local redis-server (set REDIS_URL to use another)');
+      return { url, stop: () => stopChild(child) };
+    }
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`local redis-server did not start on port ${port}`);
+}
+
+async function answers(url: string): Promise<boolean> {
+  const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout: 500 });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((res) => {
+    child.once('exit', () => res());
+    child.kill('SIGTERM');
+  });
+}

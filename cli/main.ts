@@ -1,0 +1,74 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from '../src/config/load-config.js';
+import { LestradeError } from '../src/errors.js';
+import { createLogger } from '../src/log.js';
+import { buildToolsets } from './build-investigator.js';
+import { investigateAlertmanager } from './investigate-command.js';
+import { startLocalRedis } from './local-redis.js';
+import { startService } from './start-service.js';
+
+const env = process.env;
+const program = new Command('lestrade')
+  .description('Investigates alerts and tickets with an LLM and the tools you allow it')
+  .option('-c, --config <file>', 'YAML config file (or LESTRADE_CONFIG)');
+
+const config = () => loadConfig(env, program.opts<{ config?: string }>().config ?? env.LESTRADE_CONFIG);
+
+async function runService(http: boolean) {
+  const cfg = config();
+  const log = createLogger(cfg.log.level);
+  const local = cfg.redis.url ? null : await startLocalRedis(cfg.redis.dataDir, Number(env.LESTRADE_LOCAL_REDIS_PORT ?? 6380), log);
+  const service = await startService(cfg, cfg.redis.url ?? local!.url, log, { http, workers: true, env });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    await service.close();
+    await local?.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+program.command('serve').description('run the HTTP server (webhooks, API) and workers').action(() => runService(true));
+program.command('worker').description('run workers only, against the same Redis as the server').action(() => runService(false));
+
+const investigate = program.command('investigate').description('investigate issues pulled from a source and print the RCA');
+investigate.command('alertmanager')
+  .description("investigate Alertmanager's active alerts (API v2)")
+  .requiredOption('--alertmanager-url <url>', 'Alertmanager base URL, e.g. http://localhost:9093')
+  .option('--label <key=value>', 'only alerts with this label (repeatable)', (v: string, acc: string[]) => [...acc, v], [])
+  .option('--alertname <regex>', 'only alerts whose alertname matches')
+  .option('-n, --limit <n>', 'investigate at most n alerts', positiveInt)
+  .option('--json-output-file <file>', 'also write the results as JSON')
+  .action(async (opts) => {
+    await investigateAlertmanager(config(), env, opts, (s) => process.stdout.write(s));
+  });
+
+const toolsets = program.command('toolsets').description('inspect toolsets');
+toolsets.command('list').description('show each toolset as enabled, disabled or failed, with why')
+  .option('--json', 'print JSON')
+  .action(async (opts: { json?: boolean }) => {
+    const resolved = await buildToolsets(config(), env);
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(resolved.statuses, null, 2)}\n`);
+      return;
+    }
+    for (const s of resolved.statuses) {
+      process.stdout.write(`${s.state.padEnd(9)} ${s.name.padEnd(16)} ${s.reason ?? `${s.tools.length} tools: ${s.tools.join(', ')}`}\n`);
+    }
+  });
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+program.parseAsync().catch((err: unknown) => {
+  const message = err instanceof LestradeError ? err.message : (err as Error)?.stack ?? String(err);
+  process.stderr.write(`lestrade: ${message}\n`);
+  process.exit(err instanceof LestradeError ? 2 : 1);
+});

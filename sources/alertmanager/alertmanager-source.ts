@@ -1,0 +1,49 @@
+import { describeZodIssues, PermanentError, RetryableError } from '../../src/errors.js';
+import type { Issue } from '../../src/issue.js';
+import type { IssueQuery, Source } from '../../src/source.js';
+import { issueFromApiAlert, SOURCE } from './map.js';
+import { ApiAlertsSchema } from './schema.js';
+
+/** Pull mode: active, unsilenced, uninhibited alerts from Alertmanager's API v2. */
+export class AlertmanagerSource implements Source {
+  readonly name = SOURCE;
+
+  constructor(private readonly baseUrl: string, private readonly headers: Record<string, string> = {}) {}
+
+  async fetchIssues(query: IssueQuery): Promise<Issue[]> {
+    const url = new URL('api/v2/alerts', this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`);
+    url.searchParams.set('active', 'true');
+    url.searchParams.set('silenced', 'false');
+    url.searchParams.set('inhibited', 'false');
+    for (const [k, v] of Object.entries(query.labels ?? {})) url.searchParams.append('filter', `${k}=${JSON.stringify(v)}`);
+    const alerts = await this.get(url);
+    const issues = alerts
+      .map((a) => issueFromApiAlert(a, this.baseUrl))
+      .filter((i) => i.status === 'open')
+      .filter((i) => !query.titlePattern || query.titlePattern.test(i.labels.alertname ?? i.title))
+      .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+    return query.limit ? issues.slice(0, query.limit) : issues;
+  }
+
+  async fetchIssue(identity: string): Promise<Issue | null> {
+    const all = await this.fetchIssues({});
+    return all.find((i) => i.identity === identity) ?? null;
+  }
+
+  private async get(url: URL) {
+    let res: Response;
+    try {
+      res = await fetch(url, { headers: { accept: 'application/json', ...this.headers }, signal: AbortSignal.timeout(15_000) });
+    } catch (err) {
+      throw new RetryableError(`Alertmanager at ${this.baseUrl} unreachable: ${(err as Error).message}`, { cause: err });
+    }
+    const text = await res.text();
+    if (!res.ok) {
+      const msg = `Alertmanager answered HTTP ${res.status}: ${text.slice(0, 300)}`;
+      throw res.status >= 500 ? new RetryableError(msg) : new PermanentError(msg);
+    }
+    const parsed = ApiAlertsSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new PermanentError(`unexpected answer from Alertmanager: ${describeZodIssues(parsed.error.issues)}`);
+    return parsed.data;
+  }
+}

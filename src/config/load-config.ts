@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError, describeZodIssues } from '../errors.js';
+import { ConfigSchema, type Config } from './schema.js';
+
+type Env = Record<string, string | undefined>;
+
+/** Environment variables and where they land in the config tree; env wins over the file. */
+const ENV_MAP: Array<[string, string[], 'string' | 'int' | 'number']> = [
+  ['PORT', ['server', 'port'], 'int'],
+  ['HOST', ['server', 'host'], 'string'],
+  ['REDIS_URL', ['redis', 'url'], 'string'],
+  ['OPENAI_API_KEY', ['llm', 'apiKey'], 'string'],
+  ['OPENAI_BASE_URL', ['llm', 'baseUrl'], 'string'],
+  ['LESTRADE_MODEL', ['llm', 'model'], 'string'],
+  ['LESTRADE_MAX_STEPS', ['llm', 'maxSteps'], 'int'],
+  ['LESTRADE_CONCURRENCY', ['queue', 'concurrency'], 'int'],
+  ['PROMETHEUS_URL', ['toolsets', 'prometheus', 'url'], 'string'],
+  ['ALERTMANAGER_WEBHOOK_TOKEN', ['sources', 'alertmanager', 'bearerToken'], 'string'],
+  ['LESTRADE_TEMPLATES_DIR', ['templatesDir'], 'string'],
+  ['LOG_LEVEL', ['log', 'level'], 'string'],
+];
+
+/**
+ * The one place configuration is read and validated. Takes `env` as a parameter
+ * (tests pass their own) and an optional YAML file; errors name the key and the reason.
+ */
+export function loadConfig(env: Env, configPath = env.LESTRADE_CONFIG): Config {
+  const tree = configPath ? readYamlFile(configPath) : {};
+  for (const [name, path, type] of ENV_MAP) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    setPath(tree, path, coerce(name, value, type));
+  }
+  const parsed = ConfigSchema.safeParse(tree);
+  if (!parsed.success) {
+    const where = configPath ? ` (file ${configPath} and environment)` : ' (environment)';
+    throw new ConfigError(`invalid configuration${where}: ${describeZodIssues(parsed.error.issues)}`);
+  }
+  return parsed.data;
+}
+
+function readYamlFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${path}: ${(err as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    throw new ConfigError(`config file ${path} is not valid YAML: ${(err as Error).message}`);
+  }
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new ConfigError(`config file ${path}: (root): expected a mapping`);
+  return doc as Record<string, unknown>;
+}
+
+function coerce(name: string, value: string, type: 'string' | 'int' | 'number'): unknown {
+  if (type === 'string') return value;
+  const n = Number(value);
+  if (!Number.isFinite(n) || (type === 'int' && !Number.isInteger(n))) {
+    throw new ConfigError(`invalid configuration (environment): ${name}: expected ${type === 'int' ? 'an integer' : 'a number'}, got "${value}"`);
+  }
+  return n;
+}
+
+function setPath(tree: Record<string, unknown>, path: string[], value: unknown): void {
+  let node = tree;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    if (!next || typeof next !== 'object') node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path.at(-1)!] = value;
+}

@@ -1,0 +1,42 @@
+/**
+ * Typed errors. The class decides what happens next:
+ * - RetryableError: try again later (the queue backs off, honouring retryAfterMs).
+ * - PermanentError: give up now and keep the reason visible.
+ * - InputError: the caller sent something bad; nothing changed.
+ * - ConfigError: Lestrade is misconfigured; the message names the key.
+ */
+export class LestradeError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export class RetryableError extends LestradeError {
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, options?: { cause?: unknown; retryAfterMs?: number }) {
+    super(message, options);
+    this.retryAfterMs = options?.retryAfterMs;
+  }
+}
+
+export class PermanentError extends LestradeError {}
+
+export class InputError extends LestradeError {
+  /** Dotted path of the offending field, e.g. "alerts.0.fingerprint". */
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(field ? `${field}: ${message}` : message);
+    this.field = field;
+  }
+}
+
+export class ConfigError extends LestradeError {}
+
+/** Turns a zod error into a one-line "path: reason; path: reason" message. */
+export function describeZodIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`)
+    .join('; ');
+}

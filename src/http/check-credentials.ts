@@ -1,0 +1,31 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+export interface Credentials {
+  bearerTokens: string[];
+  basic?: { username: string; password: string };
+}
+
+function same(a: string, b: string): boolean {
+  // Hash both so lengths match and timing says nothing about the secret.
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
+
+/**
+ * Checks an Authorization header against bearer tokens (several, for rotation) or basic auth,
+ * as Alertmanager's http_config sends them. With nothing configured every request passes.
+ */
+export function checkAuthorization(header: string | undefined, creds: Credentials): boolean {
+  if (creds.bearerTokens.length === 0 && !creds.basic) return true;
+  if (!header) return false;
+  const [scheme, value = ''] = header.split(/\s+/, 2);
+  if (scheme?.toLowerCase() === 'bearer') return creds.bearerTokens.some((t) => same(value, t));
+  if (scheme?.toLowerCase() === 'basic' && creds.basic) {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const i = decoded.indexOf(':');
+    if (i < 0) return false;
+    const userOk = same(decoded.slice(0, i), creds.basic.username);
+    const passOk = same(decoded.slice(i + 1), creds.basic.password);
+    return userOk && passOk;
+  }
+  return false;
+}

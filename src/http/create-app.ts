@@ -1,0 +1,37 @@
+import express, { type Express } from 'express';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log.js';
+import type { Intake } from '../queue/intake.js';
+import type { WebhookReceiver } from '../source.js';
+import type { InvestigationStore } from '../store/investigation-store.js';
+import { errorHandler } from './error-handler.js';
+import { investigationsRouter } from './investigations-router.js';
+
+export interface AppDeps {
+  redis: Redis;
+  store: InvestigationStore;
+  intake: Intake;
+  receivers: WebhookReceiver[];
+  llmConfigured: boolean;
+  bodyLimitBytes: number;
+  log: Logger;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
+  app.get('/readyz', async (_req, res) => {
+    const redis = await deps.redis.ping().then(() => 'ok', (err: Error) => `unreachable: ${err.message}`);
+    const llm = deps.llmConfigured ? 'ok' : 'not configured: investigations are queued and wait for an LLM';
+    const ready = redis === 'ok' && deps.llmConfigured;
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm } });
+  });
+  app.use('/api/investigations', investigationsRouter(deps.store, deps.llmConfigured));
+  for (const r of deps.receivers) {
+    app.use(`/webhooks/${r.name}`, r.router({ intake: deps.intake, log: deps.log, bodyLimitBytes: deps.bodyLimitBytes }));
+  }
+  app.use((_req, res) => { res.status(404).json({ error: 'not found' }); });
+  app.use(errorHandler(deps.log));
+  return app;
+}

@@ -1,0 +1,31 @@
+import express, { type Router } from 'express';
+import type { InvestigationStore } from '../store/investigation-store.js';
+
+/** GET /api/investigations and /api/investigations/:id. */
+export function investigationsRouter(store: InvestigationStore, llmConfigured: boolean): Router {
+  const router = express.Router();
+  const waiting = llmConfigured ? {} : { notice: 'no LLM configured: queued investigations wait until one is (set OPENAI_API_KEY or OPENAI_BASE_URL)' };
+
+  router.get('/', async (req, res) => {
+    const limit = clampInt(req.query.limit, 50, 1, 500);
+    const offset = clampInt(req.query.offset, 0, 0, 1_000_000);
+    const items = await store.list(limit, offset);
+    res.json({ items, ...waiting });
+  });
+
+  router.get('/:id', async (req, res) => {
+    const inv = await store.get(req.params.id);
+    if (!inv) {
+      res.status(404).json({ error: `no investigation ${req.params.id}` });
+      return;
+    }
+    const { identity: _identity, ...body } = inv;
+    res.json({ ...body, ...(inv.status === 'queued' ? waiting : {}) });
+  });
+  return router;
+}
+
+function clampInt(value: unknown, fallback: number, min: number, max: number): number {
+  const n = Number(value);
+  return Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback;
+}

@@ -1,0 +1,49 @@
+import type OpenAI from 'openai';
+import type { LlmConfig } from './config/schema.js';
+import type { Issue } from './issue.js';
+import { initialState, type LoopState } from './loop/loop-state.js';
+import { runLoop, type LoopResult } from './loop/run-loop.js';
+import type { PromptRenderer } from './prompts/prompt-renderer.js';
+import type { ToolExecutor } from './tools/tool-executor.js';
+
+export interface InvestigatorDeps {
+  client: OpenAI;
+  llm: LlmConfig;
+  executor: ToolExecutor;
+  prompts: PromptRenderer;
+  toolsets: Array<{ name: string; description: string }>;
+}
+
+export interface InvestigateOptions {
+  /** A checkpoint to resume from instead of starting over. */
+  resumeFrom?: LoopState | null;
+  onStep?: (state: LoopState) => Promise<void> | void;
+  signal?: AbortSignal;
+}
+
+/** Builds the prompt for one issue and runs the loop over it. Shared by workers and the CLI. */
+export class Investigator {
+  constructor(private readonly deps: InvestigatorDeps) {}
+
+  async investigate(issue: Issue, opts: InvestigateOptions = {}): Promise<LoopResult> {
+    const state = opts.resumeFrom ?? this.freshState(issue);
+    return runLoop(state, {
+      client: this.deps.client,
+      model: this.deps.llm.model,
+      executor: this.deps.executor,
+      maxSteps: this.deps.llm.maxSteps,
+      maxParallelTools: this.deps.llm.maxParallelTools,
+      temperature: this.deps.llm.temperature,
+      onStep: opts.onStep,
+      signal: opts.signal,
+    });
+  }
+
+  private freshState(issue: Issue): LoopState {
+    const ctx = { issue, toolsets: this.deps.toolsets, now: new Date().toISOString() };
+    return initialState([
+      { role: 'system', content: this.deps.prompts.render('system', ctx) },
+      { role: 'user', content: this.deps.prompts.render('investigate', ctx) },
+    ]);
+  }
+}

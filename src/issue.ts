@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/**
+ * The one shape every source maps into. Sources build it with pure functions;
+ * the engine never looks past it into a vendor payload (except to keep `raw`).
+ */
+export const SeveritySchema = z.enum(['critical', 'high', 'warning', 'info', 'unknown']);
+export type Severity = z.infer<typeof SeveritySchema>;
+
+export const IssueSchema = z.object({
+  /** Stable identity within the source instance; repeats of the same problem share it. Used for dedup. */
+  identity: z.string().min(1),
+  /** Source kind, e.g. "alertmanager". */
+  source: z.string().min(1),
+  /** Which configured instance of the source (e.g. an Alertmanager's external URL). */
+  sourceInstance: z.string(),
+  title: z.string(),
+  description: z.string(),
+  url: z.string().nullable(),
+  severity: SeveritySchema,
+  status: z.enum(['open', 'resolved']),
+  labels: z.record(z.string(), z.string()),
+  /** Free-form key/value metadata: Alertmanager annotations, ticket fields. */
+  annotations: z.record(z.string(), z.string()),
+  startedAt: z.string(),
+  /** The vendor payload this Issue was made from, kept for the prompt and for debugging. */
+  raw: z.unknown(),
+});
+export type Issue = z.infer<typeof IssueSchema>;
+
+const SEVERITY_WORDS: Record<string, Severity> = {
+  critical: 'critical', page: 'critical', p1: 'critical', fatal: 'critical', emergency: 'critical',
+  high: 'high', error: 'high', major: 'high', p2: 'high',
+  warning: 'warning', warn: 'warning', medium: 'warning', p3: 'warning',
+  info: 'info', low: 'info', none: 'info', p4: 'info', p5: 'info',
+};
+
+/** Maps a vendor's severity word onto ours; unknown words stay "unknown" rather than guessed. */
+export function normaliseSeverity(word: string | undefined): Severity {
+  if (!word) return 'unknown';
+  return SEVERITY_WORDS[word.trim().toLowerCase()] ?? 'unknown';
+}

@@ -1,0 +1,36 @@
+import OpenAI from 'openai';
+import { PermanentError, RetryableError } from '../errors.js';
+
+/** Reads Retry-After (seconds or HTTP date) or retry-after-ms from a response's headers. */
+export function parseRetryAfter(headers: Headers | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const ms = Number(headers.get('retry-after-ms'));
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const value = headers.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * Sorts an LLM failure into retry-later or give-up. The SDK has already retried
+ * with its own backoff by the time this runs; this decides what the queue does next.
+ */
+export function classifyLlmError(err: unknown): RetryableError | PermanentError {
+  if (err instanceof RetryableError || err instanceof PermanentError) return err;
+  if (err instanceof OpenAI.APIConnectionError) {
+    return new RetryableError(`LLM unreachable: ${err.message}`, { cause: err });
+  }
+  if (err instanceof OpenAI.APIError) {
+    const status = err.status ?? 0;
+    const reason = `LLM answered ${status}: ${err.message}`;
+    if (status === 408 || status === 409 || status === 429 || status >= 500) {
+      return new RetryableError(reason, { cause: err, retryAfterMs: parseRetryAfter(err.headers) });
+    }
+    return new PermanentError(reason, { cause: err });
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new PermanentError(`LLM call failed: ${message}`, { cause: err });
+}

@@ -1,0 +1,126 @@
+import type OpenAI from 'openai';
+import type {
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import pLimit from 'p-limit';
+import { z } from 'zod';
+import { classifyLlmError } from '../llm/classify-error.js';
+import type { ToolExecutor } from '../tools/tool-executor.js';
+import type { Tool, ToolResult } from '../tools/types.js';
+import { callKey, type LoopState } from './loop-state.js';
+import type { StopCondition } from './stop-conditions.js';
+
+export interface LoopOptions {
+  client: OpenAI;
+  model: string;
+  executor: ToolExecutor;
+  /** Default 40; the last step offers no tools, so the model must answer. */
+  maxSteps?: number;
+  maxParallelTools?: number;
+  temperature?: number;
+  /** Extra predicates; when one holds, the next step is the forced-answer step. */
+  stopWhen?: StopCondition[];
+  /** Called after every step with the state to checkpoint. */
+  onStep?: (state: LoopState) => Promise<void> | void;
+  signal?: AbortSignal;
+}
+
+export interface LoopResult {
+  answer: string;
+  finishReason: 'answer' | 'forced';
+  state: LoopState;
+}
+
+const FORCE_ANSWER =
+  'You have used the investigation budget. Do not call tools. Answer now with the best root-cause analysis the evidence above supports, and say what is still unknown.';
+
+/** Model → tool calls → results → model, until the model answers or the budget runs out. */
+export async function runLoop(state: LoopState, opts: LoopOptions): Promise<LoopResult> {
+  const maxSteps = opts.maxSteps ?? 40;
+  const limit = pLimit(opts.maxParallelTools ?? 4);
+  const toolSpecs = opts.executor.tools.map(toOpenAiTool);
+  for (;;) {
+    const forced = state.steps >= maxSteps - 1 || (opts.stopWhen ?? []).some((stop) => stop(state));
+    if (forced) state.messages.push({ role: 'user', content: FORCE_ANSWER });
+    const message = await callModel(state, opts, forced ? [] : toolSpecs);
+    state.steps += 1;
+    const calls = (message.tool_calls ?? []).filter(isFunctionCall);
+    state.messages.push({ role: 'assistant', content: message.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) });
+    if (calls.length === 0 || forced) {
+      await opts.onStep?.(state);
+      return { answer: message.content ?? '', finishReason: forced ? 'forced' : 'answer', state };
+    }
+    const results = await Promise.all(calls.map((call) => limit(() => runCall(state, opts.executor, call))));
+    calls.forEach((call, i) => {
+      state.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(results[i]) });
+    });
+    await opts.onStep?.(state);
+  }
+}
+
+async function callModel(state: LoopState, opts: LoopOptions, tools: ChatCompletionTool[]) {
+  try {
+    const response = await opts.client.chat.completions.create(
+      {
+        model: opts.model,
+        messages: state.messages,
+        ...(tools.length ? { tools, tool_choice: 'auto' as const } : {}),
+        ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
+      },
+      { signal: opts.signal },
+    );
+    state.usage.llmCalls += 1;
+    state.usage.promptTokens += response.usage?.prompt_tokens ?? 0;
+    state.usage.completionTokens += response.usage?.completion_tokens ?? 0;
+    const choice = response.choices[0];
+    if (!choice) throw new Error('the model returned no choices');
+    return choice.message;
+  } catch (err) {
+    throw classifyLlmError(err);
+  }
+}
+
+async function runCall(state: LoopState, executor: ToolExecutor, call: ChatCompletionMessageFunctionToolCall): Promise<ToolResult> {
+  const key = callKey(call.function.name, call.function.arguments);
+  if (state.callKeys.includes(key)) {
+    const result: ToolResult = {
+      tool: call.function.name,
+      status: 'error',
+      error: 'refused: this exact call (same tool, same arguments) was already made; its result is earlier in the conversation. Use it, or call with different arguments.',
+      params: safeParams(call.function.arguments),
+      elapsedMs: 0,
+    };
+    state.toolCalls.push(result);
+    return result;
+  }
+  state.callKeys.push(key);
+  const result = await executor.execute({ id: call.id, name: call.function.name, arguments: call.function.arguments });
+  state.toolCalls.push(result);
+  return result;
+}
+
+function isFunctionCall(call: { type: string }): call is ChatCompletionMessageFunctionToolCall {
+  return call.type === 'function';
+}
+
+function safeParams(raw: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(raw);
+    return v && typeof v === 'object' ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+const specCache = new WeakMap<Tool, ChatCompletionTool>();
+
+function toOpenAiTool(tool: Tool): ChatCompletionTool {
+  let spec = specCache.get(tool);
+  if (!spec) {
+    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.params) as Record<string, unknown>;
+    spec = { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
+    specCache.set(tool, spec);
+  }
+  return spec;
+}

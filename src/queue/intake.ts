@@ -1,0 +1,65 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Issue } from '../issue.js';
+import type { InvestigationStore } from '../store/investigation-store.js';
+import { QUEUE_NAME, QUEUE_PREFIX, type InvestigationJobData } from './names.js';
+
+export interface IntakeOutcome {
+  queued: string[];
+  duplicates: string[];
+  resolved: string[];
+}
+
+export interface IntakeOptions {
+  attempts: number;
+  backoffMs: number;
+}
+
+/**
+ * Where every source hands its issues over. Each open issue is claimed (deduplicated by
+ * identity, in Redis) and enqueued; each resolved one marks its investigation. Resolves only
+ * once all of it is in Redis, so a receiver can acknowledge after it; rejects if Redis fails.
+ */
+export class Intake {
+  private readonly queue: Queue<InvestigationJobData>;
+
+  constructor(redis: Redis, private readonly store: InvestigationStore, private readonly opts: IntakeOptions) {
+    this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
+  }
+
+  async accept(issues: Issue[]): Promise<IntakeOutcome> {
+    const out: IntakeOutcome = { queued: [], duplicates: [], resolved: [] };
+    for (const issue of issues) {
+      if (issue.status === 'resolved') {
+        const id = await this.store.markIssueResolved(issue.source, issue.identity);
+        if (id) out.resolved.push(id);
+        continue;
+      }
+      const claim = await this.store.claim(issue);
+      // A claim still "queued" may be one whose enqueue never happened (crash in between):
+      // adding again is safe, as BullMQ ignores a jobId it already holds.
+      if (claim.created || claim.status === 'queued') await this.enqueue(claim.id);
+      (claim.created ? out.queued : out.duplicates).push(claim.id);
+    }
+    return out;
+  }
+
+  async enqueue(id: string): Promise<void> {
+    await this.queue.add('investigate', { investigationId: id }, {
+      jobId: id,
+      attempts: this.opts.attempts,
+      backoff: { type: 'retry-after', delay: this.opts.backoffMs },
+      removeOnComplete: { age: 24 * 3600 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    });
+  }
+
+  /** Jobs waiting for a worker (or for an LLM to be configured). */
+  async waitingCount(): Promise<number> {
+    return this.queue.getJobCountByTypes('waiting', 'delayed', 'prioritized');
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Issue } from '../issue.js';
+import type { LoopState } from '../loop/loop-state.js';
+import type { Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
+import { keys } from './keys.js';
+
+/**
+ * Atomically: if the identity was never seen, remember it (with a TTL), create the
+ * investigation record and index it. Returns [created, id, status].
+ */
+const CLAIM_LUA = `
+local existing = redis.call('GET', KEYS[1])
+if existing then
+  return {0, existing, redis.call('HGET', 'lestrade:inv:' .. existing, 'status') or ''}
+end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+redis.call('HSET', KEYS[2], unpack(cjson.decode(ARGV[5])))
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+return {1, ARGV[1], 'queued'}
+`;
+
+export interface ClaimResult {
+  created: boolean;
+  id: string;
+  status: InvestigationStatus | '';
+}
+
+export interface StoreOptions {
+  dedupTtlSeconds: number;
+  retentionSeconds: number;
+}
+
+export class InvestigationStore {
+  constructor(private readonly redis: Redis, private readonly opts: StoreOptions) {}
+
+  async claim(issue: Issue): Promise<ClaimResult> {
+    const id = randomUUID();
+    const now = new Date();
+    const fields = {
+      id, source: issue.source, identity: issue.identity, title: issue.title, status: 'queued',
+      issueStatus: issue.status, createdAt: now.toISOString(), updatedAt: now.toISOString(),
+      issue: JSON.stringify(issue), attempts: '0',
+    };
+    const reply = (await this.redis.eval(
+      CLAIM_LUA, 3,
+      keys.dedup(issue.source, issue.identity), keys.investigation(id), keys.index(),
+      id, this.opts.dedupTtlSeconds, this.opts.retentionSeconds, now.getTime(), JSON.stringify(Object.entries(fields).flat()),
+    )) as [number, string, string];
+    return { created: reply[0] === 1, id: reply[1], status: reply[2] as ClaimResult['status'] };
+  }
+
+  /** Marks the investigation of a resolved issue's identity; returns its id, or null if none. */
+  async markIssueResolved(source: string, identity: string): Promise<string | null> {
+    const id = await this.redis.get(keys.dedup(source, identity));
+    if (!id) return null;
+    const now = new Date().toISOString();
+    await this.redis.hset(keys.investigation(id), { issueStatus: 'resolved', resolvedAt: now, updatedAt: now });
+    return id;
+  }
+
+  async markRunning(id: string, attempt: number): Promise<void> {
+    const now = new Date().toISOString();
+    await this.redis.hset(keys.investigation(id), { status: 'running', startedAt: now, updatedAt: now, attempts: String(attempt) });
+  }
+
+  async requeue(id: string, error: string): Promise<void> {
+    await this.redis.hset(keys.investigation(id), { status: 'queued', error, updatedAt: new Date().toISOString() });
+  }
+
+  async complete(id: string, r: { rca: string; toolCalls: ToolCallRecord[]; usage: LoopState['usage'] }): Promise<void> {
+    const now = new Date().toISOString();
+    await this.redis.multi()
+      .hset(keys.investigation(id), {
+        status: 'completed', rca: r.rca, toolCalls: JSON.stringify(r.toolCalls), usage: JSON.stringify(r.usage),
+        error: '', finishedAt: now, updatedAt: now,
+      })
+      .del(keys.checkpoint(id))
+      .exec();
+  }
+
+  async fail(id: string, error: string, partial?: { toolCalls: ToolCallRecord[]; usage: LoopState['usage'] }): Promise<void> {
+    const now = new Date().toISOString();
+    await this.redis.hset(keys.investigation(id), {
+      status: 'failed', error, finishedAt: now, updatedAt: now,
+      ...(partial ? { toolCalls: JSON.stringify(partial.toolCalls), usage: JSON.stringify(partial.usage) } : {}),
+    });
+  }
+
+  async saveCheckpoint(id: string, state: LoopState): Promise<void> {
+    await this.redis.set(keys.checkpoint(id), JSON.stringify(state), 'EX', this.opts.retentionSeconds);
+  }
+
+  async loadCheckpoint(id: string): Promise<LoopState | null> {
+    const text = await this.redis.get(keys.checkpoint(id));
+    return text ? (JSON.parse(text) as LoopState) : null;
+  }
+
+  async get(id: string): Promise<Investigation | null> {
+    const h = await this.redis.hgetall(keys.investigation(id));
+    if (!h.id) return null;
+    return {
+      ...summary(h),
+      identity: h.identity ?? '',
+      issue: JSON.parse(h.issue ?? 'null'),
+      rca: h.rca || null,
+      toolCalls: JSON.parse(h.toolCalls ?? '[]'),
+      usage: JSON.parse(h.usage ?? '{"promptTokens":0,"completionTokens":0,"llmCalls":0}'),
+      attempts: Number(h.attempts ?? 0),
+      error: h.error || null,
+      resolvedAt: h.resolvedAt ?? null,
+    };
+  }
+
+  /** Newest first. Index entries whose record has expired are dropped on the way. */
+  async list(limit = 50, offset = 0): Promise<InvestigationSummary[]> {
+    const ids = await this.redis.zrevrange(keys.index(), offset, offset + limit - 1);
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hmget(keys.investigation(id), ...SUMMARY_FIELDS);
+    const rows = (await pipeline.exec()) ?? [];
+    const out: InvestigationSummary[] = [];
+    const expired: string[] = [];
+    rows.forEach(([, values], i) => {
+      const v = values as Array<string | null>;
+      if (!v[0]) expired.push(ids[i]!);
+      else out.push(summary(Object.fromEntries(SUMMARY_FIELDS.map((f, j) => [f, v[j] ?? undefined]))));
+    });
+    if (expired.length) await this.redis.zrem(keys.index(), ...expired);
+    return out;
+  }
+}
+
+const SUMMARY_FIELDS = ['id', 'source', 'title', 'status', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt'] as const;
+
+function summary(h: Record<string, string | undefined>): InvestigationSummary {
+  return {
+    id: h.id ?? '',
+    source: h.source ?? '',
+    title: h.title ?? '',
+    status: (h.status ?? 'queued') as InvestigationStatus,
+    issueStatus: (h.issueStatus ?? 'open') as 'open' | 'resolved',
+    createdAt: h.createdAt ?? '',
+    updatedAt: h.updatedAt ?? '',
+    startedAt: h.startedAt ?? null,
+    finishedAt: h.finishedAt ?? null,
+  };
+}

@@ -1,0 +1,46 @@
+import { runCommand } from './run-command.js';
+import type { Prerequisite } from './types.js';
+import { renderValue } from './yaml-toolset.js';
+
+/** Checks prerequisites in order; returns the first failure's reason, or null when all pass. */
+export async function checkPrerequisites(prereqs: Prerequisite[], env: Record<string, string | undefined>): Promise<string | null> {
+  for (const p of prereqs) {
+    const reason = await checkOne(p, env);
+    if (reason) return reason;
+  }
+  return null;
+}
+
+async function checkOne(p: Prerequisite, env: Record<string, string | undefined>): Promise<string | null> {
+  switch (p.kind) {
+    case 'env': {
+      const missing = p.vars.filter((v) => !env[v]);
+      return missing.length ? `environment variable${missing.length > 1 ? 's' : ''} not set: ${missing.join(', ')}` : null;
+    }
+    case 'command': {
+      try {
+        const out = await runCommand(p.argv.map((a) => renderValue(a, {})), { timeoutMs: p.timeoutMs ?? 10_000, maxBytes: 8192 });
+        if (out.exitCode === 0) return null;
+        const detail = (out.stderr || out.stdout).trim().split('\n').at(-1) ?? '';
+        return `\`${p.argv.join(' ')}\` exited ${out.exitCode ?? 'on timeout'}${detail ? `: ${detail.slice(0, 300)}` : ''}`;
+      } catch (err) {
+        return `\`${p.argv.join(' ')}\` could not run: ${(err as Error).message}`;
+      }
+    }
+    case 'check':
+      return p.run().catch((err: Error) => `check failed: ${err.message}`);
+    case 'http': {
+      let url = p.url;
+      try {
+        url = renderValue(p.url, {});
+        const headers = Object.fromEntries(Object.entries(p.headers ?? {}).map(([k, v]) => [k, renderValue(v, {})]));
+        const res = await fetch(url, { headers, signal: AbortSignal.timeout(p.timeoutMs ?? 5_000) });
+        await res.body?.cancel();
+        return res.ok ? null : `${url} answered HTTP ${res.status}`;
+      } catch (err) {
+        const cause = (err as { cause?: { code?: string } }).cause?.code;
+        return `${url} did not answer: ${cause ?? (err as Error).message}`;
+      }
+    }
+  }
+}

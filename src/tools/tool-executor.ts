@@ -1,0 +1,92 @@
+import { describeZodIssues } from '../errors.js';
+import { shapeOutput } from './shape-output.js';
+import type { Tool, ToolOutput, ToolResult } from './types.js';
+
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  /** Raw JSON text as the model sent it. */
+  arguments: string;
+}
+
+export interface ToolExecutorOptions {
+  tools: Tool[];
+  maxOutputChars?: number;
+  timeoutMs?: number;
+  /** Decides whether a side-effecting call may run; default: never. */
+  isApproved?: (tool: Tool, params: Record<string, unknown>) => boolean;
+}
+
+/**
+ * The one door every tool call goes through: lookup, argument parsing and validation,
+ * approval check, execution with a timeout, and output shaping. Never throws.
+ */
+export class ToolExecutor {
+  private readonly byName: Map<string, Tool>;
+  private readonly maxOutputChars: number;
+  private readonly timeoutMs: number;
+  private readonly isApproved: NonNullable<ToolExecutorOptions['isApproved']>;
+
+  constructor(opts: ToolExecutorOptions) {
+    this.byName = new Map(opts.tools.map((t) => [t.name, t]));
+    this.maxOutputChars = opts.maxOutputChars ?? 20_000;
+    this.timeoutMs = opts.timeoutMs ?? 60_000;
+    this.isApproved = opts.isApproved ?? (() => false);
+  }
+
+  get tools(): Tool[] {
+    return [...this.byName.values()];
+  }
+
+  async execute(call: ToolCallRequest): Promise<ToolResult> {
+    const started = performance.now();
+    const done = (r: Omit<ToolResult, 'tool' | 'elapsedMs'>): ToolResult => ({
+      tool: call.name,
+      ...r,
+      elapsedMs: Math.round(performance.now() - started),
+    });
+    const tool = this.byName.get(call.name);
+    if (!tool) {
+      return done({ status: 'error', error: `unknown tool "${call.name}"; available: ${[...this.byName.keys()].join(', ')}`, params: {} });
+    }
+    let raw: unknown;
+    try {
+      raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+    } catch {
+      return done({ status: 'error', error: 'arguments are not valid JSON', params: {} });
+    }
+    const parsed = tool.params.safeParse(raw);
+    const rawParams = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    if (!parsed.success) {
+      return done({ status: 'error', error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}`, params: rawParams });
+    }
+    const params = parsed.data as Record<string, unknown>;
+    const approved = tool.sideEffects ? this.isApproved(tool, params) : false;
+    if (tool.sideEffects && !approved) {
+      return done({ status: 'approval_required', error: `${tool.name} has side effects and needs a human's approval`, params });
+    }
+    const output = await this.runWithTimeout(tool, params, approved);
+    if (output.status === 'error') return done({ status: 'error', error: output.error, params });
+    const shaped = output.data === undefined ? null : shapeOutput(output.data, this.maxOutputChars);
+    const data = output.status === 'no_data' && !shaped ? (output.message ?? 'no data found') : shaped?.text;
+    return done({ status: output.status, data, params, ...(shaped?.truncated ? { truncated: true } : {}) });
+  }
+
+  private async runWithTimeout(tool: Tool, params: Record<string, unknown>, approved: boolean): Promise<ToolOutput> {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<ToolOutput>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        resolve({ status: 'error', error: `timed out after ${this.timeoutMs} ms` });
+      }, this.timeoutMs);
+    });
+    try {
+      return await Promise.race([tool.run(params, { signal: controller.signal, approved }), timeout]);
+    } catch (err) {
+      return { status: 'error', error: err instanceof Error ? err.message : String(err) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,12 @@
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../src/config/schema.js';
+import type { Toolset } from '../src/tools/types.js';
+import { createPrometheusToolset } from './prometheus/index.js';
+
+/** The folder of YAML toolsets shipped with Lestrade (kubernetes, ...). */
+export const BUILTIN_YAML_DIR = fileURLToPath(new URL('.', import.meta.url));
+
+/** Toolsets written in TypeScript, built from configuration. */
+export function builtinToolsets(config: Config): Toolset[] {
+  return [createPrometheusToolset(config.toolsets.prometheus)];
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { Tool, ToolOutput, Toolset } from '../../src/tools/types.js';
+import { PrometheusClient } from './prometheus-client.js';
+
+export interface PrometheusToolsetConfig {
+  url?: string;
+  headers?: Record<string, string>;
+}
+
+const time = z.string().describe('RFC 3339 timestamp or Unix seconds');
+
+/** Prometheus over its HTTP API. Disabled, with the reason, when no URL is set or Prometheus does not answer. */
+export function createPrometheusToolset(cfg: PrometheusToolsetConfig): Toolset {
+  const client = cfg.url ? new PrometheusClient(cfg.url, cfg.headers) : null;
+  const call = (path: string, pick: (p: Record<string, unknown>) => Record<string, string | undefined>, isEmpty: (d: unknown) => boolean) =>
+    async (params: Record<string, unknown>, ctx: { signal: AbortSignal }): Promise<ToolOutput> => {
+      const data = await client!.get(path, pick(params), ctx.signal);
+      return isEmpty(data) ? { status: 'no_data', data } : { status: 'success', data };
+    };
+  const tools: Tool[] = [
+    {
+      name: 'prometheus_query',
+      description: 'Run an instant PromQL query and return the current value of each series.',
+      params: z.strictObject({ query: z.string().min(1).describe('PromQL expression'), time: time.optional() }),
+      run: call('query', (p) => ({ query: p.query as string, time: p.time as string | undefined }), emptyResult),
+    },
+    {
+      name: 'prometheus_query_range',
+      description: 'Run a PromQL query over a time range and return the series sampled at each step.',
+      params: z.strictObject({
+        query: z.string().min(1).describe('PromQL expression'),
+        start: time, end: time,
+        step: z.string().default('60s').describe('resolution, e.g. 30s, 5m'),
+      }),
+      run: call('query_range', (p) => ({ query: p.query as string, start: p.start as string, end: p.end as string, step: p.step as string }), emptyResult),
+    },
+    {
+      name: 'prometheus_alerts',
+      description: 'List the alerts Prometheus is currently evaluating as pending or firing.',
+      params: z.strictObject({}),
+      run: call('alerts', () => ({}), (d) => ((d as { alerts?: unknown[] }).alerts ?? []).length === 0),
+    },
+    {
+      name: 'prometheus_rules',
+      description: 'List alerting and recording rules with their expressions and state.',
+      params: z.strictObject({ type: z.enum(['alert', 'record']).optional() }),
+      run: call('rules', (p) => ({ type: p.type as string | undefined }), (d) => ((d as { groups?: unknown[] }).groups ?? []).length === 0),
+    },
+    {
+      name: 'prometheus_label_values',
+      description: 'List the values a label takes, optionally only on series matching a selector.',
+      params: z.strictObject({
+        label: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/).describe('label name, e.g. job or __name__'),
+        match: z.string().optional().describe('series selector, e.g. up{job="api"}'),
+      }),
+      run: async (params, ctx) => {
+        const data = await client!.get(`label/${params.label as string}/values`, { 'match[]': params.match as string | undefined }, ctx.signal);
+        return Array.isArray(data) && data.length === 0 ? { status: 'no_data', data } : { status: 'success', data };
+      },
+    },
+  ];
+  return {
+    name: 'prometheus',
+    description: 'Query metrics, alerts and rules from Prometheus',
+    origin: 'builtin',
+    enabled: true,
+    prerequisites: [{
+      kind: 'check',
+      run: async () => (client ? client.probe() : 'no Prometheus URL: set PROMETHEUS_URL or toolsets.prometheus.url'),
+    }],
+    tools,
+  };
+}
+
+function emptyResult(data: unknown): boolean {
+  const result = (data as { result?: unknown }).result;
+  return Array.isArray(result) && result.length === 0;
+}
