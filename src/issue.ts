@@ -10,6 +10,11 @@ export type Severity = z.infer<typeof SeveritySchema>;
 export const IssueSchema = z.object({
   /** Stable identity within the source instance; repeats of the same problem share it. Used for dedup. */
   identity: z.string().min(1),
+  /**
+   * What stays the same across firings of the same problem (Alertmanager's fingerprint, a
+   * ticket's key). A resolution that does not match an identity is matched on this.
+   */
+  fingerprint: z.string().min(1),
   /** Source kind, e.g. "alertmanager". */
   source: z.string().min(1),
   /** Which configured instance of the source (e.g. an Alertmanager's external URL). */

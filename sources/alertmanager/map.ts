@@ -33,6 +33,7 @@ function toIssue(a: AlertFields, status: Issue['status'], instance: string, raw:
   const summary = a.annotations.summary ?? a.annotations.message;
   return {
     identity: alertIdentity(a.fingerprint, a.startsAt),
+    fingerprint: a.fingerprint,
     source: SOURCE,
     sourceInstance: instance,
     title: summary ? `${name}: ${summary}` : name,

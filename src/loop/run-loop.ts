@@ -46,7 +46,9 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
     const message = await callModel(state, opts, forced ? [] : toolSpecs);
     state.steps += 1;
     const calls = (message.tool_calls ?? []).filter(isFunctionCall);
-    state.messages.push({ role: 'assistant', content: message.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) });
+    // On the forced step a model that still asks for tools gets no tools: its calls are dropped
+    // from history, so no tool_call is ever left without an answer.
+    state.messages.push({ role: 'assistant', content: message.content ?? null, ...(calls.length && !forced ? { tool_calls: calls } : {}) });
     if (calls.length === 0 || forced) {
       await opts.onStep?.(state);
       return { answer: message.content ?? '', finishReason: forced ? 'forced' : 'answer', state };

@@ -31,7 +31,7 @@ export class Intake {
     const out: IntakeOutcome = { queued: [], duplicates: [], resolved: [] };
     for (const issue of issues) {
       if (issue.status === 'resolved') {
-        const id = await this.store.markIssueResolved(issue.source, issue.identity);
+        const id = await this.store.markIssueResolved(issue);
         if (id) out.resolved.push(id);
         continue;
       }

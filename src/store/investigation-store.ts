@@ -18,6 +18,7 @@ redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 redis.call('HSET', KEYS[2], unpack(cjson.decode(ARGV[5])))
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+redis.call('SET', KEYS[4], ARGV[1], 'EX', ARGV[2])
 return {1, ARGV[1], 'queued'}
 `;
 
@@ -44,16 +45,20 @@ export class InvestigationStore {
       issue: JSON.stringify(issue), attempts: '0',
     };
     const reply = (await this.redis.eval(
-      CLAIM_LUA, 3,
-      keys.dedup(issue.source, issue.identity), keys.investigation(id), keys.index(),
+      CLAIM_LUA, 4,
+      keys.dedup(issue.source, issue.identity), keys.investigation(id), keys.index(), keys.latest(issue.source, issue.fingerprint),
       id, this.opts.dedupTtlSeconds, this.opts.retentionSeconds, now.getTime(), JSON.stringify(Object.entries(fields).flat()),
     )) as [number, string, string];
     return { created: reply[0] === 1, id: reply[1], status: reply[2] as ClaimResult['status'] };
   }
 
-  /** Marks the investigation of a resolved issue's identity; returns its id, or null if none. */
-  async markIssueResolved(source: string, identity: string): Promise<string | null> {
-    const id = await this.redis.get(keys.dedup(source, identity));
+  /**
+   * Marks the investigation of a resolved issue: the one of the same identity, else the latest
+   * of the same fingerprint. Returns its id, or null if there is none.
+   */
+  async markIssueResolved(issue: Pick<Issue, 'source' | 'identity' | 'fingerprint'>): Promise<string | null> {
+    const id = (await this.redis.get(keys.dedup(issue.source, issue.identity)))
+      ?? (await this.redis.get(keys.latest(issue.source, issue.fingerprint)));
     if (!id) return null;
     const now = new Date().toISOString();
     await this.redis.hset(keys.investigation(id), { issueStatus: 'resolved', resolvedAt: now, updatedAt: now });

@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { startDaemon, type Daemon } from './child-process.js';
+import { freePort } from './free-port.js';
+import { requireBinary } from './require-binary.js';
+
+export interface TestRedis {
+  url: string;
+  port: number;
+  daemon: Daemon;
+  /** Stops the server (data stays on disk) and starts it again on the same port. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+  /** Stops the server without starting it again, to test behaviour while Redis is down. */
+  kill(): Promise<void>;
+  start(): Promise<void>;
+}
+
+/** A real redis-server on a free loopback port, with AOF persistence in a temp folder. */
+export async function startRedis(): Promise<TestRedis> {
+  const bin = requireBinary('redis-server');
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'lestrade-redis-'));
+  const url = `redis://127.0.0.1:${port}`;
+  const launch = () => startDaemon(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], () => ping(url));
+  const t: TestRedis = {
+    url, port, daemon: await launch(),
+    async restart() { await t.daemon.stop(); t.daemon = await launch(); },
+    async kill() { await t.daemon.stop(); },
+    async start() { t.daemon = await launch(); },
+    async stop() { await t.daemon.stop(); rmSync(dir, { recursive: true, force: true }); },
+  };
+  return t;
+}
+
+async function ping(url: string): Promise<boolean> {
+  const r = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+  r.on('error', () => {});
+  try {
+    await r.connect();
+    return (await r.ping()) === 'PONG';
+  } finally {
+    r.disconnect();
+  }
+}

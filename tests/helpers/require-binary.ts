@@ -1,0 +1,16 @@
+import { execFileSync } from 'node:child_process';
+
+const HINTS: Record<string, string> = {
+  'redis-server': 'apt-get install -y redis-server',
+  prometheus: 'apt-get install -y prometheus',
+  'prometheus-alertmanager': 'apt-get install -y prometheus-alertmanager',
+};
+
+/** Fails (never skips) when a component the suite needs is missing, saying how to install it. */
+export function requireBinary(name: string): string {
+  try {
+    return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
+  } catch {
+    throw new Error(`${name} is not installed; the suite needs the real thing. Install it with: ${HINTS[name] ?? name} (or run npm test, which installs it on Debian/Ubuntu)`);
+  }
+}

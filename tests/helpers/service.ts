@@ -1,0 +1,46 @@
+import { Writable } from 'node:stream';
+import { startService, type RunningService } from '../../cli/start-service.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { createLogger } from '../../src/log.js';
+
+export interface TestService extends RunningService {
+  base: string;
+  logs: Array<Record<string, unknown>>;
+}
+
+/** Starts the real service in-process on a free port, capturing its JSON log lines. */
+export async function startTestService(redisUrl: string, env: Record<string, string>, opts: { http?: boolean; workers?: boolean } = {}): Promise<TestService> {
+  const fullEnv = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...env };
+  const config = loadConfig(fullEnv, undefined);
+  const logs: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      for (const line of chunk.toString().split('\n')) if (line.trim()) logs.push(JSON.parse(line));
+      cb();
+    },
+  });
+  const service = await startService(config, redisUrl, createLogger(config.log.level, sink), {
+    http: opts.http ?? true, workers: opts.workers ?? true, env: fullEnv,
+  });
+  return { ...service, base: `http://127.0.0.1:${service.port}`, logs };
+}
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await probe();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+}
+
+export async function getJson(url: string): Promise<any> {
+  const res = await fetch(url);
+  return { status: res.status, body: await res.json() };
+}

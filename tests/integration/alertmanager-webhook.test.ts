@@ -1,0 +1,150 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { QUEUE_NAME, QUEUE_PREFIX } from '../../src/queue/names.js';
+import { InvestigationStore } from '../../src/store/investigation-store.js';
+import { issuesFromWebhook } from '../../sources/alertmanager/map.js';
+import { WebhookPayloadSchema } from '../../sources/alertmanager/schema.js';
+import { amCaptured, amFixture } from '../helpers/fixtures.js';
+import { startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { getJson, startTestService, type TestService } from '../helpers/service.js';
+
+const TOKEN = 's3cret';
+let redis: TestRedis;
+let admin: Redis;
+let svc: TestService;
+let queue: Queue;
+
+const post = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) =>
+  fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const list = async () => (await getJson(`${svc.base}/api/investigations`)).body.items as Array<Record<string, unknown>>;
+const jobCount = () => queue.getJobCountByTypes('waiting', 'delayed', 'active', 'prioritized');
+
+beforeAll(async () => {
+  redis = await startRedis();
+  admin = new Redis(redis.url);
+  queue = new Queue(QUEUE_NAME, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX });
+});
+afterAll(async () => {
+  await svc?.close();
+  await queue.close();
+  admin.disconnect();
+  await redis.stop();
+});
+beforeEach(async () => {
+  await svc?.close();
+  await admin.flushall();
+  // No LLM configured: workers do not start, so queued jobs stay visible.
+  svc = await startTestService(redis.url, { ALERTMANAGER_WEBHOOK_TOKEN: TOKEN });
+});
+
+describe('POST /webhooks/alertmanager', () => {
+  it('queues one investigation per firing alert and answers only after it is stored', async () => {
+    const res = await post(amFixture('group-firing-truncated').body);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.queued).toHaveLength(2);
+    expect(await jobCount()).toBe(2);
+    const items = await list();
+    expect(items.map((i) => i.status)).toEqual(['queued', 'queued']);
+    expect(items.map((i) => i.title).sort()).toEqual([
+      'KubePodCrashLooping: Pod payment-api-a is crash looping',
+      'KubePodCrashLooping: Pod payment-api-b is crash looping',
+    ]);
+  });
+
+  it('creates nothing for repeats and retries, across a service and a Redis restart', async () => {
+    await post(amFixture('group-firing-truncated').body);
+    const again = await (await post(amFixture('group-repeat-notification').body)).json();
+    expect(again).toMatchObject({ queued: [], duplicates: expect.any(Array) });
+    expect(again.duplicates).toHaveLength(2);
+    await svc.close();
+    await redis.restart();
+    svc = await startTestService(redis.url, { ALERTMANAGER_WEBHOOK_TOKEN: TOKEN });
+    const afterRestart = await (await post(amFixture('group-repeat-notification').body)).json();
+    expect(afterRestart.queued).toEqual([]);
+    expect(await list()).toHaveLength(2);
+    expect(await jobCount()).toBe(2);
+  });
+
+  it('never starts an investigation for a resolved alert, and marks the open one resolved', async () => {
+    await post(amFixture('group-firing-truncated').body);
+    const mixed = await (await post(amFixture('group-mixed-resolved').body)).json();
+    expect(mixed.queued).toEqual([]);
+    expect(mixed.resolved).toHaveLength(1);
+    const resolved = (await getJson(`${svc.base}/api/investigations/${mixed.resolved[0]}`)).body;
+    expect(resolved).toMatchObject({ issueStatus: 'resolved', status: 'queued', issue: { fingerprint: 'e02342136ca8c633' } });
+    const next = await (await post(amFixture('group-next').body)).json();
+    expect(next.queued).toHaveLength(1);
+    expect(await list()).toHaveLength(3);
+    const onlyResolved = await (await post(amCaptured('resolved').body, { authorization: `Bearer ${TOKEN}` })).json();
+    expect(onlyResolved).toEqual({ queued: [], duplicates: [], resolved: [] });
+    expect(await list()).toHaveLength(3);
+  });
+
+  it('re-enqueues a claimed investigation whose enqueue never happened (crash in between)', async () => {
+    const store = new InvestigationStore(admin, { dedupTtlSeconds: 60, retentionSeconds: 60 });
+    const issue = issuesFromWebhook(WebhookPayloadSchema.parse(amFixture('group-next').body))[0]!;
+    const claim = await store.claim(issue);
+    expect(await jobCount()).toBe(0);
+    const res = await (await post(amFixture('group-next').body)).json();
+    expect(res.duplicates).toContain(claim.id);
+    expect(await queue.getJob(claim.id)).toBeDefined();
+  });
+
+  it('rejects missing or wrong credentials with a bare 401', async () => {
+    const body = amFixture('group-next').body;
+    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` }]) {
+      const res = await post(body, headers);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ error: 'unauthorized' });
+    }
+    expect(await list()).toHaveLength(0);
+  });
+
+  it('rejects a bad payload with 400 naming the field, enqueuing nothing', async () => {
+    const body = structuredClone(amFixture('group-next').body);
+    delete (body.alerts[0] as Record<string, unknown>).startsAt;
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ field: 'alerts.0.startsAt', error: expect.stringMatching(/^alerts\.0\.startsAt: /) });
+    const notJson = await post('{"version": "4",');
+    expect(notJson.status).toBe(400);
+    expect((await notJson.json()).error).toMatch(/not valid JSON/);
+    expect(await jobCount()).toBe(0);
+    expect(await list()).toHaveLength(0);
+  });
+
+  it('answers 413 to an oversized body', async () => {
+    const body = { ...amFixture('group-next').body, commonAnnotations: { huge: 'x'.repeat(2 * 1024 * 1024) } };
+    const res = await post(body);
+    expect(res.status).toBe(413);
+    expect(await list()).toHaveLength(0);
+  });
+
+  it('answers 5xx while Redis is down, so Alertmanager retries, and accepts the retry once it is back', async () => {
+    await redis.kill();
+    const down = await post(amFixture('group-next').body);
+    expect(down.status).toBe(503);
+    const ready = await getJson(`${svc.base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(ready.body.checks.redis).toMatch(/unreachable/);
+    await redis.start();
+    let res: Response | undefined;
+    for (let i = 0; i < 50 && res?.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      res = await post(amFixture('group-next').body);
+    }
+    expect(res!.status).toBe(200);
+    expect(await list()).toHaveLength(2);
+  });
+
+  it('says plainly that investigations wait for an LLM', async () => {
+    await post(amFixture('group-next').body);
+    const ready = await getJson(`${svc.base}/readyz`);
+    expect(ready).toMatchObject({ status: 503, body: { checks: { redis: 'ok', llm: expect.stringMatching(/not configured/) } } });
+    expect((await getJson(`${svc.base}/api/investigations`)).body.notice).toMatch(/no LLM configured/);
+    expect(svc.logs.some((l) => String(l.msg).includes('no LLM configured'))).toBe(true);
+    expect((await getJson(`${svc.base}/healthz`)).status).toBe(200);
+  });
+});
