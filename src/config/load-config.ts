@@ -14,6 +14,7 @@ const ENV_MAP: Array<[string, string[], 'string' | 'int' | 'number']> = [
   ['OPENAI_BASE_URL', ['llm', 'baseUrl'], 'string'],
   ['LESTRADE_MODEL', ['llm', 'model'], 'string'],
   ['LESTRADE_MAX_STEPS', ['llm', 'maxSteps'], 'int'],
+  ['LESTRADE_LLM_MAX_RETRIES', ['llm', 'maxRetries'], 'int'],
   ['LESTRADE_CONCURRENCY', ['queue', 'concurrency'], 'int'],
   ['PROMETHEUS_URL', ['toolsets', 'prometheus', 'url'], 'string'],
   ['ALERTMANAGER_WEBHOOK_TOKEN', ['sources', 'alertmanager', 'bearerToken'], 'string'],

@@ -94,7 +94,7 @@ describe('POST /webhooks/alertmanager', () => {
 
   it('rejects missing or wrong credentials with a bare 401', async () => {
     const body = amFixture('group-next').body;
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` }]) {
       const res = await post(body, headers);
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ error: 'unauthorized' });
