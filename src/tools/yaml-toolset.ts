@@ -26,16 +26,16 @@ export function loadYamlToolset(path: string): Toolset {
     origin: path,
     enabled: def.enabled,
     prerequisites: def.prerequisites.map((p): Prerequisite => {
-      if ('env' in p) return { kind: 'env', vars: p.env };
-      if ('command' in p) return { kind: 'command', argv: p.command, timeoutMs: p.timeoutSeconds * 1000 };
-      return { kind: 'http', url: p.http, headers: p.headers, timeoutMs: p.timeoutSeconds * 1000 };
+      if (p.env) return { kind: 'env', vars: p.env };
+      if (p.command) return { kind: 'command', argv: p.command, timeoutMs: (p.timeoutSeconds ?? 10) * 1000 };
+      return { kind: 'http', url: p.http!, headers: p.headers, timeoutMs: (p.timeoutSeconds ?? 5) * 1000 };
     }),
     tools: def.tools.map(buildTool),
   };
 }
 
 function buildTool(def: YamlTool): Tool {
-  const isCommand = 'command' in def;
+  const isCommand = def.command !== undefined;
   const base = { name: def.name, description: def.description, params: paramsToZod(def.params, isCommand), sideEffects: def.sideEffects };
   const noData = (text: string) => text.trim() === '' || def.noDataPatterns.some((p) => text.trim().startsWith(p));
   if (isCommand) {
@@ -43,7 +43,7 @@ function buildTool(def: YamlTool): Tool {
       ...base,
       async run(params, ctx): Promise<ToolOutput> {
         if (def.sideEffects && !ctx.approved) return { status: 'error', error: 'refused: side-effecting command without approval' };
-        const argv = expandArgs(def.command, params);
+        const argv = expandArgs(def.command!, params);
         const out = await runCommand(argv, { signal: ctx.signal, timeoutMs: def.timeoutSeconds * 1000 });
         if (out.exitCode !== 0) return { status: 'error', error: `exit ${out.exitCode}: ${(out.stderr || out.stdout).trim().slice(0, 2000)}` };
         const text = out.truncated ? `${out.stdout}\n…[output capped]` : out.stdout;
@@ -51,19 +51,20 @@ function buildTool(def: YamlTool): Tool {
       },
     };
   }
+  const http = def.http!;
   return {
     ...base,
     async run(params, ctx): Promise<ToolOutput> {
       if (def.sideEffects && !ctx.approved) return { status: 'error', error: 'refused: side-effecting request without approval' };
-      const url = new URL(renderValue(def.http.url, params));
-      for (const [k, v] of Object.entries(def.http.query)) {
+      const url = new URL(renderValue(http.url, params));
+      for (const [k, v] of Object.entries(http.query)) {
         const value = renderValue(v, params);
         if (value !== '') url.searchParams.set(k, value);
       }
-      const headers = Object.fromEntries(Object.entries(def.http.headers).map(([k, v]) => [k, renderValue(v, params)]));
+      const headers = Object.fromEntries(Object.entries(http.headers).map(([k, v]) => [k, renderValue(v, params)]));
       const res = await fetch(url, {
-        method: def.http.method, headers, signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(def.timeoutSeconds * 1000)]),
-        ...(def.http.body ? { body: renderValue(def.http.body, params) } : {}),
+        method: http.method, headers, signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(def.timeoutSeconds * 1000)]),
+        ...(http.body ? { body: renderValue(http.body, params) } : {}),
       });
       const text = await res.text();
       if (!res.ok) return { status: 'error', error: `HTTP ${res.status}: ${text.slice(0, 2000)}` };
