@@ -10,6 +10,7 @@ const ENV_MAP: Array<[string, string[], 'string' | 'int' | 'number']> = [
   ['PORT', ['server', 'port'], 'int'],
   ['HOST', ['server', 'host'], 'string'],
   ['REDIS_URL', ['redis', 'url'], 'string'],
+  ['LESTRADE_REDIS_DATA_DIR', ['redis', 'dataDir'], 'string'],
   ['OPENAI_API_KEY', ['llm', 'apiKey'], 'string'],
   ['OPENAI_BASE_URL', ['llm', 'baseUrl'], 'string'],
   ['LESTRADE_MODEL', ['llm', 'model'], 'string'],
