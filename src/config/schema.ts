@@ -32,6 +32,10 @@ export const ConfigSchema = z.strictObject({
     concurrency: z.int().min(1).max(256).default(2),
     attempts: z.int().min(1).max(50).default(6),
     backoffMs: z.int().positive().default(5_000),
+    /** A worker holds its job's lock this long between renewals; a dead worker's job is taken over after it lapses. */
+    lockDurationMs: z.int().min(1_000).default(30_000),
+    /** How often workers look for jobs whose worker died. */
+    stalledIntervalMs: z.int().min(500).default(30_000),
     /** How long a seen issue identity suppresses new investigations. */
     dedupTtlSeconds: z.int().positive().default(30 * 24 * 3600),
     /** How long investigation records are kept. */

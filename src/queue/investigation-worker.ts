@@ -10,6 +10,8 @@ import { QUEUE_NAME, QUEUE_PREFIX, type InvestigationJobData } from './names.js'
 export interface WorkerOptions {
   concurrency: number;
   backoffMs: number;
+  lockDurationMs: number;
+  stalledIntervalMs: number;
 }
 
 const MAX_BACKOFF_MS = 15 * 60_000;
@@ -32,6 +34,8 @@ export function startInvestigationWorker(
       connection: redis,
       prefix: QUEUE_PREFIX,
       concurrency: opts.concurrency,
+      lockDuration: opts.lockDurationMs,
+      stalledInterval: opts.stalledIntervalMs,
       settings: { backoffStrategy: (attemptsMade, _type, err) => retryDelay(attemptsMade, opts.backoffMs, err) },
     },
   );
