@@ -10,6 +10,7 @@ import { startInvestigationWorker } from '../src/queue/investigation-worker.js';
 import { createFastFailRedis, createWorkerRedis, waitReady } from '../src/queue/redis-connections.js';
 import { InvestigationStore } from '../src/store/investigation-store.js';
 import { webhookReceivers } from '../sources/index.js';
+import { splitTokens } from '../src/http/check-credentials.js';
 import { buildInvestigator } from './build-investigator.js';
 
 export interface ServiceOptions {
@@ -49,7 +50,9 @@ export async function startService(config: Config, redisUrl: string, log: Logger
     const intake = new Intake(redis, store, config.queue);
     const receivers = webhookReceivers(config);
     for (const r of receivers) for (const w of r.warnings) log.warn(w);
-    const app = createApp({ redis, store, intake, receivers, llmConfigured, bodyLimitBytes: config.server.bodyLimitBytes, log });
+    const apiTokens = splitTokens(config.server.apiToken);
+    if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api is open to anyone who can reach this port');
+    const app = createApp({ redis, store, intake, receivers, llmConfigured, bodyLimitBytes: config.server.bodyLimitBytes, apiTokens, log });
     server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(config.server.port, config.server.host, (err?: Error) => (err ? reject(err) : resolve(s)));
     });

@@ -1,4 +1,5 @@
 import type { Config } from '../src/config/schema.js';
+import { splitTokens } from '../src/http/check-credentials.js';
 import type { WebhookReceiver } from '../src/source.js';
 import { alertmanagerReceiver } from './alertmanager/receiver.js';
 
@@ -6,6 +7,6 @@ import { alertmanagerReceiver } from './alertmanager/receiver.js';
 export function webhookReceivers(config: Config): WebhookReceiver[] {
   const am = config.sources.alertmanager;
   return [
-    alertmanagerReceiver({ bearerTokens: am.bearerToken ? am.bearerToken.split(',').map((t) => t.trim()).filter(Boolean) : [], basic: am.basicAuth }),
+    alertmanagerReceiver({ bearerTokens: splitTokens(am.bearerToken), basic: am.basicAuth }),
   ];
 }

@@ -6,7 +6,7 @@ export const REDACT_PATHS = [
   'password', '*.password', '*.*.password', '*.*.*.password',
   'bearerToken', '*.bearerToken', '*.*.bearerToken',
   'authorization', '*.authorization', 'headers.authorization', 'req.headers.authorization',
-  'token', '*.token',
+  'token', '*.token', '*.apiToken', '*.*.apiToken',
 ];
 
 export type { Logger };

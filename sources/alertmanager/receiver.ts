@@ -18,6 +18,7 @@ export function alertmanagerReceiver(creds: Credentials): WebhookReceiver {
       const router = express.Router();
       router.post('/', express.raw({ type: () => true, limit: bodyLimitBytes }), async (req, res) => {
         if (!checkAuthorization(req.get('authorization'), creds)) {
+          log.warn({ source: SOURCE, ip: req.ip }, 'webhook rejected: bad or missing credentials');
           res.status(401).json({ error: 'unauthorized' });
           return;
         }

@@ -9,6 +9,7 @@ type Env = Record<string, string | undefined>;
 const ENV_MAP: Array<[string, string[], 'string' | 'int' | 'number']> = [
   ['PORT', ['server', 'port'], 'int'],
   ['HOST', ['server', 'host'], 'string'],
+  ['LESTRADE_API_TOKEN', ['server', 'apiToken'], 'string'],
   ['REDIS_URL', ['redis', 'url'], 'string'],
   ['LESTRADE_REDIS_DATA_DIR', ['redis', 'dataDir'], 'string'],
   ['OPENAI_API_KEY', ['llm', 'apiKey'], 'string'],

@@ -21,6 +21,8 @@ export const ConfigSchema = z.strictObject({
     host: z.string().default('0.0.0.0'),
     /** Largest webhook body accepted; bigger ones get 413. */
     bodyLimitBytes: z.int().positive().default(1_048_576),
+    /** When set, /api/* requires "Authorization: Bearer <token>" (comma-separate several to rotate). */
+    apiToken: secret.optional(),
   }).prefault({}),
   redis: z.strictObject({
     url: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),

@@ -5,6 +5,11 @@ export interface Credentials {
   basic?: { username: string; password: string };
 }
 
+/** "a, b" → ["a", "b"]: several tokens may be valid at once while one is being rotated. */
+export function splitTokens(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+}
+
 function same(a: string, b: string): boolean {
   // Hash both so lengths match and timing says nothing about the secret.
   return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());

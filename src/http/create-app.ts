@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake.js';
 import type { WebhookReceiver } from '../source.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
+import { checkAuthorization } from './check-credentials.js';
 import { errorHandler } from './error-handler.js';
 import { investigationsRouter } from './investigations-router.js';
 
@@ -14,6 +15,8 @@ export interface AppDeps {
   receivers: WebhookReceiver[];
   llmConfigured: boolean;
   bodyLimitBytes: number;
+  /** Bearer tokens guarding /api; empty leaves it open. */
+  apiTokens: string[];
   log: Logger;
 }
 
@@ -26,6 +29,10 @@ export function createApp(deps: AppDeps): Express {
     const llm = deps.llmConfigured ? 'ok' : 'not configured: investigations are queued and wait for an LLM';
     const ready = redis === 'ok' && deps.llmConfigured;
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm } });
+  });
+  app.use('/api', (req, res, next) => {
+    if (checkAuthorization(req.get('authorization'), { bearerTokens: deps.apiTokens })) return next();
+    res.status(401).json({ error: 'unauthorized' });
   });
   app.use('/api/investigations', investigationsRouter(deps.store, deps.llmConfigured));
   for (const r of deps.receivers) {

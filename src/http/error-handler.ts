@@ -9,11 +9,13 @@ import type { Logger } from '../log.js';
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (err instanceof InputError) {
+      log.warn({ path: req.path, field: err.field, err: err.message }, 'request rejected: bad input');
       res.status(400).json({ error: err.message, field: err.field });
       return;
     }
     const status = (err as { status?: number }).status;
     if (status === 413 || (err as { type?: string }).type === 'entity.too.large') {
+      log.warn({ path: req.path }, 'request rejected: body too large');
       res.status(413).json({ error: 'request body too large' });
       return;
     }

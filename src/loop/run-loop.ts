@@ -35,6 +35,8 @@ export interface LoopResult {
 const FORCE_ANSWER =
   'You have used the investigation budget. Do not call tools. Answer now with the best root-cause analysis the evidence above supports, and say what is still unknown.';
 
+const EMPTY_REPLY = 'Your reply was empty. Continue the investigation or give the root-cause analysis now.';
+
 /** Model → tool calls → results → model, until the model answers or the budget runs out. */
 export async function runLoop(state: LoopState, opts: LoopOptions): Promise<LoopResult> {
   const maxSteps = opts.maxSteps ?? 40;
@@ -49,6 +51,11 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
     // On the forced step a model that still asks for tools gets no tools: its calls are dropped
     // from history, so no tool_call is ever left without an answer.
     state.messages.push({ role: 'assistant', content: message.content ?? null, ...(calls.length && !forced ? { tool_calls: calls } : {}) });
+    if (calls.length === 0 && !forced && !message.content?.trim()) {
+      state.messages.push({ role: 'user', content: EMPTY_REPLY });
+      await opts.onStep?.(state);
+      continue;
+    }
     if (calls.length === 0 || forced) {
       await opts.onStep?.(state);
       return { answer: message.content ?? '', finishReason: forced ? 'forced' : 'answer', state };

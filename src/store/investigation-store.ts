@@ -8,11 +8,13 @@ import { keys } from './keys.js';
 /**
  * Atomically: if the identity was never seen, remember it (with a TTL), create the
  * investigation record and index it. Returns [created, id, status].
+ * KEYS: dedup, record, index, latest-of-fingerprint. ARGV: id, dedup TTL, retention, created (ms),
+ * record fields as a flat JSON array, record key prefix (to read an existing record's status).
  */
 const CLAIM_LUA = `
 local existing = redis.call('GET', KEYS[1])
 if existing then
-  return {0, existing, redis.call('HGET', 'lestrade:inv:' .. existing, 'status') or ''}
+  return {0, existing, redis.call('HGET', ARGV[6] .. existing, 'status') or ''}
 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 redis.call('HSET', KEYS[2], unpack(cjson.decode(ARGV[5])))
@@ -48,6 +50,7 @@ export class InvestigationStore {
       CLAIM_LUA, 4,
       keys.dedup(issue.source, issue.identity), keys.investigation(id), keys.index(), keys.latest(issue.source, issue.fingerprint),
       id, this.opts.dedupTtlSeconds, this.opts.retentionSeconds, now.getTime(), JSON.stringify(Object.entries(fields).flat()),
+      keys.investigation(''),
     )) as [number, string, string];
     return { created: reply[0] === 1, id: reply[1], status: reply[2] as ClaimResult['status'] };
   }

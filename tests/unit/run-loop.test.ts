@@ -102,6 +102,12 @@ describe('runLoop', () => {
     expect(toolResults(llm!.requests[1]!)[0]!.result).toMatchObject({ status: 'no_data', data: 'no data found' });
   });
 
+  it('nudges the model once it replies with nothing', async () => {
+    const result = await run([{ content: '' }, { content: 'the RCA' }], [echo]);
+    expect(result.answer).toBe('the RCA');
+    expect(llm!.requests[1]!.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/reply was empty/) });
+  });
+
   it('offers no tools on the last step, forcing an answer', async () => {
     const script: Script = (req) => (req.tools ? { toolCalls: [{ name: 'echo', arguments: { text: String(req.messages.length) } }] } : { content: 'forced answer' });
     const result = await run(script, [echo], { maxSteps: 3 });
