@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 . scripts/ensure-deps.sh
 ensure_npm_deps
 [ -n "${REDIS_URL:-}" ] || ensure_debian_packages redis-server:redis-server
+[ $# -gt 0 ] || set -- serve
 exec node bin/lestrade.js "$@"
