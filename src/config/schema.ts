@@ -51,10 +51,7 @@ export const ConfigSchema = z.strictObject({
     /** Extra folders of YAML toolsets. */
     dirs: z.array(z.string()).default([]),
     /** Per-toolset switches and settings, by toolset name. */
-    settings: z.record(z.string(), z.strictObject({
-      enabled: z.boolean().optional(),
-      config: z.record(z.string(), z.unknown()).optional(),
-    })).default({}),
+    settings: z.record(z.string(), z.strictObject({ enabled: z.boolean().optional() })).default({}),
     prometheus: z.strictObject({
       url: z.url().optional(),
       headers: z.record(z.string(), z.string()).default({}),

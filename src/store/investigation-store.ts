@@ -24,6 +24,13 @@ redis.call('SET', KEYS[4], ARGV[1], 'EX', ARGV[2])
 return {1, ARGV[1], 'queued'}
 `;
 
+/** HSET only on a record that still exists, so an expired one is never half re-created without a TTL. */
+const UPDATE_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+`;
+
 export interface ClaimResult {
   created: boolean;
   id: string;
@@ -64,36 +71,37 @@ export class InvestigationStore {
       ?? (await this.redis.get(keys.latest(issue.source, issue.fingerprint)));
     if (!id) return null;
     const now = new Date().toISOString();
-    await this.redis.hset(keys.investigation(id), { issueStatus: 'resolved', resolvedAt: now, updatedAt: now });
-    return id;
+    return (await this.update(id, { issueStatus: 'resolved', resolvedAt: now, updatedAt: now })) ? id : null;
   }
 
   async markRunning(id: string, attempt: number): Promise<void> {
     const now = new Date().toISOString();
-    await this.redis.hset(keys.investigation(id), { status: 'running', startedAt: now, updatedAt: now, attempts: String(attempt) });
+    await this.update(id, { status: 'running', startedAt: now, updatedAt: now, attempts: String(attempt) });
   }
 
   async requeue(id: string, error: string): Promise<void> {
-    await this.redis.hset(keys.investigation(id), { status: 'queued', error, updatedAt: new Date().toISOString() });
+    await this.update(id, { status: 'queued', error, updatedAt: new Date().toISOString() });
   }
 
   async complete(id: string, r: { rca: string; toolCalls: ToolCallRecord[]; usage: LoopState['usage'] }): Promise<void> {
     const now = new Date().toISOString();
-    await this.redis.multi()
-      .hset(keys.investigation(id), {
-        status: 'completed', rca: r.rca, toolCalls: JSON.stringify(r.toolCalls), usage: JSON.stringify(r.usage),
-        error: '', finishedAt: now, updatedAt: now,
-      })
-      .del(keys.checkpoint(id))
-      .exec();
+    await this.update(id, {
+      status: 'completed', rca: r.rca, toolCalls: JSON.stringify(r.toolCalls), usage: JSON.stringify(r.usage),
+      error: '', finishedAt: now, updatedAt: now,
+    });
+    await this.redis.del(keys.checkpoint(id));
   }
 
   async fail(id: string, error: string, partial?: { toolCalls: ToolCallRecord[]; usage: LoopState['usage'] }): Promise<void> {
     const now = new Date().toISOString();
-    await this.redis.hset(keys.investigation(id), {
+    await this.update(id, {
       status: 'failed', error, finishedAt: now, updatedAt: now,
       ...(partial ? { toolCalls: JSON.stringify(partial.toolCalls), usage: JSON.stringify(partial.usage) } : {}),
     });
+  }
+
+  private async update(id: string, fields: Record<string, string>): Promise<boolean> {
+    return (await this.redis.eval(UPDATE_LUA, 1, keys.investigation(id), ...Object.entries(fields).flat())) === 1;
   }
 
   async saveCheckpoint(id: string, state: LoopState): Promise<void> {

@@ -1,0 +1,60 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Issue } from '../../src/issue.js';
+import { keys } from '../../src/store/keys.js';
+import { InvestigationStore } from '../../src/store/investigation-store.js';
+import { startRedis, type TestRedis } from '../helpers/redis-server.js';
+
+let redis: TestRedis;
+let client: Redis;
+let store: InvestigationStore;
+
+const issue = (identity: string, fingerprint = 'f00dfeedf00dfeed'): Issue => ({
+  identity, fingerprint, source: 'test', sourceInstance: 'x', title: `t ${identity}`, description: '', url: null,
+  severity: 'warning', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T00:00:00.000Z', raw: {},
+});
+
+beforeAll(async () => {
+  redis = await startRedis();
+  client = new Redis(redis.url);
+  store = new InvestigationStore(client, { dedupTtlSeconds: 100, retentionSeconds: 200 });
+});
+beforeEach(async () => { await client.flushall(); });
+afterAll(async () => { client.disconnect(); await redis.stop(); });
+
+describe('InvestigationStore', () => {
+  it('claims an identity exactly once under concurrent deliveries (e.g. Alertmanager HA pairs)', async () => {
+    const results = await Promise.all(Array.from({ length: 50 }, () => store.claim(issue('same'))));
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+    expect(await store.list()).toHaveLength(1);
+  });
+
+  it('gives dedup keys and records their TTLs', async () => {
+    const { id } = await store.claim(issue('ttl'));
+    const dedupTtl = await client.ttl(keys.dedup('test', 'ttl'));
+    expect(dedupTtl).toBeGreaterThan(90);
+    expect(dedupTtl).toBeLessThanOrEqual(100);
+    expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
+  });
+
+  it('resolves by identity, else the latest investigation of the fingerprint', async () => {
+    const first = await store.claim(issue('a@1'));
+    const second = await store.claim(issue('a@2'));
+    expect(await store.markIssueResolved({ source: 'test', identity: 'a@1', fingerprint: 'f00dfeedf00dfeed' })).toBe(first.id);
+    expect(await store.markIssueResolved({ source: 'test', identity: 'a@other', fingerprint: 'f00dfeedf00dfeed' })).toBe(second.id);
+    expect(await store.markIssueResolved({ source: 'test', identity: 'b@1', fingerprint: 'unknown' })).toBeNull();
+    expect((await store.get(second.id))!.issueStatus).toBe('resolved');
+  });
+
+  it('never re-creates an expired record when updating it', async () => {
+    const { id } = await store.claim(issue('gone'));
+    await client.del(keys.investigation(id));
+    expect(await store.markIssueResolved({ source: 'test', identity: 'gone', fingerprint: 'f00dfeedf00dfeed' })).toBeNull();
+    await store.markRunning(id, 1);
+    await store.fail(id, 'x');
+    expect(await client.exists(keys.investigation(id))).toBe(0);
+    expect(await store.list()).toEqual([]);
+    expect(await client.zcard(keys.index())).toBe(0);
+  });
+});
