@@ -77,8 +77,9 @@ export class ToolExecutor {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<ToolOutput>((resolve) => {
       timer = setTimeout(() => {
-        controller.abort();
+        // Settle first: aborting can make the tool settle synchronously, and the timeout must win.
         resolve({ status: 'error', error: `timed out after ${this.timeoutMs} ms` });
+        controller.abort();
       }, this.timeoutMs);
     });
     try {

@@ -145,6 +145,21 @@ describe('runLoop', () => {
     expect((err400 as Error).message).toMatch(/400.*model does not exist/);
   });
 
+  it('turns an LLM timeout into a retryable error', async () => {
+    llm = await startScriptedLlm(async () => { await new Promise((r) => setTimeout(r, 2_000)); return { content: 'late' }; });
+    const client = new OpenAI({ apiKey: 'test', baseURL: llm.baseUrl, maxRetries: 0, timeout: 200 });
+    const err = await runLoop(initialState([{ role: 'user', content: 'go' }]), { client, model: 'm', executor: new ToolExecutor({ tools: [echo] }) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RetryableError);
+    expect((err as Error).message).toMatch(/LLM unreachable: .*timed out/i);
+  });
+
+  it('gives a tool that hangs an error result after the tool timeout', async () => {
+    const hang: Tool = { ...echo, name: 'hang', run: (_p, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ status: 'success', data: 'too late' }))) };
+    const executor = new ToolExecutor({ tools: [hang], timeoutMs: 100 });
+    const r = await executor.execute({ id: '1', name: 'hang', arguments: '{"text":"x"}' });
+    expect(r).toMatchObject({ status: 'error', error: 'timed out after 100 ms' });
+  });
+
   it('lets the SDK retry a 503 honouring retry-after-ms', async () => {
     const result = await run([{ status: 503, headers: { 'retry-after-ms': '20' } }, { content: 'after retry' }], [echo], { maxRetries: 2 });
     expect(result.answer).toBe('after retry');

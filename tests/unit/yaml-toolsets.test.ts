@@ -83,8 +83,13 @@ describe('YAML command tools', () => {
     expect(r.data).toMatch(/truncated \d+ characters/);
   });
 
-  it('holds back side-effecting tools for approval', async () => {
+  it('holds back side-effecting tools for approval, and the runner refuses them again', async () => {
     expect(await call(exec(), 'restart_service', { name: 'api' })).toMatchObject({ status: 'approval_required' });
+    const tool = exec().tools.find((t) => t.name === 'restart_service')!;
+    const direct = await tool.run({ name: 'api' }, { signal: new AbortController().signal, approved: false });
+    expect(direct).toMatchObject({ status: 'error', error: expect.stringMatching(/refused/) });
+    const approved = await tool.run({ name: 'api' }, { signal: new AbortController().signal, approved: true });
+    expect(approved).toMatchObject({ status: 'success', data: 'restarted api\n' });
   });
 });
 
