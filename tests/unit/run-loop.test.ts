@@ -96,6 +96,14 @@ describe('runLoop', () => {
     expect(result.state.toolCalls).toHaveLength(3);
   });
 
+  it('refuses a duplicate within the same turn too', async () => {
+    let runs = 0;
+    const counted: Tool = { ...echo, name: 'counted', run: async () => { runs += 1; await new Promise((r) => setTimeout(r, 20)); return { status: 'success', data: 'ok' }; } };
+    await run([{ toolCalls: [{ name: 'counted', arguments: { text: 'x' } }, { name: 'counted', arguments: { text: 'x' } }] }, { content: 'ok' }], [counted]);
+    expect(runs).toBe(1);
+    expect(toolResults(llm!.requests[1]!).map((t) => t.result.status)).toEqual(['success', 'error']);
+  });
+
   it('reports no_data as its own status, not an error', async () => {
     const empty: Tool = { ...echo, name: 'empty', run: async () => ({ status: 'no_data' }) };
     await run([{ toolCalls: [{ name: 'empty', arguments: { text: 'x' } }] }, { content: 'nothing there' }], [empty]);
