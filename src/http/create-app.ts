@@ -26,7 +26,8 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
   app.get('/readyz', async (_req, res) => {
     const redis = await deps.redis.ping().then(() => 'ok', (err: Error) => `unreachable: ${err.message}`);
-    const llm = deps.llmConfigured ? 'ok' : 'not configured: investigations are queued and wait for an LLM';
+    const waiting = deps.llmConfigured ? 0 : await deps.intake.waitingCount().catch(() => null);
+    const llm = deps.llmConfigured ? 'ok' : `not configured: investigations are queued and wait for an LLM${waiting ? ` (${waiting} waiting)` : ''}`;
     const ready = redis === 'ok' && deps.llmConfigured;
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm } });
   });

@@ -142,7 +142,7 @@ describe('POST /webhooks/alertmanager', () => {
   it('says plainly that investigations wait for an LLM', async () => {
     await post(amFixture('group-next').body);
     const ready = await getJson(`${svc.base}/readyz`);
-    expect(ready).toMatchObject({ status: 503, body: { checks: { redis: 'ok', llm: expect.stringMatching(/not configured/) } } });
+    expect(ready).toMatchObject({ status: 503, body: { checks: { redis: 'ok', llm: expect.stringMatching(/not configured.*\(2 waiting\)/) } } });
     expect((await getJson(`${svc.base}/api/investigations`)).body.notice).toMatch(/no LLM configured/);
     expect(svc.logs.some((l) => String(l.msg).includes('no LLM configured'))).toBe(true);
     expect((await getJson(`${svc.base}/healthz`)).status).toBe(200);
