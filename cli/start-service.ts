@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Worker } from 'bullmq';
 import type { Config } from '../src/config/schema.js';
+import { splitTokens } from '../src/http/check-credentials.js';
 import { createApp } from '../src/http/create-app.js';
 import { isLlmConfigured } from '../src/llm/create-client.js';
 import type { Logger } from '../src/log.js';
@@ -10,7 +10,6 @@ import { startInvestigationWorker } from '../src/queue/investigation-worker.js';
 import { createFastFailRedis, createWorkerRedis, waitReady } from '../src/queue/redis-connections.js';
 import { InvestigationStore } from '../src/store/investigation-store.js';
 import { webhookReceivers } from '../sources/index.js';
-import { splitTokens } from '../src/http/check-credentials.js';
 import { buildInvestigator } from './build-investigator.js';
 
 export interface ServiceOptions {
@@ -33,13 +32,12 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   const llmConfigured = isLlmConfigured(config.llm);
   const closers: Array<() => Promise<unknown>> = [];
 
-  let worker: Worker | undefined;
   if (opts.workers && llmConfigured) {
     const { investigator, toolsets } = await buildInvestigator(config, opts.env);
     for (const s of toolsets.statuses) log.info({ toolset: s.name, state: s.state, reason: s.reason }, 'toolset');
     const workerRedis = createWorkerRedis(redisUrl);
-    worker = startInvestigationWorker(workerRedis, store, investigator, log, config.queue);
-    closers.push(async () => { await worker!.close(); workerRedis.disconnect(); });
+    const worker = startInvestigationWorker(workerRedis, store, investigator, log, config.queue);
+    closers.push(async () => { await worker.close(); workerRedis.disconnect(); });
     log.info({ concurrency: config.queue.concurrency, model: config.llm.model }, 'workers started');
   } else if (opts.workers) {
     log.warn('no LLM configured (OPENAI_API_KEY or OPENAI_BASE_URL): webhooks are accepted and queued; investigations wait until an LLM is configured and Lestrade restarted');
