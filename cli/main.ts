@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../src/config/load-config.js';
-import { LestradeError } from '../src/errors.js';
+import { ConfigError, InputError, LestradeError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { buildToolsets } from './build-investigator.js';
 import { investigateAlertmanager } from './investigate-command.js';
@@ -70,5 +70,5 @@ function positiveInt(v: string): number {
 program.parseAsync().catch((err: unknown) => {
   const message = err instanceof LestradeError ? err.message : (err as Error)?.stack ?? String(err);
   process.stderr.write(`lestrade: ${message}\n`);
-  process.exit(err instanceof LestradeError ? 2 : 1);
+  process.exit(err instanceof ConfigError || err instanceof InputError ? 2 : 1);
 });

@@ -27,7 +27,7 @@ export interface RunningService {
 export async function startService(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<RunningService> {
   const redis = createFastFailRedis(redisUrl);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
-  await waitReady(redis, 15_000);
+  await waitReady(redis, redisUrl, 15_000);
   const store = new InvestigationStore(redis, config.queue);
   const llmConfigured = isLlmConfigured(config.llm);
   const closers: Array<() => Promise<unknown>> = [];

@@ -1,4 +1,16 @@
 import { Redis } from 'ioredis';
+import { LestradeError } from '../errors.js';
+
+/** The URL with any password blanked, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
 
 /**
  * For request paths (webhooks, API): fail fast when Redis is down so the caller gets a 5xx
@@ -20,10 +32,13 @@ export function createWorkerRedis(url: string): Redis {
 }
 
 /** Resolves once the connection is ready, or rejects after timeoutMs. */
-export async function waitReady(redis: Redis, timeoutMs = 10_000): Promise<void> {
+export async function waitReady(redis: Redis, url: string, timeoutMs = 10_000): Promise<void> {
   if (redis.status === 'ready') return;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => { cleanup(); reject(new Error(`Redis not ready after ${timeoutMs} ms`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new LestradeError(`Redis at ${redactUrl(url)} did not answer within ${timeoutMs / 1000} s; check REDIS_URL`));
+    }, timeoutMs);
     const onReady = () => { cleanup(); resolve(); };
     const cleanup = () => { clearTimeout(timer); redis.off('ready', onReady); };
     redis.on('ready', onReady);
