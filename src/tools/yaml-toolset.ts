@@ -56,7 +56,8 @@ function buildTool(def: YamlTool): Tool {
     ...base,
     async run(params, ctx): Promise<ToolOutput> {
       if (def.sideEffects && !ctx.approved) return { status: 'error', error: 'refused: side-effecting request without approval' };
-      const url = new URL(renderValue(http.url, params));
+      // Values go into the URL's path percent-encoded, so "../admin" or "?x=" cannot reshape it.
+      const url = new URL(renderValue(http.url, encodeValues(params)));
       for (const [k, v] of Object.entries(http.query)) {
         const value = renderValue(v, params);
         if (value !== '') url.searchParams.set(k, value);
@@ -86,4 +87,8 @@ export function expandArgs(args: CommandArg[], params: Record<string, unknown>):
     for (const a of arg.args) out.push(renderValue(a, params));
   }
   return out;
+}
+
+function encodeValues(params: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? encodeURIComponent(v) : v]));
 }

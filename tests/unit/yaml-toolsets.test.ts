@@ -103,12 +103,14 @@ tools:
     description: look something up
     params: { q: { type: string } }
     http:
-      url: "${httpUrl}/search"
+      url: "${httpUrl}/search/{{ q }}"
       query: { q: "{{ q }}" }
       headers: { x-token: "{{ env.LESTRADE_TEST_TOKEN }}" }
 `);
     const e = new ToolExecutor({ tools: loadYamlToolset(path).tools });
-    expect(await e.execute({ id: '1', name: 'lookup', arguments: '{"q":"a b&c"}' })).toMatchObject({ status: 'success', data: 'path=/search q=a b&c auth=tok123' });
+    expect(await e.execute({ id: '1', name: 'lookup', arguments: '{"q":"a b&c"}' })).toMatchObject({ status: 'success', data: 'path=/search/a%20b%26c q=a b&c auth=tok123' });
+    const sneaky = await e.execute({ id: '3', name: 'lookup', arguments: '{"q":"../admin?x=1"}' });
+    expect(sneaky.data).toMatch(/^path=\/search\/..%2Fadmin%3Fx%3D1 /);
     expect(await e.execute({ id: '2', name: 'lookup', arguments: '{"q":"none"}' })).toMatchObject({ status: 'no_data' });
   });
 });
