@@ -17,7 +17,7 @@ export interface LocalRedis {
  */
 export async function startLocalRedis(dataDir: string, port: number, log: Logger): Promise<LocalRedis> {
   const url = `redis://127.0.0.1:${port}`;
-  if (await answers(url)) {
+  if (await redisAnswers(url)) {
     log.info({ url }, 'using the local redis-server already running');
     return { url, stop: async () => {} };
   }
@@ -32,7 +32,7 @@ export async function startLocalRedis(dataDir: string, port: number, log: Logger
     child.once('spawn', () => resolveStart());
   });
   for (let i = 0; i < 100; i++) {
-    if (await answers(url)) {
+    if (await redisAnswers(url)) {
       log.info({ url, dir }, 'started a local redis-server (set REDIS_URL to use another)');
       return { url, stop: () => stopChild(child) };
     }
@@ -43,7 +43,8 @@ export async function startLocalRedis(dataDir: string, port: number, log: Logger
   throw new Error(`local redis-server did not start on port ${port}`);
 }
 
-async function answers(url: string): Promise<boolean> {
+/** True when a Redis at url answers PING; never throws. */
+export async function redisAnswers(url: string): Promise<boolean> {
   const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout: 500 });
   probe.on('error', () => {});
   try {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { redisAnswers } from '../../cli/local-redis.js';
 import { startDaemon, type Daemon } from './child-process.js';
 import { freePort } from './free-port.js';
 import { requireBinary } from './require-binary.js';
@@ -24,7 +24,7 @@ export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'lestrade-redis-'));
   const url = `redis://127.0.0.1:${port}`;
-  const launch = () => startDaemon(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], () => ping(url));
+  const launch = () => startDaemon(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], () => redisAnswers(url));
   const t: TestRedis = {
     url, port, daemon: await launch(),
     async restart() { await t.daemon.stop(); t.daemon = await launch(); },
@@ -33,15 +33,4 @@ export async function startRedis(): Promise<TestRedis> {
     async stop() { await t.daemon.stop(); rmSync(dir, { recursive: true, force: true }); },
   };
   return t;
-}
-
-async function ping(url: string): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } finally {
-    r.disconnect();
-  }
 }
