@@ -1,45 +1,64 @@
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { Config } from '../src/config/schema.js';
 import { ConfigError } from '../src/errors.js';
 import type { Issue } from '../src/issue.js';
 import { isLlmConfigured } from '../src/llm/create-client.js';
+import type { LoopState } from '../src/loop/loop-state.js';
+import type { Logger } from '../src/log.js';
+import type { AnySource } from '../src/source.js';
 import { toToolCallRecord } from '../src/store/investigation.js';
-import { AlertmanagerSource } from '../sources/alertmanager/alertmanager-source.js';
+import { commentFor } from '../src/writeback/comment-for.js';
+import { hostsIn } from '../src/writeback/sanitize-markdown.js';
+import { writeRca } from '../src/writeback/write-rca.js';
 import { buildInvestigator } from './build-investigator.js';
 
-export interface InvestigateAlertmanagerOptions {
-  alertmanagerUrl: string;
-  label: string[];
-  alertname?: string;
+type Env = Record<string, string | undefined>;
+
+export interface PullOptions extends Record<string, unknown> {
   limit?: number;
+  update?: boolean;
   jsonOutputFile?: string;
 }
 
-/** `lestrade investigate alertmanager`: fetch active alerts, investigate each, print the RCAs. */
-export async function investigateAlertmanager(config: Config, env: Record<string, string | undefined>, opts: InvestigateAlertmanagerOptions, out: (s: string) => void): Promise<void> {
+/**
+ * `lestrade investigate <source>` (HolmesGPT's pull mode): fetch issues, investigate each, print
+ * the RCAs and, with --update, write each back as our one comment (found by marker, then edited).
+ */
+export async function investigateFromSource(source: AnySource, config: Config, env: Env, opts: PullOptions, log: Logger, out: (s: string) => void): Promise<void> {
+  if (!source.pull) throw new ConfigError(`source ${source.name} has no pull mode`);
   if (!isLlmConfigured(config.llm)) throw new ConfigError('no LLM configured: set OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)');
-  const labels = Object.fromEntries(opts.label.map(parseLabel));
-  const titlePattern = opts.alertname ? new RegExp(opts.alertname) : undefined;
-  const source = new AlertmanagerSource(opts.alertmanagerUrl);
-  const issues = await source.fetchIssues({ labels, titlePattern, limit: opts.limit });
-  out(`Found ${issues.length} active alert${issues.length === 1 ? '' : 's'} to investigate.\n`);
+  const slice = config.sources[source.name];
+  const off = source.disabledReason(slice);
+  if (off) throw new ConfigError(`source ${source.name} is off: ${off}`);
+  const ctx = { log, env, publicUrl: config.server.publicUrl };
+  const writer = opts.update ? source.writer?.(slice, ctx) : null;
+  if (opts.update && !writer) throw new ConfigError(`source ${source.name} cannot write back (--update)`);
+  const { client, query } = source.pull.prepare(slice, opts, ctx);
+  const issues = (await client.fetchIssues(query)).slice(0, opts.limit ?? Infinity);
+  out(`Found ${issues.length} issue${issues.length === 1 ? '' : 's'} to investigate.\n`);
   const { investigator } = await buildInvestigator(config, env);
   const results: unknown[] = [];
   for (const issue of issues) {
-    const result = await investigator.investigate(issue);
-    out(`\n# ${issue.title}\n\n${result.answer}\n`);
-    results.push(report(issue, result.answer, result.state));
+    const { answer, state } = await investigator.investigate(issue);
+    out(`\n# ${issue.title}\n\n${answer}\n`);
+    let written: unknown;
+    if (writer && issue.locator) {
+      const doc = commentFor({ id: randomUUID(), issue, rca: answer, linkHosts: [...hostsIn(toolText(state))] }, config.server.publicUrl);
+      const w = await writeRca(writer, issue.locator, doc, null);
+      written = { action: w.action, commentId: w.comment.id, url: w.comment.url };
+      out(`\n(${w.action === 'created' ? 'Posted' : 'Updated'} comment on ${issue.locator.key}${w.comment.url ? `: ${w.comment.url}` : ''})\n`);
+    }
+    results.push(report(issue, answer, state, written));
   }
   if (opts.jsonOutputFile) writeFileSync(opts.jsonOutputFile, `${JSON.stringify(results, null, 2)}\n`);
 }
 
-function report(issue: Issue, rca: string, state: { toolCalls: Parameters<typeof toToolCallRecord>[0][]; usage: unknown }) {
-  const { raw: _raw, ...rest } = issue;
-  return { issue: rest, rca, toolCalls: state.toolCalls.map(toToolCallRecord), usage: state.usage };
+function toolText(state: LoopState): string {
+  return state.messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
 }
 
-function parseLabel(pair: string): [string, string] {
-  const i = pair.indexOf('=');
-  if (i <= 0) throw new ConfigError(`--label ${pair}: expected key=value`);
-  return [pair.slice(0, i), pair.slice(i + 1)];
+function report(issue: Issue, rca: string, state: LoopState, writeBack: unknown) {
+  const { raw: _raw, ...rest } = issue;
+  return { issue: rest, rca, toolCalls: state.toolCalls.map(toToolCallRecord), usage: state.usage, ...(writeBack ? { writeBack } : {}) };
 }

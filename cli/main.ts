@@ -3,7 +3,8 @@ import { loadConfig } from '../src/config/load-config.js';
 import { ConfigError, InputError, LestradeError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { buildToolsets } from './build-investigator.js';
-import { investigateAlertmanager } from './investigate-command.js';
+import { investigateFromSource } from './investigate-command.js';
+import { sources } from '../sources/index.js';
 import { startLocalRedis } from './local-redis.js';
 import { startService } from './start-service.js';
 
@@ -12,7 +13,7 @@ const program = new Command('lestrade')
   .description('Investigates alerts and tickets with an LLM and the tools you allow it')
   .option('-c, --config <file>', 'YAML config file (or LESTRADE_CONFIG)');
 
-const config = () => loadConfig(env, program.opts<{ config?: string }>().config ?? env.LESTRADE_CONFIG);
+const config = () => loadConfig(env, program.opts<{ config?: string }>().config ?? env.LESTRADE_CONFIG, sources);
 
 async function runService(http: boolean) {
   const cfg = config();
@@ -36,16 +37,22 @@ program.command('serve').description('run the HTTP server (webhooks, API) and wo
 program.command('worker').description('run workers only, against the same Redis as the server').action(() => runService(false));
 
 const investigate = program.command('investigate').description('investigate issues pulled from a source and print the RCA');
-investigate.command('alertmanager')
-  .description("investigate Alertmanager's active alerts (API v2)")
-  .requiredOption('--alertmanager-url <url>', 'Alertmanager base URL, e.g. http://localhost:9093')
-  .option('--label <key=value>', 'only alerts with this label (repeatable)', (v: string, acc: string[]) => [...acc, v], [])
-  .option('--alertname <regex>', 'only alerts whose alertname matches')
-  .option('-n, --limit <n>', 'investigate at most n alerts', positiveInt)
-  .option('--json-output-file <file>', 'also write the results as JSON')
-  .action(async (opts) => {
-    await investigateAlertmanager(config(), env, opts, (s) => process.stdout.write(s));
-  });
+for (const source of sources) {
+  if (!source.pull) continue;
+  const cmd = investigate.command(source.name).description(source.pull.description);
+  for (const o of source.pull.options) {
+    if (o.repeatable) cmd.option(o.flags, o.description, (v: string, acc: string[]) => [...acc, v], []);
+    else if (o.integer) cmd.option(o.flags, o.description, positiveInt);
+    else cmd.option(o.flags, o.description, o.defaultValue);
+  }
+  cmd.option('-n, --limit <n>', 'investigate at most n issues', positiveInt)
+    .option('--update', 'write each RCA back to its issue (one comment, edited on later runs)')
+    .option('--json-output-file <file>', 'also write the results as JSON')
+    .action(async (opts) => {
+      const cfg = config();
+      await investigateFromSource(source, cfg, env, opts, createLogger(cfg.log.level === 'info' ? 'warn' : cfg.log.level), (s) => process.stdout.write(s));
+    });
+}
 
 const toolsets = program.command('toolsets').description('inspect toolsets');
 toolsets.command('list').description('show each toolset as enabled, disabled or failed, with why')

@@ -5,11 +5,16 @@ import { splitTokens } from '../src/http/check-credentials.js';
 import { createApp } from '../src/http/create-app.js';
 import { isLlmConfigured } from '../src/llm/create-client.js';
 import type { Logger } from '../src/log.js';
+import { mountSources, webhookMounts } from '../src/mount-sources.js';
+import { startPolling } from '../src/polling/poll-runner.js';
 import { Intake } from '../src/queue/intake.js';
 import { startInvestigationWorker } from '../src/queue/investigation-worker.js';
 import { createFastFailRedis, createWorkerRedis, waitReady } from '../src/queue/redis-connections.js';
+import type { RcaWriter } from '../src/writeback/rca-writer.js';
 import { InvestigationStore } from '../src/store/investigation-store.js';
-import { webhookReceivers } from '../sources/index.js';
+import { WriteBackQueue } from '../src/writeback/write-back-queue.js';
+import { startWriteBackWorker } from '../src/writeback/write-back-worker.js';
+import { sources } from '../sources/index.js';
 import { buildInvestigator } from './build-investigator.js';
 
 export interface ServiceOptions {
@@ -23,38 +28,55 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+const DELIVERY_TTL_SECONDS = 7 * 24 * 3600;
+
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
 export async function startService(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<RunningService> {
   const redis = createFastFailRedis(redisUrl);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   await waitReady(redis, redisUrl, 15_000);
   const store = new InvestigationStore(redis, config.queue);
+  const intake = new Intake(redis, store, config.queue);
   const llmConfigured = isLlmConfigured(config.llm);
-  const closers: Array<() => Promise<unknown>> = [];
+  const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
+  for (const m of mounted) {
+    if (m.offReason) log.info({ source: m.name, reason: m.offReason }, 'source off');
+    else log.info({ source: m.name, writeBack: Boolean(m.writer), pollers: m.pollers.length }, 'source on');
+    for (const w of m.warnings) log.warn({ source: m.name }, w);
+  }
+  const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
+  const closers: Array<() => Promise<unknown>> = [() => intake.close()];
 
-  if (opts.workers && llmConfigured) {
-    const { investigator, toolsets } = await buildInvestigator(config, opts.env);
-    for (const s of toolsets.statuses) log.info({ toolset: s.name, state: s.state, reason: s.reason }, 'toolset');
+  if (opts.workers) {
     const workerRedis = createWorkerRedis(redisUrl);
-    const worker = startInvestigationWorker(workerRedis, store, investigator, log, config.queue);
-    closers.push(async () => { await worker.close(); workerRedis.disconnect(); });
-    log.info({ concurrency: config.queue.concurrency, model: config.llm.model }, 'workers started');
-  } else if (opts.workers) {
-    log.warn('no LLM configured (OPENAI_API_KEY or OPENAI_BASE_URL): webhooks are accepted and queued; investigations wait until an LLM is configured and Lestrade restarted');
+    const writeBacks = new WriteBackQueue(redis, store, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
+    const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs });
+    const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
+    closers.push(stopPolling, () => wbWorker.close(), () => writeBacks.close());
+    if (llmConfigured) {
+      const { investigator, toolsets } = await buildInvestigator(config, opts.env);
+      for (const s of toolsets.statuses) log.info({ toolset: s.name, state: s.state, reason: s.reason }, 'toolset');
+      const worker = startInvestigationWorker(workerRedis, store, investigator, log, config.queue, (inv) => (writers.has(inv.source) ? writeBacks.request(inv) : Promise.resolve()));
+      closers.unshift(() => worker.close());
+      log.info({ concurrency: config.queue.concurrency, model: config.llm.model }, 'workers started');
+    } else {
+      log.warn('no LLM configured (OPENAI_API_KEY or OPENAI_BASE_URL): webhooks are accepted and queued; investigations wait until an LLM is configured and Lestrade restarted');
+    }
+    closers.push(async () => workerRedis.disconnect());
   }
 
   let server: Server | undefined;
   if (opts.http) {
-    const intake = new Intake(redis, store, config.queue);
-    const receivers = webhookReceivers(config);
-    for (const r of receivers) for (const w of r.warnings) log.warn(w);
     const apiTokens = splitTokens(config.server.apiToken);
     if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api is open to anyone who can reach this port');
-    const app = createApp({ redis, store, intake, receivers, llmConfigured, bodyLimitBytes: config.server.bodyLimitBytes, apiTokens, log });
+    const app = createApp({
+      redis, store, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log,
+      bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
+    });
     server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(config.server.port, config.server.host, (err?: Error) => (err ? reject(err) : resolve(s)));
     });
-    closers.unshift(() => new Promise((r) => { server!.close(() => r(undefined)); server!.closeAllConnections(); }), () => intake.close());
+    closers.unshift(() => new Promise((r) => { server!.close(() => r(undefined)); server!.closeAllConnections(); }));
     log.info({ port: (server.address() as AddressInfo).port }, 'listening');
   }
 

@@ -1,12 +1,7 @@
-import type { Config } from '../src/config/schema.js';
-import { splitTokens } from '../src/http/check-credentials.js';
-import type { WebhookReceiver } from '../src/source.js';
-import { alertmanagerReceiver } from './alertmanager/receiver.js';
+import type { AnySource } from '../src/source.js';
+import { alertmanager } from './alertmanager/index.js';
 
-/** Every source's webhook receiver, built from configuration. New sources add one line here. */
-export function webhookReceivers(config: Config): WebhookReceiver[] {
-  const am = config.sources.alertmanager;
-  return [
-    alertmanagerReceiver({ bearerTokens: splitTokens(am.bearerToken), basic: am.basicAuth }),
-  ];
-}
+/** Every source Lestrade knows. A new source is a folder under sources/ and one line here. */
+export const sources: readonly AnySource[] = [
+  alertmanager,
+];

@@ -7,6 +7,17 @@ import { z } from 'zod';
 export const SeveritySchema = z.enum(['critical', 'high', 'warning', 'info', 'unknown']);
 export type Severity = z.infer<typeof SeveritySchema>;
 
+/**
+ * Where an issue lives in its source, for writing back: `key` is stable and human-readable
+ * ("octo/app#12", "OPS-7"); `ref` holds the source's own coordinates (repo and number, issue key,
+ * incident id), which each source parses with its own schema.
+ */
+export const IssueLocatorSchema = z.object({
+  key: z.string().min(1),
+  ref: z.record(z.string(), z.union([z.string(), z.number()])),
+});
+export type IssueLocator = z.infer<typeof IssueLocatorSchema>;
+
 export const IssueSchema = z.object({
   /** Stable identity within the source instance; repeats of the same problem share it. Used for dedup. */
   identity: z.string().min(1),
@@ -28,6 +39,13 @@ export const IssueSchema = z.object({
   /** Free-form key/value metadata: Alertmanager annotations, ticket fields. */
   annotations: z.record(z.string(), z.string()),
   startedAt: z.string(),
+  /** Where to write the RCA back; absent for sources with nowhere to write (Alertmanager). */
+  locator: IssueLocatorSchema.optional(),
+  /**
+   * Text written by third parties (ticket bodies, comments). The prompt fences it as untrusted
+   * data; it never becomes instructions.
+   */
+  untrusted: z.array(z.object({ label: z.string(), text: z.string() })).optional(),
   /** The vendor payload this Issue was made from, kept for the prompt and for debugging. */
   raw: z.unknown(),
 });

@@ -1,11 +1,20 @@
 import { describeZodIssues, PermanentError, RetryableError } from '../../src/errors.js';
 import type { Issue } from '../../src/issue.js';
-import type { IssueQuery, Source } from '../../src/source.js';
+import type { SourceClient } from '../../src/source.js';
 import { issueFromApiAlert, SOURCE } from './map.js';
 import { ApiAlertsSchema } from './schema.js';
 
+/** What a pull asks Alertmanager for. */
+export interface IssueQuery {
+  /** Only alerts with all of these labels. */
+  labels?: Record<string, string>;
+  /** Only alerts whose alertname (else title) matches. */
+  titlePattern?: RegExp;
+  limit?: number;
+}
+
 /** Pull mode: active, unsilenced, uninhibited alerts from Alertmanager's API v2. */
-export class AlertmanagerSource implements Source {
+export class AlertmanagerSource implements SourceClient<IssueQuery> {
   readonly name = SOURCE;
 
   constructor(private readonly baseUrl: string, private readonly headers: Record<string, string> = {}) {}
@@ -25,7 +34,7 @@ export class AlertmanagerSource implements Source {
     return query.limit ? issues.slice(0, query.limit) : issues;
   }
 
-  async fetchIssue(identity: string): Promise<Issue | null> {
+  async fetchByIdentity(identity: string): Promise<Issue | null> {
     const all = await this.fetchIssues({});
     return all.find((i) => i.identity === identity) ?? null;
   }

@@ -1,12 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
 import { ConfigError, describeZodIssues } from '../errors.js';
-import { ConfigSchema, type Config } from './schema.js';
+import type { EnvBinding } from '../source.js';
+import { buildConfigSchema, type Config } from './schema.js';
 
 type Env = Record<string, string | undefined>;
 
+/** What loadConfig needs of each source: its slice's schema and environment variables. */
+export interface SourceConfigSpec {
+  name: string;
+  configSchema: z.ZodType;
+  env: EnvBinding[];
+}
+
 /** Environment variables and where they land in the config tree; env wins over the file. */
-const ENV_MAP: Array<[string, string[], 'string' | 'int' | 'number']> = [
+const ENV_MAP: EnvBinding[] = [
   ['PORT', ['server', 'port'], 'int'],
   ['HOST', ['server', 'host'], 'string'],
   ['LESTRADE_API_TOKEN', ['server', 'apiToken'], 'string'],
@@ -19,7 +28,7 @@ const ENV_MAP: Array<[string, string[], 'string' | 'int' | 'number']> = [
   ['LESTRADE_LLM_MAX_RETRIES', ['llm', 'maxRetries'], 'int'],
   ['LESTRADE_CONCURRENCY', ['queue', 'concurrency'], 'int'],
   ['PROMETHEUS_URL', ['toolsets', 'prometheus', 'url'], 'string'],
-  ['ALERTMANAGER_WEBHOOK_TOKEN', ['sources', 'alertmanager', 'bearerToken'], 'string'],
+  ['LESTRADE_PUBLIC_URL', ['server', 'publicUrl'], 'string'],
   ['LESTRADE_TEMPLATES_DIR', ['templatesDir'], 'string'],
   ['LOG_LEVEL', ['log', 'level'], 'string'],
 ];
@@ -28,19 +37,20 @@ const ENV_MAP: Array<[string, string[], 'string' | 'int' | 'number']> = [
  * The one place configuration is read and validated. Takes `env` as a parameter
  * (tests pass their own) and an optional YAML file; errors name the key and the reason.
  */
-export function loadConfig(env: Env, configPath = env.LESTRADE_CONFIG): Config {
+export function loadConfig(env: Env, configPath = env.LESTRADE_CONFIG, sources: readonly SourceConfigSpec[] = []): Config {
   const tree = configPath ? readYamlFile(configPath) : {};
-  for (const [name, path, type] of ENV_MAP) {
+  const bindings = [...ENV_MAP, ...sources.flatMap((s) => s.env.map(([v, path, t]): EnvBinding => [v, ['sources', s.name, ...path], t]))];
+  for (const [name, path, type] of bindings) {
     const value = env[name];
     if (value === undefined || value === '') continue;
     setPath(tree, path, coerce(name, value, type));
   }
-  const parsed = ConfigSchema.safeParse(tree);
+  const parsed = buildConfigSchema(sources).safeParse(tree);
   if (!parsed.success) {
     const where = configPath ? ` (file ${configPath} and environment)` : ' (environment)';
     throw new ConfigError(`invalid configuration${where}: ${describeZodIssues(parsed.error.issues)}`);
   }
-  return parsed.data;
+  return parsed.data as Config;
 }
 
 function readYamlFile(path: string): Record<string, unknown> {
@@ -61,8 +71,13 @@ function readYamlFile(path: string): Record<string, unknown> {
   return doc as Record<string, unknown>;
 }
 
-function coerce(name: string, value: string, type: 'string' | 'int' | 'number'): unknown {
+function coerce(name: string, value: string, type: EnvBinding[2]): unknown {
   if (type === 'string') return value;
+  if (type === 'boolean') {
+    if (/^(true|1|yes|on)$/i.test(value)) return true;
+    if (/^(false|0|no|off)$/i.test(value)) return false;
+    throw new ConfigError(`invalid configuration (environment): ${name}: expected true or false, got "${value}"`);
+  }
   const n = Number(value);
   if (!Number.isFinite(n) || (type === 'int' && !Number.isInteger(n))) {
     throw new ConfigError(`invalid configuration (environment): ${name}: expected ${type === 'int' ? 'an integer' : 'a number'}, got "${value}"`);

@@ -15,7 +15,7 @@ export const LlmConfigSchema = z.strictObject({
 });
 export type LlmConfig = z.infer<typeof LlmConfigSchema>;
 
-export const ConfigSchema = z.strictObject({
+const baseShape = {
   server: z.strictObject({
     port: z.int().min(0).max(65535).default(8080),
     host: z.string().default('0.0.0.0'),
@@ -23,6 +23,8 @@ export const ConfigSchema = z.strictObject({
     bodyLimitBytes: z.int().positive().default(1_048_576),
     /** When set, /api/* requires "Authorization: Bearer <token>" (comma-separate several to rotate). */
     apiToken: secret.optional(),
+    /** Lestrade's address as others reach it, for links from written-back comments to the full RCA. */
+    publicUrl: z.url().optional(),
   }).prefault({}),
   redis: z.strictObject({
     url: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
@@ -43,6 +45,11 @@ export const ConfigSchema = z.strictObject({
     /** How long investigation records are kept. */
     retentionSeconds: z.int().positive().default(30 * 24 * 3600),
   }).prefault({}),
+  writeBack: z.strictObject({
+    /** Tries of one write-back (each finds our earlier comment first, so none writes twice). */
+    attempts: z.int().min(1).max(100).default(12),
+    backoffMs: z.int().positive().default(10_000),
+  }).prefault({}),
   tools: z.strictObject({
     maxOutputChars: z.int().positive().default(20_000),
     timeoutMs: z.int().positive().default(60_000),
@@ -59,14 +66,18 @@ export const ConfigSchema = z.strictObject({
   }).prefault({}),
   /** A folder whose templates override the built-in ones of the same name. */
   templatesDir: z.string().optional(),
-  sources: z.strictObject({
-    alertmanager: z.strictObject({
-      bearerToken: secret.optional(),
-      basicAuth: z.strictObject({ username: z.string().min(1), password: secret }).optional(),
-    }).prefault({}),
-  }).prefault({}),
   log: z.strictObject({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   }).prefault({}),
-});
-export type Config = z.infer<typeof ConfigSchema>;
+};
+
+const BaseConfigSchema = z.strictObject(baseShape);
+
+/** The config schema with one `sources.<name>` slice per registered source, each validated by its own schema. */
+export function buildConfigSchema(sources: ReadonlyArray<{ name: string; configSchema: z.ZodType }>) {
+  const slices = Object.fromEntries(sources.map((s) => [s.name, s.configSchema.prefault({})]));
+  return z.strictObject({ ...baseShape, sources: z.strictObject(slices).prefault({}) });
+}
+
+/** The engine's config; each source reads its own slice of `sources` through its registration. */
+export type Config = z.infer<typeof BaseConfigSchema> & { sources: Record<string, unknown> };

@@ -2,19 +2,20 @@ import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake.js';
-import type { WebhookReceiver } from '../source.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import { checkAuthorization } from './check-credentials.js';
 import { errorHandler } from './error-handler.js';
 import { investigationsRouter } from './investigations-router.js';
+import { webhookRouter, type MountedWebhook } from './webhook-route.js';
 
 export interface AppDeps {
   redis: Redis;
   store: InvestigationStore;
   intake: Intake;
-  receivers: WebhookReceiver[];
+  webhooks: MountedWebhook[];
   llmConfigured: boolean;
   bodyLimitBytes: number;
+  deliveryTtlSeconds: number;
   /** Bearer tokens guarding /api; empty leaves it open. */
   apiTokens: string[];
   log: Logger;
@@ -36,9 +37,7 @@ export function createApp(deps: AppDeps): Express {
     res.status(401).json({ error: 'unauthorized' });
   });
   app.use('/api/investigations', investigationsRouter(deps.store, deps.llmConfigured));
-  for (const r of deps.receivers) {
-    app.use(`/webhooks/${r.name}`, r.router({ intake: deps.intake, log: deps.log, bodyLimitBytes: deps.bodyLimitBytes }));
-  }
+  for (const w of deps.webhooks) app.use(`/webhooks/${w.name}`, webhookRouter(w, deps));
   app.use((_req, res) => { res.status(404).json({ error: 'not found' }); });
   app.use(errorHandler(deps.log));
   return app;

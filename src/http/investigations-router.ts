@@ -19,7 +19,7 @@ export function investigationsRouter(store: InvestigationStore, llmConfigured: b
       res.status(404).json({ error: `no investigation ${req.params.id}` });
       return;
     }
-    const { identity: _identity, ...body } = inv;
+    const { identity: _identity, linkHosts: _linkHosts, ...body } = inv;
     res.json({ ...body, ...(inv.status === 'queued' ? waiting : {}) });
   });
   return router;

@@ -3,9 +3,11 @@ import type { Redis } from 'ioredis';
 import { PermanentError, RetryableError } from '../errors.js';
 import type { Investigator } from '../investigator.js';
 import type { Logger } from '../log.js';
-import { toToolCallRecord } from '../store/investigation.js';
+import { toToolCallRecord, type Investigation } from '../store/investigation.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
+import { hostsIn } from '../writeback/sanitize-markdown.js';
 import { QUEUE_NAME, QUEUE_PREFIX, type InvestigationJobData } from './names.js';
+import { retryDelay } from './retry-delay.js';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -14,22 +16,18 @@ export interface WorkerOptions {
   stalledIntervalMs: number;
 }
 
-const MAX_BACKOFF_MS = 15 * 60_000;
+export { retryDelay } from './retry-delay.js';
 
-/** Delay before the next attempt: the LLM's Retry-After when it gave one, else exponential. */
-export function retryDelay(attemptsMade: number, baseMs: number, err?: Error): number {
-  const exponential = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, attemptsMade - 1));
-  const retryAfter = err instanceof RetryableError ? err.retryAfterMs : undefined;
-  return retryAfter === undefined ? exponential : Math.min(MAX_BACKOFF_MS, Math.max(retryAfter, 1));
-}
+/** Called once an investigation is completed (and again if its job is redelivered): requests its write-back. */
+export type OnCompleted = (inv: Investigation) => Promise<void>;
 
 /** Runs queued investigations; several of these can run on other machines against one Redis. */
 export function startInvestigationWorker(
-  redis: Redis, store: InvestigationStore, investigator: Investigator, log: Logger, opts: WorkerOptions,
+  redis: Redis, store: InvestigationStore, investigator: Investigator, log: Logger, opts: WorkerOptions, onCompleted?: OnCompleted,
 ): Worker<InvestigationJobData> {
   const worker = new Worker<InvestigationJobData>(
     QUEUE_NAME,
-    (job) => processJob(job, store, investigator, log),
+    (job) => processJob(job, store, investigator, log, onCompleted),
     {
       connection: redis,
       prefix: QUEUE_PREFIX,
@@ -43,14 +41,20 @@ export function startInvestigationWorker(
   return worker;
 }
 
-async function processJob(job: Job<InvestigationJobData>, store: InvestigationStore, investigator: Investigator, log: Logger) {
+async function processJob(job: Job<InvestigationJobData>, store: InvestigationStore, investigator: Investigator, log: Logger, onCompleted?: OnCompleted) {
   const id = job.data.investigationId;
   const inv = await store.get(id);
   if (!inv) {
     log.warn({ id }, 'investigation record gone (expired?); dropping job');
     return;
   }
-  if (inv.status === 'completed' || inv.status === 'failed') return;
+  if (inv.status === 'completed') {
+    // Redelivered after completion (a crash before the job was acknowledged): the write-back
+    // request may be what was lost. Requesting it again is idempotent.
+    await onCompleted?.(inv);
+    return;
+  }
+  if (inv.status === 'failed') return;
   const attempt = job.attemptsMade + 1;
   await store.markRunning(id, attempt);
   log.info({ id, title: inv.title, attempt }, 'investigation started');
@@ -64,8 +68,9 @@ async function processJob(job: Job<InvestigationJobData>, store: InvestigationSt
         await store.saveCheckpoint(id, state);
       },
     });
-    const { usage, toolCalls } = result.state;
-    await store.complete(id, { rca: result.answer, toolCalls: toolCalls.map(toToolCallRecord), usage });
+    const { usage, toolCalls, messages } = result.state;
+    const toolText = messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : ''));
+    await store.complete(id, { rca: result.answer, toolCalls: toolCalls.map(toToolCallRecord), usage, linkHosts: [...hostsIn(toolText.join('\n'))] });
     log.info({ id, llmCalls: usage.llmCalls, toolCalls: toolCalls.length }, 'investigation completed');
   } catch (err) {
     const e = asTypedError(err);
@@ -80,6 +85,10 @@ async function processJob(job: Job<InvestigationJobData>, store: InvestigationSt
     log.warn({ id, err: e.message, attempt, retryAfterMs: e.retryAfterMs }, 'investigation will be retried');
     throw e;
   }
+  // Outside the try: a failure here must not mark the completed investigation for a re-run;
+  // the job is retried and the guard above requests the write-back again.
+  const done = onCompleted ? await store.get(id) : null;
+  if (done) await onCompleted!(done);
 }
 
 /** The loop already types LLM failures; anything else (a Redis blip, say) is worth another try. */

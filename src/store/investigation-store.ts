@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Issue } from '../issue.js';
 import type { LoopState } from '../loop/loop-state.js';
 import type { Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
+import type { WriteBackRecord } from '../writeback/write-back-record.js';
 import { keys } from './keys.js';
 
 /**
@@ -83,11 +84,11 @@ export class InvestigationStore {
     await this.update(id, { status: 'queued', error, updatedAt: new Date().toISOString() });
   }
 
-  async complete(id: string, r: { rca: string; toolCalls: ToolCallRecord[]; usage: LoopState['usage'] }): Promise<void> {
+  async complete(id: string, r: { rca: string; toolCalls: ToolCallRecord[]; usage: LoopState['usage']; linkHosts?: string[] }): Promise<void> {
     const now = new Date().toISOString();
     await this.update(id, {
       status: 'completed', rca: r.rca, toolCalls: JSON.stringify(r.toolCalls), usage: JSON.stringify(r.usage),
-      error: '', finishedAt: now, updatedAt: now,
+      linkHosts: JSON.stringify(r.linkHosts ?? []), error: '', finishedAt: now, updatedAt: now,
     });
     await this.redis.del(keys.checkpoint(id));
   }
@@ -98,6 +99,11 @@ export class InvestigationStore {
       status: 'failed', error, finishedAt: now, updatedAt: now,
       ...(partial ? { toolCalls: JSON.stringify(partial.toolCalls), usage: JSON.stringify(partial.usage) } : {}),
     });
+  }
+
+  /** Records the state of the investigation's write-back (one per investigation: its issue). */
+  async saveWriteBack(id: string, record: WriteBackRecord): Promise<boolean> {
+    return this.update(id, { writeBacks: JSON.stringify([record]), updatedAt: new Date().toISOString() });
   }
 
   private async update(id: string, fields: Record<string, string>): Promise<boolean> {
@@ -126,6 +132,8 @@ export class InvestigationStore {
       attempts: Number(h.attempts ?? 0),
       error: h.error || null,
       resolvedAt: h.resolvedAt ?? null,
+      writeBacks: JSON.parse(h.writeBacks ?? '[]'),
+      linkHosts: JSON.parse(h.linkHosts ?? '[]'),
     };
   }
 

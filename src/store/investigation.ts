@@ -1,6 +1,7 @@
 import type { Issue } from '../issue.js';
 import type { Usage } from '../loop/loop-state.js';
 import type { ToolResult } from '../tools/types.js';
+import type { WriteBackRecord } from '../writeback/write-back-record.js';
 
 export type InvestigationStatus = 'queued' | 'running' | 'completed' | 'failed';
 
@@ -33,6 +34,10 @@ export interface Investigation extends InvestigationSummary {
   attempts: number;
   error: string | null;
   resolvedAt: string | null;
+  /** Where the RCA was (or is being) written back to the issue's source. */
+  writeBacks: WriteBackRecord[];
+  /** Hosts the issue or a tool result mentioned: the only ones a written-back comment may link to. */
+  linkHosts: string[];
 }
 
 export function toToolCallRecord(r: ToolResult): ToolCallRecord {

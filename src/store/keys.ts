@@ -8,6 +8,14 @@ export const keys = {
   dedup: (source: string, identity: string) => `lestrade:dedup:${source}:${digest(identity)}`,
   /** The latest investigation of a fingerprint, for resolutions that carry a different identity. */
   latest: (source: string, fingerprint: string) => `lestrade:latest:${source}:${digest(fingerprint)}`,
+  /** A vendor's webhook delivery id already handled. */
+  delivery: (source: string, deliveryId: string) => `lestrade:delivery:${source}:${digest(deliveryId)}`,
+  /** Our comment on one issue (id, url, which investigation wrote it): the write-back's first lookup. */
+  writtenComment: (source: string, locatorKey: string) => `lestrade:written:${source}:${digest(locatorKey)}`,
+  /** Held while one write-back to an issue runs, so two never race to create a comment. */
+  writeLock: (source: string, locatorKey: string) => `lestrade:writelock:${source}:${digest(locatorKey)}`,
+  /** A poller's cursor (e.g. updated-since). */
+  pollCursor: (pollerId: string) => `lestrade:poll:${digest(pollerId)}`,
 };
 
 function digest(text: string): string {

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { startService, type RunningService } from '../../cli/start-service.js';
 import { loadConfig } from '../../src/config/load-config.js';
+import { sources } from '../../sources/index.js';
 import { createLogger } from '../../src/log.js';
 
 export interface TestService extends RunningService {
@@ -11,7 +12,7 @@ export interface TestService extends RunningService {
 /** Starts the real service in-process on a free port, capturing its JSON log lines. */
 export async function startTestService(redisUrl: string, env: Record<string, string>, opts: { http?: boolean; workers?: boolean } = {}): Promise<TestService> {
   const fullEnv = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...env };
-  const config = loadConfig(fullEnv, undefined);
+  const config = loadConfig(fullEnv, undefined, sources);
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, cb) {

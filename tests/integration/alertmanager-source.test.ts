@@ -34,8 +34,8 @@ describe('AlertmanagerSource (API v2, real Alertmanager)', () => {
   it('fetches one issue by identity', async () => {
     const source = new AlertmanagerSource(am.url);
     const [first] = await source.fetchIssues({ labels: { service: 'db' } });
-    expect((await source.fetchIssue(first!.identity))?.labels.service).toBe('db');
-    expect(await source.fetchIssue('0000000000000000@2026-01-01T00:00:00.000Z')).toBeNull();
+    expect((await source.fetchByIdentity(first!.identity))?.labels.service).toBe('db');
+    expect(await source.fetchByIdentity('0000000000000000@2026-01-01T00:00:00.000Z')).toBeNull();
   });
 
   it('types its failures: unreachable is retryable, a rejected request is permanent', async () => {

@@ -1,0 +1,72 @@
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../log.js';
+import type { Intake } from '../queue/intake.js';
+import { QUEUE_PREFIX } from '../queue/names.js';
+import type { Poller } from '../source.js';
+import { keys } from '../store/keys.js';
+
+export const POLL_QUEUE_NAME = 'polls';
+
+interface PollJobData {
+  pollerId: string;
+}
+
+const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/**
+ * One poll: read the cursor, ask the source for what changed since, hand it to intake (which
+ * deduplicates by identity, so webhooks and polling never double up), then move the cursor.
+ * The cursor moves only after intake succeeded, so a crash re-polls rather than misses.
+ */
+export async function runPoll(poller: Poller, redis: Redis, intake: Intake, log: Logger): Promise<{ queued: number; seen: number } | null> {
+  const lockKey = `${keys.pollCursor(poller.id)}:lock`;
+  const token = randomUUID();
+  if ((await redis.set(lockKey, token, 'PX', Math.max(60_000, poller.everyMs * 2), 'NX')) !== 'OK') return null;
+  try {
+    const cursor = await redis.get(keys.pollCursor(poller.id));
+    const result = await poller.poll(cursor);
+    const outcome = await intake.accept(result.issues);
+    await redis.set(keys.pollCursor(poller.id), result.cursor);
+    log.info({ poller: poller.id, seen: result.issues.length, queued: outcome.queued.length, cursor: result.cursor }, 'poll done');
+    return { queued: outcome.queued.length, seen: result.issues.length };
+  } finally {
+    await redis.eval(RELEASE_LUA, 1, lockKey, token).catch(() => undefined);
+  }
+}
+
+/**
+ * Schedules every poller with a BullMQ job scheduler (one schedule however many processes
+ * upsert it) and runs their jobs. Returns a closer.
+ */
+export async function startPolling(pollers: Poller[], redis: Redis, workerRedis: Redis, intake: Intake, log: Logger): Promise<() => Promise<void>> {
+  const byId = new Map(pollers.map((p) => [p.id, p]));
+  const queue = new Queue<PollJobData>(POLL_QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
+  const wanted = new Set(pollers.map((p) => schedulerId(p.id)));
+  for (const s of await queue.getJobSchedulers()) {
+    if (s.key && !wanted.has(s.key)) await queue.removeJobScheduler(s.key);
+  }
+  for (const p of pollers) {
+    await queue.upsertJobScheduler(schedulerId(p.id), { every: p.everyMs }, {
+      name: 'poll', data: { pollerId: p.id }, opts: { removeOnComplete: 100, removeOnFail: 100 },
+    });
+  }
+  const worker = new Worker<PollJobData>(POLL_QUEUE_NAME, async (job) => {
+    const poller = byId.get(job.data.pollerId);
+    if (!poller) return;
+    try {
+      await runPoll(poller, redis, intake, log);
+    } catch (err) {
+      log.warn({ poller: poller.id, err: (err as Error).message }, 'poll failed; the next one retries from the same cursor');
+    }
+  }, { connection: workerRedis, prefix: QUEUE_PREFIX, concurrency: 1 });
+  worker.on('error', (err) => log.error({ err: err.message }, 'poll worker error'));
+  log.info({ pollers: pollers.map((p) => ({ id: p.id, everyMs: p.everyMs })) }, 'polling started');
+  return async () => { await worker.close(); await queue.close(); };
+}
+
+/** Scheduler ids are BullMQ job-id material: no ':' allowed. */
+function schedulerId(pollerId: string): string {
+  return `poll-${Buffer.from(pollerId).toString('base64url')}`;
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { PermanentError, RetryableError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { keys } from '../store/keys.js';
+import type { InvestigationStore } from '../store/investigation-store.js';
+import type { Investigation } from '../store/investigation.js';
+import { commentFor } from './comment-for.js';
+import type { RcaWriter } from './rca-writer.js';
+import type { WriteBackRecord } from './write-back-record.js';
+import { WriteRefusedError, writeRca } from './write-rca.js';
+
+export interface WriteBackDeps {
+  redis: Redis;
+  store: InvestigationStore;
+  /** The write-back of every source that has one and is on, by source name. */
+  writers: ReadonlyMap<string, RcaWriter>;
+  log: Logger;
+  publicUrl?: string;
+  retentionSeconds: number;
+}
+
+/** What we remember of our comment on one issue: the first place a write-back looks. */
+interface WrittenRef {
+  id: string;
+  url: string | null;
+  investigationId: string;
+  createdAt: string;
+}
+
+const LOCK_MS = 120_000;
+const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/**
+ * One attempt at writing an investigation's RCA to its issue. Serialised per issue by a lock,
+ * so two investigations of one issue never both create a comment; an older investigation never
+ * overwrites a newer one's comment. Throws RetryableError to be tried again later.
+ */
+export async function runWriteBack(id: string, attempt: number, lastAttempt: boolean, deps: WriteBackDeps): Promise<WriteBackRecord['status'] | 'skipped'> {
+  const inv = await deps.store.get(id);
+  const locator = inv?.issue.locator;
+  if (!inv || inv.status !== 'completed' || !inv.rca || !locator) return 'skipped';
+  const current = inv.writeBacks[0];
+  if (current && current.status !== 'pending') return 'skipped';
+  const record = (patch: Partial<WriteBackRecord>): WriteBackRecord => ({
+    target: locator.key, status: 'pending', commentId: null, url: null, error: null, ...current, attempts: attempt, updatedAt: new Date().toISOString(), ...patch,
+  });
+  const writer = deps.writers.get(inv.source);
+  if (!writer) {
+    await deps.store.saveWriteBack(id, record({ status: 'failed', error: `source ${inv.source} has no write-back configured` }));
+    return 'failed';
+  }
+  const lockKey = keys.writeLock(inv.source, locator.key);
+  const token = randomUUID();
+  if ((await deps.redis.set(lockKey, token, 'PX', LOCK_MS, 'NX')) !== 'OK') {
+    throw new RetryableError(`another write-back to ${locator.key} is running`, { retryAfterMs: 2_000 });
+  }
+  try {
+    return await writeUnderLock(inv, writer, attempt, record, deps);
+  } catch (err) {
+    return await recordFailure(id, err, lastAttempt, record, deps);
+  } finally {
+    await deps.redis.eval(RELEASE_LUA, 1, lockKey, token).catch(() => undefined);
+  }
+}
+
+async function writeUnderLock(inv: Investigation, writer: RcaWriter, attempt: number, record: (p: Partial<WriteBackRecord>) => WriteBackRecord, deps: WriteBackDeps) {
+  const locator = inv.issue.locator!;
+  const refKey = keys.writtenComment(inv.source, locator.key);
+  const stored = parseRef(await deps.redis.get(refKey));
+  if (stored && stored.investigationId !== inv.id && stored.createdAt > inv.createdAt) {
+    await deps.store.saveWriteBack(inv.id, record({ status: 'superseded', commentId: stored.id, url: stored.url, error: `investigation ${stored.investigationId} is newer and already wrote` }));
+    return 'superseded' as const;
+  }
+  const doc = commentFor(inv, deps.publicUrl);
+  const out = await writeRca(writer, locator, doc, stored?.id ?? null);
+  const ref: WrittenRef = { id: out.comment.id, url: out.comment.url, investigationId: inv.id, createdAt: inv.createdAt };
+  await deps.redis.set(refKey, JSON.stringify(ref), 'EX', deps.retentionSeconds);
+  await deps.store.saveWriteBack(inv.id, record({ status: 'written', commentId: out.comment.id, url: out.comment.url, error: null }));
+  deps.log.info({ id: inv.id, target: locator.key, action: out.action, commentId: out.comment.id, attempt }, 'RCA written back');
+  return 'written' as const;
+}
+
+async function recordFailure(id: string, err: unknown, lastAttempt: boolean, record: (p: Partial<WriteBackRecord>) => WriteBackRecord, deps: WriteBackDeps): Promise<never> {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof WriteRefusedError) {
+    await deps.store.saveWriteBack(id, record({ status: 'refused', error: message }));
+    deps.log.warn({ id, reason: message }, 'write-back refused');
+    throw err;
+  }
+  const permanent = err instanceof PermanentError || lastAttempt;
+  await deps.store.saveWriteBack(id, record({ status: permanent ? 'failed' : 'pending', error: message }));
+  deps.log[permanent ? 'error' : 'warn']({ id, err: message, retryAfterMs: (err as RetryableError).retryAfterMs }, permanent ? 'write-back failed' : 'write-back will be retried');
+  throw err instanceof PermanentError || err instanceof RetryableError ? err : new RetryableError(message, { cause: err });
+}
+
+function parseRef(text: string | null): WrittenRef | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as WrittenRef;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,47 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, writeBackJobId, type WriteBackJobData } from '../queue/names.js';
+import type { InvestigationStore } from '../store/investigation-store.js';
+import type { Investigation } from '../store/investigation.js';
+
+export interface WriteBackQueueOptions {
+  attempts: number;
+  backoffMs: number;
+  retentionSeconds: number;
+}
+
+/**
+ * Requests the write-back of a completed investigation as its own durable job, so a vendor
+ * failure is retried on its own and never re-runs the LLM. Requesting twice is harmless: the
+ * job id is the investigation's.
+ */
+export class WriteBackQueue {
+  private readonly queue: Queue<WriteBackJobData>;
+
+  constructor(redis: Redis, private readonly store: InvestigationStore, private readonly opts: WriteBackQueueOptions) {
+    this.queue = new Queue<WriteBackJobData>(WRITE_BACK_QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
+  }
+
+  async request(inv: Pick<Investigation, 'id' | 'issue' | 'writeBacks'>): Promise<void> {
+    const locator = inv.issue.locator;
+    if (!locator) return;
+    const current = inv.writeBacks[0];
+    if (current && current.status !== 'pending') return;
+    if (!current) {
+      await this.store.saveWriteBack(inv.id, {
+        target: locator.key, status: 'pending', commentId: null, url: null, attempts: 0, error: null, updatedAt: new Date().toISOString(),
+      });
+    }
+    await this.queue.add('write-back', { investigationId: inv.id }, {
+      jobId: writeBackJobId(inv.id),
+      attempts: this.opts.attempts,
+      backoff: { type: 'retry-after', delay: this.opts.backoffMs },
+      removeOnComplete: { age: this.opts.retentionSeconds },
+      removeOnFail: { age: this.opts.retentionSeconds },
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+  }
+}

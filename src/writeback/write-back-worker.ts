@@ -1,0 +1,38 @@
+import { UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { PermanentError } from '../errors.js';
+import { QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, type WriteBackJobData } from '../queue/names.js';
+import { retryDelay } from '../queue/retry-delay.js';
+import { runWriteBack, type WriteBackDeps } from './run-write-back.js';
+
+export interface WriteBackWorkerOptions {
+  concurrency: number;
+  backoffMs: number;
+}
+
+/**
+ * Runs write-back jobs. A vendor's 429/5xx becomes a delayed retry through the queue, honouring
+ * the vendor's Retry-After or rate-limit reset; no worker sleeps waiting for a vendor.
+ */
+export function startWriteBackWorker(redis: Redis, deps: WriteBackDeps, opts: WriteBackWorkerOptions): Worker<WriteBackJobData> {
+  const worker = new Worker<WriteBackJobData>(
+    WRITE_BACK_QUEUE_NAME,
+    async (job) => {
+      const attempt = job.attemptsMade + 1;
+      try {
+        await runWriteBack(job.data.investigationId, attempt, attempt >= (job.opts.attempts ?? 1), deps);
+      } catch (err) {
+        if (err instanceof PermanentError) throw new UnrecoverableError(err.message);
+        throw err;
+      }
+    },
+    {
+      connection: redis,
+      prefix: QUEUE_PREFIX,
+      concurrency: opts.concurrency,
+      settings: { backoffStrategy: (attemptsMade, _type, err) => retryDelay(attemptsMade, opts.backoffMs, err) },
+    },
+  );
+  worker.on('error', (err) => deps.log.error({ err: err.message }, 'write-back worker error'));
+  return worker;
+}
