@@ -1,0 +1,152 @@
+import type { Handler, HandlerInput, HandlerResult } from './openapi-double.js';
+import { firstString, intParam } from './paging.js';
+import { adfError } from './jira-adf.js';
+import { commentJson, issueJson, jiraError, jiraTime, selectFields, userJson, type Site } from './jira-shapes.js';
+import { adfText, type AdfDoc, type JiraComment, type JiraIssue, type JiraState } from './jira-state.js';
+import { cloudSearch } from './jira-search.js';
+
+interface Ctx {
+  state: JiraState;
+  site: () => Site;
+  commentLimit: number;
+}
+
+const ok = (body: unknown, status = 200): HandlerResult => ({ status, body });
+const noIssue = (): HandlerResult => jiraError(404, ['Issue does not exist or you do not have permission to see it.']);
+const noComment = (id: string): HandlerResult => jiraError(404, [`Can not find a comment for the id: ${id}.`]);
+const expandOf = (i: HandlerInput): string => firstString(i.query.expand) ?? '';
+
+interface CommentInput {
+  body?: unknown;
+  properties?: Array<{ key?: string; value?: unknown }>;
+  visibility?: unknown;
+}
+
+/** Jira's own rules for a comment body, which the spec states only in prose; undefined when acceptable. */
+function refuseBody(ctx: Ctx, body: unknown): HandlerResult | undefined {
+  const empty = body === undefined || body === null || (typeof body === 'string' ? body.trim() === '' : !adfError(body) && adfText(body).trim() === '');
+  if (empty) return { ...jiraError(400, [], { comment: 'Comment body can not be empty!' }), violation: 'comment body is empty' };
+  if (ctx.state.deployment === 'cloud') {
+    const bad = adfError(body);
+    if (bad && (typeof body !== 'object' || (body as { type?: unknown }).type !== 'doc')) {
+      return { ...jiraError(400, [], { comment: 'Operation value must be an Atlassian Document (see the Atlassian Document Format)' }), violation: `comment body: ${bad}` };
+    }
+    if (bad) return { ...jiraError(400, ['INVALID_INPUT']), violation: `comment body: ${bad}` };
+  }
+  // Cloud's limit applies to the stored document; its JSON is the (conservative) measure here.
+  const size = typeof body === 'string' ? [...body].length : JSON.stringify(body).length;
+  if (size > ctx.commentLimit) {
+    return jiraError(400, [], { comment: `The entered text is too long. It exceeds the allowed limit of ${ctx.commentLimit.toLocaleString('en-US')} characters.` });
+  }
+  return undefined;
+}
+
+function applyProperties(c: JiraComment, props: CommentInput['properties']): void {
+  for (const p of props ?? []) if (p.key) c.properties[p.key] = p.value;
+}
+
+export function jiraHandlers(ctx: Ctx): Record<string, Handler> {
+  const { state } = ctx;
+  const located = (i: HandlerInput): { issue: JiraIssue; comment?: JiraComment } | undefined => {
+    const issue = state.issue(i.params.issueIdOrKey ?? '');
+    if (!issue) return undefined;
+    return { issue, comment: i.params.id === undefined ? undefined : issue.comments.find((c) => c.id === i.params.id) };
+  };
+
+  return {
+    ...cloudSearch(state, ctx.site),
+
+    getIssue: (i) => {
+      const issue = state.issue(i.params.issueIdOrKey ?? '');
+      return issue ? ok(issueJson(issue, selectFields(i.query.fields, 'all'), ctx.site())) : noIssue();
+    },
+
+    getComments: (i) => {
+      const issue = state.issue(i.params.issueIdOrKey ?? '');
+      if (!issue) return noIssue();
+      const startAt = intParam(i.query, 'startAt', 0);
+      const maxResults = intParam(i.query, 'maxResults', 100);
+      const desc = firstString(i.query.orderBy) === '-created';
+      const all = [...issue.comments].sort((a, b) => (desc ? -1 : 1) * (a.created - b.created || Number(a.id) - Number(b.id)));
+      const page = all.slice(startAt, startAt + maxResults);
+      return ok({ startAt, maxResults, total: all.length, comments: page.map((c) => commentJson(c, issue, ctx.site(), expandOf(i))) });
+    },
+
+    addComment: (i) => {
+      const issue = state.issue(i.params.issueIdOrKey ?? '');
+      if (!issue) return noIssue();
+      const input = (i.body ?? {}) as CommentInput;
+      const refused = refuseBody(ctx, input.body);
+      if (refused) return refused;
+      const c = state.addComment({ issueKey: issue.key, body: input.body as string | AdfDoc });
+      if (input.visibility) c.visibility = input.visibility;
+      applyProperties(c, input.properties);
+      return ok(commentJson(c, issue, ctx.site(), expandOf(i)), 201);
+    },
+
+    getComment: (i) => {
+      const at = located(i);
+      if (!at) return noIssue();
+      return at.comment ? ok(commentJson(at.comment, at.issue, ctx.site(), expandOf(i))) : noComment(i.params.id ?? '');
+    },
+
+    updateComment: (i) => {
+      const at = located(i);
+      if (!at) return noIssue();
+      if (!at.comment) return noComment(i.params.id ?? '');
+      const input = (i.body ?? {}) as CommentInput;
+      const refused = refuseBody(ctx, input.body);
+      if (refused) return refused;
+      Object.assign(at.comment, { body: input.body, updated: state.now(), updateAuthor: state.me });
+      if (input.visibility) at.comment.visibility = input.visibility;
+      applyProperties(at.comment, input.properties);
+      return ok(commentJson(at.comment, at.issue, ctx.site(), expandOf(i)));
+    },
+
+    getCommentsByIds: (i) => {
+      const ids = ((i.body ?? {}) as { ids: number[] }).ids;
+      if (ids.length > 1000) return jiraError(400, ['The number of IDs cannot exceed 1000.']);
+      const values = ids.flatMap((id) => {
+        const c = state.comment(String(id));
+        const issue = c && state.issue(c.issueKey);
+        return c && issue ? [commentJson(c, issue, ctx.site(), expandOf(i))] : [];
+      });
+      return ok({ isLast: true, maxResults: 1000, startAt: 0, total: values.length, values });
+    },
+
+    getCommentProperty: (i) => {
+      const c = state.comment(i.params.commentId ?? '');
+      if (!c) return noComment(i.params.commentId ?? '');
+      const key = i.params.propertyKey ?? '';
+      if (!(key in c.properties)) return jiraError(404, [`The property with key '${key}' does not exist.`]);
+      return ok({ key, value: c.properties[key] });
+    },
+
+    setCommentProperty: (i) => {
+      const c = state.comment(i.params.commentId ?? '');
+      if (!c) return noComment(i.params.commentId ?? '');
+      const key = i.params.propertyKey ?? '';
+      if (key.length > 255) return jiraError(400, ['The property key can not be longer than 255 characters.']);
+      if (JSON.stringify(i.body).length > 32768) return jiraError(400, ['The property value can not be longer than 32768 bytes.']);
+      const existed = key in c.properties;
+      c.properties[key] = i.body;
+      return { status: existed ? 200 : 201 };
+    },
+
+    getCurrentUser: () =>
+      ok({
+        ...userJson(state.me, ctx.site()), locale: 'en_US', expand: 'groups,applicationRoles',
+        groups: { size: 0, items: [] }, applicationRoles: { size: 0, items: [] },
+      }),
+
+    getServerInfo: () => {
+      const cloud = state.deployment === 'cloud';
+      const version = cloud ? [1001, 0, 0] : [9, 12, 0];
+      return ok({
+        baseUrl: ctx.site().base, version: cloud ? '1001.0.0-SNAPSHOT' : '9.12.0', versionNumbers: version,
+        deploymentType: cloud ? 'Cloud' : 'Server', buildNumber: cloud ? 100289 : 9120000,
+        buildDate: '2024-01-01T00:00:00.000+0000', serverTime: jiraTime(state.now()), scmInfo: 'double', serverTitle: 'Jira',
+      });
+    },
+  };
+}

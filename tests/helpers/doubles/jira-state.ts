@@ -1,0 +1,169 @@
+/** In-memory Jira: projects, issues, their comments and the comments' properties. */
+
+export type Deployment = 'cloud' | 'datacenter';
+
+/** An ADF document (Cloud v3 bodies and descriptions). */
+export interface AdfDoc {
+  type: 'doc';
+  version: 1;
+  content: unknown[];
+}
+
+export interface JiraUser {
+  accountId: string;
+  /** Data Center's username and user key (Cloud has neither). */
+  name: string;
+  key: string;
+  displayName: string;
+  emailAddress: string;
+}
+
+export interface JiraComment {
+  id: string;
+  issueKey: string;
+  /** ADF on Cloud, a wiki-markup string on Data Center. */
+  body: unknown;
+  author: JiraUser;
+  updateAuthor: JiraUser;
+  created: number;
+  updated: number;
+  properties: Record<string, unknown>;
+  visibility?: unknown;
+}
+
+export interface JiraIssue {
+  id: string;
+  key: string;
+  project: string;
+  summary: string;
+  /** ADF on Cloud, a string on Data Center, or null. */
+  description: unknown;
+  labels: string[];
+  priority: string | null;
+  components: string[];
+  status: string;
+  issuetype: string;
+  created: number;
+  updated: number;
+  reporter: JiraUser | null;
+  comments: JiraComment[];
+}
+
+export interface NewJiraIssue {
+  key: string;
+  summary: string;
+  /** A string becomes a one-paragraph ADF document on Cloud. */
+  description?: string | AdfDoc | null;
+  labels?: string[];
+  priority?: string | null;
+  components?: string[];
+  status?: string;
+  issuetype?: string;
+  created?: Date | string;
+  updated?: Date | string;
+  reporter?: JiraUser | null;
+}
+
+export interface NewJiraComment {
+  issueKey: string;
+  /** A string becomes a one-paragraph ADF document on Cloud. */
+  body: string | AdfDoc;
+  author?: JiraUser;
+  created?: Date | string;
+  properties?: Record<string, unknown>;
+}
+
+export const adfParagraph = (text: string): AdfDoc => ({
+  type: 'doc', version: 1, content: [{ type: 'paragraph', content: text ? [{ type: 'text', text }] : [] }],
+});
+
+/** The text of an ADF document (for Data Center seeding and renderedBody). */
+export function adfText(node: unknown): string {
+  if (!node || typeof node !== 'object') return typeof node === 'string' ? node : '';
+  const n = node as { text?: unknown; content?: unknown[] };
+  return (typeof n.text === 'string' ? n.text : '') + (n.content ?? []).map(adfText).join('');
+}
+
+const ms = (d: Date | string | undefined, fallback: number): number =>
+  d === undefined ? fallback : typeof d === 'string' ? Date.parse(d) : d.getTime();
+
+export function makeUser(displayName: string, emailAddress: string, accountId: string): JiraUser {
+  const name = emailAddress.split('@')[0] ?? displayName;
+  return { accountId, name, key: `JIRAUSER${accountId.replace(/\D/g, '').slice(-5) || '10000'}`, displayName, emailAddress };
+}
+
+export class JiraState {
+  readonly projects = new Set<string>();
+  readonly issues = new Map<string, JiraIssue>();
+  private nextIssueId = 10000;
+  private nextCommentId = 10000;
+
+  constructor(
+    readonly deployment: Deployment,
+    readonly me: JiraUser,
+    readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  now(): number {
+    return this.clock().getTime();
+  }
+
+  private body(b: string | AdfDoc | null | undefined): unknown {
+    if (b === null || b === undefined) return null;
+    if (this.deployment === 'cloud') return typeof b === 'string' ? adfParagraph(b) : b;
+    return typeof b === 'string' ? b : adfText(b);
+  }
+
+  addProject(key: string): void {
+    this.projects.add(key.toUpperCase());
+  }
+
+  addIssue(i: NewJiraIssue): JiraIssue {
+    const project = i.key.split('-')[0]?.toUpperCase() ?? '';
+    this.addProject(project);
+    const created = ms(i.created, this.now());
+    const issue: JiraIssue = {
+      id: String(++this.nextIssueId), key: i.key.toUpperCase(), project, summary: i.summary,
+      description: this.body(i.description), labels: i.labels ?? [], priority: i.priority === undefined ? 'Medium' : i.priority,
+      components: i.components ?? [], status: i.status ?? 'Open', issuetype: i.issuetype ?? 'Task', created,
+      updated: ms(i.updated, created), reporter: i.reporter === undefined ? this.me : i.reporter, comments: [],
+    };
+    this.issues.set(issue.key, issue);
+    return issue;
+  }
+
+  /** By key (case-insensitive) or numeric id, as the REST API accepts either. */
+  issue(idOrKey: string): JiraIssue | undefined {
+    const byKey = this.issues.get(idOrKey.toUpperCase());
+    if (byKey) return byKey;
+    for (const i of this.issues.values()) if (i.id === idOrKey) return i;
+    return undefined;
+  }
+
+  addComment(c: NewJiraComment): JiraComment {
+    const issue = this.issue(c.issueKey);
+    if (!issue) throw new Error(`no issue ${c.issueKey}: addIssue first`);
+    const at = ms(c.created, this.now());
+    const author = c.author ?? this.me;
+    const comment: JiraComment = {
+      id: String(++this.nextCommentId), issueKey: issue.key, body: this.body(c.body), author, updateAuthor: author,
+      created: at, updated: at, properties: { ...c.properties },
+    };
+    issue.comments.push(comment);
+    issue.updated = Math.max(issue.updated, at);
+    return comment;
+  }
+
+  /** The comments on one issue, oldest first, each with its properties. */
+  comments(issueKey: string): JiraComment[] {
+    return this.issue(issueKey)?.comments ?? [];
+  }
+
+  comment(id: string): JiraComment | undefined {
+    for (const i of this.issues.values()) {
+      const c = i.comments.find((x) => x.id === id);
+      if (c) return c;
+    }
+    return undefined;
+  }
+}
