@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+import { describeZodIssues, PermanentError } from '../../src/errors.js';
+import type { Deployment } from './config.js';
+import { jiraStatus, toTypedError } from './jira-errors.js';
+import type { SelfIdentity } from './own-comments.js';
+import type { IssueBean, JiraComment } from './schema.js';
+
+/** The comment property carrying our marker, set when the comment is created. */
+export const MARKER_PROPERTY = 'lestrade';
+
+export interface SearchPage {
+  issues: IssueBean[];
+  /** Where the next page starts (Cloud: nextPageToken; Data Center: startAt), null after the last. */
+  next: string | null;
+}
+
+export interface CommentPage {
+  comments: JiraComment[];
+  /** The startAt of the next page, null after the last. */
+  next: number | null;
+}
+
+/**
+ * The few Jira REST calls Lestrade makes, the same for Cloud (API v3, ADF bodies, token-paged
+ * search/jql) and Data Center (API v2, wiki-markup bodies, startAt-paged search). Every failure
+ * is typed (RetryableError or PermanentError); a missing issue, comment or property is null.
+ */
+export interface JiraApi {
+  readonly deployment: Deployment;
+  /** The site's base URL without a trailing slash. */
+  readonly site: string;
+  /** Lestrade's own account (GET /myself), asked once and remembered. */
+  myself(): Promise<SelfIdentity>;
+  getIssue(key: string, fields: string[]): Promise<IssueBean | null>;
+  searchPage(jql: string, opts: { fields: string[]; maxResults: number; next?: string | null; reconcileIds?: string[] }): Promise<SearchPage>;
+  listComments(key: string, startAt: number): Promise<CommentPage>;
+  getComment(key: string, id: string): Promise<JiraComment | null>;
+  /** The value of comment property `lestrade`, null when the comment has none. */
+  getMarkerProperty(commentId: string): Promise<unknown>;
+  /** body: ADF on Cloud, wiki markup on Data Center. The property holds our marker. */
+  addComment(key: string, body: unknown, marker: string): Promise<JiraComment>;
+  updateComment(key: string, id: string, body: unknown, marker: string): Promise<JiraComment>;
+}
+
+/** Runs one jira.js call; failures become typed errors, and a 404 becomes null where asked. */
+export async function call<T>(what: string, fn: () => Promise<T>): Promise<T>;
+export async function call<T>(what: string, fn: () => Promise<T>, opts: { nullOn404: true }): Promise<T | null>;
+export async function call<T>(what: string, fn: () => Promise<T>, opts?: { nullOn404: true }): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (opts?.nullOn404 && jiraStatus(err) === 404) return null;
+    throw toTypedError(err, what);
+  }
+}
+
+/** Validates an answer; a Jira that answers something else is a permanent problem, not a retry. */
+export function parseAnswer<T extends z.ZodType>(schema: T, data: unknown, what: string): z.infer<T> {
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new PermanentError(`unexpected answer from Jira (${what}): ${describeZodIssues(parsed.error.issues)}`);
+  return parsed.data;
+}
+
+export function markerProperties(marker: string) {
+  return [{ key: MARKER_PROPERTY, value: { marker } }];
+}
+
+/** Remembers a successful lookup; a failed one is asked again next time. */
+export function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () => {
+    pending ??= fn().catch((err: unknown) => {
+      pending = null;
+      throw err;
+    });
+    return pending;
+  };
+}
+
+export const COMMENTS_PAGE_SIZE = 100;
+
+export function nextCommentPage(startAt: number, got: number, total: number | undefined): number | null {
+  const next = startAt + got;
+  if (got === 0) return null;
+  return total === undefined || next < total ? next : null;
+}

@@ -1,0 +1,71 @@
+import type { JiraTriggers } from './config.js';
+import { isResolved } from './map-issue.js';
+import { carriesMarker } from './own-comments.js';
+import type { IssueBean } from './schema.js';
+import { textOf } from './text-of.js';
+import type { CommentEvent, IssueEvent } from './webhook-schema.js';
+
+type Ignored = { kind: 'ignored'; reason: string };
+
+/** What an issue event asks of Lestrade, decided from the payload alone (pure). */
+export type IssueDecision =
+  /** A new issue in a watched project; `checkJql` when triggers.jql must still confirm it. */
+  | { kind: 'created'; issue: IssueBean; checkJql: boolean }
+  /** The trigger label was added (or the issue was created with it). */
+  | { kind: 'label'; issue: IssueBean }
+  | { kind: 'resolved'; issue: IssueBean }
+  | Ignored;
+
+/** A comment starting with the command: a deliberate re-investigation, unless the author is us. */
+export type CommentDecision = { kind: 'command'; issueKey: string; commentId: string; author: CommentEvent['comment']['author'] } | Ignored;
+
+const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
+
+export function decideIssueEvent(ev: IssueEvent, t: JiraTriggers): IssueDecision {
+  const issue = ev.issue;
+  if (ev.webhookEvent === 'jira:issue_created') return decideCreated(issue, t);
+  const items = ev.changelog?.items ?? [];
+  if (items.some((i) => i.field === 'resolution' || i.field === 'status') && isResolved(issue)) return { kind: 'resolved', issue };
+  if (items.some((i) => isLabelsItem(i) && labelAdded(i.fromString, i.toString, t.triggerLabel))) return { kind: 'label', issue };
+  return { kind: 'ignored', reason: `${issue.key} updated without adding the label "${t.triggerLabel}" or resolving it` };
+}
+
+function decideCreated(issue: IssueBean, t: JiraTriggers): IssueDecision {
+  const f = issue.fields;
+  const project = f.project?.key ?? issue.key.replace(/-\d+$/, '');
+  const hasTriggerLabel = (f.labels ?? []).includes(t.triggerLabel);
+  if (!t.projects.includes(project)) {
+    return hasTriggerLabel
+      ? { kind: 'label', issue }
+      : { kind: 'ignored', reason: `${issue.key}: project ${project} is not in sources.jira.triggers.projects` };
+  }
+  if (t.issueTypes && !t.issueTypes.some((name) => sameName(name, f.issuetype?.name ?? ''))) {
+    return { kind: 'ignored', reason: `${issue.key}: issue type ${f.issuetype?.name ?? '(none)'} is not in sources.jira.triggers.issueTypes` };
+  }
+  if (t.labels && !t.labels.some((l) => (f.labels ?? []).includes(l))) {
+    return { kind: 'ignored', reason: `${issue.key}: none of sources.jira.triggers.labels is set` };
+  }
+  return { kind: 'created', issue, checkJql: Boolean(t.jql) };
+}
+
+function isLabelsItem(item: { field: string; fieldId?: string | null }): boolean {
+  return item.field === 'labels' || item.fieldId === 'labels';
+}
+
+/** Jira writes a labels change as space-separated lists before and after. */
+function labelAdded(from: string | null | undefined, to: string | null | undefined, label: string): boolean {
+  const split = (s: string | null | undefined) => (s ?? '').split(/\s+/).filter(Boolean);
+  return split(to).includes(label) && !split(from).includes(label);
+}
+
+export function decideCommentEvent(ev: CommentEvent, t: JiraTriggers): CommentDecision {
+  const text = textOf(ev.comment.body).trim();
+  if (carriesMarker(text)) return { kind: 'ignored', reason: `comment ${ev.comment.id} on ${ev.issue.key} is our own (it carries our marker)` };
+  if (!startsWithCommand(text, t.command)) return { kind: 'ignored', reason: `comment ${ev.comment.id} on ${ev.issue.key} is not the command "${t.command}"` };
+  return { kind: 'command', issueKey: ev.issue.key, commentId: ev.comment.id, author: ev.comment.author };
+}
+
+export function startsWithCommand(text: string, command: string): boolean {
+  const head = text.slice(0, command.length);
+  return sameName(head, command) && (text.length === command.length || /\s/.test(text.charAt(command.length)));
+}
