@@ -1,0 +1,46 @@
+import type { SourceContext, SourceRegistration } from '../../src/source.js';
+import { GitHubApi } from './api.js';
+import { createOctokit, type ClientOptions } from './client.js';
+import { appCredentials, disabledReason, GITHUB_ENV, GitHubConfigSchema, type GitHubConfig } from './config.js';
+import { SOURCE } from './map.js';
+import { githubPollers } from './pollers.js';
+import { githubPull } from './pull.js';
+import { githubWebhook } from './webhook.js';
+import { githubWriter } from './writer.js';
+
+/** The GitHub calls for one config, authenticated as a token's user or an App installation. */
+export function createGitHubApi(config: GitHubConfig, opts: ClientOptions = {}): GitHubApi {
+  return new GitHubApi(createOctokit(config, opts), new URL(config.apiUrl).host, config.token ? 'token' : 'app');
+}
+
+// One client per config, so the webhook, the writer and the pollers share its pacing and our looked-up login.
+const apis = new WeakMap<GitHubConfig, GitHubApi>();
+function apiFor(config: GitHubConfig, ctx: SourceContext): GitHubApi {
+  let api = apis.get(config);
+  if (!api) apis.set(config, (api = createGitHubApi(config, { log: ctx.log })));
+  return api;
+}
+
+function warnings(c: GitHubConfig): string[] {
+  const out: string[] = [];
+  if (!c.webhookSecret) out.push('no GITHUB_WEBHOOK_SECRET set: /webhooks/github refuses every delivery (401)');
+  if (c.token && appCredentials(c)) out.push('both GITHUB_TOKEN and GitHub App credentials set: using the token');
+  if (c.allowPublicRepos === true) out.push('sources.github.allowPublicRepos is true: RCAs may be posted on public repositories');
+  return out;
+}
+
+/**
+ * GitHub issues: webhook (label, command comment, close), pull mode (search), pollers, and the
+ * RCA written back as one comment per issue, edited on later investigations.
+ */
+export const github: SourceRegistration<GitHubConfig> = {
+  name: SOURCE,
+  configSchema: GitHubConfigSchema,
+  env: GITHUB_ENV,
+  disabledReason,
+  warnings,
+  webhook: (c, ctx) => githubWebhook(c, apiFor(c, ctx), ctx.log),
+  writer: (c, ctx) => (c.writeBack ? githubWriter(apiFor(c, ctx), c) : null),
+  pollers: (c, ctx) => githubPollers(c, apiFor(c, ctx), ctx.log),
+  pull: githubPull(apiFor),
+};

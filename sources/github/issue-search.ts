@@ -1,0 +1,38 @@
+import type { Issue } from '../../src/issue.js';
+import type { SourceClient } from '../../src/source.js';
+import type { GitHubApi } from './api.js';
+import { isPullRequest, MAX_UNTRUSTED_COMMENTS, repoFromUrl, toIssue, type GhIssue } from './map.js';
+
+/** What `lestrade investigate github` asks for. */
+export interface PullQuery {
+  /** "owner/name". */
+  repo: string;
+  /** Search qualifiers added to `repo:… is:issue`. */
+  query: string;
+  limit?: number;
+}
+
+/** Pull mode: GET /search/issues in one repository, every page, newest first; pull requests skipped. */
+export class GitHubIssueSearch implements SourceClient<PullQuery> {
+  constructor(private readonly api: GitHubApi) {}
+
+  async fetchIssues(q: PullQuery): Promise<Issue[]> {
+    const items = await this.api.searchIssues(`repo:${q.repo} is:issue ${q.query}`.trim(), 'created', 'desc', q.limit);
+    const issues = items.filter((i) => !isPullRequest(i)).slice(0, q.limit ?? Infinity);
+    return issuesWithComments(this.api, issues);
+  }
+}
+
+/** Search results as Issues, each with its recent comments as untrusted context. */
+export async function issuesWithComments(api: GitHubApi, items: readonly GhIssue[]): Promise<Issue[]> {
+  const botLogin = await api.botLogin().catch(() => null);
+  const out: Issue[] = [];
+  for (const item of items) {
+    const repo = repoFromUrl(item.repository_url);
+    if (!repo) continue;
+    const [owner = '', name = ''] = repo.split('/');
+    const comments = item.comments ? await api.recentComments(owner, name, item.number, item.comments, MAX_UNTRUSTED_COMMENTS) : [];
+    out.push(toIssue(item, { repo, instance: api.instance, trigger: { kind: 'label' }, comments, botLogin }));
+  }
+  return out;
+}
