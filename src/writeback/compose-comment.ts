@@ -1,0 +1,68 @@
+import { Lexer } from 'marked';
+import { codeSpan, sanitizeMarkdown } from './sanitize-markdown.js';
+
+/** A comment as parts, so each vendor can render it and sizes can be cut at section boundaries. */
+export interface CommentDoc {
+  heading: string;
+  preamble: string;
+  /** Sanitized Markdown, one per top-level section of the RCA. */
+  sections: string[];
+  footer: string;
+}
+
+export interface ComposeInput {
+  rca: string;
+  issueKey: string;
+  investigationId: string;
+  resultsUrl?: string;
+  allowedHosts: Set<string>;
+}
+
+export const COMMENT_HEADING = 'Lestrade — automated root-cause analysis';
+export const COMMENT_PREAMBLE =
+  'Written automatically by Lestrade from the issue and read-only tool output. It may be wrong: check before acting on it.';
+const EMPTY_RCA = '_The investigation produced no analysis text._';
+
+export function composeComment(input: ComposeInput): CommentDoc {
+  const rca = sanitizeMarkdown(input.rca, { allowedHosts: input.allowedHosts });
+  const sections = splitSections(rca);
+  const footer = [
+    `Lestrade investigation ${codeSpan(input.investigationId)} for ${codeSpan(input.issueKey)}`,
+    ...(input.resultsUrl ? [`full results: <${input.resultsUrl}>`] : []),
+  ].join(' · ');
+  return { heading: COMMENT_HEADING, preamble: COMMENT_PREAMBLE, sections: sections.length ? sections : [EMPTY_RCA], footer };
+}
+
+/**
+ * Splits Markdown before each top-level `#` or `##` heading; text before the first heading is
+ * its own section. Leading indentation is kept: trimming it could turn an indented code block
+ * into live Markdown.
+ */
+export function splitSections(md: string): string[] {
+  const sections: string[] = [];
+  let current = '';
+  for (const token of Lexer.lex(md, { gfm: true })) {
+    if (token.type === 'heading' && token.depth <= 2 && current.trim()) {
+      sections.push(current);
+      current = '';
+    }
+    current += token.raw;
+  }
+  sections.push(current);
+  return sections.map((s) => s.replace(/^(?:[ \t]*\n)+/, '').trimEnd()).filter((s) => s.trim() !== '');
+}
+
+/**
+ * The whole comment as Markdown. `cutNote` (trusted Markdown, e.g. "cut to fit…") goes after
+ * the sections; empty parts are left out.
+ */
+export function toMarkdown(doc: CommentDoc, cutNote?: string): string {
+  const parts = [
+    doc.heading ? `### ${doc.heading}` : '',
+    doc.preamble ? `_${doc.preamble}_` : '',
+    ...doc.sections,
+    cutNote ?? '',
+  ].filter((p) => p.trim() !== '');
+  if (doc.footer) parts.push('---', doc.footer);
+  return parts.join('\n\n');
+}
