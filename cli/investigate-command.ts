@@ -36,7 +36,8 @@ export async function investigateFromSource(source: AnySource, config: Config, e
   if (opts.update && !writer) throw new ConfigError(`source ${source.name} cannot write back (--update)`);
   const { client, query } = source.pull.prepare(slice, opts, ctx);
   const issues = (await client.fetchIssues(query)).slice(0, opts.limit ?? Infinity);
-  out(`Found ${issues.length} issue${issues.length === 1 ? '' : 's'} to investigate.\n`);
+  const noun = source.pull.noun ?? 'issue';
+  out(`Found ${issues.length} ${noun}${issues.length === 1 ? '' : 's'} to investigate.\n`);
   const { investigator } = await buildInvestigator(config, env);
   const results: unknown[] = [];
   for (const issue of issues) {

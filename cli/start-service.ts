@@ -8,6 +8,7 @@ import type { Logger } from '../src/log.js';
 import { mountSources, webhookMounts } from '../src/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
 import { Intake } from '../src/queue/intake.js';
+import { closeWorker } from '../src/queue/close-worker.js';
 import { startInvestigationWorker } from '../src/queue/investigation-worker.js';
 import { createFastFailRedis, createWorkerRedis, waitReady } from '../src/queue/redis-connections.js';
 import type { RcaWriter } from '../src/writeback/rca-writer.js';
@@ -29,6 +30,7 @@ export interface RunningService {
 }
 
 const DELIVERY_TTL_SECONDS = 7 * 24 * 3600;
+const SHORT_CLOSE_MS = 5_000;
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
 export async function startService(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<RunningService> {
@@ -45,19 +47,23 @@ export async function startService(config: Config, redisUrl: string, log: Logger
     for (const w of m.warnings) log.warn({ source: m.name }, w);
   }
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
-  const closers: Array<() => Promise<unknown>> = [() => intake.close()];
+  // Closed in this order: the HTTP server, then every worker at once, then queues and connections.
+  const workerClosers: Array<() => Promise<unknown>> = [];
+  const closers: Array<() => Promise<unknown>> = [() => Promise.all(workerClosers.map((c) => c())), () => intake.close()];
 
   if (opts.workers) {
     const workerRedis = createWorkerRedis(redisUrl);
     const writeBacks = new WriteBackQueue(redis, store, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
     const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs });
     const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
-    closers.push(stopPolling, () => wbWorker.close(), () => writeBacks.close());
+    workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
+    closers.push(() => writeBacks.close());
     if (llmConfigured) {
       const { investigator, toolsets } = await buildInvestigator(config, opts.env);
       for (const s of toolsets.statuses) log.info({ toolset: s.name, state: s.state, reason: s.reason }, 'toolset');
       const worker = startInvestigationWorker(workerRedis, store, investigator, log, config.queue, (inv) => (writers.has(inv.source) ? writeBacks.request(inv) : Promise.resolve()));
-      closers.unshift(() => worker.close());
+      // Running investigations get time to finish; past it, their checkpoints let another worker resume.
+      workerClosers.push(() => closeWorker(worker, log, config.queue.lockDurationMs));
       log.info({ concurrency: config.queue.concurrency, model: config.llm.model }, 'workers started');
     } else {
       log.warn('no LLM configured (OPENAI_API_KEY or OPENAI_BASE_URL): webhooks are accepted and queued; investigations wait until an LLM is configured and Lestrade restarted');

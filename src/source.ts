@@ -61,6 +61,8 @@ export interface CliOption {
 /** `lestrade investigate <name>`: the options it takes and how they become a client and a query. */
 export interface PullSpec<C> {
   description: string;
+  /** What one fetched issue is called in the CLI's output ("active alert", "issue"). */
+  noun?: string;
   options: CliOption[];
   /** Throws ConfigError naming the missing setting when the source cannot be reached. */
   prepare(config: C, options: Record<string, unknown>, ctx: SourceContext): { client: SourceClient; query: unknown };

@@ -17,6 +17,7 @@ export const alertmanager: SourceRegistration<AlertmanagerConfig> = {
   webhook: (c) => alertmanagerWebhook(c),
   pull: {
     description: "investigate Alertmanager's active alerts (API v2)",
+    noun: 'active alert',
     options: [
       { flags: '--alertmanager-url <url>', description: 'Alertmanager base URL, e.g. http://localhost:9093 (or ALERTMANAGER_URL)' },
       { flags: '--label <key=value>', description: 'only alerts with this label (repeatable)', repeatable: true },

@@ -2,6 +2,7 @@ import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
+import { closeWorker } from '../queue/close-worker.js';
 import type { Intake } from '../queue/intake.js';
 import { QUEUE_PREFIX } from '../queue/names.js';
 import type { Poller } from '../source.js';
@@ -41,12 +42,13 @@ export async function runPoll(poller: Poller, redis: Redis, intake: Intake, log:
  * upsert it) and runs their jobs. Returns a closer.
  */
 export async function startPolling(pollers: Poller[], redis: Redis, workerRedis: Redis, intake: Intake, log: Logger): Promise<() => Promise<void>> {
+  if (pollers.length === 0) {
+    await dropStaleSchedulers(redis, new Set());
+    return async () => undefined;
+  }
   const byId = new Map(pollers.map((p) => [p.id, p]));
   const queue = new Queue<PollJobData>(POLL_QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
-  const wanted = new Set(pollers.map((p) => schedulerId(p.id)));
-  for (const s of await queue.getJobSchedulers()) {
-    if (s.key && !wanted.has(s.key)) await queue.removeJobScheduler(s.key);
-  }
+  await dropStaleSchedulers(redis, new Set(pollers.map((p) => schedulerId(p.id))), queue);
   for (const p of pollers) {
     await queue.upsertJobScheduler(schedulerId(p.id), { every: p.everyMs }, {
       name: 'poll', data: { pollerId: p.id }, opts: { removeOnComplete: 100, removeOnFail: 100 },
@@ -63,7 +65,19 @@ export async function startPolling(pollers: Poller[], redis: Redis, workerRedis:
   }, { connection: workerRedis, prefix: QUEUE_PREFIX, concurrency: 1 });
   worker.on('error', (err) => log.error({ err: err.message }, 'poll worker error'));
   log.info({ pollers: pollers.map((p) => ({ id: p.id, everyMs: p.everyMs })) }, 'polling started');
-  return async () => { await worker.close(); await queue.close(); };
+  return async () => { await closeWorker(worker, log, 5_000); await queue.close(); };
+}
+
+/** Schedules of pollers no longer configured would otherwise run (as no-ops) forever. */
+async function dropStaleSchedulers(redis: Redis, wanted: Set<string>, existing?: Queue<PollJobData>): Promise<void> {
+  const queue = existing ?? new Queue<PollJobData>(POLL_QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
+  try {
+    for (const s of await queue.getJobSchedulers()) {
+      if (s.key && !wanted.has(s.key)) await queue.removeJobScheduler(s.key);
+    }
+  } finally {
+    if (!existing) await queue.close();
+  }
 }
 
 /** Scheduler ids are BullMQ job-id material: no ':' allowed. */

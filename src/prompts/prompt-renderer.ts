@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import nunjucks from 'nunjucks';
 import type { Issue } from '../issue.js';
@@ -25,9 +26,20 @@ export class PromptRenderer {
       trimBlocks: true,
       lstripBlocks: true,
     });
+    this.env.addFilter('unfence', unfence);
   }
 
+  /**
+   * `fence` is a fresh random tag per render: third-party text is wrapped in
+   * <untrusted-TAG>…</untrusted-TAG>, and cannot close the fence because it cannot know the tag
+   * (the `unfence` filter also removes it from the text, should it ever appear).
+   */
   render(name: 'system' | 'investigate', ctx: PromptContext): string {
-    return this.env.render(`${name}.jinja2`, ctx).trim();
+    return this.env.render(`${name}.jinja2`, { ...ctx, fence: randomBytes(6).toString('hex') }).trim();
   }
+}
+
+function unfence(text: unknown, fence: string): string {
+  const s = String(text ?? '');
+  return fence ? s.split(`untrusted-${fence}`).join('untrusted-(removed)') : s;
 }

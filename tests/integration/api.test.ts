@@ -13,7 +13,7 @@ beforeAll(async () => {
   redis = await startRedis();
   svc = await startTestService(redis.url, { LESTRADE_API_TOKEN: 'key-1, key-2' });
   for (const name of ['group-firing-truncated', 'group-next'] as const) {
-    await fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', body: JSON.stringify(amFixture(name).body) });
+    await fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(amFixture(name).body) });
     await new Promise((r) => setTimeout(r, 5));
   }
 });

@@ -92,7 +92,7 @@ describe('lestrade serve', () => {
       await waitFor(`serve to listen (${logs})`, async () => (await fetch(`${base}/healthz`)).ok, 30_000);
       const ready = await (await fetch(`${base}/readyz`)).json();
       expect(ready.checks).toMatchObject({ redis: 'ok', llm: expect.stringMatching(/not configured/) });
-      const res = await fetch(`${base}/webhooks/alertmanager`, { method: 'POST', body: JSON.stringify(amFixture('group-next').body) });
+      const res = await fetch(`${base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(amFixture('group-next').body) });
       expect(res.status).toBe(200);
       expect(logs).toMatch(/started a local redis-server/);
       expect(logs).toMatch(/accepts unauthenticated requests/);

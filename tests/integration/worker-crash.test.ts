@@ -53,7 +53,7 @@ describe('a worker that dies mid-investigation', () => {
 
     const first = startWorker(config);
     const body = { ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) };
-    const res = await fetch(`${http.base}/webhooks/alertmanager`, { method: 'POST', body: JSON.stringify(body) });
+    const res = await fetch(`${http.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const { queued } = await res.json();
     await waitFor('the first worker to reach its second model call', async () => llm.requests.length >= 2);
     first.kill('SIGKILL');

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { ConfigError } from '../../src/errors.js';
+import { sources } from '../../sources/index.js';
 
 const file = (text: string) => {
   const p = join(mkdtempSync(join(tmpdir(), 'lestrade-cfg-')), 'lestrade.yaml');
@@ -24,7 +25,7 @@ describe('loadConfig', () => {
     const c = loadConfig({
       PORT: '9000', REDIS_URL: 'redis://r:6379', OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: 'http://llm:8000/v1',
       LESTRADE_MODEL: 'llama3', PROMETHEUS_URL: 'http://prom:9090', ALERTMANAGER_WEBHOOK_TOKEN: 'tok',
-    });
+    }, undefined, sources);
     expect(c).toMatchObject({
       server: { port: 9000 }, redis: { url: 'redis://r:6379' },
       llm: { apiKey: 'sk-x', baseUrl: 'http://llm:8000/v1', model: 'llama3' },
@@ -58,5 +59,11 @@ describe('loadConfig', () => {
       expect((err as Error).message).toMatch(/llm\.baseUrl/);
       expect((err as Error).message).not.toContain('sk-very-secret');
     }
+  });
+
+  it("validates each registered source's slice with the rest, naming the key", () => {
+    expect(() => loadConfig({}, file('sources:\n  alertmanager:\n    url: not-a-url\n'), sources)).toThrow(/sources\.alertmanager\.url/);
+    expect(() => loadConfig({}, file('sources:\n  nosuch: {}\n'), sources)).toThrow(/sources: Unrecognized key: "nosuch"/);
+    expect(loadConfig({ ALERTMANAGER_URL: 'http://am:9093' }, undefined, sources).sources.alertmanager).toMatchObject({ url: 'http://am:9093' });
   });
 });
