@@ -82,7 +82,7 @@ export function expandArgs(args: CommandArg[], params: Record<string, unknown>):
       out.push(renderValue(arg, params));
       continue;
     }
-    const value = params[arg.when];
+    const value = Object.hasOwn(params, arg.when) ? params[arg.when] : undefined;
     if (value === undefined || value === false || value === '') continue;
     for (const a of arg.args) out.push(renderValue(a, params));
   }

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { checkAuthorization } from '../../src/http/check-credentials.js';
+import { normaliseSeverity } from '../../src/issue.js';
 import { createLogger } from '../../src/log.js';
 
 describe('checkAuthorization', () => {
@@ -30,5 +31,14 @@ describe('logger', () => {
     log.info({ llm: { apiKey: 'sk-secret-1' }, headers: { authorization: 'Bearer tok-2' }, sources: { alertmanager: { bearerToken: 'tok-3', basicAuth: { password: 'pw-4' } } } }, 'config');
     for (const s of ['sk-secret-1', 'tok-2', 'tok-3', 'pw-4']) expect(out).not.toContain(s);
     expect(out).toContain('[redacted]');
+  });
+});
+
+describe('vendor strings used as keys', () => {
+  it('map severities by own entries only: Object.prototype names are unknown words', () => {
+    for (const word of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', ' Constructor ']) {
+      expect(normaliseSeverity(word)).toBe('unknown');
+    }
+    expect(normaliseSeverity(' Page ')).toBe('critical');
   });
 });

@@ -65,6 +65,20 @@ describe('YAML command tools', () => {
     expect((await call(exec(), 'echo_word', { word: 'hi', loud: false })).data).toBe('hi\n');
   });
 
+  it('reads a parameter named like an Object.prototype property only when it was given', async () => {
+    const ts = loadYamlToolset(write('proto.yaml', `name: proto
+description: x
+tools:
+  - name: opt
+    description: x
+    params: { constructor: { type: string, required: false } }
+    command: [echo, base, { when: constructor, args: ["--with={{ constructor }}"] }]
+`));
+    const e = new ToolExecutor({ tools: ts.tools });
+    expect(await call(e, 'opt', {})).toMatchObject({ status: 'success', data: 'base\n' });
+    expect(await call(e, 'opt', { constructor: 'x' })).toMatchObject({ status: 'success', data: 'base --with=x\n' });
+  });
+
   it('refuses values that would be read as flags', async () => {
     const r = await call(exec(), 'echo_word', { word: '--kubeconfig=/etc/passwd' });
     expect(r).toMatchObject({ status: 'error', error: expect.stringMatching(/word: must not start with "-"/) });
