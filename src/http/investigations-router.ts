@@ -1,5 +1,7 @@
 import express, { type Router } from 'express';
+import { clip } from '../log-safe.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
+import { isInvestigationId } from '../store/keys.js';
 
 /** GET /api/investigations and /api/investigations/:id. */
 export function investigationsRouter(store: InvestigationStore, llmConfigured: boolean): Router {
@@ -14,9 +16,9 @@ export function investigationsRouter(store: InvestigationStore, llmConfigured: b
   });
 
   router.get('/:id', async (req, res) => {
-    const inv = await store.get(req.params.id);
+    const inv = isInvestigationId(req.params.id) ? await store.get(req.params.id) : null;
     if (!inv) {
-      res.status(404).json({ error: `no investigation ${req.params.id}` });
+      res.status(404).json({ error: `no investigation ${clip(req.params.id, 64)}` });
       return;
     }
     const { identity: _identity, ...body } = inv;

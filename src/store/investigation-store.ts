@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Issue } from '../issue.js';
 import type { LoopState } from '../loop/loop-state.js';
 import type { Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
-import { keys } from './keys.js';
+import { isInvestigationId, keys } from './keys.js';
 
 /**
  * Atomically: if the identity was never seen, remember it (with a TTL), create the
@@ -114,6 +114,7 @@ export class InvestigationStore {
   }
 
   async get(id: string): Promise<Investigation | null> {
+    if (!isInvestigationId(id)) return null;
     const h = await this.redis.hgetall(keys.investigation(id));
     if (!h.id) return null;
     return {

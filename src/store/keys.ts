@@ -10,6 +10,11 @@ export const keys = {
   latest: (source: string, fingerprint: string) => `lestrade:latest:${source}:${digest(fingerprint)}`,
 };
 
+/** Investigation ids are crypto.randomUUID()s; anything else names no investigation (and no other key). */
+export function isInvestigationId(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+}
+
 function digest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
