@@ -115,6 +115,24 @@ describe('POST /webhooks/alertmanager', () => {
     expect(await list()).toHaveLength(0);
   });
 
+  it('refuses timestamps Alertmanager never sends, and keeps a label named __proto__ as data', async () => {
+    for (const bad of ['', 'yesterday', 'never', '2024-01-01']) {
+      const body = structuredClone(amFixture('group-next').body);
+      body.alerts[0]!.startsAt = bad;
+      const res = await post(body);
+      expect(res.status, bad).toBe(400);
+      expect((await res.json()).field).toBe('alerts.0.startsAt');
+    }
+    const text = JSON.stringify({ ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) })
+      .replace('"labels":{', '"labels":{"__proto__":"polluted",');
+    const res = await post(text);
+    expect(res.status).toBe(200);
+    const [id] = (await res.json()).queued;
+    const inv = (await getJson(`${svc.base}/api/investigations/${id}`)).body;
+    expect(Object.keys(inv.issue.labels)).toContain('__proto__');
+    expect(Object.getOwnPropertyDescriptor(inv.issue.labels, '__proto__')?.value).toBe('polluted');
+  });
+
   it('answers 413 to an oversized body', async () => {
     const body = { ...amFixture('group-next').body, commonAnnotations: { huge: 'x'.repeat(2 * 1024 * 1024) } };
     const res = await post(body);
