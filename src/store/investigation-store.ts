@@ -4,12 +4,14 @@ import type { Issue } from '../issue.js';
 import type { LoopState } from '../loop/loop-state.js';
 import type { Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
 import { isInvestigationId, keys } from './keys.js';
+import { decodeField, encodeField } from './lossless.js';
 
 /**
  * Atomically: if the identity was never seen, remember it (with a TTL), create the
  * investigation record and index it. Returns [created, id, status].
  * KEYS: dedup, record, index, latest-of-fingerprint. ARGV: id, dedup TTL, retention, created (ms),
- * record fields as a flat JSON array, record key prefix (to read an existing record's status).
+ * (unused), record key prefix (to read an existing record's status), then the record's fields as
+ * name, value pairs. Fields go to HSET as they are: no cjson, which refuses lone surrogates.
  */
 const CLAIM_LUA = `
 local existing = redis.call('GET', KEYS[1])
@@ -17,7 +19,7 @@ if existing then
   return {0, existing, redis.call('HGET', ARGV[6] .. existing, 'status') or ''}
 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-redis.call('HSET', KEYS[2], unpack(cjson.decode(ARGV[5])))
+redis.call('HSET', KEYS[2], unpack(ARGV, 7))
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 redis.call('SET', KEYS[4], ARGV[1], 'EX', ARGV[2])
@@ -56,8 +58,8 @@ export class InvestigationStore {
     const reply = (await this.redis.eval(
       CLAIM_LUA, 4,
       keys.dedup(issue.source, issue.identity), keys.investigation(id), keys.index(), keys.latest(issue.source, issue.fingerprint),
-      id, this.opts.dedupTtlSeconds, this.opts.retentionSeconds, now.getTime(), JSON.stringify(Object.entries(fields).flat()),
-      keys.investigation(''),
+      id, this.opts.dedupTtlSeconds, this.opts.retentionSeconds, now.getTime(), '',
+      keys.investigation(''), ...encodeFields(fields),
     )) as [number, string, string];
     return { created: reply[0] === 1, id: reply[1], status: reply[2] as ClaimResult['status'] };
   }
@@ -101,7 +103,7 @@ export class InvestigationStore {
   }
 
   private async update(id: string, fields: Record<string, string>): Promise<boolean> {
-    return (await this.redis.eval(UPDATE_LUA, 1, keys.investigation(id), ...Object.entries(fields).flat())) === 1;
+    return (await this.redis.eval(UPDATE_LUA, 1, keys.investigation(id), ...encodeFields(fields))) === 1;
   }
 
   async saveCheckpoint(id: string, state: LoopState): Promise<void> {
@@ -115,7 +117,7 @@ export class InvestigationStore {
 
   async get(id: string): Promise<Investigation | null> {
     if (!isInvestigationId(id)) return null;
-    const h = await this.redis.hgetall(keys.investigation(id));
+    const h = decodeHash(await this.redis.hgetall(keys.investigation(id)));
     if (!h.id) return null;
     return {
       ...summary(h),
@@ -142,11 +144,19 @@ export class InvestigationStore {
     rows.forEach(([, values], i) => {
       const v = values as Array<string | null>;
       if (!v[0]) expired.push(ids[i]!);
-      else out.push(summary(Object.fromEntries(SUMMARY_FIELDS.map((f, j) => [f, v[j] ?? undefined]))));
+      else out.push(summary(Object.fromEntries(SUMMARY_FIELDS.map((f, j) => [f, decodeField(v[j])]))));
     });
     if (expired.length) await this.redis.zrem(keys.index(), ...expired);
     return out;
   }
+}
+
+function encodeFields(fields: Record<string, string>): string[] {
+  return Object.entries(fields).flatMap(([k, v]) => [k, encodeField(v)]);
+}
+
+function decodeHash(h: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, decodeField(v)]));
 }
 
 const SUMMARY_FIELDS = ['id', 'source', 'title', 'status', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt'] as const;

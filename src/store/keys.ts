@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { losslessBytes } from './lossless.js';
 
 /** Every Redis key Lestrade writes, in one place. */
 export const keys = {
@@ -16,5 +17,6 @@ export function isInvestigationId(id: string): boolean {
 }
 
 function digest(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+  // Two identities differing only in lone surrogates must not share a key (UTF-8 would merge them).
+  return createHash('sha256').update(losslessBytes(text)).digest('hex').slice(0, 32);
 }

@@ -133,6 +133,28 @@ describe('POST /webhooks/alertmanager', () => {
     expect(Object.getOwnPropertyDescriptor(inv.issue.labels, '__proto__')?.value).toBe('polluted');
   });
 
+  it('stores lone UTF-16 surrogates (and other odd strings) exactly, in the record and its summary', async () => {
+    const body = structuredClone({ ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) }) as Record<string, any>;
+    const alert = body.alerts[0];
+    alert.labels = { ...alert.labels, alertname: '\ud800', odd: 'a\udc00b\u0000c\u2028"\\' };
+    alert.annotations = { summary: 'x\udfff', description: '\ud83d' };
+    alert.generatorURL = 'http://g/\ud800';
+    body.externalURL = 'http://am/\udbff';
+    body.groupKey = '{}:{alertname="\ud800"}';
+    const res = await post(body);
+    expect(res.status).toBe(200);
+    const [id] = (await res.json()).queued;
+    const inv = (await getJson(`${svc.base}/api/investigations/${id}`)).body;
+    expect(inv.issue.labels).toEqual(alert.labels);
+    expect(inv.issue.annotations).toEqual(alert.annotations);
+    expect(inv.issue.url).toBe('http://g/\ud800');
+    expect(inv.issue.sourceInstance).toBe('http://am/\udbff');
+    expect(inv.title).toBe('\ud800: x\udfff');
+    expect((await list())[0]!.title).toBe('\ud800: x\udfff');
+    // Repeats are recognised: the identity is stored and compared losslessly too.
+    expect((await (await post(body)).json()).duplicates).toEqual([id]);
+  });
+
   it('answers 413 to an oversized body', async () => {
     const body = { ...amFixture('group-next').body, commonAnnotations: { huge: 'x'.repeat(2 * 1024 * 1024) } };
     const res = await post(body);

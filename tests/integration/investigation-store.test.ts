@@ -57,4 +57,17 @@ describe('InvestigationStore', () => {
     expect(await store.list()).toEqual([]);
     expect(await client.zcard(keys.index())).toBe(0);
   });
+
+  it('keeps strings with lone surrogates exactly, and tells such identities apart', async () => {
+    const a = await store.claim({ ...issue('id\ud800'), title: 'title \udc00 end' });
+    const b = await store.claim(issue('id\udc00'));
+    expect(a.created && b.created).toBe(true);
+    expect((await store.claim(issue('id\ud800'))).id).toBe(a.id);
+    const inv = (await store.get(a.id))!;
+    expect(inv.title).toBe('title \udc00 end');
+    expect(inv.identity).toBe('id\ud800');
+    expect((await store.list()).find((i) => i.id === a.id)!.title).toBe('title \udc00 end');
+    await store.fail(a.id, 'error \ud800');
+    expect((await store.get(a.id))!.error).toBe('error \ud800');
+  });
 });
