@@ -13,6 +13,14 @@ export interface IntakeOutcome {
 export interface IntakeOptions {
   attempts: number;
   backoffMs: number;
+  /** Finished jobs are kept this long, as records are. */
+  retentionSeconds: number;
+}
+
+/** Work waiting for a worker (or for an LLM to be configured): how much, and how long the oldest has waited. */
+export interface WaitingStats {
+  waiting: number;
+  oldestWaitingSeconds: number | null;
 }
 
 /**
@@ -49,14 +57,26 @@ export class Intake {
       jobId: id,
       attempts: this.opts.attempts,
       backoff: { type: 'retry-after', delay: this.opts.backoffMs },
-      removeOnComplete: { age: 24 * 3600 },
-      removeOnFail: { age: 7 * 24 * 3600 },
+      removeOnComplete: { age: this.opts.retentionSeconds },
+      removeOnFail: { age: this.opts.retentionSeconds },
     });
   }
 
   /** Jobs waiting for a worker (or for an LLM to be configured). */
   async waitingCount(): Promise<number> {
     return this.queue.getJobCountByTypes('waiting', 'delayed', 'prioritized');
+  }
+
+  async waitingStats(now = Date.now()): Promise<WaitingStats> {
+    const [waiting, oldest, delayed] = await Promise.all([
+      this.waitingCount(),
+      // Oldest first: one from each end that holds the oldest, plus a bounded look at retries waiting out a backoff.
+      this.queue.getJobs(['waiting', 'prioritized'], 0, 0, true),
+      this.queue.getJobs(['delayed'], 0, 99, true),
+    ]);
+    const times = [...oldest, ...delayed].map((j) => j?.timestamp).filter((t): t is number => typeof t === 'number');
+    const first = times.length ? Math.min(...times) : null;
+    return { waiting, oldestWaitingSeconds: first === null ? null : Math.max(0, Math.round((now - first) / 1000)) };
   }
 
   async close(): Promise<void> {

@@ -7,29 +7,36 @@ import { isInvestigationId, keys } from './keys.js';
 import { decodeField, encodeField } from './lossless.js';
 
 /**
- * Atomically: if the identity was never seen, remember it (with a TTL), create the
- * investigation record and index it. Returns [created, id, status].
+ * Atomically: prune index entries older than the retention (their records have expired); if the
+ * identity was never seen, remember it (with a TTL), create the investigation record and index it.
+ * Returns [created, id, status]. The record gets no TTL yet: work waiting for an LLM is kept, and
+ * the retention counts from when it finishes.
  * KEYS: dedup, record, index, latest-of-fingerprint. ARGV: id, dedup TTL, retention, created (ms),
- * (unused), record key prefix (to read an existing record's status), then the record's fields as
- * name, value pairs. Fields go to HSET as they are: no cjson, which refuses lone surrogates.
+ * prune cutoff (ms), record key prefix (to read an existing record's status), then the record's
+ * fields as name, value pairs. Fields go to HSET as they are: no cjson, which refuses lone surrogates.
  */
 const CLAIM_LUA = `
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[5])
 local existing = redis.call('GET', KEYS[1])
 if existing then
   return {0, existing, redis.call('HGET', ARGV[6] .. existing, 'status') or ''}
 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 redis.call('HSET', KEYS[2], unpack(ARGV, 7))
-redis.call('EXPIRE', KEYS[2], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+redis.call('EXPIRE', KEYS[3], ARGV[3])
 redis.call('SET', KEYS[4], ARGV[1], 'EX', ARGV[2])
 return {1, ARGV[1], 'queued'}
 `;
 
-/** HSET only on a record that still exists, so an expired one is never half re-created without a TTL. */
+/**
+ * HSET only on a record that still exists, so an expired one is never half re-created.
+ * ARGV: TTL in seconds to set ('' for none), then field, value pairs.
+ */
 const UPDATE_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+if ARGV[1] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return 1
 `;
 
@@ -58,7 +65,7 @@ export class InvestigationStore {
     const reply = (await this.redis.eval(
       CLAIM_LUA, 4,
       keys.dedup(issue.source, issue.identity), keys.investigation(id), keys.index(), keys.latest(issue.source, issue.fingerprint),
-      id, this.opts.dedupTtlSeconds, this.opts.retentionSeconds, now.getTime(), '',
+      id, this.opts.dedupTtlSeconds, this.opts.retentionSeconds, now.getTime(), now.getTime() - this.opts.retentionSeconds * 1000,
       keys.investigation(''), ...encodeFields(fields),
     )) as [number, string, string];
     return { created: reply[0] === 1, id: reply[1], status: reply[2] as ClaimResult['status'] };
@@ -90,7 +97,7 @@ export class InvestigationStore {
     await this.update(id, {
       status: 'completed', rca: r.rca, toolCalls: JSON.stringify(r.toolCalls), usage: JSON.stringify(r.usage),
       error: '', finishedAt: now, updatedAt: now,
-    });
+    }, this.opts.retentionSeconds);
     await this.redis.del(keys.checkpoint(id));
   }
 
@@ -99,11 +106,12 @@ export class InvestigationStore {
     await this.update(id, {
       status: 'failed', error, finishedAt: now, updatedAt: now,
       ...(partial ? { toolCalls: JSON.stringify(partial.toolCalls), usage: JSON.stringify(partial.usage) } : {}),
-    });
+    }, this.opts.retentionSeconds);
   }
 
-  private async update(id: string, fields: Record<string, string>): Promise<boolean> {
-    return (await this.redis.eval(UPDATE_LUA, 1, keys.investigation(id), ...encodeFields(fields))) === 1;
+  /** Sets fields on an existing record; with ttlSeconds, (re)starts its expiry. */
+  private async update(id: string, fields: Record<string, string>, ttlSeconds?: number): Promise<boolean> {
+    return (await this.redis.eval(UPDATE_LUA, 1, keys.investigation(id), ttlSeconds ?? '', ...encodeFields(fields))) === 1;
   }
 
   async saveCheckpoint(id: string, state: LoopState): Promise<void> {

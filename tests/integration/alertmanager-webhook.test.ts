@@ -45,6 +45,9 @@ describe('POST /webhooks/alertmanager', () => {
     const body = await res.json();
     expect(body.queued).toHaveLength(2);
     expect(await jobCount()).toBe(2);
+    // Finished jobs are kept as long as records (queue.retentionSeconds), no longer.
+    const job = await queue.getJob(body.queued[0]);
+    expect(job!.opts).toMatchObject({ removeOnComplete: { age: 2592000 }, removeOnFail: { age: 2592000 } });
     const items = await list();
     expect(items.map((i) => i.status)).toEqual(['queued', 'queued']);
     expect(items.map((i) => i.title).sort()).toEqual([
@@ -181,9 +184,14 @@ describe('POST /webhooks/alertmanager', () => {
 
   it('says plainly that investigations wait for an LLM', async () => {
     await post(amFixture('group-next').body);
+    await new Promise((r) => setTimeout(r, 1100));
     const ready = await getJson(`${svc.base}/readyz`);
     expect(ready).toMatchObject({ status: 503, body: { checks: { redis: 'ok', llm: expect.stringMatching(/not configured.*\(2 waiting\)/) } } });
-    expect((await getJson(`${svc.base}/api/investigations`)).body.notice).toMatch(/no LLM configured/);
+    expect(ready.body.queue).toEqual({ waiting: 2, oldestWaitingSeconds: expect.any(Number) });
+    expect(ready.body.queue.oldestWaitingSeconds).toBeGreaterThanOrEqual(1);
+    const listed = (await getJson(`${svc.base}/api/investigations`)).body;
+    expect(listed.notice).toMatch(/no LLM configured/);
+    expect(listed.queue).toEqual({ waiting: 2, oldestWaitingSeconds: expect.any(Number) });
     expect(svc.logs.some((l) => String(l.msg).includes('no LLM configured'))).toBe(true);
     expect((await getJson(`${svc.base}/healthz`)).status).toBe(200);
   });

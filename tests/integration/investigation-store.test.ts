@@ -30,12 +30,31 @@ describe('InvestigationStore', () => {
     expect(await store.list()).toHaveLength(1);
   });
 
-  it('gives dedup keys and records their TTLs', async () => {
+  it('gives dedup keys a TTL, and records one from when they finish: waiting work is never dropped', async () => {
     const { id } = await store.claim(issue('ttl'));
     const dedupTtl = await client.ttl(keys.dedup('test', 'ttl'));
     expect(dedupTtl).toBeGreaterThan(90);
     expect(dedupTtl).toBeLessThanOrEqual(100);
+    expect(await client.ttl(keys.investigation(id))).toBe(-1);
+    await store.markRunning(id, 1);
+    await store.requeue(id, 'retry');
+    expect(await client.ttl(keys.investigation(id))).toBe(-1);
+    await store.complete(id, { rca: 'x', toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, llmCalls: 1 } });
     expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
+    const failed = await store.claim(issue('ttl-2'));
+    await store.fail(failed.id, 'x');
+    expect(await client.ttl(keys.investigation(failed.id))).toBeGreaterThan(190);
+  });
+
+  it('prunes the index by age at every claim, and gives it a TTL', async () => {
+    const old = Date.now() - 201_000;
+    const stale = Array.from({ length: 1234 }, (_, i) => [old - i, `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`]).flat();
+    await client.zadd(keys.index(), ...stale);
+    const { id } = await store.claim(issue('fresh'));
+    expect(await client.zrange(keys.index(), 0, -1)).toEqual([id]);
+    const ttl = await client.ttl(keys.index());
+    expect(ttl).toBeGreaterThan(190);
+    expect(ttl).toBeLessThanOrEqual(200);
   });
 
   it('resolves by identity, else the latest investigation of the fingerprint', async () => {
