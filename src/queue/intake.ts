@@ -44,9 +44,10 @@ export class Intake {
         continue;
       }
       const claim = await this.store.claim(issue);
-      // A claim still "queued" may be one whose enqueue never happened (crash in between):
-      // adding again is safe, as BullMQ ignores a jobId it already holds.
-      if (claim.created || claim.status === 'queued') await this.enqueue(claim.id);
+      if (claim.created) await this.enqueue(claim.id);
+      // An unfinished claim may have lost its job (a crash between claim and enqueue, a job failed
+      // or removed behind the record's back): a repeat gives it one again, so it cannot block its alert.
+      else if (claim.status === 'queued' || claim.status === 'running') await this.ensureJob(claim.id);
       (claim.created ? out.queued : out.duplicates).push(claim.id);
     }
     return out;
@@ -60,6 +61,18 @@ export class Intake {
       removeOnComplete: { age: this.opts.retentionSeconds },
       removeOnFail: { age: this.opts.retentionSeconds },
     });
+  }
+
+  /** Enqueues the investigation again unless its job is still waiting, delayed or running. */
+  private async ensureJob(id: string): Promise<void> {
+    const job = await this.queue.getJob(id);
+    if (job) {
+      const state = await job.getState();
+      if (state !== 'failed' && state !== 'completed' && state !== 'unknown') return;
+      // BullMQ ignores an add whose jobId it still holds, so the finished job goes first.
+      await job.remove().catch(() => undefined);
+    }
+    await this.enqueue(id);
   }
 
   /** Jobs waiting for a worker (or for an LLM to be configured). */

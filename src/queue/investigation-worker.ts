@@ -40,7 +40,22 @@ export function startInvestigationWorker(
     },
   );
   worker.on('error', (err) => log.error({ err: err.message }, 'worker error'));
+  // BullMQ fails some jobs without running our handler to the end (a job that stalled more than
+  // maxStalledCount, a crash between steps): the record must not stay "running" for ever.
+  worker.on('failed', (job, err) => {
+    if (job) settleFailedJob(job, err, store, log).catch((e: Error) => log.warn({ id: job.id, err: e.message }, 'could not settle a failed job'));
+  });
   return worker;
+}
+
+async function settleFailedJob(job: Job<InvestigationJobData>, err: Error, store: InvestigationStore, log: Logger): Promise<void> {
+  // "failed" is emitted for every failed attempt; only a job BullMQ will not retry ends the record.
+  const state = await job.getState();
+  if (state !== 'failed' && state !== 'unknown') return;
+  const reason = job.failedReason || err.message;
+  if (await store.failIfUnfinished(job.data.investigationId, reason)) {
+    log.error({ id: job.data.investigationId, err: reason }, 'investigation failed: its job failed outside the handler');
+  }
 }
 
 async function processJob(job: Job<InvestigationJobData>, store: InvestigationStore, investigator: Investigator, log: Logger) {

@@ -40,6 +40,15 @@ if ARGV[1] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return 1
 `;
 
+/** Fails a record only while it is unfinished (queued or running); returns 1 if it did. ARGV: TTL, then field pairs. */
+const FAIL_UNFINISHED_LUA = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'queued' and status ~= 'running' then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1
+`;
+
 export interface ClaimResult {
   created: boolean;
   id: string;
@@ -107,6 +116,16 @@ export class InvestigationStore {
       status: 'failed', error, finishedAt: now, updatedAt: now,
       ...(partial ? { toolCalls: JSON.stringify(partial.toolCalls), usage: JSON.stringify(partial.usage) } : {}),
     }, this.opts.retentionSeconds);
+  }
+
+  /**
+   * For jobs BullMQ failed without our handler finishing the record (stalled too often, a crash
+   * between steps): ends a queued or running record as failed; leaves finished ones alone.
+   */
+  async failIfUnfinished(id: string, error: string): Promise<boolean> {
+    const now = new Date().toISOString();
+    const fields = { status: 'failed', error, finishedAt: now, updatedAt: now };
+    return (await this.redis.eval(FAIL_UNFINISHED_LUA, 1, keys.investigation(id), this.opts.retentionSeconds, ...encodeFields(fields))) === 1;
   }
 
   /** Sets fields on an existing record; with ttlSeconds, (re)starts its expiry. */

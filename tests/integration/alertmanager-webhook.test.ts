@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QUEUE_NAME, QUEUE_PREFIX } from '../../src/queue/names.js';
@@ -7,7 +7,7 @@ import { issuesFromWebhook } from '../../sources/alertmanager/map.js';
 import { WebhookPayloadSchema } from '../../sources/alertmanager/schema.js';
 import { amCaptured, amFixture } from '../helpers/fixtures.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
-import { getJson, startTestService, type TestService } from '../helpers/service.js';
+import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
 
 const TOKEN = 's3cret';
 let redis: TestRedis;
@@ -93,6 +93,25 @@ describe('POST /webhooks/alertmanager', () => {
     const res = await (await post(amFixture('group-next').body)).json();
     expect(res.duplicates).toContain(claim.id);
     expect(await queue.getJob(claim.id)).toBeDefined();
+  });
+
+  it('re-enqueues a claim whose record is unfinished but whose job is gone or was failed behind its back', async () => {
+    const store = new InvestigationStore(admin, { dedupTtlSeconds: 60, retentionSeconds: 60 });
+    const [first, second] = issuesFromWebhook(WebhookPayloadSchema.parse(amFixture('group-next').body));
+    // A running record without a job (e.g. removed by hand or lost).
+    const gone = await store.claim(first!);
+    await store.markRunning(gone.id, 1);
+    // A queued record whose job BullMQ failed without our handler running (e.g. stalled too often).
+    const failed = await store.claim(second!);
+    await queue.add('investigate', { investigationId: failed.id }, { jobId: failed.id });
+    const rogue = new Worker(QUEUE_NAME, async () => { throw new UnrecoverableError('job stalled more than allowable limit'); },
+      { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX });
+    await waitFor('the job to fail', async () => (await queue.getJobState(failed.id)) === 'failed');
+    await rogue.close();
+    const res = await (await post(amFixture('group-next').body)).json();
+    expect(res.duplicates.sort()).toEqual([gone.id, failed.id].sort());
+    expect(await queue.getJobState(gone.id)).toBe('waiting');
+    expect(await queue.getJobState(failed.id)).toBe('waiting');
   });
 
   it('rejects missing or wrong credentials with a bare 401', async () => {
