@@ -86,14 +86,16 @@ async function processJob(job: Job<InvestigationJobData>, store: InvestigationSt
     const e = asTypedError(err);
     const progress = partial ? { toolCalls: partial.toolCalls.map(toToolCallRecord), usage: partial.usage } : undefined;
     const lastAttempt = attempt >= (job.opts.attempts ?? 1);
+    // BullMQ keeps the thrown error's message and stack in the job: only redacted text goes there.
+    const message = store.redact(e.message);
     if (e instanceof PermanentError || lastAttempt) {
-      await store.fail(id, e.message, progress);
-      log.error({ id, err: e.message, attempt }, 'investigation failed');
-      throw new UnrecoverableError(e.message);
+      await store.fail(id, message, progress);
+      log.error({ id, err: message, attempt }, 'investigation failed');
+      throw new UnrecoverableError(message);
     }
-    await store.requeue(id, e.message);
-    log.warn({ id, err: e.message, attempt, retryAfterMs: e.retryAfterMs }, 'investigation will be retried');
-    throw e;
+    await store.requeue(id, message);
+    log.warn({ id, err: message, attempt, retryAfterMs: e.retryAfterMs }, 'investigation will be retried');
+    throw new RetryableError(message, { retryAfterMs: e.retryAfterMs });
   }
 }
 

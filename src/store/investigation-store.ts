@@ -5,6 +5,7 @@ import type { LoopState } from '../loop/loop-state.js';
 import type { Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
 import { isInvestigationId, keys } from './keys.js';
 import { decodeField, encodeField } from './lossless.js';
+import { noSecrets, type Redactor } from '../redact.js';
 
 /**
  * Atomically: prune index entries older than the retention (their records have expired); if the
@@ -60,8 +61,16 @@ export interface StoreOptions {
   retentionSeconds: number;
 }
 
+/** Ids, statuses and timestamps are ours; everything else may quote a secret and is redacted first. */
+const OWN_FIELDS = new Set(['id', 'source', 'status', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt', 'resolvedAt', 'attempts']);
+
 export class InvestigationStore {
-  constructor(private readonly redis: Redis, private readonly opts: StoreOptions) {}
+  /** The configuration's secrets, blanked: applied to every text and JSON value written, and by the worker to what it hands BullMQ. */
+  readonly redact: Redactor;
+
+  constructor(private readonly redis: Redis, private readonly opts: StoreOptions, redact: Redactor = noSecrets) {
+    this.redact = redact;
+  }
 
   async claim(issue: Issue): Promise<ClaimResult> {
     const id = randomUUID();
@@ -69,13 +78,13 @@ export class InvestigationStore {
     const fields = {
       id, source: issue.source, identity: issue.identity, title: issue.title, status: 'queued',
       issueStatus: issue.status, createdAt: now.toISOString(), updatedAt: now.toISOString(),
-      issue: JSON.stringify(issue), attempts: '0',
+      issue: JSON.stringify(this.redact.deep(issue)), attempts: '0',
     };
     const reply = (await this.redis.eval(
       CLAIM_LUA, 4,
       keys.dedup(issue.source, issue.identity), keys.investigation(id), keys.index(), keys.latest(issue.source, issue.fingerprint),
       id, this.opts.dedupTtlSeconds, this.opts.retentionSeconds, now.getTime(), now.getTime() - this.opts.retentionSeconds * 1000,
-      keys.investigation(''), ...encodeFields(fields),
+      keys.investigation(''), ...this.encode(fields),
     )) as [number, string, string];
     return { created: reply[0] === 1, id: reply[1], status: reply[2] as ClaimResult['status'] };
   }
@@ -104,7 +113,7 @@ export class InvestigationStore {
   async complete(id: string, r: { rca: string; toolCalls: ToolCallRecord[]; usage: LoopState['usage'] }): Promise<void> {
     const now = new Date().toISOString();
     await this.update(id, {
-      status: 'completed', rca: r.rca, toolCalls: JSON.stringify(r.toolCalls), usage: JSON.stringify(r.usage),
+      status: 'completed', rca: r.rca, toolCalls: JSON.stringify(this.redact.deep(r.toolCalls)), usage: JSON.stringify(r.usage),
       error: '', finishedAt: now, updatedAt: now,
     }, this.opts.retentionSeconds);
     await this.redis.del(keys.checkpoint(id));
@@ -114,7 +123,7 @@ export class InvestigationStore {
     const now = new Date().toISOString();
     await this.update(id, {
       status: 'failed', error, finishedAt: now, updatedAt: now,
-      ...(partial ? { toolCalls: JSON.stringify(partial.toolCalls), usage: JSON.stringify(partial.usage) } : {}),
+      ...(partial ? { toolCalls: JSON.stringify(this.redact.deep(partial.toolCalls)), usage: JSON.stringify(partial.usage) } : {}),
     }, this.opts.retentionSeconds);
   }
 
@@ -125,16 +134,21 @@ export class InvestigationStore {
   async failIfUnfinished(id: string, error: string): Promise<boolean> {
     const now = new Date().toISOString();
     const fields = { status: 'failed', error, finishedAt: now, updatedAt: now };
-    return (await this.redis.eval(FAIL_UNFINISHED_LUA, 1, keys.investigation(id), this.opts.retentionSeconds, ...encodeFields(fields))) === 1;
+    return (await this.redis.eval(FAIL_UNFINISHED_LUA, 1, keys.investigation(id), this.opts.retentionSeconds, ...this.encode(fields))) === 1;
   }
 
   /** Sets fields on an existing record; with ttlSeconds, (re)starts its expiry. */
   private async update(id: string, fields: Record<string, string>, ttlSeconds?: number): Promise<boolean> {
-    return (await this.redis.eval(UPDATE_LUA, 1, keys.investigation(id), ttlSeconds ?? '', ...encodeFields(fields))) === 1;
+    return (await this.redis.eval(UPDATE_LUA, 1, keys.investigation(id), ttlSeconds ?? '', ...this.encode(fields))) === 1;
+  }
+
+  /** Field, value pairs for HSET: free text redacted (JSON values were redacted before serialising), all stored losslessly. */
+  private encode(fields: Record<string, string>): string[] {
+    return Object.entries(fields).flatMap(([k, v]) => [k, encodeField(OWN_FIELDS.has(k) || k === 'issue' || k === 'toolCalls' || k === 'usage' ? v : this.redact(v))]);
   }
 
   async saveCheckpoint(id: string, state: LoopState): Promise<void> {
-    await this.redis.set(keys.checkpoint(id), JSON.stringify(state), 'EX', this.opts.retentionSeconds);
+    await this.redis.set(keys.checkpoint(id), JSON.stringify(this.redact.deep(state)), 'EX', this.opts.retentionSeconds);
   }
 
   async loadCheckpoint(id: string): Promise<LoopState | null> {
@@ -176,10 +190,6 @@ export class InvestigationStore {
     if (expired.length) await this.redis.zrem(keys.index(), ...expired);
     return out;
   }
-}
-
-function encodeFields(fields: Record<string, string>): string[] {
-  return Object.entries(fields).flatMap(([k, v]) => [k, encodeField(v)]);
 }
 
 function decodeHash(h: Record<string, string>): Record<string, string> {
