@@ -7,6 +7,6 @@ import { alertmanagerReceiver } from './alertmanager/receiver.js';
 export function webhookReceivers(config: Config): WebhookReceiver[] {
   const am = config.sources.alertmanager;
   return [
-    alertmanagerReceiver({ bearerTokens: splitTokens(am.bearerToken), basic: am.basicAuth }),
+    alertmanagerReceiver({ bearerTokens: splitTokens(am.bearerToken), basic: am.basicAuth }, { maxAlertsPerDelivery: am.maxAlertsPerDelivery }),
   ];
 }

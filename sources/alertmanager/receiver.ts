@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import { checkAuthorization, type Credentials } from '../../src/http/check-credentials.js';
 import { readJsonBody } from '../../src/http/read-json-body.js';
+import { clip } from '../../src/log-safe.js';
 import type { WebhookReceiver } from '../../src/source.js';
 import { issuesFromWebhook, SOURCE } from './map.js';
 import { WebhookPayloadSchema } from './schema.js';
@@ -9,7 +10,8 @@ import { WebhookPayloadSchema } from './schema.js';
  * POST /webhooks/alertmanager. Answers 200 only once every alert is claimed and queued in
  * Redis; any Redis failure becomes a 5xx, which Alertmanager retries (a 4xx it would drop).
  */
-export function alertmanagerReceiver(creds: Credentials): WebhookReceiver {
+export function alertmanagerReceiver(creds: Credentials, limits: { maxAlertsPerDelivery?: number } = {}): WebhookReceiver {
+  const maxAlerts = limits.maxAlertsPerDelivery ?? 1000;
   const open = creds.bearerTokens.length === 0 && !creds.basic;
   return {
     name: SOURCE,
@@ -23,12 +25,15 @@ export function alertmanagerReceiver(creds: Credentials): WebhookReceiver {
           return;
         }
         const payload = readJsonBody(req, WebhookPayloadSchema);
-        const outcome = await intake.accept(issuesFromWebhook(payload));
+        // One delivery costs at most maxAlerts claims; the rest are reported, as Alertmanager's truncatedAlerts.
+        const taken = payload.alerts.slice(0, maxAlerts);
+        const dropped = payload.alerts.length - taken.length;
+        const outcome = await intake.accept(issuesFromWebhook({ ...payload, alerts: taken }));
         log.info({
-          source: SOURCE, groupKey: payload.groupKey, alerts: payload.alerts.length, truncated: payload.truncatedAlerts,
+          source: SOURCE, groupKey: clip(payload.groupKey), alerts: payload.alerts.length, taken: taken.length, truncated: payload.truncatedAlerts,
           queued: outcome.queued.length, duplicates: outcome.duplicates.length, resolved: outcome.resolved.length,
         }, 'webhook accepted');
-        res.status(200).json(outcome);
+        res.status(200).json(dropped > 0 ? { ...outcome, truncatedAlerts: dropped } : outcome);
       });
       return router;
     },

@@ -63,6 +63,8 @@ export const ConfigSchema = z.strictObject({
     alertmanager: z.strictObject({
       bearerToken: secret.optional(),
       basicAuth: z.strictObject({ username: z.string().min(1), password: secret }).optional(),
+      /** Alerts taken from one delivery; the rest are reported in the reply's truncatedAlerts. */
+      maxAlertsPerDelivery: z.int().min(1).max(100_000).default(1000),
     }).prefault({}),
   }).prefault({}),
   log: z.strictObject({

@@ -1,4 +1,7 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QUEUE_NAME, QUEUE_PREFIX } from '../../src/queue/names.js';
@@ -175,6 +178,28 @@ describe('POST /webhooks/alertmanager', () => {
     expect((await list())[0]!.title).toBe('\ud800: x\udfff');
     // Repeats are recognised: the identity is stored and compared losslessly too.
     expect((await (await post(body)).json()).duplicates).toEqual([id]);
+  });
+
+  it('takes at most maxAlertsPerDelivery alerts from one delivery, reports the rest, and logs a clipped group key', async () => {
+    const config = join(mkdtempSync(join(tmpdir(), 'lestrade-cap-')), 'lestrade.yaml');
+    writeFileSync(config, 'sources: { alertmanager: { maxAlertsPerDelivery: 3 } }\n');
+    const capped = await startTestService(redis.url, { LESTRADE_CONFIG: config });
+    try {
+      const template = amFixture('group-next').body.alerts[0]!;
+      const alerts = Array.from({ length: 5 }, (_, i) => ({ ...template, fingerprint: `00000000000000${String(i).padStart(2, '0')}` }));
+      const groupKey = `{}:{alertname="${'k'.repeat(100_000)}"}`;
+      const res = await fetch(`${capped.base}/webhooks/alertmanager`, { method: 'POST', body: JSON.stringify({ ...amFixture('group-next').body, groupKey, alerts }) });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.queued).toHaveLength(3);
+      expect(body.truncatedAlerts).toBe(2);
+      const line = capped.logs.find((l) => l.msg === 'webhook accepted')!;
+      expect(line).toMatchObject({ alerts: 5, taken: 3, queued: 3 });
+      expect(String(line.groupKey).length).toBeLessThan(300);
+      expect(JSON.stringify(capped.logs).length).toBeLessThan(50_000);
+    } finally {
+      await capped.close();
+    }
   });
 
   it('answers 413 to an oversized body', async () => {

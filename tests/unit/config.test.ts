@@ -18,6 +18,7 @@ describe('loadConfig', () => {
     expect(c.llm).toMatchObject({ model: 'gpt-4o', maxSteps: 40 });
     expect(c.llm.apiKey).toBeUndefined();
     expect(c.redis.url).toBeUndefined();
+    expect(c.sources.alertmanager.maxAlertsPerDelivery).toBe(1000);
   });
 
   it('reads the basics from the environment', () => {
