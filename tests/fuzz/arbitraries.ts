@@ -22,6 +22,15 @@ export const oddString: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '..', '.', '%2e%2e', '\ud800', '\udfff', 'x'.repeat(5000)) },
 );
 
+/** Strings made of URL syntax: dot segments in every disguise (%2e, %252e, \\, /), queries and fragments. */
+export const urlishString: fc.Arbitrary<string> = fc.string({
+  unit: fc.constantFrom('.', '.', '/', '\\', '%', '%2e', '%2E', '%25', '%2f', '2', 'e', 'a', '?', '#', '&', '=', ' ', '+'),
+  maxLength: 8,
+});
+
+/** Any string a tool parameter may hold: odd, plain Unicode, or URL-ish. */
+export const paramString: fc.Arbitrary<string> = fc.oneof(oddString, fc.string({ unit: 'binary', maxLength: 20 }), urlishString);
+
 /** A label/annotation map with odd keys and values (own "__proto__" keys included). */
 export const oddMap: fc.Arbitrary<Record<string, string>> = fc
   .array(fc.tuple(oddString, oddString), { maxLength: 6 })
