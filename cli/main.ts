@@ -1,5 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../src/config/load-config.js';
+import { redactorFromConfig } from '../src/config/secrets.js';
+import { redactUrlsIn } from '../src/redact.js';
 import { ConfigError, InputError, LestradeError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { buildToolsets } from './build-investigator.js';
@@ -17,7 +19,7 @@ const config = () => loadConfig(env, program.opts<{ config?: string }>().config 
 
 async function runService(http: boolean) {
   const cfg = config();
-  const log = createLogger(cfg.log.level);
+  const log = createLogger(cfg.log.level, undefined, redactorFromConfig(cfg));
   const local = cfg.redis.url ? null : await startLocalRedis(cfg.redis.dataDir, Number(env.LESTRADE_LOCAL_REDIS_PORT ?? 6380), log);
   const service = await startService(cfg, cfg.redis.url ?? local!.url, log, { http, workers: true, env });
   let stopping = false;
@@ -58,13 +60,17 @@ const toolsets = program.command('toolsets').description('inspect toolsets');
 toolsets.command('list').description('show each toolset as enabled, disabled or failed, with why')
   .option('--json', 'print JSON')
   .action(async (opts: { json?: boolean }) => {
-    const resolved = await buildToolsets(config(), env);
+    const cfg = config();
+    const resolved = await buildToolsets(cfg, env);
+    // Reasons quote URLs and command output: no secret or URL password is printed.
+    const redact = redactorFromConfig(cfg);
+    const print = (text: string) => process.stdout.write(redactUrlsIn(redact(text)));
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify(resolved.statuses, null, 2)}\n`);
+      print(`${JSON.stringify(resolved.statuses, null, 2)}\n`);
       return;
     }
     for (const s of resolved.statuses) {
-      process.stdout.write(`${s.state.padEnd(9)} ${s.name.padEnd(16)} ${s.reason ?? `${s.tools.length} tools: ${s.tools.join(', ')}`}\n`);
+      print(`${s.state.padEnd(9)} ${s.name.padEnd(16)} ${s.reason ?? `${s.tools.length} tools: ${s.tools.join(', ')}`}\n`);
     }
   });
 

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../src/config/schema.js';
+import { redactorFromConfig } from '../src/config/secrets.js';
 import { splitTokens } from '../src/http/check-credentials.js';
 import { createApp } from '../src/http/create-app.js';
 import { isLlmConfigured } from '../src/llm/create-client.js';
@@ -37,7 +38,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   const redis = createFastFailRedis(redisUrl);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   await waitReady(redis, redisUrl, 15_000);
-  const store = new InvestigationStore(redis, config.queue);
+  const store = new InvestigationStore(redis, config.queue, redactorFromConfig(config));
   const intake = new Intake(redis, store, config.queue);
   const llmConfigured = isLlmConfigured(config.llm);
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });

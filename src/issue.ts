@@ -51,15 +51,16 @@ export const IssueSchema = z.object({
 });
 export type Issue = z.infer<typeof IssueSchema>;
 
-const SEVERITY_WORDS: Record<string, Severity> = {
+/** A Map, not an object literal: a vendor's word must never reach Object.prototype ("constructor", "__proto__"). */
+const SEVERITY_WORDS = new Map<string, Severity>(Object.entries({
   critical: 'critical', page: 'critical', p1: 'critical', fatal: 'critical', emergency: 'critical',
   high: 'high', error: 'high', major: 'high', p2: 'high',
   warning: 'warning', warn: 'warning', medium: 'warning', p3: 'warning',
   info: 'info', low: 'info', none: 'info', p4: 'info', p5: 'info',
-};
+} satisfies Record<string, Severity>));
 
 /** Maps a vendor's severity word onto ours; unknown words stay "unknown" rather than guessed. */
 export function normaliseSeverity(word: string | undefined): Severity {
   if (!word) return 'unknown';
-  return SEVERITY_WORDS[word.trim().toLowerCase()] ?? 'unknown';
+  return SEVERITY_WORDS.get(word.trim().toLowerCase()) ?? 'unknown';
 }

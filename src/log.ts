@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { noSecrets, redactUrlsIn, type Redactor } from './redact.js';
 
 /** Paths pino blanks out wherever they appear, so secrets never reach logs. */
 export const REDACT_PATHS = [
@@ -11,6 +12,16 @@ export const REDACT_PATHS = [
 
 export type { Logger };
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { service: 'lestrade' } }, destination);
+/**
+ * Secrets are kept out twice: by path (apiKey, password, ... fields), and by value: every line
+ * written passes through `redact` (the configuration's secrets, src/config/secrets.ts) and has
+ * URL passwords blanked, whatever message or error quoted them.
+ */
+export function createLogger(level: string, destination?: DestinationStream, redact: Redactor = noSecrets): Logger {
+  return pino({
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    base: { service: 'lestrade' },
+    hooks: { streamWrite: (line) => redactUrlsIn(redact(line)) },
+  }, destination);
 }

@@ -1,4 +1,5 @@
 import { describeZodIssues, PermanentError, RetryableError } from '../../src/errors.js';
+import { splitUrlCredentials, withUrlAuthorization } from '../../src/http/url-credentials.js';
 import type { Issue } from '../../src/issue.js';
 import type { SourceClient } from '../../src/source.js';
 import { issueFromApiAlert, SOURCE } from './map.js';
@@ -17,7 +18,17 @@ export interface IssueQuery {
 export class AlertmanagerSource implements SourceClient<IssueQuery> {
   readonly name = SOURCE;
 
-  constructor(private readonly baseUrl: string, private readonly headers: Record<string, string> = {}) {}
+  private readonly baseUrl: string;
+  private readonly displayUrl: string;
+  private readonly headers: Record<string, string>;
+
+  /** Credentials in the URL are sent as basic auth; messages show it with the password blanked. */
+  constructor(baseUrl: string, headers: Record<string, string> = {}) {
+    const { url, display, authorization } = splitUrlCredentials(baseUrl);
+    this.baseUrl = url;
+    this.displayUrl = display;
+    this.headers = withUrlAuthorization(headers, authorization);
+  }
 
   async fetchIssues(query: IssueQuery): Promise<Issue[]> {
     const url = new URL('api/v2/alerts', this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`);
@@ -27,7 +38,7 @@ export class AlertmanagerSource implements SourceClient<IssueQuery> {
     for (const [k, v] of Object.entries(query.labels ?? {})) url.searchParams.append('filter', `${k}=${JSON.stringify(v)}`);
     const alerts = await this.get(url);
     const issues = alerts
-      .map((a) => issueFromApiAlert(a, this.baseUrl))
+      .map((a) => issueFromApiAlert(a, this.displayUrl))
       .filter((i) => i.status === 'open')
       .filter((i) => !query.titlePattern || query.titlePattern.test(i.labels.alertname ?? i.title))
       .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
@@ -44,7 +55,7 @@ export class AlertmanagerSource implements SourceClient<IssueQuery> {
     try {
       res = await fetch(url, { headers: { accept: 'application/json', ...this.headers }, signal: AbortSignal.timeout(15_000) });
     } catch (err) {
-      throw new RetryableError(`Alertmanager at ${this.baseUrl} unreachable: ${(err as Error).message}`, { cause: err });
+      throw new RetryableError(`Alertmanager at ${this.displayUrl} unreachable: ${(err as Error).message}`, { cause: err });
     }
     const text = await res.text();
     if (!res.ok) {

@@ -7,6 +7,8 @@ export const AlertmanagerConfigSchema = z.strictObject({
   basicAuth: z.strictObject({ username: z.string().min(1), password: z.string().min(1) }).optional(),
   /** Alertmanager's base URL for pull mode (`lestrade investigate alertmanager`). */
   url: z.url().optional(),
+  /** Alerts taken from one delivery; the rest are reported in the reply's truncatedAlerts. */
+  maxAlertsPerDelivery: z.int().min(1).max(100_000).default(1000),
 });
 export type AlertmanagerConfig = z.infer<typeof AlertmanagerConfigSchema>;
 

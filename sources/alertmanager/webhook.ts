@@ -1,5 +1,6 @@
 import { checkAuthorization, splitTokens } from '../../src/http/check-credentials.js';
 import { readJson } from '../../src/http/read-json-body.js';
+import { clip } from '../../src/log-safe.js';
 import type { WebhookHandler } from '../../src/source.js';
 import type { AlertmanagerConfig } from './config.js';
 import { issuesFromWebhook } from './map.js';
@@ -15,10 +16,14 @@ export function alertmanagerWebhook(config: AlertmanagerConfig): WebhookHandler 
     checkHeaders: (headers) => (checkAuthorization(headers.authorization, creds) ? { ok: true } : { ok: false, reason: 'bad or missing credentials' }),
     handle(body) {
       const payload = readJson(body, WebhookPayloadSchema);
+      // One delivery costs at most maxAlertsPerDelivery claims; the rest are reported, as Alertmanager's truncatedAlerts.
+      const taken = payload.alerts.slice(0, config.maxAlertsPerDelivery);
+      const dropped = payload.alerts.length - taken.length;
       return {
         kind: 'issues',
-        issues: issuesFromWebhook(payload),
-        log: { groupKey: payload.groupKey, alerts: payload.alerts.length, truncated: payload.truncatedAlerts },
+        issues: issuesFromWebhook({ ...payload, alerts: taken }),
+        log: { groupKey: clip(payload.groupKey), alerts: payload.alerts.length, taken: taken.length, truncated: payload.truncatedAlerts },
+        ...(dropped > 0 ? { extra: { truncatedAlerts: dropped } } : {}),
       };
     },
   };

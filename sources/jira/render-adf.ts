@@ -63,10 +63,8 @@ const MAX_DEPTH = 100;
  */
 export function adfToPlainText(adf: unknown): string {
   if (typeof adf === 'string') return adf;
-  return nodeText(adf, 0)
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  const lines = nodeText(adf, 0).split('\n').map((line) => line.trimEnd());
+  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
 }
 
 function nodeText(node: unknown, depth: number): string {

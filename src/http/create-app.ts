@@ -27,16 +27,17 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
   app.get('/readyz', async (_req, res) => {
     const redis = await deps.redis.ping().then(() => 'ok', (err: Error) => `unreachable: ${err.message}`);
-    const waiting = deps.llmConfigured ? 0 : await deps.intake.waitingCount().catch(() => null);
+    const queue = await deps.intake.waitingStats().catch(() => null);
+    const waiting = queue?.waiting;
     const llm = deps.llmConfigured ? 'ok' : `not configured: investigations are queued and wait for an LLM${waiting ? ` (${waiting} waiting)` : ''}`;
     const ready = redis === 'ok' && deps.llmConfigured;
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm } });
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue });
   });
   app.use('/api', (req, res, next) => {
     if (checkAuthorization(req.get('authorization'), { bearerTokens: deps.apiTokens })) return next();
     res.status(401).json({ error: 'unauthorized' });
   });
-  app.use('/api/investigations', investigationsRouter(deps.store, deps.llmConfigured));
+  app.use('/api/investigations', investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats()));
   for (const w of deps.webhooks) app.use(`/webhooks/${w.name}`, webhookRouter(w, deps));
   app.use((_req, res) => { res.status(404).json({ error: 'not found' }); });
   app.use(errorHandler(deps.log));

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { InputError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { clip } from '../log-safe.js';
 
 /**
  * Bad input → 4xx naming the field; anything else (Redis down, a bug) → 503/500, so senders
@@ -9,13 +10,14 @@ import type { Logger } from '../log.js';
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (err instanceof InputError) {
-      log.warn({ path: req.path, field: err.field, err: err.message }, 'request rejected: bad input');
-      res.status(400).json({ error: err.message, field: err.field });
+      // Field paths and messages can quote vendor keys of any length: capped in the log and the reply.
+      log.warn({ path: clip(req.path), field: clip(err.field), err: clip(err.message, 500) }, 'request rejected: bad input');
+      res.status(400).json({ error: clip(err.message, 1000), field: clip(err.field, 500) });
       return;
     }
     const status = (err as { status?: number }).status;
     if (status === 413 || (err as { type?: string }).type === 'entity.too.large') {
-      log.warn({ path: req.path }, 'request rejected: body too large');
+      log.warn({ path: clip(req.path) }, 'request rejected: body too large');
       res.status(413).json({ error: 'request body too large' });
       return;
     }
@@ -23,7 +25,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       res.status(status).json({ error: (err as Error).message });
       return;
     }
-    log.error({ err: (err as Error).message, path: req.path }, 'request failed');
+    log.error({ err: clip(String((err as Error).message), 1000), path: clip(req.path) }, 'request failed');
     res.status(503).json({ error: 'temporarily unable to store the request; retry' });
   };
 }

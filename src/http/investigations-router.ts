@@ -1,22 +1,25 @@
 import express, { type Router } from 'express';
+import { clip } from '../log-safe.js';
+import type { WaitingStats } from '../queue/intake.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
+import { isInvestigationId } from '../store/keys.js';
 
 /** GET /api/investigations and /api/investigations/:id. */
-export function investigationsRouter(store: InvestigationStore, llmConfigured: boolean): Router {
+export function investigationsRouter(store: InvestigationStore, llmConfigured: boolean, waitingStats?: () => Promise<WaitingStats>): Router {
   const router = express.Router();
   const waiting = llmConfigured ? {} : { notice: 'no LLM configured: queued investigations wait until one is (set OPENAI_API_KEY or OPENAI_BASE_URL)' };
 
   router.get('/', async (req, res) => {
     const limit = clampInt(req.query.limit, 50, 1, 500);
     const offset = clampInt(req.query.offset, 0, 0, 1_000_000);
-    const items = await store.list(limit, offset);
-    res.json({ items, ...waiting });
+    const [items, queue] = await Promise.all([store.list(limit, offset), waitingStats?.()]);
+    res.json({ items, ...(queue ? { queue } : {}), ...waiting });
   });
 
   router.get('/:id', async (req, res) => {
-    const inv = await store.get(req.params.id);
+    const inv = isInvestigationId(req.params.id) ? await store.get(req.params.id) : null;
     if (!inv) {
-      res.status(404).json({ error: `no investigation ${req.params.id}` });
+      res.status(404).json({ error: `no investigation ${clip(req.params.id, 64)}` });
       return;
     }
     const { identity: _identity, linkHosts: _linkHosts, ...body } = inv;

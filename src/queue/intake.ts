@@ -13,6 +13,14 @@ export interface IntakeOutcome {
 export interface IntakeOptions {
   attempts: number;
   backoffMs: number;
+  /** Finished jobs are kept this long, as records are. */
+  retentionSeconds: number;
+}
+
+/** Work waiting for a worker (or for an LLM to be configured): how much, and how long the oldest has waited. */
+export interface WaitingStats {
+  waiting: number;
+  oldestWaitingSeconds: number | null;
 }
 
 /**
@@ -36,9 +44,10 @@ export class Intake {
         continue;
       }
       const claim = await this.store.claim(issue);
-      // A claim still "queued" may be one whose enqueue never happened (crash in between):
-      // adding again is safe, as BullMQ ignores a jobId it already holds.
-      if (claim.created || claim.status === 'queued') await this.enqueue(claim.id);
+      if (claim.created) await this.enqueue(claim.id);
+      // An unfinished claim may have lost its job (a crash between claim and enqueue, a job failed
+      // or removed behind the record's back): a repeat gives it one again, so it cannot block its alert.
+      else if (claim.status === 'queued' || claim.status === 'running') await this.ensureJob(claim.id);
       (claim.created ? out.queued : out.duplicates).push(claim.id);
     }
     return out;
@@ -49,14 +58,38 @@ export class Intake {
       jobId: id,
       attempts: this.opts.attempts,
       backoff: { type: 'retry-after', delay: this.opts.backoffMs },
-      removeOnComplete: { age: 24 * 3600 },
-      removeOnFail: { age: 7 * 24 * 3600 },
+      removeOnComplete: { age: this.opts.retentionSeconds },
+      removeOnFail: { age: this.opts.retentionSeconds },
     });
+  }
+
+  /** Enqueues the investigation again unless its job is still waiting, delayed or running. */
+  private async ensureJob(id: string): Promise<void> {
+    const job = await this.queue.getJob(id);
+    if (job) {
+      const state = await job.getState();
+      if (state !== 'failed' && state !== 'completed' && state !== 'unknown') return;
+      // BullMQ ignores an add whose jobId it still holds, so the finished job goes first.
+      await job.remove().catch(() => undefined);
+    }
+    await this.enqueue(id);
   }
 
   /** Jobs waiting for a worker (or for an LLM to be configured). */
   async waitingCount(): Promise<number> {
     return this.queue.getJobCountByTypes('waiting', 'delayed', 'prioritized');
+  }
+
+  async waitingStats(now = Date.now()): Promise<WaitingStats> {
+    const [waiting, oldest, delayed] = await Promise.all([
+      this.waitingCount(),
+      // Oldest first: one from each end that holds the oldest, plus a bounded look at retries waiting out a backoff.
+      this.queue.getJobs(['waiting', 'prioritized'], 0, 0, true),
+      this.queue.getJobs(['delayed'], 0, 99, true),
+    ]);
+    const times = [...oldest, ...delayed].map((j) => j?.timestamp).filter((t): t is number => typeof t === 'number');
+    const first = times.length ? Math.min(...times) : null;
+    return { waiting, oldestWaitingSeconds: first === null ? null : Math.max(0, Math.round((now - first) / 1000)) };
   }
 
   async close(): Promise<void> {

@@ -38,7 +38,22 @@ export function startInvestigationWorker(
     },
   );
   worker.on('error', (err) => log.error({ err: err.message }, 'worker error'));
+  // BullMQ fails some jobs without running our handler to the end (a job that stalled more than
+  // maxStalledCount, a crash between steps): the record must not stay "running" for ever.
+  worker.on('failed', (job, err) => {
+    if (job) settleFailedJob(job, err, store, log).catch((e: Error) => log.warn({ id: job.id, err: e.message }, 'could not settle a failed job'));
+  });
   return worker;
+}
+
+async function settleFailedJob(job: Job<InvestigationJobData>, err: Error, store: InvestigationStore, log: Logger): Promise<void> {
+  // "failed" is emitted for every failed attempt; only a job BullMQ will not retry ends the record.
+  const state = await job.getState();
+  if (state !== 'failed' && state !== 'unknown') return;
+  const reason = job.failedReason || err.message;
+  if (await store.failIfUnfinished(job.data.investigationId, reason)) {
+    log.error({ id: job.data.investigationId, err: reason }, 'investigation failed: its job failed outside the handler');
+  }
 }
 
 async function processJob(job: Job<InvestigationJobData>, store: InvestigationStore, investigator: Investigator, log: Logger, onCompleted?: OnCompleted) {
@@ -76,14 +91,16 @@ async function processJob(job: Job<InvestigationJobData>, store: InvestigationSt
     const e = asTypedError(err);
     const progress = partial ? { toolCalls: partial.toolCalls.map(toToolCallRecord), usage: partial.usage } : undefined;
     const lastAttempt = attempt >= (job.opts.attempts ?? 1);
+    // BullMQ keeps the thrown error's message and stack in the job: only redacted text goes there.
+    const message = store.redact(e.message);
     if (e instanceof PermanentError || lastAttempt) {
-      await store.fail(id, e.message, progress);
-      log.error({ id, err: e.message, attempt }, 'investigation failed');
-      throw new UnrecoverableError(e.message);
+      await store.fail(id, message, progress);
+      log.error({ id, err: message, attempt }, 'investigation failed');
+      throw new UnrecoverableError(message);
     }
-    await store.requeue(id, e.message);
-    log.warn({ id, err: e.message, attempt, retryAfterMs: e.retryAfterMs }, 'investigation will be retried');
-    throw e;
+    await store.requeue(id, message);
+    log.warn({ id, err: message, attempt, retryAfterMs: e.retryAfterMs }, 'investigation will be retried');
+    throw new RetryableError(message, { retryAfterMs: e.retryAfterMs });
   }
   // Outside the try: a failure here must not mark the completed investigation for a re-run;
   // the job is retried and the guard above requests the write-back again.

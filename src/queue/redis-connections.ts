@@ -1,16 +1,8 @@
 import { Redis } from 'ioredis';
 import { LestradeError } from '../errors.js';
+import { redactUrl } from '../redact.js';
 
-/** The URL with any password blanked, for messages and logs. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
-}
+export { redactUrl } from '../redact.js';
 
 /**
  * For request paths (webhooks, API): fail fast when Redis is down so the caller gets a 5xx

@@ -4,31 +4,50 @@ import type { Issue } from '../issue.js';
 import type { LoopState } from '../loop/loop-state.js';
 import type { Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
 import type { WriteBackRecord } from '../writeback/write-back-record.js';
-import { keys } from './keys.js';
+import { isInvestigationId, keys } from './keys.js';
+import { decodeField, encodeField } from './lossless.js';
+import { noSecrets, type Redactor } from '../redact.js';
 
 /**
- * Atomically: if the identity was never seen, remember it (with a TTL), create the
- * investigation record and index it. Returns [created, id, status].
+ * Atomically: prune index entries older than the retention (their records have expired); if the
+ * identity was never seen, remember it (with a TTL), create the investigation record and index it.
+ * Returns [created, id, status]. The record gets no TTL yet: work waiting for an LLM is kept, and
+ * the retention counts from when it finishes.
  * KEYS: dedup, record, index, latest-of-fingerprint. ARGV: id, dedup TTL, retention, created (ms),
- * record fields as a flat JSON array, record key prefix (to read an existing record's status).
+ * prune cutoff (ms), record key prefix (to read an existing record's status), then the record's
+ * fields as name, value pairs. Fields go to HSET as they are: no cjson, which refuses lone surrogates.
  */
 const CLAIM_LUA = `
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[5])
 local existing = redis.call('GET', KEYS[1])
 if existing then
   return {0, existing, redis.call('HGET', ARGV[6] .. existing, 'status') or ''}
 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-redis.call('HSET', KEYS[2], unpack(cjson.decode(ARGV[5])))
-redis.call('EXPIRE', KEYS[2], ARGV[3])
+redis.call('HSET', KEYS[2], unpack(ARGV, 7))
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+redis.call('EXPIRE', KEYS[3], ARGV[3])
 redis.call('SET', KEYS[4], ARGV[1], 'EX', ARGV[2])
 return {1, ARGV[1], 'queued'}
 `;
 
-/** HSET only on a record that still exists, so an expired one is never half re-created without a TTL. */
+/**
+ * HSET only on a record that still exists, so an expired one is never half re-created.
+ * ARGV: TTL in seconds to set ('' for none), then field, value pairs.
+ */
 const UPDATE_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+if ARGV[1] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return 1
+`;
+
+/** Fails a record only while it is unfinished (queued or running); returns 1 if it did. ARGV: TTL, then field pairs. */
+const FAIL_UNFINISHED_LUA = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if status ~= 'queued' and status ~= 'running' then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('EXPIRE', KEYS[1], ARGV[1])
 return 1
 `;
 
@@ -43,8 +62,16 @@ export interface StoreOptions {
   retentionSeconds: number;
 }
 
+/** Ids, statuses and timestamps are ours; everything else may quote a secret and is redacted first. */
+const OWN_FIELDS = new Set(['id', 'source', 'status', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt', 'resolvedAt', 'attempts']);
+
 export class InvestigationStore {
-  constructor(private readonly redis: Redis, private readonly opts: StoreOptions) {}
+  /** The configuration's secrets, blanked: applied to every text and JSON value written, and by the worker to what it hands BullMQ. */
+  readonly redact: Redactor;
+
+  constructor(private readonly redis: Redis, private readonly opts: StoreOptions, redact: Redactor = noSecrets) {
+    this.redact = redact;
+  }
 
   async claim(issue: Issue): Promise<ClaimResult> {
     const id = randomUUID();
@@ -52,13 +79,13 @@ export class InvestigationStore {
     const fields = {
       id, source: issue.source, identity: issue.identity, title: issue.title, status: 'queued',
       issueStatus: issue.status, createdAt: now.toISOString(), updatedAt: now.toISOString(),
-      issue: JSON.stringify(issue), attempts: '0',
+      issue: JSON.stringify(this.redact.deep(issue)), attempts: '0',
     };
     const reply = (await this.redis.eval(
       CLAIM_LUA, 4,
       keys.dedup(issue.source, issue.identity), keys.investigation(id), keys.index(), keys.latest(issue.source, issue.fingerprint),
-      id, this.opts.dedupTtlSeconds, this.opts.retentionSeconds, now.getTime(), JSON.stringify(Object.entries(fields).flat()),
-      keys.investigation(''),
+      id, this.opts.dedupTtlSeconds, this.opts.retentionSeconds, now.getTime(), now.getTime() - this.opts.retentionSeconds * 1000,
+      keys.investigation(''), ...this.encode(fields),
     )) as [number, string, string];
     return { created: reply[0] === 1, id: reply[1], status: reply[2] as ClaimResult['status'] };
   }
@@ -87,9 +114,9 @@ export class InvestigationStore {
   async complete(id: string, r: { rca: string; toolCalls: ToolCallRecord[]; usage: LoopState['usage']; linkHosts?: string[] }): Promise<void> {
     const now = new Date().toISOString();
     await this.update(id, {
-      status: 'completed', rca: r.rca, toolCalls: JSON.stringify(r.toolCalls), usage: JSON.stringify(r.usage),
+      status: 'completed', rca: r.rca, toolCalls: JSON.stringify(this.redact.deep(r.toolCalls)), usage: JSON.stringify(r.usage),
       linkHosts: JSON.stringify(r.linkHosts ?? []), error: '', finishedAt: now, updatedAt: now,
-    });
+    }, this.opts.retentionSeconds);
     await this.redis.del(keys.checkpoint(id));
   }
 
@@ -97,8 +124,8 @@ export class InvestigationStore {
     const now = new Date().toISOString();
     await this.update(id, {
       status: 'failed', error, finishedAt: now, updatedAt: now,
-      ...(partial ? { toolCalls: JSON.stringify(partial.toolCalls), usage: JSON.stringify(partial.usage) } : {}),
-    });
+      ...(partial ? { toolCalls: JSON.stringify(this.redact.deep(partial.toolCalls)), usage: JSON.stringify(partial.usage) } : {}),
+    }, this.opts.retentionSeconds);
   }
 
   /** Records the state of the investigation's write-back (one per investigation: its issue). */
@@ -106,12 +133,28 @@ export class InvestigationStore {
     return this.update(id, { writeBacks: JSON.stringify([record]), updatedAt: new Date().toISOString() });
   }
 
-  private async update(id: string, fields: Record<string, string>): Promise<boolean> {
-    return (await this.redis.eval(UPDATE_LUA, 1, keys.investigation(id), ...Object.entries(fields).flat())) === 1;
+  /**
+   * For jobs BullMQ failed without our handler finishing the record (stalled too often, a crash
+   * between steps): ends a queued or running record as failed; leaves finished ones alone.
+   */
+  async failIfUnfinished(id: string, error: string): Promise<boolean> {
+    const now = new Date().toISOString();
+    const fields = { status: 'failed', error, finishedAt: now, updatedAt: now };
+    return (await this.redis.eval(FAIL_UNFINISHED_LUA, 1, keys.investigation(id), this.opts.retentionSeconds, ...this.encode(fields))) === 1;
+  }
+
+  /** Sets fields on an existing record; with ttlSeconds, (re)starts its expiry. */
+  private async update(id: string, fields: Record<string, string>, ttlSeconds?: number): Promise<boolean> {
+    return (await this.redis.eval(UPDATE_LUA, 1, keys.investigation(id), ttlSeconds ?? '', ...this.encode(fields))) === 1;
+  }
+
+  /** Field, value pairs for HSET: free text redacted (JSON values were redacted before serialising), all stored losslessly. */
+  private encode(fields: Record<string, string>): string[] {
+    return Object.entries(fields).flatMap(([k, v]) => [k, encodeField(OWN_FIELDS.has(k) || k === 'issue' || k === 'toolCalls' || k === 'usage' ? v : this.redact(v))]);
   }
 
   async saveCheckpoint(id: string, state: LoopState): Promise<void> {
-    await this.redis.set(keys.checkpoint(id), JSON.stringify(state), 'EX', this.opts.retentionSeconds);
+    await this.redis.set(keys.checkpoint(id), JSON.stringify(this.redact.deep(state)), 'EX', this.opts.retentionSeconds);
   }
 
   async loadCheckpoint(id: string): Promise<LoopState | null> {
@@ -120,7 +163,8 @@ export class InvestigationStore {
   }
 
   async get(id: string): Promise<Investigation | null> {
-    const h = await this.redis.hgetall(keys.investigation(id));
+    if (!isInvestigationId(id)) return null;
+    const h = decodeHash(await this.redis.hgetall(keys.investigation(id)));
     if (!h.id) return null;
     return {
       ...summary(h),
@@ -149,11 +193,15 @@ export class InvestigationStore {
     rows.forEach(([, values], i) => {
       const v = values as Array<string | null>;
       if (!v[0]) expired.push(ids[i]!);
-      else out.push(summary(Object.fromEntries(SUMMARY_FIELDS.map((f, j) => [f, v[j] ?? undefined]))));
+      else out.push(summary(Object.fromEntries(SUMMARY_FIELDS.map((f, j) => [f, decodeField(v[j])]))));
     });
     if (expired.length) await this.redis.zrem(keys.index(), ...expired);
     return out;
   }
+}
+
+function decodeHash(h: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, decodeField(v)]));
 }
 
 const SUMMARY_FIELDS = ['id', 'source', 'title', 'status', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt'] as const;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { losslessBytes } from './lossless.js';
 
 /** Every Redis key Lestrade writes, in one place. */
 export const keys = {
@@ -18,6 +19,12 @@ export const keys = {
   pollCursor: (pollerId: string) => `lestrade:poll:${digest(pollerId)}`,
 };
 
+/** Investigation ids are crypto.randomUUID()s; anything else names no investigation (and no other key). */
+export function isInvestigationId(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+}
+
 function digest(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+  // Two identities differing only in lone surrogates must not share a key (UTF-8 would merge them).
+  return createHash('sha256').update(losslessBytes(text)).digest('hex').slice(0, 32);
 }

@@ -1,3 +1,4 @@
+import { splitUrlCredentials, withUrlAuthorization } from '../http/url-credentials.js';
 import { runCommand } from './run-command.js';
 import type { Prerequisite } from './types.js';
 import { renderValue } from './yaml-toolset.js';
@@ -30,11 +31,13 @@ async function checkOne(p: Prerequisite, env: Record<string, string | undefined>
     case 'check':
       return p.run().catch((err: Error) => `check failed: ${err.message}`);
     case 'http': {
-      let url = p.url;
+      let url = '(url)';
       try {
-        url = renderValue(p.url, {});
-        const headers = Object.fromEntries(Object.entries(p.headers ?? {}).map(([k, v]) => [k, renderValue(v, {})]));
-        const res = await fetch(url, { headers, signal: AbortSignal.timeout(p.timeoutMs ?? 5_000) });
+        // Credentials in the URL go as basic auth; messages show it with the password blanked.
+        const target = splitUrlCredentials(renderValue(p.url, {}));
+        url = target.display;
+        const headers = withUrlAuthorization(Object.fromEntries(Object.entries(p.headers ?? {}).map(([k, v]) => [k, renderValue(v, {})])), target.authorization);
+        const res = await fetch(target.url, { headers, signal: AbortSignal.timeout(p.timeoutMs ?? 5_000) });
         await res.body?.cancel();
         return res.ok ? null : `${url} answered HTTP ${res.status}`;
       } catch (err) {

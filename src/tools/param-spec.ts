@@ -16,12 +16,12 @@ export type ParamSpec = z.infer<typeof ParamSpecSchema>;
 
 /** Turns declared parameters into the zod object that validates calls and describes them to the model. */
 export function paramsToZod(specs: Record<string, ParamSpec>, forCommand: boolean): z.ZodObject {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [name, spec] of Object.entries(specs)) {
+  // Object.fromEntries defines each name as an own key, even "__proto__" or "constructor".
+  const shape: Record<string, z.ZodType> = Object.fromEntries(Object.entries(specs).map(([name, spec]) => {
     let t = baseType(spec, forCommand);
     if (spec.description) t = t.describe(spec.description);
-    shape[name] = spec.required ? t : t.optional();
-  }
+    return [name, spec.required ? t : t.optional()];
+  }));
   return z.strictObject(shape);
 }
 

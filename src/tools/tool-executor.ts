@@ -55,7 +55,9 @@ export class ToolExecutor {
     } catch {
       return done({ status: 'error', error: 'arguments are not valid JSON', params: {} });
     }
-    const parsed = tool.params.safeParse(raw);
+    // zod reads declared keys through the prototype chain: a parameter named "constructor" must
+    // see only what the model sent, so validate a null-prototype copy.
+    const parsed = tool.params.safeParse(raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.assign(Object.create(null), raw) : raw);
     const rawParams = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
     if (!parsed.success) {
       return done({ status: 'error', error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}`, params: rawParams });

@@ -48,7 +48,8 @@ export async function resolveToolsets(
 ): Promise<ResolvedToolsets> {
   const checked = await Promise.all(candidates.map(async (ts): Promise<ToolsetStatus> => {
     const base = { name: ts.name, origin: ts.origin, tools: ts.tools.map((t) => t.name) };
-    if (!(settings[ts.name]?.enabled ?? ts.enabled)) return { ...base, state: 'disabled', reason: 'switched off in configuration' };
+    const setting = Object.hasOwn(settings, ts.name) ? settings[ts.name] : undefined;
+    if (!(setting?.enabled ?? ts.enabled)) return { ...base, state: 'disabled', reason: 'switched off in configuration' };
     const reason = await checkPrerequisites(ts.prerequisites, env);
     return reason ? { ...base, state: 'disabled', reason: `prerequisite not met: ${reason}` } : { ...base, state: 'enabled' };
   }));

@@ -9,12 +9,22 @@ const ArgSchema = z.union([
 ]);
 export type CommandArg = z.output<typeof ArgSchema>;
 
+/** A JSON body as YAML: string leaves are templates rendered per value ("{{ p }}" alone keeps p's type). */
+const JsonBodySchema = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+
 const HttpSchema = z.strictObject({
   url: z.string().min(1),
   method: z.enum(['GET', 'POST']).default('GET'),
   headers: z.record(z.string(), z.string()).default({}),
   query: z.record(z.string(), z.string()).default({}),
-  body: z.string().optional(),
+  /**
+   * A YAML mapping or list, sent as JSON built from typed values; or fixed text. Templated text is
+   * refused: string-templating JSON (or any structured text) lets a value add fields.
+   */
+  body: z.union([
+    z.string().refine((b) => !/\{\{|\{%/.test(b), 'a templated body must be a YAML mapping or list (sent as JSON, built from typed values), not text'),
+    JsonBodySchema,
+  ]).optional(),
 });
 
 /** One object, not a union, so a mistake is reported at its own key rather than as "invalid input". */

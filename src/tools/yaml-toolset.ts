@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import nunjucks from 'nunjucks';
 import { parse as parseYaml } from 'yaml';
 import { describeZodIssues } from '../errors.js';
+import { isWellFormed } from '../text.js';
 import { paramsToZod } from './param-spec.js';
 import { runCommand } from './run-command.js';
 import type { Prerequisite, Tool, ToolOutput, Toolset } from './types.js';
@@ -43,6 +44,8 @@ function buildTool(def: YamlTool): Tool {
       ...base,
       async run(params, ctx): Promise<ToolOutput> {
         if (def.sideEffects && !ctx.approved) return { status: 'error', error: 'refused: side-effecting command without approval' };
+        const unsendable = unsendableParam(params, true);
+        if (unsendable) return { status: 'error', error: unsendable };
         const argv = expandArgs(def.command!, params);
         const out = await runCommand(argv, { signal: ctx.signal, timeoutMs: def.timeoutSeconds * 1000 });
         if (out.exitCode !== 0) return { status: 'error', error: `exit ${out.exitCode}: ${(out.stderr || out.stdout).trim().slice(0, 2000)}` };
@@ -52,20 +55,32 @@ function buildTool(def: YamlTool): Tool {
     };
   }
   const http = def.http!;
+  const inUrl = Object.keys(def.params).filter((name) => referencedIn(http.url, name));
   return {
     ...base,
     async run(params, ctx): Promise<ToolOutput> {
       if (def.sideEffects && !ctx.approved) return { status: 'error', error: 'refused: side-effecting request without approval' };
-      // Values go into the URL's path percent-encoded, so "../admin" or "?x=" cannot reshape it.
-      const url = new URL(renderValue(http.url, encodeValues(params)));
+      const unsendable = unsendableParam(params, false);
+      if (unsendable) return { status: 'error', error: unsendable };
+      // Values go into the URL percent-encoded, so "/", "?" or "#" cannot reshape it; a value that
+      // is (or decodes to) a dot segment would still move the path, so it is refused.
+      const dotted = inUrl.find((name) => typeof params[name] === 'string' && hasDotSegment(params[name] as string));
+      const rendered = renderValue(http.url, encodeValues(params));
+      if (dotted || pathHasDotSegment(rendered)) {
+        return { status: 'error', error: `refused: parameter ${dotted ?? inUrl.join(', ')} would put a dot segment (. or ..) into the URL path` };
+      }
+      const url = new URL(rendered);
       for (const [k, v] of Object.entries(http.query)) {
         const value = renderValue(v, params);
         if (value !== '') url.searchParams.set(k, value);
       }
-      const headers = Object.fromEntries(Object.entries(http.headers).map(([k, v]) => [k, renderValue(v, params)]));
+      const headers: Record<string, string> = Object.fromEntries(Object.entries(http.headers).map(([k, v]) => [k, renderValue(v, params)]));
+      const json = http.body !== undefined && typeof http.body !== 'string';
+      if (json && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      const body = http.body === undefined ? undefined : json ? JSON.stringify(renderJson(http.body, params)) : http.body as string;
       const res = await fetch(url, {
         method: http.method, headers, signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(def.timeoutSeconds * 1000)]),
-        ...(http.body ? { body: renderValue(http.body, params) } : {}),
+        ...(body !== undefined ? { body } : {}),
       });
       const text = await res.text();
       if (!res.ok) return { status: 'error', error: `HTTP ${res.status}: ${text.slice(0, 2000)}` };
@@ -82,11 +97,69 @@ export function expandArgs(args: CommandArg[], params: Record<string, unknown>):
       out.push(renderValue(arg, params));
       continue;
     }
-    const value = params[arg.when];
+    const value = Object.hasOwn(params, arg.when) ? params[arg.when] : undefined;
     if (value === undefined || value === false || value === '') continue;
     for (const a of arg.args) out.push(renderValue(a, params));
   }
   return out;
+}
+
+/**
+ * A value that cannot reach its target exactly: a lone UTF-16 surrogate has no UTF-8 form (it
+ * would arrive as U+FFFD), and an argument cannot hold a NUL byte.
+ */
+function unsendableParam(params: Record<string, unknown>, forCommand: boolean): string | null {
+  for (const [name, v] of Object.entries(params)) {
+    if (typeof v !== 'string') continue;
+    if (!isWellFormed(v)) return `refused: parameter ${name} is not well-formed Unicode (a lone surrogate)`;
+    if (forCommand && v.includes('\0')) return `refused: parameter ${name} contains a NUL character`;
+  }
+  return null;
+}
+
+/** Whether a template mentions the parameter inside {{ }} or {% %}. */
+function referencedIn(template: string, name: string): boolean {
+  const word = new RegExp(`(^|[^A-Za-z0-9_])${name}($|[^A-Za-z0-9_])`);
+  return [...template.matchAll(/\{\{([\s\S]*?)\}\}|\{%([\s\S]*?)%\}/g)].some((m) => word.test(m[1] ?? m[2] ?? ''));
+}
+
+/** Percent-decodes until nothing changes (a server or proxy may decode more than once). */
+function fullyDecoded(s: string): string {
+  let out = s;
+  for (let i = 0; i < 8; i++) {
+    let next: string;
+    try { next = decodeURIComponent(out); } catch { return out; }
+    if (next === out) return out;
+    out = next;
+  }
+  return out;
+}
+
+const isDot = (segment: string) => segment === '.' || segment === '..';
+
+/** "..", ".", "%2e%2e", "a/../b", "..\\x": anything that, decoded, holds a dot segment. */
+function hasDotSegment(value: string): boolean {
+  return fullyDecoded(value).split(/[/\\]/).some(isDot);
+}
+
+/** Dot segments in the rendered URL's path, before new URL() would resolve them away. */
+function pathHasDotSegment(url: string): boolean {
+  const path = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(url)?.[1] ?? '';
+  return path.split('/').some((segment) => isDot(fullyDecoded(segment)));
+}
+
+/** A JSON body from its YAML form: "{{ p }}" alone is p's typed value (omitted when not given), other strings render as text. */
+function renderJson(node: unknown, params: Record<string, unknown>): unknown {
+  if (typeof node === 'string') {
+    const only = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/.exec(node);
+    if (only) return Object.hasOwn(params, only[1]!) ? params[only[1]!] : undefined;
+    return renderValue(node, params);
+  }
+  if (Array.isArray(node)) return node.map((n) => renderJson(n, params) ?? null);
+  if (node && typeof node === 'object') {
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, renderJson(v, params)]).filter(([, v]) => v !== undefined));
+  }
+  return node;
 }
 
 function encodeValues(params: Record<string, unknown>): Record<string, unknown> {

@@ -32,7 +32,8 @@ export function sanitizeMarkdown(md: string, opts: SanitizeOptions): string {
 export function hostsIn(text: string): Set<string> {
   const hosts = new Set<string>();
   for (const m of text.matchAll(/\bhttps?:\/\/[^\s<>"'`)\]}|\\]+|\bwww\.[^\s<>"'`)\]}|\\]+/gi)) {
-    const match = m[0].replace(/[.,;:!?*_~]+$/, '');
+    let match = m[0];
+    while (/[.,;:!?*_~]$/.test(match)) match = match.slice(0, -1);
     const host = hostOf(/^www\./i.test(match) ? `http://${match}` : match);
     if (host) hosts.add(host);
   }
@@ -127,10 +128,14 @@ function rebuild(tokens: Token[], allowed: Set<string>): string {
 
 /** Blocks, one after another: marked drops the newline after some (an `hr`), so put it back. */
 function rebuildBlocks(tokens: Token[], allowed: Set<string>): string {
-  return tokens.reduce((out, t) => {
+  const parts: string[] = [];
+  for (const t of tokens) {
     const next = rebuildToken(t, allowed);
-    return out + (out && next && !out.endsWith('\n') && !next.startsWith('\n') ? '\n' : '') + next;
-  }, '');
+    const prev = parts.at(-1);
+    if (prev && next && !prev.endsWith('\n') && !next.startsWith('\n')) parts.push('\n');
+    if (next) parts.push(next);
+  }
+  return parts.join('');
 }
 
 function rebuildToken(token: Token, allowed: Set<string>): string {
@@ -212,7 +217,7 @@ function quote(inner: string, raw: string): string {
 }
 
 function trailingSpace(raw: string): string {
-  return /\s*$/.exec(raw)?.[0] ?? '';
+  return raw.slice(raw.trimEnd().length);
 }
 
 /**
@@ -236,11 +241,13 @@ function escapeInline(s: string): string {
 }
 
 function expandTabs(md: string): string {
-  return md.replace(/[^\n]*\t[^\n]*/g, (line) => {
+  if (!md.includes('\t')) return md;
+  const expand = (line: string): string => {
     let out = '';
     for (const c of line) out += c === '\t' ? ' '.repeat(4 - (out.length % 4)) : c;
     return out;
-  });
+  };
+  return md.split('\n').map((line) => (line.includes('\t') ? expand(line) : line)).join('\n');
 }
 
 function longestBacktickRun(s: string): number {

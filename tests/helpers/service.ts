@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { startService, type RunningService } from '../../cli/start-service.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { sources } from '../../sources/index.js';
+import { redactorFromConfig } from '../../src/config/secrets.js';
 import { createLogger } from '../../src/log.js';
 
 export interface TestService extends RunningService {
@@ -20,7 +21,7 @@ export async function startTestService(redisUrl: string, env: Record<string, str
       cb();
     },
   });
-  const service = await startService(config, redisUrl, createLogger(config.log.level, sink), {
+  const service = await startService(config, redisUrl, createLogger(config.log.level, sink, redactorFromConfig(config)), {
     http: opts.http ?? true, workers: opts.workers ?? true, env: fullEnv,
   });
   return { ...service, base: `http://127.0.0.1:${service.port}`, logs };

@@ -1,4 +1,7 @@
-import { Queue } from 'bullmq';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { QUEUE_NAME, QUEUE_PREFIX } from '../../src/queue/names.js';
@@ -7,7 +10,7 @@ import { issuesFromWebhook } from '../../sources/alertmanager/map.js';
 import { WebhookPayloadSchema } from '../../sources/alertmanager/schema.js';
 import { amCaptured, amFixture } from '../helpers/fixtures.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
-import { getJson, startTestService, type TestService } from '../helpers/service.js';
+import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
 
 const TOKEN = 's3cret';
 let redis: TestRedis;
@@ -45,6 +48,9 @@ describe('POST /webhooks/alertmanager', () => {
     const body = await res.json();
     expect(body.queued).toHaveLength(2);
     expect(await jobCount()).toBe(2);
+    // Finished jobs are kept as long as records (queue.retentionSeconds), no longer.
+    const job = await queue.getJob(body.queued[0]);
+    expect(job!.opts).toMatchObject({ removeOnComplete: { age: 2592000 }, removeOnFail: { age: 2592000 } });
     const items = await list();
     expect(items.map((i) => i.status)).toEqual(['queued', 'queued']);
     expect(items.map((i) => i.title).sort()).toEqual([
@@ -92,6 +98,25 @@ describe('POST /webhooks/alertmanager', () => {
     expect(await queue.getJob(claim.id)).toBeDefined();
   });
 
+  it('re-enqueues a claim whose record is unfinished but whose job is gone or was failed behind its back', async () => {
+    const store = new InvestigationStore(admin, { dedupTtlSeconds: 60, retentionSeconds: 60 });
+    const [first, second] = issuesFromWebhook(WebhookPayloadSchema.parse(amFixture('group-next').body));
+    // A running record without a job (e.g. removed by hand or lost).
+    const gone = await store.claim(first!);
+    await store.markRunning(gone.id, 1);
+    // A queued record whose job BullMQ failed without our handler running (e.g. stalled too often).
+    const failed = await store.claim(second!);
+    await queue.add('investigate', { investigationId: failed.id }, { jobId: failed.id });
+    const rogue = new Worker(QUEUE_NAME, async () => { throw new UnrecoverableError('job stalled more than allowable limit'); },
+      { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX });
+    await waitFor('the job to fail', async () => (await queue.getJobState(failed.id)) === 'failed');
+    await rogue.close();
+    const res = await (await post(amFixture('group-next').body)).json();
+    expect(res.duplicates.sort()).toEqual([gone.id, failed.id].sort());
+    expect(await queue.getJobState(gone.id)).toBe('waiting');
+    expect(await queue.getJobState(failed.id)).toBe('waiting');
+  });
+
   it('rejects missing or wrong credentials with a bare 401', async () => {
     const body = amFixture('group-next').body;
     for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` }]) {
@@ -113,6 +138,68 @@ describe('POST /webhooks/alertmanager', () => {
     expect((await notJson.json()).error).toMatch(/not valid JSON/);
     expect(await jobCount()).toBe(0);
     expect(await list()).toHaveLength(0);
+  });
+
+  it('refuses timestamps Alertmanager never sends, and keeps a label named __proto__ as data', async () => {
+    for (const bad of ['', 'yesterday', 'never', '2024-01-01']) {
+      const body = structuredClone(amFixture('group-next').body);
+      body.alerts[0]!.startsAt = bad;
+      const res = await post(body);
+      expect(res.status, bad).toBe(400);
+      expect((await res.json()).field).toBe('alerts.0.startsAt');
+    }
+    const text = JSON.stringify({ ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) })
+      .replace('"labels":{', '"labels":{"__proto__":"polluted",');
+    const res = await post(text);
+    expect(res.status).toBe(200);
+    const [id] = (await res.json()).queued;
+    const inv = (await getJson(`${svc.base}/api/investigations/${id}`)).body;
+    expect(Object.keys(inv.issue.labels)).toContain('__proto__');
+    expect(Object.getOwnPropertyDescriptor(inv.issue.labels, '__proto__')?.value).toBe('polluted');
+  });
+
+  it('stores lone UTF-16 surrogates (and other odd strings) exactly, in the record and its summary', async () => {
+    const body = structuredClone({ ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) }) as Record<string, any>;
+    const alert = body.alerts[0];
+    alert.labels = { ...alert.labels, alertname: '\ud800', odd: 'a\udc00b\u0000c\u2028"\\' };
+    alert.annotations = { summary: 'x\udfff', description: '\ud83d' };
+    alert.generatorURL = 'http://g/\ud800';
+    body.externalURL = 'http://am/\udbff';
+    body.groupKey = '{}:{alertname="\ud800"}';
+    const res = await post(body);
+    expect(res.status).toBe(200);
+    const [id] = (await res.json()).queued;
+    const inv = (await getJson(`${svc.base}/api/investigations/${id}`)).body;
+    expect(inv.issue.labels).toEqual(alert.labels);
+    expect(inv.issue.annotations).toEqual(alert.annotations);
+    expect(inv.issue.url).toBe('http://g/\ud800');
+    expect(inv.issue.sourceInstance).toBe('http://am/\udbff');
+    expect(inv.title).toBe('\ud800: x\udfff');
+    expect((await list())[0]!.title).toBe('\ud800: x\udfff');
+    // Repeats are recognised: the identity is stored and compared losslessly too.
+    expect((await (await post(body)).json()).duplicates).toEqual([id]);
+  });
+
+  it('takes at most maxAlertsPerDelivery alerts from one delivery, reports the rest, and logs a clipped group key', async () => {
+    const config = join(mkdtempSync(join(tmpdir(), 'lestrade-cap-')), 'lestrade.yaml');
+    writeFileSync(config, 'sources: { alertmanager: { maxAlertsPerDelivery: 3 } }\n');
+    const capped = await startTestService(redis.url, { LESTRADE_CONFIG: config });
+    try {
+      const template = amFixture('group-next').body.alerts[0]!;
+      const alerts = Array.from({ length: 5 }, (_, i) => ({ ...template, fingerprint: `00000000000000${String(i).padStart(2, '0')}` }));
+      const groupKey = `{}:{alertname="${'k'.repeat(100_000)}"}`;
+      const res = await fetch(`${capped.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...amFixture('group-next').body, groupKey, alerts }) });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.queued).toHaveLength(3);
+      expect(body.truncatedAlerts).toBe(2);
+      const line = capped.logs.find((l) => l.msg === 'webhook accepted')!;
+      expect(line).toMatchObject({ alerts: 5, taken: 3, queued: 3 });
+      expect(String(line.groupKey).length).toBeLessThan(300);
+      expect(JSON.stringify(capped.logs).length).toBeLessThan(50_000);
+    } finally {
+      await capped.close();
+    }
   });
 
   it('answers 413 to an oversized body', async () => {
@@ -141,9 +228,14 @@ describe('POST /webhooks/alertmanager', () => {
 
   it('says plainly that investigations wait for an LLM', async () => {
     await post(amFixture('group-next').body);
+    await new Promise((r) => setTimeout(r, 1100));
     const ready = await getJson(`${svc.base}/readyz`);
     expect(ready).toMatchObject({ status: 503, body: { checks: { redis: 'ok', llm: expect.stringMatching(/not configured.*\(2 waiting\)/) } } });
-    expect((await getJson(`${svc.base}/api/investigations`)).body.notice).toMatch(/no LLM configured/);
+    expect(ready.body.queue).toEqual({ waiting: 2, oldestWaitingSeconds: expect.any(Number) });
+    expect(ready.body.queue.oldestWaitingSeconds).toBeGreaterThanOrEqual(1);
+    const listed = (await getJson(`${svc.base}/api/investigations`)).body;
+    expect(listed.notice).toMatch(/no LLM configured/);
+    expect(listed.queue).toEqual({ waiting: 2, oldestWaitingSeconds: expect.any(Number) });
     expect(svc.logs.some((l) => String(l.msg).includes('no LLM configured'))).toBe(true);
     expect((await getJson(`${svc.base}/healthz`)).status).toBe(200);
   });

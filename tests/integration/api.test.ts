@@ -6,18 +6,20 @@ import { startTestService, type TestService } from '../helpers/service.js';
 
 let redis: TestRedis;
 let svc: TestService;
+let admin: Redis;
 const auth = { authorization: 'Bearer key-2' };
 const api = (path: string, headers: Record<string, string> = auth) => fetch(`${svc.base}/api${path}`, { headers });
 
 beforeAll(async () => {
   redis = await startRedis();
+  admin = new Redis(redis.url);
   svc = await startTestService(redis.url, { LESTRADE_API_TOKEN: 'key-1, key-2' });
   for (const name of ['group-firing-truncated', 'group-next'] as const) {
     await fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(amFixture(name).body) });
     await new Promise((r) => setTimeout(r, 5));
   }
 });
-afterAll(async () => { await svc?.close(); await redis?.stop(); });
+afterAll(async () => { admin?.disconnect(); await svc?.close(); await redis?.stop(); });
 
 describe('results API', () => {
   it('requires one of the configured tokens, leaving health checks open', async () => {
@@ -44,5 +46,16 @@ describe('results API', () => {
     const text = await (await api(`/investigations/${first.id}`)).text();
     expect(text).not.toContain('key-2');
     expect(JSON.stringify(svc.logs)).not.toContain('key-2');
+  });
+
+  it('answers 404 for anything but an investigation id, even a key of another type beside a record', async () => {
+    const first = (await (await api('/investigations')).json()).items[0];
+    // A running investigation has a checkpoint (a string key) next to its record (a hash).
+    await admin.set(`lestrade:inv:${first.id}:checkpoint`, '{}');
+    for (const id of [`${first.id}:checkpoint`, first.id.toUpperCase().replace(/-/g, ''), '..', '%00', 'x'.repeat(300)]) {
+      const res = await api(`/investigations/${encodeURIComponent(id)}`);
+      expect(res.status, id).toBe(404);
+    }
+    expect((await api(`/investigations/${first.id}`)).status).toBe(200);
   });
 });

@@ -76,6 +76,18 @@ describe('lestrade toolsets list', () => {
   });
 });
 
+describe('lestrade toolsets list with credentials in PROMETHEUS_URL', () => {
+  it('never prints the password', async () => {
+    const port = await freePort();
+    for (const args of [['toolsets', 'list'], ['toolsets', 'list', '--json']]) {
+      const r = await run(args, { PROMETHEUS_URL: `http://reader:hunter2-pw@127.0.0.1:${port}`, KUBECONFIG: '/nonexistent' });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/Prometheus at http:\/\/reader:\*\*\*@127\.0\.0\.1:\d+\/ did not answer: ECONNREFUSED/);
+      expect(r.stdout + r.stderr).not.toContain('hunter2-pw');
+    }
+  });
+});
+
 describe('lestrade serve', () => {
   it('starts on its defaults with a local redis-server of its own, accepts webhooks, and stops cleanly', async () => {
     const port = await freePort();

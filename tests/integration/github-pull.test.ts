@@ -74,7 +74,7 @@ describe('the poller', () => {
   beforeEach(async () => {
     await conn.flushall();
     await intake?.close();
-    intake = new Intake(conn, new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), { attempts: 1, backoffMs: 1000 });
+    intake = new Intake(conn, new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });
   });
 
   it('keeps the newest updated_at as its cursor and asks only for what changed since, so a restart neither misses nor repeats', async () => {

@@ -30,12 +30,31 @@ describe('InvestigationStore', () => {
     expect(await store.list()).toHaveLength(1);
   });
 
-  it('gives dedup keys and records their TTLs', async () => {
+  it('gives dedup keys a TTL, and records one from when they finish: waiting work is never dropped', async () => {
     const { id } = await store.claim(issue('ttl'));
     const dedupTtl = await client.ttl(keys.dedup('test', 'ttl'));
     expect(dedupTtl).toBeGreaterThan(90);
     expect(dedupTtl).toBeLessThanOrEqual(100);
+    expect(await client.ttl(keys.investigation(id))).toBe(-1);
+    await store.markRunning(id, 1);
+    await store.requeue(id, 'retry');
+    expect(await client.ttl(keys.investigation(id))).toBe(-1);
+    await store.complete(id, { rca: 'x', toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, llmCalls: 1 } });
     expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
+    const failed = await store.claim(issue('ttl-2'));
+    await store.fail(failed.id, 'x');
+    expect(await client.ttl(keys.investigation(failed.id))).toBeGreaterThan(190);
+  });
+
+  it('prunes the index by age at every claim, and gives it a TTL', async () => {
+    const old = Date.now() - 201_000;
+    const stale = Array.from({ length: 1234 }, (_, i) => [old - i, `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`]).flat();
+    await client.zadd(keys.index(), ...stale);
+    const { id } = await store.claim(issue('fresh'));
+    expect(await client.zrange(keys.index(), 0, -1)).toEqual([id]);
+    const ttl = await client.ttl(keys.index());
+    expect(ttl).toBeGreaterThan(190);
+    expect(ttl).toBeLessThanOrEqual(200);
   });
 
   it('resolves by identity, else the latest investigation of the fingerprint', async () => {
@@ -56,5 +75,18 @@ describe('InvestigationStore', () => {
     expect(await client.exists(keys.investigation(id))).toBe(0);
     expect(await store.list()).toEqual([]);
     expect(await client.zcard(keys.index())).toBe(0);
+  });
+
+  it('keeps strings with lone surrogates exactly, and tells such identities apart', async () => {
+    const a = await store.claim({ ...issue('id\ud800'), title: 'title \udc00 end' });
+    const b = await store.claim(issue('id\udc00'));
+    expect(a.created && b.created).toBe(true);
+    expect((await store.claim(issue('id\ud800'))).id).toBe(a.id);
+    const inv = (await store.get(a.id))!;
+    expect(inv.title).toBe('title \udc00 end');
+    expect(inv.identity).toBe('id\ud800');
+    expect((await store.list()).find((i) => i.id === a.id)!.title).toBe('title \udc00 end');
+    await store.fail(a.id, 'error \ud800');
+    expect((await store.get(a.id))!.error).toBe('error \ud800');
   });
 });

@@ -40,7 +40,7 @@ afterAll(async () => { await intake?.close(); conn.disconnect(); await redis.sto
 beforeEach(async () => {
   await conn.flushall();
   await intake?.close();
-  intake = new Intake(conn, new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), { attempts: 1, backoffMs: 1000 });
+  intake = new Intake(conn, new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });
 });
 
 describe('polling', () => {
@@ -62,7 +62,7 @@ describe('polling', () => {
     src.updates.push({ key: 'OPS-1', at: '2026-11-30T08:00:00Z' });
     await runPoll(src.poller, conn, intake, log);
     src.updates.push({ key: 'OPS-2', at: '2026-11-30T09:00:00Z' });
-    const broken = new Intake(conn, new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), { attempts: 1, backoffMs: 1 });
+    const broken = new Intake(conn, new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), { attempts: 1, backoffMs: 1, retentionSeconds: 3600 });
     broken.accept = async () => { throw new Error('Redis went away'); };
     await expect(runPoll(src.poller, conn, broken, log)).rejects.toThrow('Redis went away');
     expect(await conn.get(keys.pollCursor('tickets:all'))).toBe('2026-11-30T08:00:00Z');

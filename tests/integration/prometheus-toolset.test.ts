@@ -1,3 +1,5 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolExecutor } from '../../src/tools/tool-executor.js';
 import { resolveToolsets } from '../../src/tools/toolset-registry.js';
@@ -67,5 +69,33 @@ describe('prometheus toolset against a real Prometheus', () => {
     expect(dead.tools).toEqual([]);
     const none = await resolveToolsets([createPrometheusToolset({})], {}, {});
     expect(none.statuses[0]!.reason).toMatch(/PROMETHEUS_URL/);
+  });
+});
+
+describe('prometheus toolset with credentials in its URL', () => {
+  it('sends them as basic auth to the URL without them, and never shows the password', async () => {
+    const seen: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
+    const expected = `Basic ${Buffer.from('reader:p@ss w/rd').toString('base64')}`;
+    const server = createServer((req, res) => {
+      seen.push({ url: req.url!, headers: req.headers });
+      if (req.headers.authorization !== expected) { res.writeHead(401).end('unauthorized'); return; }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: [1, '1'] }] } }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const url = `http://reader:${encodeURIComponent('p@ss w/rd')}@127.0.0.1:${port}`;
+      const resolved = await resolveToolsets([createPrometheusToolset({ url })], {}, {});
+      expect(resolved.statuses[0]).toMatchObject({ state: 'enabled' });
+      const r = await new ToolExecutor({ tools: resolved.tools }).execute({ id: 'c', name: 'prometheus_query', arguments: '{"query":"up"}' });
+      expect(r.status).toBe('success');
+      expect(seen.map((s) => s.url)).toEqual(['/api/v1/status/buildinfo', '/api/v1/query?query=up']);
+      const dead = await freePort();
+      const down = await resolveToolsets([createPrometheusToolset({ url: `http://reader:secret-pw@127.0.0.1:${dead}` })], {}, {});
+      expect(down.statuses[0]!.reason).toMatch(new RegExp(`Prometheus at http://reader:\\*\\*\\*@127\\.0\\.0\\.1:${dead}/ did not answer: ECONNREFUSED`));
+      expect(down.statuses[0]!.reason).not.toContain('secret-pw');
+    } finally {
+      server.close();
+    }
   });
 });

@@ -42,7 +42,7 @@ beforeAll(async () => {
   redis = await startRedis();
   conn = new Redis(redis.url);
   const store = new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
-  const intake = new Intake(conn, store, { attempts: 1, backoffMs: 1000 });
+  const intake = new Intake(conn, store, { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });
   const app = createApp({
     redis: conn, store, intake, llmConfigured: false, apiTokens: [], log: createLogger('silent'), bodyLimitBytes: 1024, deliveryTtlSeconds: 60,
     webhooks: [{ name: 'tickets', handler }, { name: 'pager', offReason: 'no PAGER_API_KEY set' }],

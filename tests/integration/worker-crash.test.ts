@@ -18,6 +18,7 @@ let hangSecondCall = true;
 beforeAll(async () => {
   redis = await startRedis();
   llm = await startScriptedLlm(async (req) => {
+    if (req.messages[1]?.content?.includes('HangsForever')) await new Promise(() => {}); // every worker dies waiting
     const tools = toolResults(req);
     if (tools.length === 0) return { toolCalls: [{ name: 'say', arguments: { word: 'first-step' } }] };
     if (hangSecondCall) {
@@ -29,11 +30,17 @@ beforeAll(async () => {
   http = await startTestService(redis.url, {}, { workers: false });
 });
 afterAll(async () => {
-  for (const c of children) c.kill('SIGKILL');
+  await stopWorkers();
   await http?.close();
   await llm?.close();
   await redis?.stop();
 });
+
+async function stopWorkers() {
+  await Promise.all(children.splice(0).map((c) => (c.exitCode !== null || c.signalCode !== null
+    ? undefined
+    : new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); }))));
+}
 
 function startWorker(configPath: string): ChildProcess {
   const child = spawn(process.execPath, [BIN, 'worker'], {
@@ -70,5 +77,29 @@ describe('a worker that dies mid-investigation', () => {
     // Only the very first call started from scratch: the second worker began from the checkpoint.
     expect(llm.requests.filter((r) => toolResults(r).length === 0)).toHaveLength(1);
     expect(llm.requests.length).toBe(3);
+  }, 60_000);
+
+  it('fails the record with the reason when BullMQ fails a job that stalled too often, bypassing the handler', async () => {
+    await stopWorkers(); // the previous test's worker would take the job over too
+    const dir = mkdtempSync(join(tmpdir(), 'lestrade-stall-'));
+    const config = join(dir, 'lestrade.yaml');
+    writeFileSync(config, 'queue: { lockDurationMs: 1500, stalledIntervalMs: 1000 }\n');
+    const alert: Record<string, unknown> = { ...amFixture('group-next').body.alerts[0]!, fingerprint: '0123456789abcdef' };
+    alert.labels = { ...(alert.labels as Record<string, string>), alertname: 'HangsForever' };
+    const body = { ...amFixture('group-next').body, alerts: [alert] };
+    const hung = () => llm.requests.filter((r) => r.messages[1]?.content?.includes('HangsForever')).length;
+    const { queued } = await (await fetch(`${http.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    for (let i = 1; i <= 2; i++) {
+      const worker = startWorker(config);
+      await waitFor(`worker ${i} to take the job`, async () => hung() >= i, 15_000);
+      worker.kill('SIGKILL');
+      await new Promise((r) => worker.once('exit', r));
+    }
+    startWorker(config); // finds the job stalled more than maxStalledCount allows; BullMQ fails it
+    const inv = await waitFor('the record to end', async () => {
+      const body = (await getJson(`${http.base}/api/investigations/${queued[0]}`)).body;
+      return body.status !== 'running' && body.status !== 'queued' && body;
+    }, 20_000);
+    expect(inv).toMatchObject({ status: 'failed', error: expect.stringMatching(/stalled more than allowable limit/), finishedAt: expect.any(String) });
   }, 60_000);
 });

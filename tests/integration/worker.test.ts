@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { amFixture } from '../helpers/fixtures.js';
@@ -75,6 +77,33 @@ describe('workers', () => {
     const inv = (await getJson(`${s.base}/api/investigations/${item!.id}`)).body;
     expect(inv).toMatchObject({ status: 'failed', attempts: 1, error: expect.stringMatching(/401.*Incorrect API key/) });
     expect(llm!.requests).toHaveLength(1);
+  });
+
+  it('redact the API key from an error that echoes it, in the record, the logs and the AOF', async () => {
+    const KEY = 'sk-test-secret-key';
+    let calls = 0;
+    const s = await serveWith(() => (++calls === 1
+      ? { status: 500, headers: { 'retry-after': '0' }, errorMessage: `upstream said the key ${KEY} is throttled` }
+      : { status: 401, errorMessage: `Incorrect API key provided: ${KEY}. Find your key at https://x:${KEY}@llm.example/keys` }),
+    { LESTRADE_LLM_MAX_RETRIES: '0', ALERTMANAGER_WEBHOOK_TOKEN: 'hook-token-123', LESTRADE_API_TOKEN: 'api-token-456' });
+    const hook = { authorization: 'Bearer hook-token-123', 'content-type': 'application/json' };
+    const body = { ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) };
+    const { queued } = await (await fetch(`${s.base}/webhooks/alertmanager`, { method: 'POST', headers: hook, body: JSON.stringify(body) })).json();
+    const api = (path: string) => fetch(`${s.base}/api/investigations${path}`, { headers: { authorization: 'Bearer api-token-456' } }).then((r) => r.json());
+    const inv = await waitFor('the investigation to fail', async () => {
+      const i = await api(`/${queued[0]}`);
+      return i.status === 'failed' && i;
+    }, 30_000);
+    expect(inv.error).toMatch(/401 Incorrect API key provided: \[redacted\]\. Find your key at https:\/\/x:\[redacted\]@llm\.example/);
+    expect(s.logs.some((l) => l.msg === 'investigation will be retried' && String(l.err).includes('[redacted]'))).toBe(true);
+    const dir = ((await admin.config('GET', 'dir')) as string[])[1]!;
+    const aof = readdirSync(join(dir, 'appendonlydir')).map((f) => readFileSync(join(dir, 'appendonlydir', f), 'latin1')).join('');
+    expect(aof).toContain('Incorrect API key provided');
+    for (const secret of [KEY, 'hook-token-123', 'api-token-456']) {
+      expect(JSON.stringify(inv)).not.toContain(secret);
+      expect(JSON.stringify(s.logs)).not.toContain(secret);
+      expect(aof).not.toContain(secret);
+    }
   });
 
   it('run investigations queued while no LLM was configured, once one is', async () => {

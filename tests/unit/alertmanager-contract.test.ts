@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { WebhookPayloadSchema } from '../../sources/alertmanager/schema.js';
+import { RFC3339_PATTERN, WebhookPayloadSchema } from '../../sources/alertmanager/schema.js';
 import { amCaptured, amFixture } from '../helpers/fixtures.js';
 
 /**
@@ -32,6 +32,18 @@ const mutations: Array<[string, (b: Body) => void]> = [
   ['routeLabels', (b) => { b.routeLabels = { team: 'sre' }; }],
   ['routeLabels not strings', (b) => { b.routeLabels = { team: 1 }; }],
   ['extra alert key', (b) => { b.alerts[0].silenceURL = 'x'; }],
+  // Timestamps: Alertmanager marshals Go time.Time values, i.e. RFC 3339 with up to 9 fractional digits.
+  ['startsAt with nanoseconds and an offset', (b) => { b.alerts[0].startsAt = '2024-01-01T01:00:00.123456789+01:00'; }],
+  ['zero endsAt', (b) => { b.alerts[0].endsAt = '0001-01-01T00:00:00Z'; }],
+  ['empty startsAt', (b) => { b.alerts[0].startsAt = ''; }],
+  ['startsAt "yesterday"', (b) => { b.alerts[0].startsAt = 'yesterday'; }],
+  ['endsAt "never"', (b) => { b.alerts[0].endsAt = 'never'; }],
+  ['startsAt without a zone', (b) => { b.alerts[0].startsAt = '2024-01-01T00:00:00'; }],
+  ['startsAt with a space for T', (b) => { b.alerts[0].startsAt = '2024-01-01 00:00:00Z'; }],
+  ['startsAt in month 13', (b) => { b.alerts[0].startsAt = '2024-13-01T00:00:00Z'; }],
+  ['startsAt with 10 fractional digits', (b) => { b.alerts[0].startsAt = '2024-01-01T00:00:00.1234567890Z'; }],
+  ['label named __proto__', (b) => { b.alerts[0].labels = JSON.parse('{"__proto__": "x", "alertname": "A"}'); }],
+  ['annotation __proto__ not a string', (b) => { b.alerts[0].annotations = JSON.parse('{"__proto__": {"polluted": "yes"}}'); }],
   ...['version', 'groupKey', 'truncatedAlerts', 'receiver', 'status', 'alerts', 'groupLabels', 'commonLabels', 'commonAnnotations', 'externalURL']
     .map((k): [string, (b: Body) => void] => [`without ${k}`, (b) => { delete b[k]; }]),
   ...['status', 'labels', 'annotations', 'startsAt', 'endsAt', 'generatorURL', 'fingerprint']
@@ -47,7 +59,19 @@ describe('webhook schema agrees with webhook-v4.schema.json', () => {
 
   it('is not vacuous: most mutations are rejected by both', () => {
     const verdicts = mutations.map(([, mutate]) => { const b = structuredClone(base); mutate(b); return validate(b); });
-    expect(verdicts.filter((v) => !v).length).toBe(mutations.length - 6);
+    expect(verdicts.filter((v) => !v).length).toBe(mutations.length - 9);
+  });
+
+  it('checks timestamps with the same RFC 3339 pattern', () => {
+    expect(jsonSchema.$defs.time.pattern).toBe(RFC3339_PATTERN);
+  });
+
+  it('keeps a label named __proto__ as data', () => {
+    const body = structuredClone(base);
+    body.alerts[0].labels = JSON.parse('{"__proto__": "x", "alertname": "A"}');
+    const parsed = WebhookPayloadSchema.parse(body);
+    expect(Object.entries(parsed.alerts[0]!.labels)).toEqual([['__proto__', 'x'], ['alertname', 'A']]);
+    expect(Object.getPrototypeOf(parsed.alerts[0]!.labels)).toBe(Object.prototype);
   });
 
   it('on every captured delivery', () => {

@@ -14,11 +14,12 @@ const file = (text: string) => {
 
 describe('loadConfig', () => {
   it('has working defaults with an empty environment', () => {
-    const c = loadConfig({});
+    const c = loadConfig({}, undefined, sources);
     expect(c.server.port).toBe(8080);
     expect(c.llm).toMatchObject({ model: 'gpt-4o', maxSteps: 40 });
     expect(c.llm.apiKey).toBeUndefined();
     expect(c.redis.url).toBeUndefined();
+    expect(c.sources.alertmanager).toMatchObject({ maxAlertsPerDelivery: 1000 });
   });
 
   it('reads the basics from the environment', () => {

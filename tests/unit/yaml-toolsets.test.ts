@@ -65,6 +65,20 @@ describe('YAML command tools', () => {
     expect((await call(exec(), 'echo_word', { word: 'hi', loud: false })).data).toBe('hi\n');
   });
 
+  it('reads a parameter named like an Object.prototype property only when it was given', async () => {
+    const ts = loadYamlToolset(write('proto.yaml', `name: proto
+description: x
+tools:
+  - name: opt
+    description: x
+    params: { constructor: { type: string, required: false } }
+    command: [echo, base, { when: constructor, args: ["--with={{ constructor }}"] }]
+`));
+    const e = new ToolExecutor({ tools: ts.tools });
+    expect(await call(e, 'opt', {})).toMatchObject({ status: 'success', data: 'base\n' });
+    expect(await call(e, 'opt', { constructor: 'x' })).toMatchObject({ status: 'success', data: 'base --with=x\n' });
+  });
+
   it('refuses values that would be read as flags', async () => {
     const r = await call(exec(), 'echo_word', { word: '--kubeconfig=/etc/passwd' });
     expect(r).toMatchObject({ status: 'error', error: expect.stringMatching(/word: must not start with "-"/) });
@@ -109,9 +123,85 @@ tools:
 `);
     const e = new ToolExecutor({ tools: loadYamlToolset(path).tools });
     expect(await e.execute({ id: '1', name: 'lookup', arguments: '{"q":"a b&c"}' })).toMatchObject({ status: 'success', data: 'path=/search/a%20b%26c q=a b&c auth=tok123' });
-    const sneaky = await e.execute({ id: '3', name: 'lookup', arguments: '{"q":"../admin?x=1"}' });
-    expect(sneaky.data).toMatch(/^path=\/search\/..%2Fadmin%3Fx%3D1 /);
+    const sneaky = await e.execute({ id: '3', name: 'lookup', arguments: '{"q":"admin?x=1#y"}' });
+    expect(sneaky.data).toMatch(/^path=\/search\/admin%3Fx%3D1%23y q=admin\?x=1#y /);
     expect(await e.execute({ id: '2', name: 'lookup', arguments: '{"q":"none"}' })).toMatchObject({ status: 'no_data' });
+  });
+});
+
+describe('YAML HTTP tools against hostile parameter values', () => {
+  const requests: Array<{ method: string; url: string; body: string; headers: Record<string, unknown> }> = [];
+  const recorder = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    requests.push({ method: req.method!, url: req.url!, body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+  });
+  let base = '';
+  beforeAll(async () => {
+    await new Promise<void>((r) => recorder.listen(0, '127.0.0.1', () => r()));
+    base = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
+  });
+  afterAll(() => { recorder.close(); });
+  const tools = () => new ToolExecutor({ tools: loadYamlToolset(write('hostile.yaml', `name: hostile
+description: x
+tools:
+  - name: component_status
+    description: x
+    params: { component: { type: string } }
+    http: { url: "${base}/api/v1/components/{{ component }}/status" }
+  - name: set_component
+    description: x
+    params:
+      component: { type: string }
+      replicas: { type: integer, required: false }
+      dry: { type: boolean }
+    http:
+      url: "${base}/api/v1/components"
+      method: POST
+      body:
+        component: "{{ component }}"
+        replicas: "{{ replicas }}"
+        dry: "{{ dry }}"
+        note: "set by lestrade: {{ component }}"
+        tags: ["{{ component }}", fixed]
+`)).tools });
+  const call = (name: string, args: unknown) => tools().execute({ id: '1', name, arguments: JSON.stringify(args) });
+
+  it('refuses values that would be dot segments in the path, naming the parameter, and sends nothing', async () => {
+    requests.length = 0;
+    for (const component of ['..', '.', '%2e%2e', '%2E.', '.%2e', '%252e%252e', '../admin', 'a/../../b', '..\\x']) {
+      const r = await call('component_status', { component });
+      expect(r, component).toMatchObject({ status: 'error', error: expect.stringMatching(/component/) });
+    }
+    expect(requests).toEqual([]);
+    expect(await call('component_status', { component: '...' })).toMatchObject({ status: 'success' });
+    expect(await call('component_status', { component: 'a..b' })).toMatchObject({ status: 'success' });
+    expect(requests.map((r) => r.url)).toEqual(['/api/v1/components/.../status', '/api/v1/components/a..b/status']);
+  });
+
+  it('builds JSON bodies from typed values: a value cannot add fields', async () => {
+    requests.length = 0;
+    const evil = 'x", "admin": true, "y": "';
+    expect(await call('set_component', { component: evil, replicas: 3, dry: false })).toMatchObject({ status: 'success' });
+    expect(await call('set_component', { component: 'api', dry: true })).toMatchObject({ status: 'success' });
+    expect(requests.map((r) => JSON.parse(r.body))).toEqual([
+      { component: evil, replicas: 3, dry: false, note: `set by lestrade: ${evil}`, tags: [evil, 'fixed'] },
+      { component: 'api', dry: true, note: 'set by lestrade: api', tags: ['api', 'fixed'] },
+    ]);
+    expect(requests[0]!.headers['content-type']).toBe('application/json');
+  });
+
+  it('refuses a body written as templated JSON text when loading the toolset', () => {
+    const path = write('text-body.yaml', `name: text-body
+description: x
+tools:
+  - name: t
+    description: x
+    params: { component: { type: string } }
+    http: { url: "http://x/", method: POST, body: '{"component": "{{ component }}"}' }
+`);
+    expect(() => loadYamlToolset(path)).toThrow(/tools\.0\.http\.body: .*mapping/);
   });
 });
 

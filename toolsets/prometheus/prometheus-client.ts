@@ -1,6 +1,21 @@
-/** A thin client for Prometheus' HTTP API (/api/v1). */
+import { splitUrlCredentials, withUrlAuthorization } from '../../src/http/url-credentials.js';
+
+/**
+ * A thin client for Prometheus' HTTP API (/api/v1). Credentials in the URL
+ * (http://user:pass@host:9090) are sent as basic auth; messages show the URL with the password blanked.
+ */
 export class PrometheusClient {
-  constructor(private readonly baseUrl: string, private readonly headers: Record<string, string> = {}) {}
+  private readonly baseUrl: string;
+  private readonly headers: Record<string, string>;
+  /** The URL for messages: password blanked. */
+  readonly displayUrl: string;
+
+  constructor(baseUrl: string, headers: Record<string, string> = {}) {
+    const { url, display, authorization } = splitUrlCredentials(baseUrl);
+    this.baseUrl = url;
+    this.displayUrl = display;
+    this.headers = withUrlAuthorization(headers, authorization);
+  }
 
   async get(path: string, params: Record<string, string | undefined>, signal?: AbortSignal): Promise<unknown> {
     const url = new URL(`api/v1/${path}`, this.baseUrl.endsWith('/') ? this.baseUrl : `${this.baseUrl}/`);
@@ -26,7 +41,7 @@ export class PrometheusClient {
       return null;
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause?.code;
-      return `Prometheus at ${this.baseUrl} did not answer: ${cause ?? (err as Error).message}`;
+      return `Prometheus at ${this.displayUrl} did not answer: ${cause ?? (err as Error).message}`;
     }
   }
 }

@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+
+/**
+ * fast-check settings for every fuzz property: bounded runs, and a fixed seed from FC_SEED when
+ * set. On failure fast-check prints the seed (and path) to replay: FC_SEED=<seed> npm test -- tests/fuzz
+ */
+export function fcParams(numRuns: number): fc.Parameters<unknown> {
+  const seed = process.env.FC_SEED;
+  return { numRuns, ...(seed ? { seed: Number(seed) } : {}) };
+}
+
+/** One unit of an odd string: any code point, a lone UTF-16 surrogate, or a character that means something somewhere. */
+const unit = fc.oneof(
+  { weight: 5, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
+  { weight: 2, arbitrary: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)) },
+  { weight: 3, arbitrary: fc.constantFrom('"', '\\', '/', '.', '..', '%', '%2e', '%2F', '\u0000', '\n', '\r\n', '\u2028', '{{', '}}', '{%', '&', '=', '?', '#', ' ', '-', '@', ':', '\ufeff', '\u{1f600}') },
+);
+
+/** Strings as hostile senders write them: lone surrogates, NULs, template and URL syntax, prototype names, long ones. */
+export const oddString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ unit, maxLength: 30 }) },
+  { weight: 1, arbitrary: fc.constantFrom('', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '..', '.', '%2e%2e', '\ud800', '\udfff', 'x'.repeat(5000)) },
+);
+
+/** Strings made of URL syntax: dot segments in every disguise (%2e, %252e, \\, /), queries and fragments. */
+export const urlishString: fc.Arbitrary<string> = fc.string({
+  unit: fc.constantFrom('.', '.', '/', '\\', '%', '%2e', '%2E', '%25', '%2f', '2', 'e', 'a', '?', '#', '&', '=', ' ', '+'),
+  maxLength: 8,
+});
+
+/** Any string a tool parameter may hold: odd, plain Unicode, or URL-ish. */
+export const paramString: fc.Arbitrary<string> = fc.oneof(oddString, fc.string({ unit: 'binary', maxLength: 20 }), urlishString);
+
+/** A label/annotation map with odd keys and values (own "__proto__" keys included). */
+export const oddMap: fc.Arbitrary<Record<string, string>> = fc
+  .array(fc.tuple(oddString, oddString), { maxLength: 6 })
+  .map((pairs) => Object.fromEntries(pairs));
+
+/** Huge and odd numbers cannot be written by JSON.stringify; such a marker string becomes the raw token in the text. */
+export const RAW = '\u0000raw:';
+const rawNumbers = fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '-0', '1.0', '0.1e-400', '4e0');
+
+/** Deeply nested arrays/objects, built without recursion so the test process does not overflow either. */
+const deep = fc.tuple(fc.integer({ min: 50, max: 3000 }), fc.boolean()).map(([depth, arrays]) => {
+  let v: unknown = 'bottom';
+  for (let i = 0; i < depth; i++) v = arrays ? [v] : { a: v };
+  return v;
+});
+
+/** Any JSON value, with odd strings, odd keys, huge numbers and deep nesting. */
+export const anyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), oddString,
+    rawNumbers.map((n) => RAW + n),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.array(fc.tuple(oddString, tie('value')), { maxLength: 4 }).map((pairs) => Object.fromEntries(pairs)),
+  ),
+})).value.chain((v) => fc.oneof({ weight: 9, arbitrary: fc.constant(v) }, { weight: 1, arbitrary: deep }));
+
+/** JSON text for a value, with RAW markers turned into the raw number tokens they stand for. */
+export function toJsonText(value: unknown): string {
+  return JSON.stringify(value).replace(/"\\u0000raw:([^"]*)"/g, '$1');
+}
+
+type Path = Array<string | number>;
+
+function pathsOf(value: unknown, at: Path = [], out: Path[] = []): Path[] {
+  out.push(at);
+  if (Array.isArray(value)) value.forEach((v, i) => pathsOf(v, [...at, i], out));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) pathsOf(v, [...at, k], out);
+  return out;
+}
+
+function getAt(root: unknown, path: Path): unknown {
+  return path.reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], root);
+}
+
+const mutation = fc.oneof(
+  fc.record({ op: fc.constant('drop' as const) }),
+  fc.record({ op: fc.constant('replace' as const), value: anyJson }),
+  fc.record({ op: fc.constant('retype' as const) }),
+  fc.record({ op: fc.constant('add-key' as const), key: fc.oneof(fc.constant('__proto__'), fc.constant('constructor'), oddString), value: anyJson }),
+);
+
+/**
+ * A real payload mutated 1-4 times at random places: a field dropped, replaced by any JSON value,
+ * retyped (string ↔ number, object ↔ array), or an odd key (e.g. "__proto__") added to an object.
+ */
+export function mutationsOf(fixtures: unknown[]): fc.Arbitrary<unknown> {
+  return fc.tuple(fc.constantFrom(...fixtures), fc.array(fc.tuple(fc.nat(), mutation), { minLength: 1, maxLength: 4 }))
+    .map(([fixture, steps]) => {
+      const root = { doc: structuredClone(fixture) };
+      for (const [pick, m] of steps) {
+        const paths = pathsOf(root.doc).map((p) => ['doc', ...p]);
+        const path = paths[pick % paths.length]!;
+        const parent = getAt(root, path.slice(0, -1)) as Record<string | number, unknown>;
+        const key = path.at(-1)!;
+        const current = parent[key];
+        if (m.op === 'drop') {
+          if (path.length === 1) parent[key] = {};
+          else if (Array.isArray(parent)) parent.splice(key as number, 1);
+          else delete parent[key];
+        } else if (m.op === 'replace') {
+          parent[key] = m.value;
+        } else if (m.op === 'retype') {
+          parent[key] = typeof current === 'string' ? (Number(current) || 0) : typeof current === 'number' ? String(current)
+            : Array.isArray(current) ? Object.fromEntries(current.map((v, i) => [String(i), v])) : current && typeof current === 'object' ? Object.values(current) : 'retyped';
+        } else if (current && typeof current === 'object' && !Array.isArray(current)) {
+          // defineProperty: a "__proto__" key stays a key, as JSON.parse would make it.
+          Object.defineProperty(current, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
+        }
+      }
+      return root.doc;
+    });
+}
