@@ -39,6 +39,13 @@ export const IssueSchema = z.object({
   /** Free-form key/value metadata: Alertmanager annotations, ticket fields. */
   annotations: z.record(z.string(), z.string()),
   startedAt: z.string(),
+  /**
+   * The alerts this issue is made of, as another source knows them (a PagerDuty incident made
+   * by Alertmanager's integration: alertmanager + fingerprint@startsAt). When every one of them
+   * is already investigated, intake links this issue to those investigations instead of running
+   * the LLM again; its write-back then carries their RCA.
+   */
+  related: z.array(z.object({ source: z.string().min(1), identity: z.string().min(1) })).optional(),
   /** Where to write the RCA back; absent for sources with nowhere to write (Alertmanager). */
   locator: IssueLocatorSchema.optional(),
   /**

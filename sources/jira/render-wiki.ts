@@ -8,17 +8,20 @@ import { decodeEntities } from './render-adf.js';
  * (`!url!`), links or mentions (`[...]`), macros (`{...}`), tables (`|`), headings or lists.
  */
 export function toWikiMarkup(doc: CommentDoc, cutNote?: string): string {
-  return blocks(Lexer.lex(toMarkdown(doc, cutNote), { gfm: true }), false).trim();
+  return blocks(Lexer.lex(toMarkdown(doc, cutNote), { gfm: true }), 'top').trim();
 }
 
-function blocks(tokens: Token[], inQuote: boolean): string {
+/** Where a block sits: block macros ({quote}, {code}) do not nest in a quote or a list item. */
+type Where = 'top' | 'quote' | 'list';
+
+function blocks(tokens: Token[], where: Where): string {
   return tokens
-    .map((t) => block(t, inQuote))
+    .map((t) => block(t, where))
     .filter((s) => s !== '')
     .join('\n\n');
 }
 
-function block(token: Token, inQuote: boolean): string {
+function block(token: Token, where: Where): string {
   const t = token as MarkedToken;
   switch (t.type) {
     case 'heading':
@@ -28,10 +31,10 @@ function block(token: Token, inQuote: boolean): string {
     case 'text':
       return t.tokens ? inline(t.tokens) : text(t.text);
     case 'code':
-      return codeBlock(t.text, t.lang);
+      // In a list item a {code} block would end the list, and might not be read as one.
+      return where === 'list' ? codeLines(t.text) : codeBlock(t.text, t.lang);
     case 'blockquote':
-      // {quote} does not nest: an inner quote would close the outer one.
-      return inQuote ? blocks(t.tokens, true) : `{quote}\n${blocks(t.tokens, true)}\n{quote}`;
+      return where === 'top' ? `{quote}\n${blocks(t.tokens, 'quote')}\n{quote}` : blocks(t.tokens, where);
     case 'list':
       return list(t, '');
     case 'table':
@@ -59,7 +62,7 @@ function listItem(item: Tokens.ListItem, marker: string): string {
   const body: string[] = [];
   for (const child of item.tokens) {
     if (child.type === 'list') lines.push(list(child as Tokens.List, marker));
-    else if (child.type !== 'space') body.push(block(child, false));
+    else if (child.type !== 'space') body.push(block(child, 'list'));
   }
   // Further paragraphs of the item stay in it as forced line breaks.
   return [`${marker} ${checkbox}${body.join(' \\\\ ')}`, ...lines].join('\n');
@@ -151,6 +154,14 @@ export function escapeWiki(s: string): string {
 // Languages Jira's {code} macro knows; anything else would render an error panel.
 const LANGS = new Set(['actionscript', 'ada', 'applescript', 'bash', 'c', 'c#', 'c++', 'cpp', 'css', 'erlang', 'go', 'groovy', 'haskell', 'html', 'java', 'javascript', 'json', 'lua', 'objc', 'perl', 'php', 'python', 'r', 'ruby', 'scala', 'sql', 'swift', 'visualbasic', 'xml', 'yaml']);
 const ALIASES: Record<string, string> = { sh: 'bash', shell: 'bash', console: 'bash', zsh: 'bash', js: 'javascript', ts: 'javascript', typescript: 'javascript', py: 'python', yml: 'yaml', golang: 'go', rb: 'ruby' };
+
+function codeLines(code: string): string {
+  return code
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => `{{${escapeWiki(line)}}}`)
+    .join(' \\\\ ');
+}
 
 /**
  * Code is literal inside {code}/{noformat}, but the closing tag is recognised anywhere: content
