@@ -45,6 +45,7 @@ function cutInside(doc: CommentDoc, section: string, render: Render, limit: numb
   };
   const positions = (re: RegExp): number[] => [...section.matchAll(re)].map((m) => m.index);
   const byLine = longestFitting(positions(/\n/g), tryAt);
+  if (byLine && byLine.at >= section.length / 2) return byLine.fitted;
   const byWord = longestFitting(positions(/ /g), tryAt);
   if (byLine && (!byWord || byLine.at >= byWord.at / 2)) return byLine.fitted;
   if (byWord) return byWord.fitted;

@@ -185,11 +185,35 @@ describe('toWikiMarkup', () => {
     expect(toWikiMarkup(bare(['```\na {noformat} b\n```']))).toBe('{noformat}\na {\u200bnoformat} b\n{noformat}');
   });
 
+  it('keeps block macros out of list items, where they would end the list', () => {
+    expect(toWikiMarkup(bare(['- step\n\n  ```\n  !x.png! {code}\n  ```\n\n  > quoted']))).toBe('* step \\\\ {{\\!x.png\\! \\{code\\}}} \\\\ quoted');
+  });
+
   it('escapes wiki markup in model text so it cannot inject images, links, macros or mentions', () => {
     const wiki = toWikiMarkup(bare(['!evil.png! [click|evil] {color:red}x{color} [~admin] ||t|| a\\b -s- *b* h1. x']));
     expect(wiki).toBe('\\!evil.png\\! \\[click\\|evil\\] \\{color:red\\}x\\{color\\} \\[\\~admin\\] \\|\\|t\\|\\| a&#92;b \\-s- _b_ h1&#46; x');
     expect(toWikiMarkup(bare(['h1. fake\nbq. fake', '-- not a list', 'root-cause snake_case p99']))).toBe(
       'h1&#46; fake\nbq&#46; fake\n\n\\-\\- not a list\n\nroot-cause snake_case p99',
+    );
+  });
+
+  it('lets no model text become wiki markup (property)', () => {
+    const fragment = fc.constantFrom(
+      '!http://evil.example/a.png!', '[click|http://evil.example]', '[~admin]', '{color:red}', '{code}', '{noformat}', '{quote}',
+      '{{', '}}', '|', 'h1. ', '\n', '\n\n', '- ', '* ', '> ', '`', '```', '~~', '**', '_', '\\', '[', ']', '!', 'https://evil.example/q', 'www.evil.example', '<b>', '&#123;', '    ',
+    );
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 30 }), (parts) => {
+        const wiki = toWikiMarkup(composeComment({ rca: parts.join(''), issueKey: 'K-1', investigationId: 'i1', allowedHosts: new Set() }));
+        // Take out our own markup (block macros, monospace delimiters) and escaped characters.
+        const rest = wiki
+          .replace(/^\{(code(:[a-z#+]+)?|noformat)\}\n[\s\S]*?\n\{(code|noformat)\}$/gm, '')
+          .replace(/^\{quote\}$/gm, '')
+          .replace(/\{\{|\}\}/g, '')
+          .replace(/\\[^\n]/g, '');
+        expect(rest).not.toMatch(/[[\]!{}|]|:\/\//);
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -188,6 +188,14 @@ describe('fitToLimit', () => {
     expect(fitted.doc.sections[1]).toBe(note(1));
   });
 
+  it('cuts a single long line at a word boundary', () => {
+    const fitted = fitToLimit({ ...doc, sections: ['## One\n\n' + 'alpha beta gamma '.repeat(60)] }, render, 300, note);
+    const first = fitted.doc.sections[0] ?? '';
+    expect(fitted.rendered.length).toBeLessThanOrEqual(300);
+    expect(first).toMatch(/^## One\n\n(alpha beta gamma )*(alpha|alpha beta|alpha beta gamma)$/);
+    expect(first.length).toBeGreaterThan(150);
+  });
+
   it('does not let a cut turn a defused URL into a link', () => {
     const section = 'Intro\n\n`a\nhttps://evil.example/?q=secret\nb` end';
     const fitted = fitToLimit({ ...doc, sections: [section] }, render, toMarkdown({ ...doc, sections: [section.slice(0, 40), note(1)] }).length + 2, note);
