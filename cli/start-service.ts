@@ -14,6 +14,7 @@ import { startInvestigationWorker } from '../src/queue/investigation-worker.js';
 import { createFastFailRedis, createWorkerRedis, waitReady } from '../src/queue/redis-connections.js';
 import type { RcaWriter } from '../src/writeback/rca-writer.js';
 import { InvestigationStore } from '../src/store/investigation-store.js';
+import type { Investigation } from '../src/store/investigation.js';
 import { WriteBackQueue } from '../src/writeback/write-back-queue.js';
 import { startWriteBackWorker } from '../src/writeback/write-back-worker.js';
 import { sources } from '../sources/index.js';
@@ -52,17 +53,25 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   const workerClosers: Array<() => Promise<unknown>> = [];
   const closers: Array<() => Promise<unknown>> = [() => Promise.all(workerClosers.map((c) => c())), () => intake.close()];
 
+  const writeBacks = new WriteBackQueue(redis, store, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
+  const requestWriteBack = async (inv: Investigation) => { if (writers.has(inv.source)) await writeBacks.request(inv); };
+  intake.onLinked = async (id) => { const inv = await store.get(id); if (inv) await requestWriteBack(inv); };
+  closers.push(() => writeBacks.close());
+
   if (opts.workers) {
     const workerRedis = createWorkerRedis(redisUrl);
-    const writeBacks = new WriteBackQueue(redis, store, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
-    const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs });
+    const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs });
     const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
     workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
-    closers.push(() => writeBacks.close());
     if (llmConfigured) {
       const { investigator, toolsets } = await buildInvestigator(config, opts.env);
       for (const s of toolsets.statuses) log.info({ toolset: s.name, state: s.state, reason: s.reason }, 'toolset');
-      const worker = startInvestigationWorker(workerRedis, store, investigator, log, config.queue, (inv) => (writers.has(inv.source) ? writeBacks.request(inv) : Promise.resolve()));
+      const onCompleted = async (inv: Investigation) => {
+        await requestWriteBack(inv);
+        // Incidents linked to this investigation were waiting for its RCA.
+        for (const linked of inv.linkedFrom) await writeBacks.nudge(linked);
+      };
+      const worker = startInvestigationWorker(workerRedis, store, investigator, log, config.queue, onCompleted);
       // Running investigations get time to finish; past it, their checkpoints let another worker resume.
       workerClosers.push(() => closeWorker(worker, log, config.queue.lockDurationMs));
       log.info({ concurrency: config.queue.concurrency, model: config.llm.model }, 'workers started');

@@ -49,6 +49,8 @@ const baseShape = {
     /** Tries of one write-back (each finds our earlier comment first, so none writes twice). */
     attempts: z.int().min(1).max(100).default(12),
     backoffMs: z.int().positive().default(10_000),
+    /** How often an incident linked to a running investigation checks whether its RCA is ready. */
+    linkedPollMs: z.int().min(100).default(30_000),
   }).prefault({}),
   tools: z.strictObject({
     maxOutputChars: z.int().positive().default(20_000),

@@ -22,7 +22,10 @@ function same(a: string, b: string): boolean {
 export function checkAuthorization(header: string | undefined, creds: Credentials): boolean {
   if (creds.bearerTokens.length === 0 && !creds.basic) return true;
   if (!header) return false;
-  const [scheme, value = ''] = header.split(/\s+/, 2);
+  // Exactly "<scheme> <credentials>": anything after the credentials ("Bearer tok junk") is refused.
+  const parts = header.trim().split(/\s+/);
+  if (parts.length !== 2) return false;
+  const [scheme, value = ''] = parts;
   if (scheme?.toLowerCase() === 'bearer') return creds.bearerTokens.some((t) => same(value, t));
   if (scheme?.toLowerCase() === 'basic' && creds.basic) {
     const decoded = Buffer.from(value, 'base64').toString('utf8');

@@ -1,13 +1,15 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Issue } from '../issue.js';
-import type { InvestigationStore } from '../store/investigation-store.js';
+import type { ClaimResult, InvestigationStore } from '../store/investigation-store.js';
 import { QUEUE_NAME, QUEUE_PREFIX, type InvestigationJobData } from './names.js';
 
 export interface IntakeOutcome {
   queued: string[];
   duplicates: string[];
   resolved: string[];
+  /** Issues made only of alerts already investigated: linked to those, no investigation of their own. Present when any. */
+  linked?: string[];
 }
 
 export interface IntakeOptions {
@@ -31,6 +33,9 @@ export interface WaitingStats {
 export class Intake {
   private readonly queue: Queue<InvestigationJobData>;
 
+  /** Called for each newly linked issue: its write-back carries the linked investigations' RCA. */
+  onLinked?: (id: string) => Promise<void>;
+
   constructor(redis: Redis, private readonly store: InvestigationStore, private readonly opts: IntakeOptions) {
     this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
   }
@@ -43,7 +48,11 @@ export class Intake {
         if (id) out.resolved.push(id);
         continue;
       }
-      const claim = await this.store.claim(issue);
+      const claim = await this.claim(issue);
+      if (claim.linked) {
+        (out.linked ??= []).push(claim.id);
+        continue;
+      }
       if (claim.created) await this.enqueue(claim.id);
       // An unfinished claim may have lost its job (a crash between claim and enqueue, a job failed
       // or removed behind the record's back): a repeat gives it one again, so it cannot block its alert.
@@ -51,6 +60,27 @@ export class Intake {
       (claim.created ? out.queued : out.duplicates).push(claim.id);
     }
     return out;
+  }
+
+  /**
+   * One problem, one investigation: an issue whose related alerts (as another source knows them)
+   * are all investigated already is linked to those investigations instead of running the LLM
+   * again; otherwise it is claimed as usual, pointing at whichever of them exist.
+   */
+  private async claim(issue: Issue): Promise<ClaimResult & { linked: boolean }> {
+    const related = issue.related ?? [];
+    const found = await this.store.lookup(related);
+    const linkTo = [...new Set(found.filter((id): id is string => Boolean(id)))];
+    const linkedOnly = related.length > 0 && found.every(Boolean);
+    const claim = await this.store.claim(issue, { linkTo, linkedOnly });
+    if (!claim.created) {
+      // A repeat of a linked issue asks for its write-back again, in case the first ask was lost.
+      if (claim.status === 'linked') await this.onLinked?.(claim.id);
+      return { ...claim, linked: false };
+    }
+    for (const target of linkTo) await this.store.addLinkedFrom(target, claim.id);
+    if (linkedOnly) await this.onLinked?.(claim.id);
+    return { ...claim, linked: linkedOnly };
   }
 
   async enqueue(id: string): Promise<void> {

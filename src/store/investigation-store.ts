@@ -73,13 +73,18 @@ export class InvestigationStore {
     this.redact = redact;
   }
 
-  async claim(issue: Issue): Promise<ClaimResult> {
+  /**
+   * Claims the issue's identity. With `linkTo`, the record points at those investigations; with
+   * `linkedOnly`, it starts as `linked` (no investigation of its own will run).
+   */
+  async claim(issue: Issue, link: { linkTo?: string[]; linkedOnly?: boolean } = {}): Promise<ClaimResult> {
     const id = randomUUID();
     const now = new Date();
     const fields = {
-      id, source: issue.source, identity: issue.identity, title: issue.title, status: 'queued',
+      id, source: issue.source, identity: issue.identity, title: issue.title, status: link.linkedOnly ? 'linked' : 'queued',
       issueStatus: issue.status, createdAt: now.toISOString(), updatedAt: now.toISOString(),
       issue: JSON.stringify(this.redact.deep(issue)), attempts: '0',
+      ...(link.linkTo?.length ? { linkedTo: JSON.stringify(link.linkTo) } : {}),
     };
     const reply = (await this.redis.eval(
       CLAIM_LUA, 4,
@@ -87,7 +92,21 @@ export class InvestigationStore {
       id, this.opts.dedupTtlSeconds, this.opts.retentionSeconds, now.getTime(), now.getTime() - this.opts.retentionSeconds * 1000,
       keys.investigation(''), ...this.encode(fields),
     )) as [number, string, string];
-    return { created: reply[0] === 1, id: reply[1], status: reply[2] as ClaimResult['status'] };
+    const created = reply[0] === 1;
+    // Nothing will finish a linked record, so its retention starts now.
+    if (created && link.linkedOnly) await this.update(id, { updatedAt: fields.updatedAt }, this.opts.retentionSeconds);
+    return { created, id: reply[1], status: (created ? fields.status : reply[2]) as ClaimResult['status'] };
+  }
+
+  /** The investigation ids of identities as their sources know them, null where none was claimed. */
+  async lookup(refs: ReadonlyArray<{ source: string; identity: string }>): Promise<Array<string | null>> {
+    if (refs.length === 0) return [];
+    return this.redis.mget(...refs.map((r) => keys.dedup(r.source, r.identity)));
+  }
+
+  /** Records that `fromId` (another source's issue) links to investigation `id`. */
+  async addLinkedFrom(id: string, fromId: string): Promise<void> {
+    await this.redis.multi().sadd(keys.linkedFrom(id), fromId).expire(keys.linkedFrom(id), this.opts.retentionSeconds).exec();
   }
 
   /**
@@ -164,7 +183,8 @@ export class InvestigationStore {
 
   async get(id: string): Promise<Investigation | null> {
     if (!isInvestigationId(id)) return null;
-    const h = decodeHash(await this.redis.hgetall(keys.investigation(id)));
+    const [hash, linkedFrom] = await Promise.all([this.redis.hgetall(keys.investigation(id)), this.redis.smembers(keys.linkedFrom(id))]);
+    const h = decodeHash(hash);
     if (!h.id) return null;
     return {
       ...summary(h),
@@ -178,6 +198,8 @@ export class InvestigationStore {
       resolvedAt: h.resolvedAt ?? null,
       writeBacks: JSON.parse(h.writeBacks ?? '[]'),
       linkHosts: JSON.parse(h.linkHosts ?? '[]'),
+      linkedTo: JSON.parse(h.linkedTo ?? '[]'),
+      linkedFrom: linkedFrom.sort(),
     };
   }
 

@@ -3,7 +3,11 @@ import type { Usage } from '../loop/loop-state.js';
 import type { ToolResult } from '../tools/types.js';
 import type { WriteBackRecord } from '../writeback/write-back-record.js';
 
-export type InvestigationStatus = 'queued' | 'running' | 'completed' | 'failed';
+/**
+ * linked: no investigation of its own; the issue is made of alerts already investigated
+ * (see `linkedTo`), whose RCA its write-back carries.
+ */
+export type InvestigationStatus = 'queued' | 'running' | 'completed' | 'failed' | 'linked';
 
 export interface InvestigationSummary {
   id: string;
@@ -36,6 +40,10 @@ export interface Investigation extends InvestigationSummary {
   resolvedAt: string | null;
   /** Where the RCA was (or is being) written back to the issue's source. */
   writeBacks: WriteBackRecord[];
+  /** The investigations of the alerts this issue is made of (another source's), when it has any. */
+  linkedTo: string[];
+  /** Issues of other sources linked to this investigation. */
+  linkedFrom: string[];
   /** Hosts the issue or a tool result mentioned: the only ones a written-back comment may link to. */
   linkHosts: string[];
 }

@@ -5,6 +5,8 @@ import { losslessBytes } from './lossless.js';
 export const keys = {
   investigation: (id: string) => `lestrade:inv:${id}`,
   checkpoint: (id: string) => `lestrade:inv:${id}:checkpoint`,
+  /** Investigations of other sources that linked to this one instead of running the LLM again. */
+  linkedFrom: (id: string) => `lestrade:inv:${id}:linkedFrom`,
   index: () => 'lestrade:invs',
   dedup: (source: string, identity: string) => `lestrade:dedup:${source}:${digest(identity)}`,
   /** The latest investigation of a fingerprint, for resolutions that carry a different identity. */

@@ -36,18 +36,21 @@ const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.
  * so two investigations of one issue never both create a comment; an older investigation never
  * overwrites a newer one's comment. Throws RetryableError to be tried again later.
  */
-export async function runWriteBack(id: string, attempt: number, lastAttempt: boolean, deps: WriteBackDeps): Promise<WriteBackRecord['status'] | 'skipped'> {
+export async function runWriteBack(id: string, attempt: number, lastAttempt: boolean, deps: WriteBackDeps): Promise<WriteBackRecord['status'] | 'skipped' | 'waiting'> {
   const inv = await deps.store.get(id);
   const locator = inv?.issue.locator;
-  if (!inv || inv.status !== 'completed' || !inv.rca || !locator) return 'skipped';
+  if (!inv || !locator) return 'skipped';
   const current = inv.writeBacks[0];
   if (current && current.status !== 'pending') return 'skipped';
+  const answer = await answerOf(inv, deps.store);
+  if (answer === 'waiting' || answer === null) return answer ?? 'skipped';
   const record = (patch: Partial<WriteBackRecord>): WriteBackRecord => ({
     target: locator.key, status: 'pending', commentId: null, url: null, error: null, ...current, attempts: attempt, updatedAt: new Date().toISOString(), ...patch,
   });
   const writer = deps.writers.get(inv.source);
-  if (!writer) {
-    await deps.store.saveWriteBack(id, record({ status: 'failed', error: `source ${inv.source} has no write-back configured` }));
+  if (!writer || 'failure' in answer) {
+    const error = 'failure' in answer ? answer.failure : `source ${inv.source} has no write-back configured`;
+    await deps.store.saveWriteBack(id, record({ status: 'failed', error }));
     return 'failed';
   }
   const lockKey = keys.writeLock(inv.source, locator.key);
@@ -56,7 +59,7 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
     throw new RetryableError(`another write-back to ${locator.key} is running`, { retryAfterMs: 2_000 });
   }
   try {
-    return await writeUnderLock(inv, writer, attempt, record, deps);
+    return await writeUnderLock(inv, answer, writer, attempt, record, deps);
   } catch (err) {
     return await recordFailure(id, err, lastAttempt, record, deps);
   } finally {
@@ -64,7 +67,21 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
   }
 }
 
-async function writeUnderLock(inv: Investigation, writer: RcaWriter, attempt: number, record: (p: Partial<WriteBackRecord>) => WriteBackRecord, deps: WriteBackDeps) {
+/** The RCA to write: the investigation's own, or for a linked issue that of the investigations it links to. */
+type Answer = Pick<Investigation, 'id' | 'rca' | 'linkHosts'>;
+
+async function answerOf(inv: Investigation, store: InvestigationStore): Promise<Answer | { failure: string } | 'waiting' | null> {
+  if (inv.status === 'completed') return inv.rca ? inv : null;
+  if (inv.status !== 'linked') return null;
+  const targets = (await Promise.all(inv.linkedTo.map((t) => store.get(t)))).filter((t): t is Investigation => t !== null);
+  if (targets.some((t) => t.status === 'queued' || t.status === 'running')) return 'waiting';
+  const done = targets.filter((t) => t.status === 'completed' && t.rca);
+  if (done.length === 0) return { failure: `the linked investigations (${inv.linkedTo.join(', ')}) failed or expired` };
+  const rca = done.length === 1 ? done[0]!.rca : done.map((t) => `# ${t.title}\n\n${t.rca}`).join('\n\n');
+  return { id: done[0]!.id, rca, linkHosts: [...new Set(done.flatMap((t) => t.linkHosts))] };
+}
+
+async function writeUnderLock(inv: Investigation, answer: Answer, writer: RcaWriter, attempt: number, record: (p: Partial<WriteBackRecord>) => WriteBackRecord, deps: WriteBackDeps) {
   const locator = inv.issue.locator!;
   const refKey = keys.writtenComment(inv.source, locator.key);
   const stored = parseRef(await deps.redis.get(refKey));
@@ -72,7 +89,7 @@ async function writeUnderLock(inv: Investigation, writer: RcaWriter, attempt: nu
     await deps.store.saveWriteBack(inv.id, record({ status: 'superseded', commentId: stored.id, url: stored.url, error: `investigation ${stored.investigationId} is newer and already wrote` }));
     return 'superseded' as const;
   }
-  const doc = commentFor(inv, deps.publicUrl);
+  const doc = commentFor({ ...answer, issue: inv.issue }, deps.publicUrl);
   const out = await writeRca(writer, locator, doc, stored?.id ?? null);
   const ref: WrittenRef = { id: out.comment.id, url: out.comment.url, investigationId: inv.id, createdAt: inv.createdAt };
   await deps.redis.set(refKey, JSON.stringify(ref), 'EX', deps.retentionSeconds);

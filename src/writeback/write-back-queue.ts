@@ -41,6 +41,12 @@ export class WriteBackQueue {
     });
   }
 
+  /** Runs a waiting (delayed) write-back now: the investigation a linked issue waited for has finished. */
+  async nudge(investigationId: string): Promise<void> {
+    const job = await this.queue.getJob(writeBackJobId(investigationId));
+    if (job && (await job.getState()) === 'delayed') await job.promote().catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     await this.queue.close();
   }

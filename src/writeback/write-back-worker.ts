@@ -1,4 +1,4 @@
-import { UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { PermanentError } from '../errors.js';
 import { QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, type WriteBackJobData } from '../queue/names.js';
@@ -8,6 +8,8 @@ import { runWriteBack, type WriteBackDeps } from './run-write-back.js';
 export interface WriteBackWorkerOptions {
   concurrency: number;
   backoffMs: number;
+  /** How often a linked issue's write-back looks again whether its investigation finished. */
+  linkedPollMs: number;
 }
 
 /**
@@ -17,13 +19,19 @@ export interface WriteBackWorkerOptions {
 export function startWriteBackWorker(redis: Redis, deps: WriteBackDeps, opts: WriteBackWorkerOptions): Worker<WriteBackJobData> {
   const worker = new Worker<WriteBackJobData>(
     WRITE_BACK_QUEUE_NAME,
-    async (job) => {
+    async (job, token) => {
       const attempt = job.attemptsMade + 1;
+      let outcome: Awaited<ReturnType<typeof runWriteBack>>;
       try {
-        await runWriteBack(job.data.investigationId, attempt, attempt >= (job.opts.attempts ?? 1), deps);
+        outcome = await runWriteBack(job.data.investigationId, attempt, attempt >= (job.opts.attempts ?? 1), deps);
       } catch (err) {
         if (err instanceof PermanentError) throw new UnrecoverableError(err.message);
         throw err;
+      }
+      if (outcome === 'waiting') {
+        // A linked issue waits for the investigation it links to; waiting is not a failed attempt.
+        await job.moveToDelayed(Date.now() + opts.linkedPollMs, token);
+        throw new DelayedError();
       }
     },
     {

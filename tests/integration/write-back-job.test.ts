@@ -109,7 +109,7 @@ describe('the write-back queue and worker', () => {
   it("delays a rate-limited write by the vendor's Retry-After, then writes exactly once", async () => {
     const workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
     const queue = new WriteBackQueue(conn, store, { attempts: 5, backoffMs: 60_000, retentionSeconds: 3600 });
-    const worker = startWriteBackWorker(workerConn, deps, { concurrency: 1, backoffMs: 60_000 });
+    const worker = startWriteBackWorker(workerConn, deps, { concurrency: 1, backoffMs: 60_000, linkedPollMs: 60_000 });
     const probe = new Queue(WRITE_BACK_QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
     close = async () => { await worker.close(); await queue.close(); await probe.close(); workerConn.disconnect(); };
     const id = await completed('OPS-7', '## Root cause\nx');

@@ -19,6 +19,15 @@ describe('checkAuthorization', () => {
     expect(checkAuthorization(basic('u', 'old'), creds)).toBe(false);
   });
 
+  it('refuses anything around the credentials: "Bearer <token> junk", no scheme, a doubled scheme', () => {
+    const creds = { bearerTokens: ['old'] };
+    expect(checkAuthorization('Bearer old junk', creds)).toBe(false);
+    expect(checkAuthorization('Bearer old old', creds)).toBe(false);
+    expect(checkAuthorization('old', creds)).toBe(false);
+    expect(checkAuthorization('Bearer Bearer old', creds)).toBe(false);
+    expect(checkAuthorization('  Bearer   old  ', creds)).toBe(true);
+  });
+
   it('accepts basic auth as Alertmanager sends it', () => {
     const creds = { bearerTokens: [], basic: { username: 'am', password: 'p:w' } };
     expect(checkAuthorization(basic('am', 'p:w'), creds)).toBe(true);
