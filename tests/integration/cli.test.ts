@@ -8,20 +8,11 @@ import { freePort } from '../helpers/free-port.js';
 import { amFixture } from '../helpers/fixtures.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { waitFor } from '../helpers/service.js';
+import { runCli } from '../helpers/run-cli.js';
 
+const run = runCli;
 const BIN = new URL('../../bin/lestrade.js', import.meta.url).pathname;
 const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
-
-function run(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d; });
-    child.stderr.on('data', (d: Buffer) => { stderr += d; });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 let am: TestAlertmanager;
 let llm: ScriptedLlm;

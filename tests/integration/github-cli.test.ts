@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,20 +6,9 @@ import { COMMENT_HEADING } from '../../src/writeback/compose-comment.js';
 import type { GithubDouble } from '../helpers/doubles/github-double.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { BOT, seededDouble } from '../fixtures/github/double-setup.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const BIN = new URL('../../bin/lestrade.js', import.meta.url).pathname;
-const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
-
-function run(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d; });
-    child.stderr.on('data', (d: Buffer) => { stderr += d; });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runCli;
 
 let gh: GithubDouble;
 let llm: ScriptedLlm;
