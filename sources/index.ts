@@ -2,10 +2,12 @@ import type { AnySource } from '../src/source.js';
 import { alertmanager } from './alertmanager/index.js';
 import { github } from './github/index.js';
 import { jira } from './jira/index.js';
+import { pagerduty } from './pagerduty/index.js';
 
 /** Every source Lestrade knows. A new source is a folder under sources/ and one line here. */
 export const sources: readonly AnySource[] = [
   alertmanager,
   github,
   jira,
+  pagerduty,
 ];
