@@ -2,6 +2,8 @@ import type { AnySource } from '../src/source.js';
 import { alertmanager } from './alertmanager/index.js';
 import { github } from './github/index.js';
 import { jira } from './jira/index.js';
+import { jsmOps } from './jsm-ops/index.js';
+import { opsgenie } from './opsgenie/index.js';
 import { pagerduty } from './pagerduty/index.js';
 
 /** Every source Lestrade knows. A new source is a folder under sources/ and one line here. */
@@ -9,5 +11,7 @@ export const sources: readonly AnySource[] = [
   alertmanager,
   github,
   jira,
+  opsgenie,
+  jsmOps,
   pagerduty,
 ];

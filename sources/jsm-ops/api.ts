@@ -1,0 +1,97 @@
+import { callJson, once, parseAnswer, queryParam, type JsonCall } from '../ops-alerts-common/http-json.js';
+import { requestStateOf, type AddNoteOutcome, type AlertNote, type RequestState } from '../ops-alerts-common/notes-api.js';
+import {
+  AddNoteAnswerSchema, JsmAlertSchema, JsmNoteSchema, jsmReason, ListAlertsSchema, ListNotesSchema, RequestStatusSchema, type JsmAlert,
+} from './schema.js';
+import { lookUpCloudId } from './cloud-id.js';
+
+export const VENDOR = 'JSM Operations';
+const PAGE = 100;
+const MAX_NOTE_PAGES = 100;
+
+export interface JsmOpsConnection {
+  apiUrl: string;
+  /** The site; needed only to look the cloudId up. */
+  site: string | null;
+  cloudId?: string;
+  email: string;
+  apiToken: string;
+  timeoutMs: number;
+}
+
+type Query = Record<string, string | number | undefined>;
+
+/**
+ * The JSM Operations alert calls Lestrade makes (…/jsm/ops/api/{cloudId}/v1/alerts…), over Node's
+ * fetch with basic auth (Atlassian account email + API token), timeouts, zod-checked answers and
+ * typed failures. The cloudId is configured, or looked up once from the site's /_edge/tenant_info.
+ */
+export class JsmOpsApi {
+  readonly instance: string;
+  readonly cloudId: () => Promise<string>;
+
+  constructor(private readonly c: JsmOpsConnection) {
+    this.instance = c.site ? new URL(c.site).host : new URL(c.apiUrl).host;
+    this.cloudId = once(async () => c.cloudId ?? lookUpCloudId(c.site ?? '', c.timeoutMs));
+  }
+
+  private async call(method: JsonCall['method'], path: string, what: string, opts: { query?: Query; body?: unknown; accept?: number[] } = {}) {
+    const base = `${this.c.apiUrl.replace(/\/+$/, '')}/jsm/ops/api/${encodeURIComponent(await this.cloudId())}/v1`;
+    const url = new URL(`${base}${path}`);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const basic = Buffer.from(`${this.c.email}:${this.c.apiToken}`).toString('base64');
+    return callJson({
+      vendor: VENDOR, what, method, url, body: opts.body, accept: opts.accept, timeoutMs: this.c.timeoutMs,
+      headers: { authorization: `Basic ${basic}` }, reasonOf: jsmReason,
+    });
+  }
+
+  /** One page of GET /alerts (newest first); `more` while JSM links a next page. */
+  async listAlertsPage(query: string | undefined, offset: number, size = PAGE): Promise<{ alerts: JsmAlert[]; more: boolean }> {
+    const res = await this.call('GET', '/alerts', 'list alerts', { query: { query, offset, size, sort: 'createdAt', order: 'desc' } });
+    const page = parseAnswer(ListAlertsSchema, res.body, VENDOR, 'list alerts');
+    return { alerts: page.values, more: Boolean(page.links?.next) && page.values.length > 0 };
+  }
+
+  async getAlert(id: string): Promise<JsmAlert | null> {
+    const res = await this.call('GET', `/alerts/${encodeURIComponent(id)}`, `get alert ${id}`, { accept: [404] });
+    return res.status === 404 ? null : parseAnswer(JsmAlertSchema, res.body, VENDOR, `alert ${id}`);
+  }
+
+  /** Every note on the alert, in JSM's order (oldest first), following `links.next` by its `after` cursor. */
+  async listNotes(alertId: string): Promise<AlertNote[]> {
+    const out: AlertNote[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < MAX_NOTE_PAGES; page++) {
+      const res = await this.call('GET', `/alerts/${encodeURIComponent(alertId)}/notes`, `list notes of alert ${alertId}`, { query: { size: PAGE, after } });
+      const { values, links } = parseAnswer(ListNotesSchema, res.body, VENDOR, `notes of alert ${alertId}`);
+      out.push(...values.map((n) => ({ id: n.id, text: n.note ?? '' })));
+      const next = queryParam(links?.next, 'after');
+      if (!next || values.length === 0 || next === after) break;
+      after = next;
+    }
+    return out;
+  }
+
+  async addNote(alertId: string, note: string): Promise<AddNoteOutcome> {
+    const what = `add note to alert ${alertId}`;
+    const res = await this.call('POST', `/alerts/${encodeURIComponent(alertId)}/notes`, what, { body: { note } });
+    return parseAnswer(AddNoteAnswerSchema, res.body, VENDOR, what);
+  }
+
+  /** PATCH …/notes/{id}; null when the note is gone (404). */
+  async editNote(alertId: string, noteId: string, note: string): Promise<{ id: string } | null> {
+    const what = `edit note ${noteId} of alert ${alertId}`;
+    const res = await this.call('PATCH', `/alerts/${encodeURIComponent(alertId)}/notes/${encodeURIComponent(noteId)}`, what, { body: { note }, accept: [404] });
+    return res.status === 404 ? null : { id: parseAnswer(JsmNoteSchema, res.body, VENDOR, what).id };
+  }
+
+  /** GET /alerts/requests/{id}: 404 until processed. */
+  async requestStatus(requestId: string): Promise<RequestState> {
+    const what = `status of request ${requestId}`;
+    const res = await this.call('GET', `/alerts/requests/${encodeURIComponent(requestId)}`, what, { accept: [404] });
+    if (res.status === 404) return { state: 'processing' };
+    const s = parseAnswer(RequestStatusSchema, res.body, VENDOR, what);
+    return requestStateOf(s.isSuccess, s.status);
+  }
+}

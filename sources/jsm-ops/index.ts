@@ -1,0 +1,39 @@
+import type { SourceRegistration } from '../../src/source.js';
+import { JsmOpsApi } from './api.js';
+import { JSM_OPS_ENV, JsmOpsConfigSchema, offReason, siteOf, warnings, type JsmOpsConfig } from './config.js';
+import { SOURCE, type JsmContext } from './map.js';
+import { jsmOpsPull } from './pull.js';
+import { jsmOpsWebhook } from './webhook.js';
+import { jsmOpsWriter } from './writer.js';
+
+// One client per config, so the cloudId is looked up once for the writer and pull mode.
+const apis = new WeakMap<JsmOpsConfig, JsmOpsApi>();
+function apiFor(c: JsmOpsConfig): JsmOpsApi {
+  let api = apis.get(c);
+  if (!api) {
+    api = new JsmOpsApi({ apiUrl: c.apiUrl, site: siteOf(c), cloudId: c.cloudId, email: c.email ?? '', apiToken: c.apiToken ?? '', timeoutMs: c.timeoutMs });
+    apis.set(c, api);
+  }
+  return api;
+}
+
+function ctxFor(c: JsmOpsConfig): JsmContext {
+  const site = siteOf(c);
+  return { site, instance: site ? new URL(site).host : `${new URL(c.apiUrl).host}/${c.cloudId ?? ''}` };
+}
+
+/**
+ * Jira Service Management Operations alerts (OpsGenie's successor): webhook from a JSM Webhook
+ * integration (OpsGenie-style actions), pull mode by alert search, and the RCA as one alert note,
+ * edited when the RCA changes. Config key and route: `jsm-ops`.
+ */
+export const jsmOps: SourceRegistration<JsmOpsConfig> = {
+  name: SOURCE,
+  configSchema: JsmOpsConfigSchema,
+  env: JSM_OPS_ENV,
+  disabledReason: offReason,
+  warnings,
+  webhook: (c) => jsmOpsWebhook(c, ctxFor(c)),
+  writer: (c) => (c.writeBack ? jsmOpsWriter(apiFor(c), siteOf(c), { limit: c.noteLimit }) : null),
+  pull: jsmOpsPull(apiFor, ctxFor),
+};
