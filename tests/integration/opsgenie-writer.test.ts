@@ -65,38 +65,6 @@ describe('OpsGenie write-back: one alert note per distinct RCA, through the asyn
     expect(notes().map((n) => n.note.match(/## Root cause\n(\w)/)?.[1])).toEqual(['A', 'B']);
   });
 
-  it('request still processing: RetryableError with a short wait and no note; the next attempt polls the same request (one POST)', async () => {
-    og.state.processingPolls = 1;
-    const err = await fail(writeRca(writer, locator(), doc('x'), null));
-    expect(err).toBeInstanceOf(RetryableError);
-    expect((err as RetryableError).retryAfterMs).toBe(2_000);
-    expect((err as Error).message).toMatch(/still processing request/);
-    expect(notes()).toHaveLength(0);
-    const out = await writeRca(writer, locator(), doc('x'), null);
-    expect(out.action).toBe('created');
-    expect(notes()).toHaveLength(1);
-    expect(posts()).toHaveLength(1);
-    expect(polls()).toHaveLength(2);
-  });
-
-  it('a failed request is retried: the next attempt adds it again, and there is still exactly one note', async () => {
-    og.state.failNext('Internal error while processing the request');
-    const err = await fail(writeRca(writer, locator(), doc('x'), null));
-    expect(err).toBeInstanceOf(RetryableError);
-    expect((err as Error).message).toMatch(/failed request .*Internal error/);
-    expect(notes()).toHaveLength(0);
-    await writeRca(writer, locator(), doc('x'), null);
-    expect(notes()).toHaveLength(1);
-    expect(posts()).toHaveLength(2);
-  });
-
-  it('a request that failed because the alert is gone is permanent', async () => {
-    og.state.failNext('Alert does not exist');
-    const err = await fail(writeRca(writer, locator(), doc('x'), null));
-    expect(err).toBeInstanceOf(PermanentError);
-    expect((err as Error).message).toBe(`OpsGenie could not add the note to alert ${alert.id}: Alert does not exist`);
-  });
-
   it.each(['accept-then-drop', 'accept-then-502'] as const)('%s on the note POST: retryable, and the retry finds the note (one in the end)', async (kind) => {
     og.faults.add({ method: 'POST', path: /\/notes$/, kind });
     expect(await fail(writeRca(writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
@@ -105,40 +73,6 @@ describe('OpsGenie write-back: one alert note per distinct RCA, through the asyn
     expect(retry).toEqual({ action: 'updated', comment: { id: notes()[0]!.offset, url: null } });
     expect(notes()).toHaveLength(1);
     expect(posts()).toHaveLength(1);
-  });
-
-  it('a lost answer while OpsGenie is still processing: the retry waits for the note instead of adding it again', async () => {
-    og.state.processingPolls = 5;
-    og.faults.add({ method: 'POST', path: /\/notes$/, kind: 'accept-then-drop' });
-    expect(await fail(writeRca(writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
-    const waiting = await fail(writeRca(writer, locator(), doc('x'), null));
-    expect((waiting as Error).message).toMatch(/answer to adding the note .* was lost; waiting/);
-    expect(posts()).toHaveLength(1);
-    og.state.settle();
-    expect((await writeRca(writer, locator(), doc('x'), null)).action).toBe('updated');
-    expect(notes()).toHaveLength(1);
-  });
-
-  it('a POST that never reached OpsGenie is added again once the grace period has passed', async () => {
-    og.faults.add({ method: 'POST', path: /\/notes$/, kind: 'status', status: 502, body: { message: 'Bad Gateway', took: 0, requestId: 'r' } });
-    expect(await fail(writeRca(writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
-    expect(await fail(writeRca(writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
-    now += 31_000;
-    expect((await writeRca(writer, locator(), doc('x'), null)).action).toBe('created');
-    expect(notes()).toHaveLength(1);
-    expect(posts()).toHaveLength(2);
-  });
-
-  it('a request OpsGenie never heard of (expired) counts as lost after a while, and the note is added again (once)', async () => {
-    og.state.processingPolls = 1;
-    expect(await fail(writeRca(writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
-    og.state.requests.clear();
-    now += 11 * 60_000;
-    expect(((await fail(writeRca(writer, locator(), doc('x'), null))) as Error).message).toMatch(/treated as lost/);
-    og.state.processingPolls = 0;
-    await writeRca(writer, locator(), doc('x'), null);
-    expect(notes()).toHaveLength(1);
-    expect(posts()).toHaveLength(2);
   });
 
   it('finds our note past the first page of notes, ignoring notes of others and about other alerts', async () => {
