@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { Config } from '../src/config/schema.js';
-import { ConfigError } from '../src/errors.js';
+import { ConfigError, RetryableError } from '../src/errors.js';
 import type { Issue } from '../src/issue.js';
 import { isLlmConfigured } from '../src/llm/create-client.js';
 import type { LoopState } from '../src/loop/loop-state.js';
@@ -45,14 +45,34 @@ export async function investigateFromSource(source: AnySource, config: Config, e
     out(`\n# ${issue.title}\n\n${answer}\n`);
     let written: unknown;
     if (writer && issue.locator) {
+      let resume: string | null = null;
       const doc = commentFor({ id: randomUUID(), issue, rca: answer, linkHosts: [...hostsIn(toolText(state))] }, config.server.publicUrl);
-      const w = await writeRca(writer, issue.locator, doc, null);
+      const w = await writeWithRetries(() => writeRca(writer, issue.locator!, doc, null, { resume }), (token) => { resume = token; });
       written = { action: w.action, commentId: w.comment.id, url: w.comment.url };
       out(`\n(${w.action === 'created' ? 'Posted' : 'Updated'} comment on ${issue.locator.key}${w.comment.url ? `: ${w.comment.url}` : ''})\n`);
     }
     results.push(report(issue, answer, state, written));
   }
   if (opts.jsonOutputFile) writeFileSync(opts.jsonOutputFile, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+const CLI_WRITE_TRIES = 6;
+const CLI_MAX_WAIT_MS = 30_000;
+
+/**
+ * The CLI has no queue to come back later, and a person waiting: a retryable vendor answer (a
+ * note still being processed, a 429) is waited out here, a few times, carrying the resume token.
+ */
+async function writeWithRetries<T>(attempt: () => Promise<T>, onResume: (token: string | null) => void): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof RetryableError) || i >= CLI_WRITE_TRIES) throw err;
+      onResume(err.resumeToken ?? null);
+      await new Promise((r) => setTimeout(r, Math.min(err.retryAfterMs ?? 2_000, CLI_MAX_WAIT_MS)));
+    }
+  }
 }
 
 function toolText(state: LoopState): string {

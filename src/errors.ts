@@ -14,9 +14,16 @@ export class LestradeError extends Error {
 
 export class RetryableError extends LestradeError {
   readonly retryAfterMs: number | undefined;
-  constructor(message: string, options?: { cause?: unknown; retryAfterMs?: number }) {
+  /**
+   * What the next attempt needs to carry on where this one stopped (e.g. a vendor's request id
+   * for a write still being processed). The write-back job keeps it durably and hands it back,
+   * whichever process makes the next attempt.
+   */
+  readonly resumeToken: string | undefined;
+  constructor(message: string, options?: { cause?: unknown; retryAfterMs?: number; resumeToken?: string }) {
     super(message, options);
     this.retryAfterMs = options?.retryAfterMs;
+    this.resumeToken = options?.resumeToken;
   }
 }
 

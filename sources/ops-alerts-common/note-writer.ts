@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PermanentError, RetryableError } from '../../src/errors.js';
 import type { IssueLocator } from '../../src/issue.js';
-import type { RcaWriter, WrittenComment } from '../../src/writeback/rca-writer.js';
+import type { RcaWriter, WriteContext, WrittenComment } from '../../src/writeback/rca-writer.js';
 import { statusOf } from './http-json.js';
 import { markedDigest, renderNote, type RenderedNote } from './note-text.js';
 import type { NotesApi } from './notes-api.js';
@@ -60,16 +60,16 @@ export function noteWriter(api: NotesApi, opts: NoteWriterOptions): RcaWriter {
       digests.set(`${alertId}/${pick.id}`, markedDigest(pick.text, locator)!);
       return written(alertId, pick.id);
     },
-    async create(locator, doc) {
-      return addOnce(ctx, alertIdOf(locator), locator, renderNote(locator, doc, opts.limit));
+    async create(locator, doc, wctx) {
+      return addOnce(ctx, alertIdOf(locator), locator, renderNote(locator, doc, opts.limit), wctx);
     },
-    async update(locator, existing, doc) {
+    async update(locator, existing, doc, wctx) {
       const alertId = alertIdOf(locator);
       const note = renderNote(locator, doc, opts.limit);
       if ((await digestOf(alertId, existing.id, locator)) === note.sha) return existing;
       // Where notes can be edited, ours is; if someone deleted it meanwhile, a new one is added.
       const edited = api.editNote ? await api.editNote(alertId, existing.id, note.text) : null;
-      return edited ? written(alertId, edited.id) : addOnce(ctx, alertId, locator, note);
+      return edited ? written(alertId, edited.id) : addOnce(ctx, alertId, locator, note, wctx);
     },
   };
 }
@@ -83,13 +83,14 @@ interface AddContext {
   written: (alertId: string, id: string) => WrittenComment;
 }
 
-async function addOnce(c: AddContext, alertId: string, locator: IssueLocator, note: RenderedNote): Promise<WrittenComment> {
+async function addOnce(c: AddContext, alertId: string, locator: IssueLocator, note: RenderedNote, wctx?: WriteContext): Promise<WrittenComment> {
   const key = PendingNotes.key(alertId, note.sha);
-  const earlier = c.pending.get(key);
+  // This process's memory, else what an attempt elsewhere left (the engine keeps it in Redis).
+  const earlier = c.pending.get(key) ?? c.pending.adopt(key, wctx?.resume ?? null);
   if (earlier?.requestId) return settle(c, alertId, locator, note, earlier);
   if (earlier && c.pending.ageMs(earlier) < c.grace) {
     // find() has just looked and not seen it; it may still be on its way.
-    throw new RetryableError(`${c.api.vendor}: the answer to adding the note to alert ${alertId} was lost; waiting for the note to appear before adding it again`, { retryAfterMs: c.pollWaitMs });
+    throw new RetryableError(`${c.api.vendor}: the answer to adding the note to alert ${alertId} was lost; waiting for the note to appear before adding it again`, { retryAfterMs: c.pollWaitMs, resumeToken: PendingNotes.token(key, earlier) });
   }
   let out;
   try {
@@ -97,7 +98,10 @@ async function addOnce(c: AddContext, alertId: string, locator: IssueLocator, no
   } catch (err) {
     // No answer, or a 5xx from a proxy in front of the vendor: it may have been accepted all the same.
     // A 429 was refused before anything happened.
-    if (err instanceof RetryableError && statusOf(err) !== 429) c.pending.set(key, null);
+    if (err instanceof RetryableError && statusOf(err) !== 429) {
+      const lost = c.pending.set(key, null);
+      throw new RetryableError(err.message, { cause: err, retryAfterMs: err.retryAfterMs, resumeToken: PendingNotes.token(key, lost) });
+    }
     throw err;
   }
   if (out.kind === 'note') {
@@ -118,7 +122,7 @@ async function settle(c: AddContext, alertId: string, locator: IssueLocator, not
   }
   if (s.state === 'processing') {
     if (c.pending.ageMs(p) <= c.expiry) {
-      throw new RetryableError(`${c.api.vendor} is still processing request ${requestId} (note on alert ${alertId})`, { retryAfterMs: c.pollWaitMs });
+      throw new RetryableError(`${c.api.vendor} is still processing request ${requestId} (note on alert ${alertId})`, { retryAfterMs: c.pollWaitMs, resumeToken: PendingNotes.token(key, p) });
     }
     c.pending.delete(key);
     throw new RetryableError(`${c.api.vendor} still does not know request ${requestId} (note on alert ${alertId}): treated as lost, the note will be added again`, { retryAfterMs: c.pollWaitMs });

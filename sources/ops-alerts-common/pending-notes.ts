@@ -11,8 +11,8 @@ export interface PendingNote {
 const MAX_ENTRIES = 1_000;
 
 /**
- * In memory, per writer: a retry in the same process polls the request it already made
- * instead of adding the note again. (Another process retrying relies on find() seeing the note.)
+ * Per writer, in memory, and carried between processes as a resume token: a retry, here or in
+ * another worker, polls the request already made instead of adding the note again.
  */
 export class PendingNotes {
   private readonly entries = new Map<string, PendingNote>();
@@ -37,6 +37,25 @@ export class PendingNotes {
       this.entries.delete(k);
     }
     return entry;
+  }
+
+  /** A pending write as a token the engine keeps between attempts (possibly in other processes). */
+  static token(key: string, entry: PendingNote): string {
+    return JSON.stringify({ key, requestId: entry.requestId, at: entry.at });
+  }
+
+  /** Takes over a pending write another attempt left as a token, if it is for this key. */
+  adopt(key: string, token: string | null): PendingNote | undefined {
+    if (!token) return undefined;
+    try {
+      const t = JSON.parse(token) as { key?: unknown; requestId?: unknown; at?: unknown };
+      if (t.key !== key || typeof t.at !== 'number' || (t.requestId !== null && typeof t.requestId !== 'string')) return undefined;
+      const entry = { requestId: t.requestId, at: t.at };
+      this.entries.set(key, entry);
+      return entry;
+    } catch {
+      return undefined;
+    }
   }
 
   delete(key: string): void {

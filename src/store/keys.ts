@@ -15,6 +15,8 @@ export const keys = {
   delivery: (source: string, deliveryId: string) => `lestrade:delivery:${source}:${digest(deliveryId)}`,
   /** Our comment on one issue (id, url, which investigation wrote it): the write-back's first lookup. */
   writtenComment: (source: string, locatorKey: string) => `lestrade:written:${source}:${digest(locatorKey)}`,
+  /** A write-back's resume token (a vendor request still processing), for whichever process tries next. */
+  writeResume: (source: string, locatorKey: string) => `lestrade:writeresume:${source}:${digest(locatorKey)}`,
   /** Held while one write-back to an issue runs, so two never race to create a comment. */
   writeLock: (source: string, locatorKey: string) => `lestrade:writelock:${source}:${digest(locatorKey)}`,
   /** A poller's cursor (e.g. updated-since). */

@@ -7,6 +7,12 @@ export interface WrittenComment {
   url: string | null;
 }
 
+/** What one write attempt knows from the attempts before it. */
+export interface WriteContext {
+  /** The resumeToken of the last RetryableError this writer threw for this issue, if any. */
+  resume: string | null;
+}
+
 /**
  * A source's write-back. Every method is one vendor request (or a short series of reads);
  * failures are typed: RetryableError (429, 5xx, network, carrying the vendor's retry time)
@@ -18,8 +24,8 @@ export interface RcaWriter {
    * one carrying our marker, else null.
    */
   find(locator: IssueLocator, knownId: string | null): Promise<WrittenComment | null>;
-  create(locator: IssueLocator, doc: CommentDoc): Promise<WrittenComment>;
-  update(locator: IssueLocator, existing: WrittenComment, doc: CommentDoc): Promise<WrittenComment>;
+  create(locator: IssueLocator, doc: CommentDoc, ctx?: WriteContext): Promise<WrittenComment>;
+  update(locator: IssueLocator, existing: WrittenComment, doc: CommentDoc, ctx?: WriteContext): Promise<WrittenComment>;
   /** Why writing to this issue is refused (e.g. a public repository not allowed in config), or null. */
   refusal?(locator: IssueLocator): Promise<string | null>;
 }

@@ -29,6 +29,7 @@ interface WrittenRef {
 }
 
 const LOCK_MS = 120_000;
+const RESUME_TTL_SECONDS = 24 * 3600;
 const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 /**
@@ -90,7 +91,17 @@ async function writeUnderLock(inv: Investigation, answer: Answer, writer: RcaWri
     return 'superseded' as const;
   }
   const doc = commentFor({ ...answer, issue: inv.issue }, deps.publicUrl);
-  const out = await writeRca(writer, locator, doc, stored?.id ?? null);
+  const resumeKey = keys.writeResume(inv.source, locator.key);
+  let out;
+  try {
+    out = await writeRca(writer, locator, doc, stored?.id ?? null, { resume: await deps.redis.get(resumeKey) });
+  } catch (err) {
+    // Kept for whichever process makes the next attempt (under the same per-issue lock).
+    if (err instanceof RetryableError && err.resumeToken) await deps.redis.set(resumeKey, err.resumeToken, 'EX', RESUME_TTL_SECONDS);
+    else await deps.redis.del(resumeKey);
+    throw err;
+  }
+  await deps.redis.del(resumeKey);
   const ref: WrittenRef = { id: out.comment.id, url: out.comment.url, investigationId: inv.id, createdAt: inv.createdAt };
   await deps.redis.set(refKey, JSON.stringify(ref), 'EX', deps.retentionSeconds);
   await deps.store.saveWriteBack(inv.id, record({ status: 'written', commentId: out.comment.id, url: out.comment.url, error: null }));

@@ -1,7 +1,7 @@
 import { PermanentError } from '../errors.js';
 import type { IssueLocator } from '../issue.js';
 import type { CommentDoc } from './compose-comment.js';
-import type { RcaWriter, WrittenComment } from './rca-writer.js';
+import type { RcaWriter, WriteContext, WrittenComment } from './rca-writer.js';
 
 export interface WriteOutcome {
   comment: WrittenComment;
@@ -13,12 +13,12 @@ export interface WriteOutcome {
  * else create one. A crash or dropped connection after the vendor accepted a create is healed
  * by the next attempt finding that comment by its marker.
  */
-export async function writeRca(writer: RcaWriter, locator: IssueLocator, doc: CommentDoc, knownId: string | null): Promise<WriteOutcome> {
+export async function writeRca(writer: RcaWriter, locator: IssueLocator, doc: CommentDoc, knownId: string | null, ctx: WriteContext = { resume: null }): Promise<WriteOutcome> {
   const refusal = await writer.refusal?.(locator);
   if (refusal) throw new WriteRefusedError(refusal);
   const existing = await writer.find(locator, knownId);
-  if (existing) return { comment: await writer.update(locator, existing, doc), action: 'updated' };
-  return { comment: await writer.create(locator, doc), action: 'created' };
+  if (existing) return { comment: await writer.update(locator, existing, doc, ctx), action: 'updated' };
+  return { comment: await writer.create(locator, doc, ctx), action: 'created' };
 }
 
 /** Writing is not allowed here by policy (public repository, untrusted target): never retried. */

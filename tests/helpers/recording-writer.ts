@@ -1,7 +1,7 @@
 import { PermanentError, RetryableError } from '../../src/errors.js';
 import type { IssueLocator } from '../../src/issue.js';
 import type { CommentDoc } from '../../src/writeback/compose-comment.js';
-import { rcaMarker, type RcaWriter, type WrittenComment } from '../../src/writeback/rca-writer.js';
+import { rcaMarker, type RcaWriter, type WriteContext, type WrittenComment } from '../../src/writeback/rca-writer.js';
 
 /**
  * An RcaWriter over an in-memory comment list, for engine tests of the write-back job (lock,
@@ -14,6 +14,8 @@ export class RecordingWriter implements RcaWriter {
   /** Errors thrown by the next create/update calls, in order. */
   failures: Array<RetryableError | PermanentError> = [];
   refuse: string | null = null;
+  /** The resume token each create/update was handed. */
+  resumes: Array<string | null> = [];
   private next = 1;
 
   async refusal(): Promise<string | null> {
@@ -26,14 +28,16 @@ export class RecordingWriter implements RcaWriter {
     return hit ? { id: hit.id, url: `https://tickets.test/${hit.id}` } : null;
   }
 
-  async create(locator: IssueLocator, doc: CommentDoc): Promise<WrittenComment> {
+  async create(locator: IssueLocator, doc: CommentDoc, ctx?: WriteContext): Promise<WrittenComment> {
+    this.resumes.push(ctx?.resume ?? null);
     this.fail();
     const id = String(this.next++);
     this.comments.push({ id, issue: locator.key, body: render(doc), marker: rcaMarker(locator) });
     return { id, url: `https://tickets.test/${id}` };
   }
 
-  async update(_locator: IssueLocator, existing: WrittenComment, doc: CommentDoc): Promise<WrittenComment> {
+  async update(_locator: IssueLocator, existing: WrittenComment, doc: CommentDoc, ctx?: WriteContext): Promise<WrittenComment> {
+    this.resumes.push(ctx?.resume ?? null);
     this.fail();
     const c = this.comments.find((x) => x.id === existing.id)!;
     c.body = render(doc);

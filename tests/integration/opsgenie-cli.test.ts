@@ -66,4 +66,16 @@ describe('lestrade investigate opsgenie', () => {
     expect(offRun.code).toBe(2);
     expect(offRun.stderr).toMatch(/source opsgenie is off: no OPSGENIE_API_KEY/);
   }, 30_000);
+
+  it('--update waits out a note OpsGenie is still processing, then counts it written (one POST)', async () => {
+    og.state.processingPolls = 1;
+    const posts = () => og.requests.filter((r) => r.method === 'POST' && r.path === `/v2/alerts/${p3.id}/notes`).length;
+    const res = await run(['investigate', 'opsgenie', '--query', 'priority:P3', '--update'], env);
+    og.state.processingPolls = 0;
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('(Posted comment on 7)');
+    expect(og.notes(p3.id)).toHaveLength(1);
+    expect(posts()).toBe(1);
+  }, 60_000);
 });

@@ -52,6 +52,21 @@ describe('OpsGenie write-back: the asynchronous request, seen through (processin
     expect(polls()).toHaveLength(2);
   });
 
+  it('another process (a fresh writer) given the resume token polls the same request instead of adding a second note', async () => {
+    og.state.processingPolls = 2;
+    const err = await fail(writeRca(writer, locator(), doc('x'), null)) as RetryableError;
+    expect(err.resumeToken).toEqual(expect.any(String));
+    const elsewhere = makeWriter();
+    const again = await fail(writeRca(elsewhere, locator(), doc('x'), null, { resume: err.resumeToken! })) as RetryableError;
+    expect(again.message).toMatch(/still processing request/);
+    const out = await writeRca(makeWriter(), locator(), doc('x'), null, { resume: again.resumeToken! });
+    expect(out.action).toBe('created');
+    expect(posts()).toHaveLength(1);
+    expect(notes()).toHaveLength(1);
+    // Without the token a fresh writer has no way to know: it would post again (what the token prevents).
+    expect(polls()).toHaveLength(3);
+  });
+
   it('a failed request is retried: the next attempt adds it again, and there is still exactly one note', async () => {
     og.state.failNext('Internal error while processing the request');
     const err = await fail(writeRca(writer, locator(), doc('x'), null));

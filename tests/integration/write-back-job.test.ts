@@ -86,6 +86,16 @@ describe('the write-back job', () => {
     expect(writer.comments).toHaveLength(0);
   });
 
+  it("hands the next attempt the resume token the last one left, and forgets it once written", async () => {
+    const id = await completed('OPS-7', 'x');
+    writer.failures.push(new RetryableError('request 42 still processing', { retryAfterMs: 10, resumeToken: 'request:42' }));
+    await expect(runWriteBack(id, 1, false, deps)).rejects.toThrow('still processing');
+    expect(await conn.get(keys.writeResume('tickets', 'OPS-7'))).toBe('request:42');
+    expect(await runWriteBack(id, 2, false, deps)).toBe('written');
+    expect(writer.resumes).toEqual([null, 'request:42']);
+    expect(await conn.exists(keys.writeResume('tickets', 'OPS-7'))).toBe(0);
+  });
+
   it('a vendor failure is recorded: retryable stays pending, permanent fails, policy refuses', async () => {
     const a = await completed('OPS-7', 'x');
     writer.failures.push(new RetryableError('tickets answered HTTP 502', { retryAfterMs: 1000 }));
