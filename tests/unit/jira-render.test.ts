@@ -207,7 +207,8 @@ describe('toWikiMarkup', () => {
         const wiki = toWikiMarkup(composeComment({ rca: parts.join(''), issueKey: 'K-1', investigationId: 'i1', allowedHosts: new Set() }));
         // Take out our own markup (block macros, monospace delimiters) and escaped characters.
         const rest = wiki
-          .replace(/^\{(code(:[a-z#+]+)?|noformat)\}\n[\s\S]*?\n\{(code|noformat)\}$/gm, '')
+          // A block ends at its own closer: a literal {code} line inside {noformat} is content.
+          .replace(/^\{noformat\}\n[\s\S]*?\n\{noformat\}$|^\{code(:[a-z#+]+)?\}\n[\s\S]*?\n\{code\}$/gm, '')
           .replace(/^\{quote\}$/gm, '')
           .replace(/\{\{|\}\}/g, '')
           .replace(/\\[^\n]/g, '');
