@@ -3,10 +3,12 @@ import fc from 'fast-check';
 /**
  * fast-check settings for every fuzz property: bounded runs, and a fixed seed from FC_SEED when
  * set. On failure fast-check prints the seed (and path) to replay: FC_SEED=<seed> npm test -- tests/fuzz
+ * FC_SCALE=<n> multiplies the runs, for a longer hunt than CI's (raise vitest's --testTimeout with it).
  */
 export function fcParams(numRuns: number): fc.Parameters<unknown> {
   const seed = process.env.FC_SEED;
-  return { numRuns, ...(seed ? { seed: Number(seed) } : {}) };
+  const scale = Number(process.env.FC_SCALE ?? 1);
+  return { numRuns: Math.max(1, Math.round(numRuns * (scale > 0 ? scale : 1))), ...(seed ? { seed: Number(seed) } : {}) };
 }
 
 /** One unit of an odd string: any code point, a lone UTF-16 surrogate, or a character that means something somewhere. */
@@ -63,13 +65,29 @@ export function toJsonText(value: unknown): string {
   return JSON.stringify(value).replace(/"\\u0000raw:([^"]*)"/g, '$1');
 }
 
-type Path = Array<string | number>;
+export type Path = Array<string | number>;
 
-function pathsOf(value: unknown, at: Path = [], out: Path[] = []): Path[] {
-  out.push(at);
-  if (Array.isArray(value)) value.forEach((v, i) => pathsOf(v, [...at, i], out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) pathsOf(v, [...at, k], out);
-  return out;
+/**
+ * The path of the pick-th node (modulo their number) of a value, counting parents before children.
+ * Iterative, with a parent link per node rather than a path per node: a replaced value may be
+ * nested thousands deep, and paths copied per node would take memory quadratic in the depth.
+ */
+function pickPath(root: unknown, pick: number): Path {
+  const parent: number[] = [];
+  const key: Array<string | number> = [];
+  const stack: Array<[unknown, number, string | number]> = [[root, -1, '']];
+  while (stack.length) {
+    const [value, up, k] = stack.pop()!;
+    const index = parent.length;
+    parent.push(up);
+    key.push(k);
+    const children: Array<[unknown, number, string | number]> = Array.isArray(value) ? value.map((v, i) => [v, index, i])
+      : value && typeof value === 'object' ? Object.entries(value).map(([name, v]) => [v, index, name]) : [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  const path: Path = [];
+  for (let i = pick % parent.length; i > 0; i = parent[i]!) path.push(key[i]!);
+  return path.reverse();
 }
 
 function getAt(root: unknown, path: Path): unknown {
@@ -92,8 +110,7 @@ export function mutationsOf(fixtures: unknown[]): fc.Arbitrary<unknown> {
     .map(([fixture, steps]) => {
       const root = { doc: structuredClone(fixture) };
       for (const [pick, m] of steps) {
-        const paths = pathsOf(root.doc).map((p) => ['doc', ...p]);
-        const path = paths[pick % paths.length]!;
+        const path = ['doc', ...pickPath(root.doc, pick)];
         const parent = getAt(root, path.slice(0, -1)) as Record<string | number, unknown>;
         const key = path.at(-1)!;
         const current = parent[key];
@@ -113,4 +130,47 @@ export function mutationsOf(fixtures: unknown[]): fc.Arbitrary<unknown> {
       }
       return root.doc;
     });
+}
+
+/** Numbers a count or an id may be: small, negative, past 32 bits, the largest safe integer. */
+const edgeNumbers = fc.constantFrom(0, -1, 1, 101, 2 ** 31, 2 ** 53 - 1, 1e21, 0.5);
+
+/**
+ * A real payload with 1-3 of the fields its source reads (the paths given, where the payload has
+ * them) dropped, retyped or replaced by an odd string, an edge number, any JSON value or one of
+ * `extra`. Uniformly picked paths mostly land on fields nobody reads; these do not.
+ */
+export function focusedMutationsOf(fixtures: unknown[], hotPaths: Path[], extra?: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  const value = fc.oneof(
+    { weight: 4, arbitrary: oddString }, { weight: 2, arbitrary: edgeNumbers }, { weight: 3, arbitrary: anyJson },
+    ...(extra ? [{ weight: 2, arbitrary: extra }] : []),
+  );
+  const step = fc.tuple(fc.nat(), fc.oneof(
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('drop' as const) }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('retype' as const) }) },
+    { weight: 5, arbitrary: fc.record({ op: fc.constant('replace' as const), value }) },
+  ));
+  return fc.tuple(fc.constantFrom(...fixtures), fc.array(step, { minLength: 1, maxLength: 3 })).map(([fixture, steps]) => {
+    const doc = structuredClone(fixture);
+    for (const [pick, m] of steps) {
+      const present = hotPaths.filter((p) => {
+        try { const parent = getAt(doc, p.slice(0, -1)); return parent !== null && typeof parent === 'object'; } catch { return false; }
+      });
+      if (present.length === 0) break;
+      const path = present[pick % present.length]!;
+      const parent = getAt(doc, path.slice(0, -1)) as Record<string | number, unknown>;
+      const key = path.at(-1)!;
+      const current = parent[key];
+      if (m.op === 'drop') {
+        if (Array.isArray(parent) && typeof key === 'number') parent.splice(key, 1);
+        else delete parent[key];
+      } else if (m.op === 'retype') {
+        parent[key] = typeof current === 'string' ? (Number(current) || 0) : typeof current === 'number' ? String(current)
+          : Array.isArray(current) ? Object.fromEntries(current.map((v, i) => [String(i), v])) : current && typeof current === 'object' ? Object.values(current) : 'retyped';
+      } else {
+        parent[key] = m.value;
+      }
+    }
+    return doc;
+  });
 }
