@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 
 /**
- * fast-check settings for every fuzz property: bounded runs, and a fixed seed from FC_SEED when
- * set. On failure fast-check prints the seed (and path) to replay: FC_SEED=<seed> npm test -- tests/fuzz
- * FC_SCALE=<n> multiplies the runs, for a longer hunt than CI's (raise vitest's --testTimeout with it).
+ * fast-check settings for every fuzz property: bounded runs. The seed is the run's one seed, set by
+ * tests/setup/fast-check-seed.ts: fixed by default, FC_SEED=<n> replays the seed a failure printed,
+ * FC_SEED=random explores. FC_SCALE=<n> multiplies the runs, for a longer hunt than CI's (raise
+ * vitest's --testTimeout with it).
  */
 export function fcParams(numRuns: number): fc.Parameters<unknown> {
-  const seed = process.env.FC_SEED;
   const scale = Number(process.env.FC_SCALE ?? 1);
-  return { numRuns: Math.max(1, Math.round(numRuns * (scale > 0 ? scale : 1))), ...(seed ? { seed: Number(seed) } : {}) };
+  return { numRuns: Math.max(1, Math.round(numRuns * (scale > 0 ? scale : 1))) };
 }
 
 /** One unit of an odd string: any code point, a lone UTF-16 surrogate, or a character that means something somewhere. */

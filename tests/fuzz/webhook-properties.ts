@@ -24,7 +24,7 @@ import { DEFAULT_RUNS, type WebhookEndpoint } from './webhook-endpoints.js';
  *     is not used up: the vendor's redelivery still counts).
  * Defects these found in src/ or sources/ are listed per row (KnownDefect): the properties are
  * narrowed around each, and its minimal counterexample runs as it.fails.
- * Runs are bounded and seeded (FC_SEED, see fcParams). FUZZ_STATS=1 prints what the deliveries came to.
+ * Runs are bounded (fcParams) and seeded (tests/setup/fast-check-seed.ts: FC_SEED). FUZZ_STATS=1 prints what the deliveries came to.
  */
 const ANSWER_MS = 8_000;
 
