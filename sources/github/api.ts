@@ -50,8 +50,10 @@ export class GitHubApi {
   /** The last `want` comments (or a few more), from the last pages only; `total` is the issue's comment count. */
   async recentComments(owner: string, repo: string, number: number, total: number, want: number): Promise<GhComment[]> {
     let page = Math.ceil(total / PAGE);
+    // `total` comes from the delivery: however large it claims to be, walk back two pages at most.
+    const stop = Math.max(1, page - 1);
     const out: GhComment[] = [];
-    while (page >= 1 && out.length < want) {
+    while (page >= stop && out.length < want) {
       const p = page;
       const { data } = await callGitHub(() => this.octokit.rest.issues.listComments({ owner, repo, issue_number: number, per_page: PAGE, page: p }));
       out.unshift(...data);
@@ -101,6 +103,8 @@ async function orNull<T>(fn: () => Promise<T>): Promise<T | null> {
     return await fn();
   } catch (err) {
     if ((err as { response?: { status?: number } }).response?.status === 404) return null;
+    // A name that cannot be written into a URL (a lone surrogate) names nothing GitHub knows.
+    if (err instanceof URIError) return null;
     throw githubError(err);
   }
 }

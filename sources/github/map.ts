@@ -8,7 +8,8 @@ export interface GhIssue {
   number: number;
   title: string;
   body?: string | null;
-  state: string;
+  /** Absent in some deliveries (issues.pinned): open. */
+  state?: string;
   html_url: string;
   user: { login: string } | null;
   labels: ReadonlyArray<string | { name?: string | null }>;

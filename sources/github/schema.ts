@@ -11,7 +11,8 @@ export const WebhookIssueSchema = z.looseObject({
   number: z.int(),
   title: z.string(),
   body: z.string().nullable().optional(),
-  state: z.string(),
+  /** GitHub's schema does not require it (issues.pinned/unpinned come without): absent means open. */
+  state: z.string().optional(),
   html_url: z.string(),
   user: User.nullable(),
   labels: z.array(Label).default([]),

@@ -2,8 +2,12 @@ import { Webhooks } from '@octokit/webhooks';
 import { splitTokens } from '../../src/http/check-credentials.js';
 import type { Delivery, Verdict } from '../../src/source.js';
 
-/** verifyAndReceive parses only once the signature matched, so this error means a good signature. */
-const SIGNED_BUT_NOT_JSON = /^Invalid JSON$/;
+/**
+ * verifyAndReceive checks the signature first and throws this only when it does not match;
+ * anything it throws later (a body that is not JSON, or JSON that is not an event object) comes
+ * after a good signature, and the route answers 400 for such a body, not 401.
+ */
+const SIGNATURE_MISMATCH = /signature does not match/;
 
 /**
  * Checks X-Hub-Signature-256 over the raw body against every configured secret (the first, then
@@ -26,9 +30,9 @@ export function signatureVerifier(secretList: string | undefined): (delivery: De
       });
       return { ok: true };
     } catch (err) {
-      // Fail closed: only a signed body that is not JSON passes, and the route then answers 400 for it.
-      if (SIGNED_BUT_NOT_JSON.test((err as Error).message)) return { ok: true };
-      return { ok: false, reason: 'X-Hub-Signature-256 does not match the body' };
+      const messages = [(err as Error).message, ...((err as { errors?: Error[] }).errors ?? []).map((e) => e.message)];
+      if (messages.some((m) => SIGNATURE_MISMATCH.test(m))) return { ok: false, reason: 'X-Hub-Signature-256 does not match the body' };
+      return { ok: true };
     }
   };
 }

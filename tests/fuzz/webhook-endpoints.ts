@@ -61,8 +61,10 @@ export interface WebhookEndpoint {
   exactText?(body: unknown): { title?: string; description?: string; labels?: string[] };
   /** What the vendor double saw that its spec refuses (requests the service should not have sent), for FUZZ_STATS. */
   report?(): string[];
-  /** Defects the properties found in src/ or sources/, not fixed here: see KnownDefect. */
+  /** Defects the properties found in src/ or sources/, not fixed yet: see KnownDefect. */
   knownDefects?: KnownDefect[];
+  /** Defects the properties found and that are fixed: each minimal counterexample runs as a regression test. */
+  regressions?: Array<Omit<KnownDefect, 'hits'>>;
   /** Runs per property where this row's deliveries are slower (API calls to a double); see DEFAULT_RUNS. */
   runs?: Partial<Runs>;
 }

@@ -206,6 +206,14 @@ export function fuzzWebhook(endpoint: WebhookEndpoint): void {
       }), fcParams(runs.replay));
     });
 
+    // Fixed defects the properties found: their minimal counterexamples stay as regression tests.
+    for (const fixed of endpoint.regressions ?? []) {
+      it(`regression: ${fixed.title}`, async () => {
+        property = 'regression';
+        await fixed.demonstrate({ deliver: (text) => checkDelivery(text) });
+      });
+    }
+
     // Known defects (found by the properties above, reported, not fixed here): each fails today.
     for (const defect of endpoint.knownDefects ?? []) {
       it.fails(`known defect: ${defect.title}`, async () => {
