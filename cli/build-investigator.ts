@@ -19,7 +19,9 @@ export async function buildInvestigator(config: Config, env: Env): Promise<{ inv
   const investigator = new Investigator({
     client: createLlmClient(config.llm),
     llm: config.llm,
-    executor: new ToolExecutor({ tools: toolsets.tools, maxOutputChars: config.tools.maxOutputChars, timeoutMs: config.tools.timeoutMs }),
+    executor: new ToolExecutor({
+      tools: toolsets.tools, maxOutputChars: config.tools.maxOutputChars, timeoutMs: config.tools.timeoutMs, approvalRequired: toolsets.approvalRequired,
+    }),
     prompts: new PromptRenderer(config.templatesDir),
     toolsets: toolsets.enabled.map((t) => ({ name: t.name, description: t.description })),
   });

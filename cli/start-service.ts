@@ -9,11 +9,14 @@ import type { Logger } from '../src/log.js';
 import { mountSources, webhookMounts } from '../src/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
 import { Intake } from '../src/queue/intake.js';
+import { CancelSignals } from '../src/queue/cancel-signals.js';
 import { closeWorker } from '../src/queue/close-worker.js';
+import { Continuations } from '../src/queue/continuations.js';
 import { startInvestigationWorker } from '../src/queue/investigation-worker.js';
 import { createFastFailRedis, createWorkerRedis, waitReady } from '../src/queue/redis-connections.js';
 import type { RcaWriter } from '../src/writeback/rca-writer.js';
 import { InvestigationStore } from '../src/store/investigation-store.js';
+import { RunControl } from '../src/store/run-control.js';
 import { WriteBackQueue } from '../src/writeback/write-back-queue.js';
 import { startWriteBackWorker } from '../src/writeback/write-back-worker.js';
 import { sources } from '../sources/index.js';
@@ -38,8 +41,11 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   const redis = createFastFailRedis(redisUrl);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   await waitReady(redis, redisUrl, 15_000);
-  const store = new InvestigationStore(redis, config.queue, redactorFromConfig(config));
+  const redact = redactorFromConfig(config);
+  const store = new InvestigationStore(redis, config.queue, redact);
+  const runs = new RunControl(redis, config.queue.retentionSeconds, redact);
   const intake = new Intake(redis, store, config.queue);
+  const continuations = new Continuations(redis, config.queue);
   const llmConfigured = isLlmConfigured(config.llm);
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   for (const m of mounted) {
@@ -50,7 +56,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
   // Closed in this order: the HTTP server, then every worker at once, then queues and connections.
   const workerClosers: Array<() => Promise<unknown>> = [];
-  const closers: Array<() => Promise<unknown>> = [() => Promise.all(workerClosers.map((c) => c())), () => intake.close()];
+  const closers: Array<() => Promise<unknown>> = [() => Promise.all(workerClosers.map((c) => c())), () => intake.close(), () => continuations.close()];
 
   if (opts.workers) {
     const workerRedis = createWorkerRedis(redisUrl);
@@ -62,7 +68,12 @@ export async function startService(config: Config, redisUrl: string, log: Logger
     if (llmConfigured) {
       const { investigator, toolsets } = await buildInvestigator(config, opts.env);
       for (const s of toolsets.statuses) log.info({ toolset: s.name, state: s.state, reason: s.reason }, 'toolset');
-      const worker = startInvestigationWorker(workerRedis, store, investigator, log, config.queue, (inv) => (writers.has(inv.source) ? writeBacks.request(inv) : Promise.resolve()));
+      const cancels = await CancelSignals.start(createWorkerRedis(redisUrl), log);
+      const worker = startInvestigationWorker(workerRedis, {
+        store, runs, investigator, continuations, cancels, log, approvalTimeoutSeconds: config.approvals.timeoutSeconds,
+        onCompleted: (inv) => (writers.has(inv.source) ? writeBacks.request(inv) : Promise.resolve()),
+      }, config.queue);
+      closers.push(() => cancels.close());
       // Running investigations get time to finish; past it, their checkpoints let another worker resume.
       workerClosers.push(() => closeWorker(worker, log, config.queue.lockDurationMs));
       log.info({ concurrency: config.queue.concurrency, model: config.llm.model }, 'workers started');
@@ -77,7 +88,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
     const apiTokens = splitTokens(config.server.apiToken);
     if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api is open to anyone who can reach this port');
     const app = createApp({
-      redis, store, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log,
+      redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log,
       bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
     });
     server = await new Promise<Server>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { LlmConfig } from './config/schema.js';
 import type { Issue } from './issue.js';
+import type { ApprovalOutcome } from './loop/approvals.js';
 import { initialState, type LoopState } from './loop/loop-state.js';
 import { runLoop, type LoopResult } from './loop/run-loop.js';
 import type { PromptRenderer } from './prompts/prompt-renderer.js';
@@ -19,6 +20,10 @@ export interface InvestigateOptions {
   resumeFrom?: LoopState | null;
   onStep?: (state: LoopState) => Promise<void> | void;
   signal?: AbortSignal;
+  /** Pause on calls that need a human (the service); without it they are answered "approval_required" (the CLI). */
+  pauseForApproval?: boolean;
+  /** The decisions a paused state resumes with. */
+  approvals?: ApprovalOutcome;
 }
 
 /** Builds the prompt for one issue and runs the loop over it. Shared by workers and the CLI. */
@@ -26,7 +31,23 @@ export class Investigator {
   constructor(private readonly deps: InvestigatorDeps) {}
 
   async investigate(issue: Issue, opts: InvestigateOptions = {}): Promise<LoopResult> {
-    const state = opts.resumeFrom ?? this.freshState(issue);
+    return this.run(opts.resumeFrom ?? this.freshState(issue), opts);
+  }
+
+  /**
+   * Carries a finished conversation on with a follow-up question: same tools, a fresh step
+   * budget. A state already answering this question (a retry, a resume) goes on as it is.
+   */
+  async followUp(state: LoopState, question: string, opts: InvestigateOptions = {}): Promise<LoopResult> {
+    if (state.question === null) {
+      state.messages.push({ role: 'user', content: `Follow-up question from the on-call engineer (answer it from the evidence above, using tools if needed, in markdown):\n\n${question}` });
+      state.question = question;
+      state.steps = 0;
+    }
+    return this.run(state, opts);
+  }
+
+  private run(state: LoopState, opts: InvestigateOptions): Promise<LoopResult> {
     return runLoop(state, {
       client: this.deps.client,
       model: this.deps.llm.model,
@@ -36,6 +57,8 @@ export class Investigator {
       temperature: this.deps.llm.temperature,
       onStep: opts.onStep,
       signal: opts.signal,
+      pauseForApproval: opts.pauseForApproval,
+      approvals: opts.approvals,
     });
   }
 

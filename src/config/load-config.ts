@@ -27,6 +27,7 @@ const ENV_MAP: EnvBinding[] = [
   ['LESTRADE_MAX_STEPS', ['llm', 'maxSteps'], 'int'],
   ['LESTRADE_LLM_MAX_RETRIES', ['llm', 'maxRetries'], 'int'],
   ['LESTRADE_CONCURRENCY', ['queue', 'concurrency'], 'int'],
+  ['LESTRADE_APPROVAL_TIMEOUT_SECONDS', ['approvals', 'timeoutSeconds'], 'int'],
   ['PROMETHEUS_URL', ['toolsets', 'prometheus', 'url'], 'string'],
   ['LESTRADE_PUBLIC_URL', ['server', 'publicUrl'], 'string'],
   ['LESTRADE_TEMPLATES_DIR', ['templatesDir'], 'string'],

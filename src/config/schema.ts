@@ -45,6 +45,10 @@ const baseShape = {
     /** How long investigation records are kept. */
     retentionSeconds: z.int().positive().default(30 * 24 * 3600),
   }).prefault({}),
+  approvals: z.strictObject({
+    /** How long calls wait for a human; then they are answered "not approved in time" and the model answers with what it has. */
+    timeoutSeconds: z.int().min(1).max(30 * 24 * 3600).default(3600),
+  }).prefault({}),
   writeBack: z.strictObject({
     /** Tries of one write-back (each finds our earlier comment first, so none writes twice). */
     attempts: z.int().min(1).max(100).default(12),
@@ -58,7 +62,11 @@ const baseShape = {
     /** Extra folders of YAML toolsets. */
     dirs: z.array(z.string()).default([]),
     /** Per-toolset switches and settings, by toolset name. */
-    settings: z.record(z.string(), z.strictObject({ enabled: z.boolean().optional() })).default({}),
+    settings: z.record(z.string(), z.strictObject({
+      enabled: z.boolean().optional(),
+      /** Tools of this toolset that need a human's approval for every call (added to the toolset's own list). */
+      approvalRequired: z.array(z.string().min(1)).optional(),
+    })).default({}),
     prometheus: z.strictObject({
       url: z.url().optional(),
       headers: z.record(z.string(), z.string()).default({}),

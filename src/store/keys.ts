@@ -5,6 +5,12 @@ import { losslessBytes } from './lossless.js';
 export const keys = {
   investigation: (id: string) => `lestrade:inv:${id}`,
   checkpoint: (id: string) => `lestrade:inv:${id}:checkpoint`,
+  /** The calls of a paused run and the decisions made on them. */
+  approvals: (id: string) => `lestrade:inv:${id}:approvals`,
+  /** A tool output too large to send the model whole, kept for the API. */
+  output: (id: string, toolCallId: string) => `lestrade:inv:${id}:output:${digest(toolCallId)}`,
+  /** Cancel requests, published to every worker process. */
+  cancelChannel: () => 'lestrade:cancel',
   index: () => 'lestrade:invs',
   dedup: (source: string, identity: string) => `lestrade:dedup:${source}:${digest(identity)}`,
   /** The latest investigation of a fingerprint, for resolutions that carry a different identity. */

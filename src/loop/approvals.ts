@@ -1,0 +1,56 @@
+import { PermanentError } from '../errors.js';
+import type { ToolExecutor } from '../tools/tool-executor.js';
+import type { ToolResult } from '../tools/types.js';
+import { callKey, type AwaitingTurn, type LoopState, type PendingApproval } from './loop-state.js';
+
+/** A human's answer to one pending call. */
+export interface ApprovalDecision {
+  approved: boolean;
+  feedback?: string;
+}
+
+/** What a paused loop resumes with: decisions by tool call id; undecided calls count as expired when `expired`. */
+export interface ApprovalOutcome {
+  decisions: Map<string, ApprovalDecision>;
+  expired: boolean;
+}
+
+export const DENIED = 'A human reviewed this call and denied it; it did not run. Do not retry it as it is.';
+export const EXPIRED = 'Not approved in time: nobody decided before the approval expired, so this call did not run. Finish with the evidence you have.';
+
+/** Turns the paused turn's calls that need a human into awaiting state; the rest keep their results. */
+export function pauseTurn(state: LoopState, calls: AwaitingTurn['calls'], results: ToolResult[]): AwaitingTurn {
+  state.pauses += 1;
+  const approvals: PendingApproval[] = [];
+  calls.forEach((call, i) => {
+    const r = results[i]!;
+    if (r.status !== 'approval_required') return;
+    approvals.push({ toolCallId: call.id, tool: call.name, params: r.params, reason: r.error ?? 'needs approval', callKey: callKey(call.name, call.arguments) });
+  });
+  return { seq: state.pauses, calls, results: results.map((r) => (r.status === 'approval_required' ? null : r)), approvals };
+}
+
+/**
+ * Answers every waiting call of the paused turn: approved ones run (the executor checks the
+ * approval names this exact call), denied ones get a result carrying the human's feedback,
+ * undecided ones after expiry are "not approved in time". Returns the turn's results in call order.
+ */
+export async function resolveAwaiting(turn: AwaitingTurn, outcome: ApprovalOutcome, executor: ToolExecutor, signal?: AbortSignal): Promise<ToolResult[]> {
+  const results = [...turn.results];
+  for (const p of turn.approvals) {
+    const index = turn.calls.findIndex((c) => c.id === p.toolCallId);
+    const call = turn.calls[index];
+    if (!call) throw new PermanentError(`checkpoint is inconsistent: pending call ${p.toolCallId} is not in its turn`);
+    const decision = outcome.decisions.get(p.toolCallId);
+    if (decision?.approved) {
+      results[index] = await executor.execute(call, { approvedCallKey: p.callKey, signal });
+    } else if (decision) {
+      results[index] = { tool: p.tool, status: 'denied', error: DENIED, ...(decision.feedback ? { feedback: decision.feedback } : {}), params: p.params, elapsedMs: 0 };
+    } else if (outcome.expired) {
+      results[index] = { tool: p.tool, status: 'denied', error: EXPIRED, params: p.params, elapsedMs: 0 };
+    } else {
+      throw new PermanentError(`resumed without a decision for tool call ${p.toolCallId}`);
+    }
+  }
+  return results.map((r, i) => r ?? { tool: turn.calls[i]!.name, status: 'error', error: 'no result', params: {}, elapsedMs: 0 });
+}
