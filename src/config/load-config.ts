@@ -29,6 +29,7 @@ const ENV_MAP: EnvBinding[] = [
   ['LESTRADE_CONCURRENCY', ['queue', 'concurrency'], 'int'],
   ['LESTRADE_APPROVAL_TIMEOUT_SECONDS', ['approvals', 'timeoutSeconds'], 'int'],
   ['PROMETHEUS_URL', ['toolsets', 'prometheus', 'url'], 'string'],
+  ['LESTRADE_BASH_ENABLED', ['toolsets', 'settings', 'bash', 'enabled'], 'boolean'],
   ['LESTRADE_PUBLIC_URL', ['server', 'publicUrl'], 'string'],
   ['LESTRADE_TEMPLATES_DIR', ['templatesDir'], 'string'],
   ['LOG_LEVEL', ['log', 'level'], 'string'],

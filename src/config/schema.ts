@@ -71,6 +71,15 @@ const baseShape = {
       url: z.url().optional(),
       headers: z.record(z.string(), z.string()).default({}),
     }).prefault({}),
+    /** The bash toolset's policy (the toolset is off unless settings.bash.enabled is true). */
+    bash: z.strictObject({
+      allow: z.array(z.string().min(1)).default([]),
+      deny: z.array(z.string().min(1)).default([]),
+      curlHosts: z.array(z.string().min(1)).default([]),
+      timeoutMs: z.int().positive().default(30_000),
+      maxOutputBytes: z.int().positive().default(1_048_576),
+      env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
+    }).prefault({}),
   }).prefault({}),
   /** A folder whose templates override the built-in ones of the same name. */
   templatesDir: z.string().optional(),

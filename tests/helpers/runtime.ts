@@ -35,7 +35,7 @@ export function statusIs(base: string, id: string, statuses: string[], timeoutMs
  * A folder with a config file and YAML toolsets for runtime tests: `say` (echo, read-only) and
  * `restart` (side-effecting: touches a marker file, so a test can tell whether it ran).
  */
-export function runtimeConfig(extraYaml = '', extraToolsets: Record<string, string> = {}): { dir: string; config: string; marker: (name: string) => string } {
+export function runtimeConfig(extraYaml = '', toolsetsYaml = ''): { dir: string; config: string; marker: (name: string) => string } {
   const dir = mkdtempSync(join(tmpdir(), 'lestrade-runtime-'));
   writeFileSync(join(dir, 'say.yaml'), [
     'name: say', 'description: test tools', 'tools:',
@@ -45,8 +45,7 @@ export function runtimeConfig(extraYaml = '', extraToolsets: Record<string, stri
     '  - name: sleepy', '    description: sleeps, then touches a marker', '    params: { name: { type: string, pattern: "^[a-z0-9-]+$" } }',
     `    command: [sh, -c, "sleep 3 && touch ${dir}/$0", "{{ name }}"]`, '',
   ].join('\n'));
-  for (const [name, text] of Object.entries(extraToolsets)) writeFileSync(join(dir, `${name}.yaml`), text);
   const config = join(dir, 'lestrade.yaml');
-  writeFileSync(config, `toolsets: { dirs: [${JSON.stringify(dir)}] }\n${extraYaml}`);
+  writeFileSync(config, `toolsets: { dirs: [${JSON.stringify(dir)}]${toolsetsYaml ? `, ${toolsetsYaml}` : ''} }\n${extraYaml}`);
   return { dir, config, marker: (name: string) => join(dir, name) };
 }
