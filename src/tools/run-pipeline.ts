@@ -41,8 +41,11 @@ export function runPipeline(stages: string[][], opts: PipelineOptions): Promise<
       children.push(child);
       const prev = children[i - 1];
       if (prev?.stdout && child.stdin) {
-        prev.stdout.pipe(child.stdin);
+        const from = prev.stdout;
+        from.pipe(child.stdin);
         child.stdin.on('error', () => undefined); // the next stage may exit first (head): EPIPE is normal
+        // Unpiped (its reader died), the stream would sit paused with data and never end: drain it.
+        from.on('unpipe', () => from.resume());
       }
       child.stderr?.on('data', (d: Buffer) => { if (stderr.join('').length < opts.maxBytes) stderr.push(d.toString('utf8')); });
       if (i === stages.length - 1) {
@@ -61,7 +64,8 @@ export function runPipeline(stages: string[][], opts: PipelineOptions): Promise<
       });
       // A stage that ends stops the ones feeding it, as SIGPIPE would in a shell (yes | head).
       child.on('exit', () => { for (const c of children.slice(0, i)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGPIPE'); });
-      child.on('close', () => { if (--pending === 0 && !failed) finish(); });
+      // The last stage counts when its output is all read ('close'); the others when they exit.
+      child.on(i === stages.length - 1 ? 'close' : 'exit', () => { if (--pending === 0 && !failed) finish(); });
     });
   });
 }
