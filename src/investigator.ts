@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import type { LlmConfig } from './config/schema.js';
+import type { ContextBudget } from './context/context-budget.js';
 import type { Issue } from './issue.js';
 import type { ApprovalOutcome } from './loop/approvals.js';
 import { initialState, type LoopState } from './loop/loop-state.js';
@@ -13,6 +14,8 @@ export interface InvestigatorDeps {
   executor: ToolExecutor;
   prompts: PromptRenderer;
   toolsets: Array<{ name: string; description: string }>;
+  /** The context window's rules; without one, nothing is measured or compacted. */
+  budget?: ContextBudget;
 }
 
 export interface InvestigateOptions {
@@ -24,6 +27,8 @@ export interface InvestigateOptions {
   pauseForApproval?: boolean;
   /** The decisions a paused state resumes with. */
   approvals?: ApprovalOutcome;
+  /** Keeps a tool output too large to send whole. */
+  keepOutput?: (toolCallId: string, text: string) => Promise<void>;
 }
 
 /** Builds the prompt for one issue and runs the loop over it. Shared by workers and the CLI. */
@@ -59,6 +64,8 @@ export class Investigator {
       signal: opts.signal,
       pauseForApproval: opts.pauseForApproval,
       approvals: opts.approvals,
+      budget: this.deps.budget,
+      keepOutput: opts.keepOutput,
     });
   }
 

@@ -12,6 +12,10 @@ export const LlmConfigSchema = z.strictObject({
   /** SDK-level retries (honouring Retry-After) before the queue's own backoff takes over. */
   maxRetries: z.int().min(0).max(10).default(2),
   temperature: z.number().min(0).max(2).optional(),
+  /** The model's context window in tokens; unset, it follows the model's family (gpt-4o: 128k, gpt-4.1: 1M, ...). */
+  contextWindow: z.int().min(2_000).optional(),
+  /** Older turns are compacted (summarised) when a request would fill more than this share of the window. */
+  compactAt: z.number().min(0.3).max(0.99).default(0.9),
 });
 export type LlmConfig = z.infer<typeof LlmConfigSchema>;
 
@@ -55,7 +59,10 @@ const baseShape = {
     backoffMs: z.int().positive().default(10_000),
   }).prefault({}),
   tools: z.strictObject({
-    maxOutputChars: z.int().positive().default(20_000),
+    /** What is kept of one tool output (the model gets at most maxResultTokens of it; the rest is retrievable). */
+    maxOutputChars: z.int().positive().default(1_000_000),
+    /** A result larger than min(15% of the context window, this) is not sent whole: its head and a hint instead. */
+    maxResultTokens: z.int().min(100).default(25_000),
     timeoutMs: z.int().positive().default(60_000),
   }).prefault({}),
   toolsets: z.strictObject({

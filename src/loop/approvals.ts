@@ -35,7 +35,10 @@ export function pauseTurn(state: LoopState, calls: AwaitingTurn['calls'], result
  * approval names this exact call), denied ones get a result carrying the human's feedback,
  * undecided ones after expiry are "not approved in time". Returns the turn's results in call order.
  */
-export async function resolveAwaiting(turn: AwaitingTurn, outcome: ApprovalOutcome, executor: ToolExecutor, signal?: AbortSignal): Promise<ToolResult[]> {
+export async function resolveAwaiting(
+  turn: AwaitingTurn, outcome: ApprovalOutcome, executor: ToolExecutor, signal?: AbortSignal,
+  shape: (toolCallId: string, r: ToolResult) => Promise<ToolResult> = async (_id, r) => r,
+): Promise<ToolResult[]> {
   const results = [...turn.results];
   for (const p of turn.approvals) {
     const index = turn.calls.findIndex((c) => c.id === p.toolCallId);
@@ -43,7 +46,7 @@ export async function resolveAwaiting(turn: AwaitingTurn, outcome: ApprovalOutco
     if (!call) throw new PermanentError(`checkpoint is inconsistent: pending call ${p.toolCallId} is not in its turn`);
     const decision = outcome.decisions.get(p.toolCallId);
     if (decision?.approved) {
-      results[index] = await executor.execute(call, { approvedCallKey: p.callKey, signal });
+      results[index] = await shape(call.id, await executor.execute(call, { approvedCallKey: p.callKey, signal }));
     } else if (decision) {
       results[index] = { tool: p.tool, status: 'denied', error: DENIED, ...(decision.feedback ? { feedback: decision.feedback } : {}), params: p.params, elapsedMs: 0 };
     } else if (outcome.expired) {

@@ -5,8 +5,11 @@ import type {
 } from 'openai/resources/chat/completions';
 import pLimit from 'p-limit';
 import { z } from 'zod';
+import type { ContextBudget } from '../context/context-budget.js';
+import { compactHistory } from '../context/compact-history.js';
 import { CancelledError } from '../errors.js';
 import { classifyLlmError } from '../llm/classify-error.js';
+import { FilterSchema } from '../tools/output-filters.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { Tool, ToolResult } from '../tools/types.js';
 import { pauseTurn, resolveAwaiting, type ApprovalOutcome } from './approvals.js';
@@ -34,6 +37,10 @@ export interface LoopOptions {
   pauseForApproval?: boolean;
   /** For a state paused on approvals: the humans' decisions (or their expiry). */
   approvals?: ApprovalOutcome;
+  /** The context window's rules: oversized tool results are kept aside, history compacted near the window. */
+  budget?: ContextBudget;
+  /** Keeps the whole of a tool output that was too large to send (retrievable through the API). */
+  keepOutput?: (toolCallId: string, text: string) => Promise<void>;
 }
 
 export interface LoopResult {
@@ -67,7 +74,9 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
     const forced = forcedBy !== null;
     if (forcedBy) state.messages.push({ role: 'user', content: forcedBy });
     state.forceAnswer = null;
-    const message = await callModel(state, opts, forced ? [] : toolSpecs);
+    const tools = forced ? [] : toolSpecs;
+    if (opts.budget) await fitContext(state, opts, opts.budget, tools);
+    const message = await callModel(state, opts, tools);
     state.steps += 1;
     const calls = (message.tool_calls ?? []).filter(isFunctionCall);
     // On the forced step a model that still asks for tools gets no tools: its calls are dropped
@@ -82,7 +91,7 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
       await opts.onStep?.(state);
       return { answer: message.content ?? '', finishReason: forced ? 'forced' : 'answer', state };
     }
-    const results = await Promise.all(calls.map((call) => limit(() => runCall(state, opts.executor, call, opts.signal))));
+    const results = await Promise.all(calls.map((call) => limit(() => runCall(state, opts, call))));
     throwIfCancelled(opts.signal);
     const turn = calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
     if (opts.pauseForApproval && results.some((r) => r.status === 'approval_required')) {
@@ -100,7 +109,7 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
 async function finishPausedTurn(state: LoopState, opts: LoopOptions): Promise<void> {
   const turn = state.awaiting!;
   const outcome = opts.approvals ?? { decisions: new Map(), expired: false };
-  const results = await resolveAwaiting(turn, outcome, opts.executor, opts.signal);
+  const results = await resolveAwaiting(turn, outcome, opts.executor, opts.signal, (id, r) => keepOversized(id, r, opts));
   throwIfCancelled(opts.signal);
   const waited = new Set(turn.approvals.map((a) => a.toolCallId));
   state.toolCalls.push(...results.filter((_r, i) => waited.has(turn.calls[i]!.id)));
@@ -115,6 +124,27 @@ function answerTurn(state: LoopState, calls: AwaitingTurn['calls'], results: Too
     state.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(results[i]) });
   });
   if (record) state.toolCalls.push(...results);
+}
+
+/** Records the request's size (peak); compacts the history first when it would pass the threshold. */
+async function fitContext(state: LoopState, opts: LoopOptions, budget: ContextBudget, tools: ChatCompletionTool[]): Promise<void> {
+  state.context.windowTokens = budget.windowTokens;
+  let tokens = budget.counter.conversation(state.messages, tools);
+  if (tokens > budget.compactThreshold) {
+    await compactHistory(state, { client: opts.client, model: opts.model, budget, tools, signal: opts.signal });
+    tokens = budget.counter.conversation(state.messages, tools);
+    // The compacted history is the new checkpoint.
+    await opts.onStep?.(state);
+  }
+  state.context.peakTokens = Math.max(state.context.peakTokens, tokens);
+}
+
+/** A result too large to send whole is kept aside; the model gets its size, a head and a hint. */
+async function keepOversized(toolCallId: string, result: ToolResult, opts: LoopOptions): Promise<ToolResult> {
+  const fitted = opts.budget?.fit(result);
+  if (!fitted) return result;
+  await opts.keepOutput?.(toolCallId, fitted.full);
+  return { ...fitted.view, callId: toolCallId };
 }
 
 function throwIfCancelled(signal: AbortSignal | undefined): void {
@@ -144,7 +174,7 @@ async function callModel(state: LoopState, opts: LoopOptions, tools: ChatComplet
   }
 }
 
-async function runCall(state: LoopState, executor: ToolExecutor, call: ChatCompletionMessageFunctionToolCall, signal?: AbortSignal): Promise<ToolResult> {
+async function runCall(state: LoopState, opts: LoopOptions, call: ChatCompletionMessageFunctionToolCall): Promise<ToolResult> {
   const key = callKey(call.function.name, call.function.arguments);
   if (state.callKeys.includes(key)) {
     return {
@@ -156,7 +186,8 @@ async function runCall(state: LoopState, executor: ToolExecutor, call: ChatCompl
     };
   }
   state.callKeys.push(key);
-  return executor.execute({ id: call.id, name: call.function.name, arguments: call.function.arguments }, { signal });
+  const result = await opts.executor.execute({ id: call.id, name: call.function.name, arguments: call.function.arguments }, { signal: opts.signal });
+  return keepOversized(call.id, result, opts);
 }
 
 function isFunctionCall(call: { type: string }): call is ChatCompletionMessageFunctionToolCall {
@@ -174,10 +205,18 @@ function safeParams(raw: string): Record<string, unknown> {
 
 const specCache = new WeakMap<Tool, ChatCompletionTool>();
 
+let filters: Record<string, unknown> | undefined;
+function filterProperties(): Record<string, unknown> {
+  filters ??= (z.toJSONSchema(FilterSchema) as { properties: Record<string, unknown> }).properties;
+  return filters;
+}
+
 function toOpenAiTool(tool: Tool): ChatCompletionTool {
   let spec = specCache.get(tool);
   if (!spec) {
-    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.params) as Record<string, unknown>;
+    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.params) as Record<string, unknown> & { properties?: Record<string, unknown> };
+    // Every tool also takes the runtime's output filters, unless it has parameters of those names.
+    parameters.properties = { ...filterProperties(), ...(parameters.properties ?? {}) };
     spec = { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
     specCache.set(tool, spec);
   }

@@ -76,6 +76,7 @@ async function runPhase(job: Job<InvestigationJobData>, inv: Investigation, phas
     };
     const opts = {
       signal: controller.signal, onStep, pauseForApproval: true,
+      keepOutput: (toolCallId: string, text: string) => deps.store.saveOutput(id, toolCallId, text),
       approvals: checkpoint?.awaiting ? await deps.runs.outcome(id) : undefined,
     };
     const result = phase === 'ask'

@@ -35,6 +35,7 @@ const ToolResultSchema = z.strictObject({
   truncated: z.boolean().optional(),
   outputTokens: z.number().optional(),
   hint: z.string().optional(),
+  callId: z.string().optional(),
 });
 
 const PendingSchema = z.strictObject({

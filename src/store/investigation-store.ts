@@ -177,6 +177,17 @@ export class InvestigationStore {
     await this.redis.set(keys.checkpoint(id), encodeCheckpoint(this.redact.deep(state)), 'EX', this.opts.retentionSeconds);
   }
 
+  /** Keeps a tool output too large to send the model whole, for the API (redacted, retention TTL). */
+  async saveOutput(id: string, toolCallId: string, text: string): Promise<void> {
+    await this.redis.set(keys.output(id, toolCallId), encodeField(this.redact(text)), 'EX', this.opts.retentionSeconds);
+  }
+
+  async getOutput(id: string, toolCallId: string): Promise<string | null> {
+    if (!isInvestigationId(id)) return null;
+    const text = await this.redis.get(keys.output(id, toolCallId));
+    return text === null ? null : decodeField(text);
+  }
+
   async hasCheckpoint(id: string): Promise<boolean> {
     return (await this.redis.exists(keys.checkpoint(id))) === 1;
   }

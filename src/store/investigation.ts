@@ -38,8 +38,9 @@ export interface ToolCallRecord {
   durationMs: number;
   error?: string;
   feedback?: string;
-  /** Size of an output too large to send the model whole. */
+  /** Size of an output too large to send the model whole; its whole text is at /api/investigations/:id/outputs/:toolCallId. */
   outputTokens?: number;
+  toolCallId?: string;
 }
 
 export interface Investigation extends InvestigationSummary {
@@ -66,6 +67,6 @@ export interface Investigation extends InvestigationSummary {
 export function toToolCallRecord(r: ToolResult): ToolCallRecord {
   return {
     name: r.tool, params: r.params, status: r.status, durationMs: r.elapsedMs, ...(r.error ? { error: r.error } : {}),
-    ...(r.feedback ? { feedback: r.feedback } : {}), ...(r.outputTokens ? { outputTokens: r.outputTokens } : {}),
+    ...(r.feedback ? { feedback: r.feedback } : {}), ...(r.outputTokens ? { outputTokens: r.outputTokens } : {}), ...(r.callId ? { toolCallId: r.callId } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { describeZodIssues } from '../errors.js';
 import { callKey, paramsKey } from '../loop/loop-state.js';
+import { applyFilters, hasFilters, splitFilters, type Filters } from './output-filters.js';
 import { shapeOutput } from './shape-output.js';
 import type { CallVerdict, Tool, ToolOutput, ToolResult } from './types.js';
 
@@ -67,25 +68,31 @@ export class ToolExecutor {
     } catch {
       return done({ status: 'error', error: 'arguments are not valid JSON', params: {} });
     }
-    // zod reads declared keys through the prototype chain: a parameter named "constructor" must
-    // see only what the model sent, so validate a null-prototype copy.
-    const parsed = tool.params.safeParse(raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.assign(Object.create(null), raw) : raw);
     const rawParams = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    // The runtime's output filters (output_grep, ...) are not the tool's: taken out before validation.
+    const split = raw && typeof raw === 'object' && !Array.isArray(raw) ? splitFilters(rawParams, tool.params.shape) : { args: raw, filters: {} as Filters };
+    if ('error' in split) return done({ status: 'error', error: split.error, params: rawParams });
+    // zod reads declared keys through the prototype chain: a parameter named "constructor" must
+    // see only what the model sent, so validate a null-prototype copy (splitFilters made one).
+    const parsed = tool.params.safeParse(split.args);
     if (!parsed.success) {
       return done({ status: 'error', error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}`, params: rawParams });
     }
     const params = parsed.data as Record<string, unknown>;
+    const shown = hasFilters(split.filters) ? { ...params, ...split.filters } : params;
     const verdict = await this.verdict(tool, params);
-    if (verdict.decision === 'deny') return done({ status: 'error', error: `refused: ${verdict.reason}`, params });
+    if (verdict.decision === 'deny') return done({ status: 'error', error: `refused: ${verdict.reason}`, params: shown });
     // Approved means: a human approved exactly this call (same tool, same arguments).
     const approved = verdict.decision === 'ask'
       && ((opts.approvedCallKey !== undefined && opts.approvedCallKey === callKey(call.name, call.arguments)) || this.isApproved(tool, params));
-    if (verdict.decision === 'ask' && !approved) return done({ status: 'approval_required', error: verdict.reason, params });
+    if (verdict.decision === 'ask' && !approved) return done({ status: 'approval_required', error: verdict.reason, params: shown });
     const output = await this.runWithTimeout(tool, params, approved, opts.signal);
-    if (output.status === 'error') return done({ status: 'error', error: output.error, params });
-    const shaped = output.data === undefined ? null : shapeOutput(output.data, this.maxOutputChars);
+    if (output.status === 'error') return done({ status: 'error', error: output.error, params: shown });
+    const filtered = output.data !== undefined && hasFilters(split.filters) ? applyFilters(output.data, split.filters) : output.data;
+    if (filtered === '' && output.status === 'success') return done({ status: 'no_data', data: 'nothing left after the output filters', params: shown });
+    const shaped = filtered === undefined ? null : shapeOutput(filtered, this.maxOutputChars);
     const data = output.status === 'no_data' && !shaped ? (output.message ?? 'no data found') : shaped?.text;
-    return done({ status: output.status, data, params, ...(shaped?.truncated ? { truncated: true } : {}) });
+    return done({ status: output.status, data, params: shown, ...(shaped?.truncated ? { truncated: true } : {}) });
   }
 
   /** Refuse, ask or allow: the tool's own per-call policy first, then side effects, then the toolset's list. */

@@ -22,6 +22,8 @@ export interface ToolResult {
   outputTokens?: number;
   /** Says how to narrow an output that was not sent whole. */
   hint?: string;
+  /** The tool call whose whole output was kept (GET /api/investigations/:id/outputs/:callId). */
+  callId?: string;
 }
 
 /** What a tool says of one call before it runs: run it, refuse it, or ask a human first. */

@@ -33,7 +33,8 @@ export function statusIs(base: string, id: string, statuses: string[], timeoutMs
 
 /**
  * A folder with a config file and YAML toolsets for runtime tests: `say` (echo, read-only) and
- * `restart` (side-effecting: touches a marker file, so a test can tell whether it ran).
+ * `restart` (side-effecting: touches a marker file, so a test can tell whether it ran), `sleepy`
+ * (takes 3 s, then touches a marker) and `numbers` (seq 1 n: output of any size).
  */
 export function runtimeConfig(extraYaml = '', toolsetsYaml = ''): { dir: string; config: string; marker: (name: string) => string } {
   const dir = mkdtempSync(join(tmpdir(), 'lestrade-runtime-'));
@@ -43,7 +44,9 @@ export function runtimeConfig(extraYaml = '', toolsetsYaml = ''): { dir: string;
     '  - name: restart', '    description: restart a service (touches a marker file)', '    sideEffects: true',
     '    params: { name: { type: string, pattern: "^[a-z0-9-]+$" } }', `    command: [touch, "${dir}/{{ name }}"]`,
     '  - name: sleepy', '    description: sleeps, then touches a marker', '    params: { name: { type: string, pattern: "^[a-z0-9-]+$" } }',
-    `    command: [sh, -c, "sleep 3 && touch ${dir}/$0", "{{ name }}"]`, '',
+    `    command: [sh, -c, "sleep 3 && touch ${dir}/$0", "{{ name }}"]`,
+    '  - name: numbers', '    description: prints the numbers 1 to n, one a line', '    params: { n: { type: integer, minimum: 1, maximum: 1000000 } }',
+    '    command: [seq, 1, "{{ n }}"]', '',
   ].join('\n'));
   const config = join(dir, 'lestrade.yaml');
   writeFileSync(config, `toolsets: { dirs: [${JSON.stringify(dir)}]${toolsetsYaml ? `, ${toolsetsYaml}` : ''} }\n${extraYaml}`);
