@@ -1,7 +1,5 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Logger } from '../log.js';
-import type { InvestigationStore } from '../store/investigation-store.js';
 import { QUEUE_NAME, QUEUE_PREFIX, type InvestigationJobData } from './names.js';
 import { retryDelay } from './retry-delay.js';
 import { runInvestigationJob, type JobDeps } from './run-investigation-job.js';
@@ -34,17 +32,19 @@ export function startInvestigationWorker(redis: Redis, deps: JobDeps, opts: Work
   // BullMQ fails some jobs without running our handler to the end (a job that stalled more than
   // maxStalledCount, a crash between steps): the record must not stay "running" for ever.
   worker.on('failed', (job, err) => {
-    if (job) settleFailedJob(job, err, deps.store, deps.log).catch((e: Error) => deps.log.warn({ id: job.id, err: e.message }, 'could not settle a failed job'));
+    if (job) settleFailedJob(job, err, deps).catch((e: Error) => deps.log.warn({ id: job.id, err: e.message }, 'could not settle a failed job'));
   });
   return worker;
 }
 
-async function settleFailedJob(job: Job<InvestigationJobData>, err: Error, store: InvestigationStore, log: Logger): Promise<void> {
+async function settleFailedJob(job: Job<InvestigationJobData>, err: Error, deps: JobDeps): Promise<void> {
   // "failed" is emitted for every failed attempt; only a job BullMQ will not retry ends the record.
   const state = await job.getState();
   if (state !== 'failed' && state !== 'unknown') return;
+  const id = job.data.investigationId;
   const reason = job.failedReason || err.message;
-  if (await store.failIfUnfinished(job.data.investigationId, reason)) {
-    log.error({ id: job.data.investigationId, err: reason }, 'investigation failed: its job failed outside the handler');
-  }
+  const settled = job.data.phase === 'ask'
+    ? await deps.runs.updateIf(id, 'ask', 'running', { askStatus: 'failed', updatedAt: new Date().toISOString() }, true)
+    : await deps.store.failIfUnfinished(id, reason);
+  if (settled) deps.log.error({ id, phase: job.data.phase ?? 'investigation', err: reason }, 'investigation failed: its job failed outside the handler');
 }

@@ -61,7 +61,7 @@ export async function runInvestigationJob(job: Job<InvestigationJobData>, deps: 
 async function runPhase(job: Job<InvestigationJobData>, inv: Investigation, phase: Phase, deps: JobDeps): Promise<void> {
   const { id } = inv;
   const attempt = job.attemptsMade + 1;
-  if (!(await deps.runs.begin(id, phase, attempt))) return;
+  if (!(await deps.runs.begin(id, phase, attempt, job.id ?? id))) return;
   deps.log.info({ id, title: inv.title, attempt, phase }, phase === 'ask' ? 'follow-up started' : 'investigation started');
   const controller = deps.cancels.register(id);
   let partial: LoopState | null = null;

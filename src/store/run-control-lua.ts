@@ -5,11 +5,15 @@
  * investigation, `askStatus` for its follow-up.
  */
 
-/** KEYS: record. ARGV: field, now, attempt. queued (or running, a dead worker's) → running. */
+/**
+ * KEYS: record. ARGV: field, now, attempt, job id. queued → running; running → running only for
+ * the same job (BullMQ handing a dead worker's job to another), so two jobs never run one run.
+ */
 export const BEGIN_LUA = `
 local s = redis.call('HGET', KEYS[1], ARGV[1])
-if s ~= 'queued' and s ~= 'running' then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], 'running', 'updatedAt', ARGV[2])
+local job = ARGV[1] .. ':job'
+if s ~= 'queued' and not (s == 'running' and redis.call('HGET', KEYS[1], job) == ARGV[4]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], 'running', 'updatedAt', ARGV[2], job, ARGV[4])
 if ARGV[1] == 'status' then redis.call('HSET', KEYS[1], 'startedAt', ARGV[2], 'attempts', ARGV[3]) end
 return 1
 `;

@@ -36,8 +36,9 @@ export type AskResult = { outcome: 'ok'; entry: number } | { outcome: 'not_compl
 export class RunControl {
   constructor(private readonly redis: Redis, private readonly retentionSeconds: number, private readonly redact: Redactor = noSecrets) {}
 
-  async begin(id: string, phase: Phase, attempt: number): Promise<boolean> {
-    return (await this.redis.eval(BEGIN_LUA, 1, keys.investigation(id), statusField(phase), new Date().toISOString(), attempt)) === 1;
+  /** Starts the run for this job; false when it is not queued (or is running under another job). */
+  async begin(id: string, phase: Phase, attempt: number, jobId: string): Promise<boolean> {
+    return (await this.redis.eval(BEGIN_LUA, 1, keys.investigation(id), statusField(phase), new Date().toISOString(), attempt, jobId)) === 1;
   }
 
   async pause(id: string, phase: Phase, turn: AwaitingTurn, timeoutSeconds: number): Promise<ApprovalsView | null> {

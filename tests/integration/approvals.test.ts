@@ -96,6 +96,19 @@ describe('approval that pauses and resumes', () => {
     expect((await postJson(`${s.base}/api/investigations/00000000-0000-4000-8000-000000000000/approvals`, { decisions: [{ toolCallId: 'x', approved: true }] })).status).toBe(404);
   });
 
+  it('runs a resumed investigation once, even when a repeat delivery of its alert requeues it meanwhile', async () => {
+    const { s, rt } = await serve(restartScript);
+    const id = await deliverOne(s.base);
+    await statusIs(s.base, id, ['awaiting_approval']);
+    await postJson(`${s.base}/api/investigations/${id}/approvals`, { decisions: [{ toolCallId: 'c-restart', approved: true }] });
+    // The repeat finds the record queued and its first job finished: intake enqueues it again.
+    expect(await deliverOne(s.base).catch(() => null)).toBeNull();
+    await statusIs(s.base, id, ['completed']);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(llm!.requests).toHaveLength(2);
+    expect(existsSync(rt.marker('api'))).toBe(true);
+  });
+
   it('waits for every pending call: a partial decision keeps it paused', async () => {
     const { s, rt } = await serve((req) => (toolResults(req).length === 0
       ? { toolCalls: [{ id: 'r1', name: 'restart', arguments: { name: 'one' } }, { id: 'r2', name: 'restart', arguments: { name: 'two' } }] }
