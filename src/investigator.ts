@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import type { LlmConfig } from './config/schema.js';
 import type { ContextBudget } from './context/context-budget.js';
 import type { Issue } from './issue.js';
-import type { ApprovalOutcome } from './loop/approvals.js';
+import { abandonTurn, type ApprovalOutcome } from './loop/approvals.js';
 import { initialState, type LoopState } from './loop/loop-state.js';
 import { runLoop, type LoopResult } from './loop/run-loop.js';
 import type { PromptRenderer } from './prompts/prompt-renderer.js';
@@ -41,10 +41,13 @@ export class Investigator {
 
   /**
    * Carries a finished conversation on with a follow-up question: same tools, a fresh step
-   * budget. A state already answering this question (a retry, a resume) goes on as it is.
+   * budget. A state already answering this question (a retry, a resume) goes on as it is; one
+   * left by a cancelled or failed question gets the new question after its loose ends are closed.
    */
-  async followUp(state: LoopState, question: string, opts: InvestigateOptions = {}): Promise<LoopResult> {
-    if (state.question === null) {
+  async followUp(state: LoopState, question: string, entry: number, opts: InvestigateOptions = {}): Promise<LoopResult> {
+    if (state.questionEntry !== entry) {
+      abandonTurn(state);
+      state.questionEntry = entry;
       state.messages.push({ role: 'user', content: `Follow-up question from the on-call engineer (answer it from the evidence above, using tools if needed, in markdown):\n\n${question}` });
       state.question = question;
       state.steps = 0;

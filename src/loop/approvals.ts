@@ -57,3 +57,17 @@ export async function resolveAwaiting(
   }
   return results.map((r, i) => r ?? { tool: turn.calls[i]!.name, status: 'error', error: 'no result', params: {}, elapsedMs: 0 });
 }
+
+/** Closes a paused turn nobody will decide (its run was cancelled): every call gets an answer, so the history stays valid. */
+export function abandonTurn(state: LoopState): void {
+  const turn = state.awaiting;
+  if (!turn) return;
+  turn.calls.forEach((call, i) => {
+    const result: ToolResult = turn.results[i] ?? { tool: call.name, status: 'denied', error: 'The run was cancelled before a human decided; this call did not run.', params: {}, elapsedMs: 0 };
+    state.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result) });
+  });
+  // Never run, so not "already made": the model may ask for them again.
+  const dropped = new Set(turn.approvals.map((a) => a.callKey));
+  state.callKeys = state.callKeys.filter((k) => !dropped.has(k));
+  state.awaiting = null;
+}

@@ -65,13 +65,15 @@ export interface LoopState {
   forceAnswer: 'approval_expired' | null;
   /** The follow-up question being answered, if any (kept visible through compaction). */
   question: string | null;
+  /** Which conversation entry that question is (a retry or resume goes on; a new entry starts over). */
+  questionEntry: number | null;
   context: ContextStats;
 }
 
 export function initialState(messages: ChatCompletionMessageParam[]): LoopState {
   return {
     messages, steps: 0, usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 }, toolCalls: [], callKeys: [],
-    awaiting: null, pauses: 0, forceAnswer: null, question: null, context: { windowTokens: 0, peakTokens: 0, compactions: [] },
+    awaiting: null, pauses: 0, forceAnswer: null, question: null, questionEntry: null, context: { windowTokens: 0, peakTokens: 0, compactions: [] },
   };
 }
 

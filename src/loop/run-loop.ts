@@ -4,16 +4,15 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import pLimit from 'p-limit';
-import { z } from 'zod';
 import type { ContextBudget } from '../context/context-budget.js';
 import { compactHistory } from '../context/compact-history.js';
 import { CancelledError } from '../errors.js';
 import { classifyLlmError } from '../llm/classify-error.js';
-import { FilterSchema } from '../tools/output-filters.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
-import type { Tool, ToolResult } from '../tools/types.js';
+import type { ToolResult } from '../tools/types.js';
 import { pauseTurn, resolveAwaiting, type ApprovalOutcome } from './approvals.js';
 import { callKey, type AwaitingTurn, type LoopState } from './loop-state.js';
+import { toOpenAiTool } from './tool-specs.js';
 import type { StopCondition } from './stop-conditions.js';
 
 export interface LoopOptions {
@@ -201,24 +200,4 @@ function safeParams(raw: string): Record<string, unknown> {
   } catch {
     return {};
   }
-}
-
-const specCache = new WeakMap<Tool, ChatCompletionTool>();
-
-let filters: Record<string, unknown> | undefined;
-function filterProperties(): Record<string, unknown> {
-  filters ??= (z.toJSONSchema(FilterSchema) as { properties: Record<string, unknown> }).properties;
-  return filters;
-}
-
-function toOpenAiTool(tool: Tool): ChatCompletionTool {
-  let spec = specCache.get(tool);
-  if (!spec) {
-    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.params) as Record<string, unknown> & { properties?: Record<string, unknown> };
-    // Every tool also takes the runtime's output filters, unless it has parameters of those names.
-    parameters.properties = { ...filterProperties(), ...(parameters.properties ?? {}) };
-    spec = { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
-    specCache.set(tool, spec);
-  }
-  return spec;
 }

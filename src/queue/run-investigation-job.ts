@@ -80,7 +80,7 @@ async function runPhase(job: Job<InvestigationJobData>, inv: Investigation, phas
       approvals: checkpoint?.awaiting ? await deps.runs.outcome(id) : undefined,
     };
     const result = phase === 'ask'
-      ? await deps.investigator.followUp(requireCheckpoint(checkpoint), inv.conversation.at(-1)!.question, opts)
+      ? await deps.investigator.followUp(requireCheckpoint(checkpoint), inv.conversation.at(-1)!.question, inv.conversation.length - 1, opts)
       : await deps.investigator.investigate(inv.issue, { ...opts, resumeFrom: checkpoint });
     completed = await settle(inv, phase, result, deps);
   } catch (err) {

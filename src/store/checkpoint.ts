@@ -59,6 +59,7 @@ const StateSchema = z.strictObject({
   pauses: z.int().min(0),
   forceAnswer: z.literal('approval_expired').nullable(),
   question: z.string().nullable(),
+  questionEntry: z.int().min(0).nullable(),
   context: z.strictObject({
     windowTokens: z.int().min(0),
     peakTokens: z.int().min(0),

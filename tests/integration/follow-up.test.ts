@@ -26,6 +26,7 @@ const script: Script = (req) => {
   if (!q.includes('Follow-up question')) return { content: '## Root cause\nthe database' };
   if (answered) return { content: `follow-up answer after ${toolResults(req).at(-1)!.result.status}` };
   if (q.includes('restart')) return { toolCalls: [{ id: `rs${req.messages.length}`, name: 'restart', arguments: { name: 'db' } }] };
+  if (q.includes('slowly')) return { toolCalls: [{ name: 'sleepy', arguments: { name: 'slow-follow-up' } }] };
   if (q.includes('check')) return { toolCalls: [{ name: 'say', arguments: { word: `checked-${req.messages.length}` } }] };
   return { content: `answer to: ${q.split('\n').at(-1)}` };
 };
@@ -83,6 +84,40 @@ describe('follow-up questions', () => {
     const inv = await statusIs(s.base, id, ['answered', 'failed'], 20_000, true);
     expect(inv.conversation[0].answer).toBe('follow-up answer after no_data');
     expect(existsSync(rt.marker('db'))).toBe(true);
+  });
+
+  it('can be cancelled while they run; the investigation stays completed and takes the next question', async () => {
+    const { s, id, rt } = await completed();
+    await postJson(`${s.base}/api/investigations/${id}/ask`, { question: 'Look slowly?' });
+    await statusIs(s.base, id, ['running'], 20_000, true);
+    await new Promise((r) => setTimeout(r, 300));
+    const res = await postJson(`${s.base}/api/investigations/${id}/cancel`, {});
+    expect(res.body).toMatchObject({ status: 'cancelled', phase: 'ask', previous: 'running' });
+    const inv = await statusIs(s.base, id, ['cancelled'], 20_000, true);
+    expect(inv.status).toBe('completed');
+    await new Promise((r) => setTimeout(r, 3_300));
+    expect(existsSync(rt.marker('slow-follow-up'))).toBe(false);
+    await postJson(`${s.base}/api/investigations/${id}/ask`, { question: 'And now?' });
+    const next = await statusIs(s.base, id, ['answered'], 20_000, true);
+    expect(next.conversation.map((c: { status: string }) => c.status)).toEqual(['cancelled', 'answered']);
+  });
+
+  it('start over on a new question when the last one was cancelled while awaiting approval', async () => {
+    const { s, id, rt } = await completed();
+    await postJson(`${s.base}/api/investigations/${id}/ask`, { question: 'Should we restart it?' });
+    await statusIs(s.base, id, ['awaiting_approval'], 20_000, true);
+    await postJson(`${s.base}/api/investigations/${id}/cancel`, {});
+    await postJson(`${s.base}/api/investigations/${id}/ask`, { question: 'Should we restart it?' });
+    const waiting = await statusIs(s.base, id, ['awaiting_approval', 'failed'], 20_000, true);
+    expect(waiting.conversation.map((c: { status: string }) => c.status)).toEqual(['cancelled', 'awaiting_approval']);
+    await postJson(`${s.base}/api/investigations/${id}/approvals`, { decisions: [{ toolCallId: waiting.approvals.pending[0].toolCallId, approved: false }] });
+    const inv = await statusIs(s.base, id, ['answered', 'failed'], 20_000, true);
+    expect(inv.conversation[1]).toMatchObject({ status: 'answered', answer: 'follow-up answer after denied' });
+    expect(existsSync(rt.marker('db'))).toBe(false);
+    // The abandoned call was answered too: every tool_call in the history has its result.
+    const last = llm!.requests.at(-1)!;
+    const calls = last.messages.flatMap((m) => m.tool_calls?.map((c) => c.id) ?? []);
+    expect(calls.every((c) => last.messages.some((m) => m.role === 'tool' && m.tool_call_id === c))).toBe(true);
   });
 
   it('are refused, saying why, for an investigation that is not completed or a bad question', async () => {
