@@ -12,6 +12,7 @@ import { Intake } from '../src/queue/intake.js';
 import { CancelSignals } from '../src/queue/cancel-signals.js';
 import { closeWorker } from '../src/queue/close-worker.js';
 import { Continuations } from '../src/queue/continuations.js';
+import { startExpiryWorker } from '../src/queue/expiry-worker.js';
 import { startInvestigationWorker } from '../src/queue/investigation-worker.js';
 import { createFastFailRedis, createWorkerRedis, waitReady } from '../src/queue/redis-connections.js';
 import type { RcaWriter } from '../src/writeback/rca-writer.js';
@@ -73,6 +74,8 @@ export async function startService(config: Config, redisUrl: string, log: Logger
         store, runs, investigator, continuations, cancels, log, approvalTimeoutSeconds: config.approvals.timeoutSeconds,
         onCompleted: (inv) => (writers.has(inv.source) ? writeBacks.request(inv) : Promise.resolve()),
       }, config.queue);
+      const expiries = startExpiryWorker(workerRedis, runs, continuations, log);
+      workerClosers.push(() => closeWorker(expiries, log, SHORT_CLOSE_MS));
       closers.push(() => cancels.close());
       // Running investigations get time to finish; past it, their checkpoints let another worker resume.
       workerClosers.push(() => closeWorker(worker, log, config.queue.lockDurationMs));

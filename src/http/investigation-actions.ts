@@ -39,10 +39,15 @@ export function investigationActions(deps: ActionDeps): Router {
     const twice = decisions.find((d, i) => decisions.findIndex((e) => e.toolCallId === d.toolCallId) !== i);
     if (twice) return void res.status(400).json({ error: `two decisions for tool call ${clip(twice.toolCallId, 256)} in one request` });
     const phase = awaitingPhase(inv);
-    if (!phase) return void res.status(409).json({ error: `investigation is not awaiting approval (status: ${activeStatus(inv)})` });
+    if (!phase) {
+      const queued = queuedPhase(inv);
+      if (queued) await resumeIfDecided(deps, inv.id, queued);
+      return void res.status(409).json({ error: `investigation is not awaiting approval (status: ${activeStatus(inv)})` });
+    }
     const result = await deps.runs.decide(inv.id, phase, decisions);
     switch (result.outcome) {
       case 'not_awaiting':
+        if (result.status === 'queued') await resumeIfDecided(deps, inv.id, phase);
         return void res.status(409).json({ error: `investigation is not awaiting approval (status: ${result.status || 'unknown'})` });
       case 'unknown': {
         const pending = inv.approvals?.pending.map((p) => p.toolCallId).join(', ') ?? '';
@@ -88,6 +93,15 @@ export function investigationActions(deps: ActionDeps): Router {
   return router;
 }
 
+/**
+ * Decided before, but the resume may not have been queued (the process died in between): queue it
+ * again. Its job id makes that a no-op when it was, and a run never runs under two jobs at once.
+ */
+async function resumeIfDecided(deps: ActionDeps, id: string, phase: Phase): Promise<void> {
+  const pause = await deps.runs.pauseState(id);
+  if (pause) await deps.continuations.resume(id, phase, pause.seq);
+}
+
 async function found(store: InvestigationStore, id: string, res: Response): Promise<Investigation | null> {
   const inv = isInvestigationId(id) ? await store.get(id) : null;
   if (!inv) res.status(404).json({ error: `no investigation ${clip(id, 64)}` });
@@ -97,6 +111,11 @@ async function found(store: InvestigationStore, id: string, res: Response): Prom
 function awaitingPhase(inv: Investigation): Phase | null {
   if (inv.status === 'awaiting_approval') return 'investigation';
   return inv.conversation.at(-1)?.status === 'awaiting_approval' ? 'ask' : null;
+}
+
+function queuedPhase(inv: Investigation): Phase | null {
+  if (inv.status === 'queued') return 'investigation';
+  return inv.status === 'completed' && inv.conversation.at(-1)?.status === 'queued' ? 'ask' : null;
 }
 
 /** The status of whichever run is the latest: the follow-up's once there is one. */

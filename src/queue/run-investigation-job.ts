@@ -29,7 +29,7 @@ export interface JobDeps {
 const statusOf = (inv: Investigation, phase: Phase) => (phase === 'ask' ? inv.conversation.at(-1)?.status : inv.status);
 
 /**
- * One job: the investigation's first run, a resume after approvals, the expiry of a pause, or a
+ * One job: the investigation's first run, a resume after approvals (or their expiry), or a
  * follow-up question. The record's status decides what, if anything, is left to do, so a
  * redelivered or stale job does nothing twice.
  */
@@ -48,13 +48,7 @@ export async function runInvestigationJob(job: Job<InvestigationJobData>, deps: 
     await deps.onCompleted?.(inv);
     return;
   }
-  if (job.data.expireSeq !== undefined) {
-    // Decisions came first (or the run was cancelled): the expiry has nothing to do.
-    if (status !== 'awaiting_approval' || !(await deps.runs.expire(id, phase, job.data.expireSeq))) return;
-    deps.log.info({ id, phase, seq: job.data.expireSeq }, 'approvals expired; the investigation goes on without them');
-  } else if (status !== 'queued' && status !== 'running') {
-    return;
-  }
+  if (status !== 'queued' && status !== 'running') return;
   await runPhase(job, inv, phase, deps);
 }
 

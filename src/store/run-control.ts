@@ -75,6 +75,12 @@ export class RunControl {
     return { decisions, expired: h.expired === '1' };
   }
 
+  /** The number of the latest pause, and whether it expired. */
+  async pauseState(id: string): Promise<{ seq: number; expired: boolean } | null> {
+    const [seq, expired] = await this.redis.hmget(keys.approvals(id), 'seq', 'expired');
+    return seq ? { seq: Number(seq), expired: expired === '1' } : null;
+  }
+
   async expire(id: string, phase: Phase, seq: number): Promise<boolean> {
     return (await this.redis.eval(EXPIRE_LUA, 2, keys.investigation(id), keys.approvals(id), statusField(phase), seq, new Date().toISOString())) === 1;
   }

@@ -5,7 +5,7 @@ import { keys } from '../../src/store/keys.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { deliverOne, investigation, postJson, runtimeConfig, statusIs } from '../helpers/runtime.js';
 import { startScriptedLlm, toolResults, type Script, type ScriptedLlm } from '../helpers/scripted-llm.js';
-import { startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
 
 let redis: TestRedis;
 let admin: Redis;
@@ -44,8 +44,10 @@ describe('approval that pauses and resumes', () => {
     });
     expect(existsSync(rt.marker('api'))).toBe(false);
     expect(llm!.requests).toHaveLength(1);
-    // The worker is free: the job finished, nothing holds the investigation.
+    // The worker is free: the job finished, nothing holds the investigation, and the pending expiry
+    // is not counted as work waiting for a worker.
     expect(await admin.hget(keys.investigation(id), 'status')).toBe('awaiting_approval');
+    expect((await getJson(`${s.base}/api/investigations`)).body.queue).toEqual({ waiting: 0, oldestWaitingSeconds: null });
 
     const res = await postJson(`${s.base}/api/investigations/${id}/approvals`, { decisions: [{ toolCallId: 'c-restart', approved: true }] });
     expect(res).toMatchObject({ status: 202, body: { status: 'queued' } });
@@ -107,6 +109,19 @@ describe('approval that pauses and resumes', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(llm!.requests).toHaveLength(2);
     expect(existsSync(rt.marker('api'))).toBe(true);
+  });
+
+  it('queues the resume again when a decision was stored but the process died before queueing it', async () => {
+    const { s } = await serve(restartScript);
+    const id = await deliverOne(s.base);
+    await statusIs(s.base, id, ['awaiting_approval']);
+    // What DECIDE leaves behind just before the resume job is added.
+    await admin.hset(keys.approvals(id), 'd:c-restart', JSON.stringify({ approved: true }));
+    await admin.hset(keys.investigation(id), 'status', 'queued');
+    const retry = await postJson(`${s.base}/api/investigations/${id}/approvals`, { decisions: [{ toolCallId: 'c-restart', approved: true }] });
+    expect(retry).toMatchObject({ status: 409, body: { error: 'investigation is not awaiting approval (status: queued)' } });
+    await statusIs(s.base, id, ['completed']);
+    expect(llm!.requests).toHaveLength(2);
   });
 
   it('waits for every pending call: a partial decision keeps it paused', async () => {
