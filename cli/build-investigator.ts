@@ -1,4 +1,7 @@
 import type { Config } from '../src/config/schema.js';
+import { ContextBudget } from '../src/context/context-budget.js';
+import { modelProfile } from '../src/context/model-family.js';
+import { TokenCounter } from '../src/context/token-counter.js';
 import { Investigator } from '../src/investigator.js';
 import { createLlmClient } from '../src/llm/create-client.js';
 import { PromptRenderer } from '../src/prompts/prompt-renderer.js';
@@ -19,9 +22,20 @@ export async function buildInvestigator(config: Config, env: Env): Promise<{ inv
   const investigator = new Investigator({
     client: createLlmClient(config.llm),
     llm: config.llm,
-    executor: new ToolExecutor({ tools: toolsets.tools, maxOutputChars: config.tools.maxOutputChars, timeoutMs: config.tools.timeoutMs }),
+    executor: new ToolExecutor({
+      tools: toolsets.tools, maxOutputChars: config.tools.maxOutputChars, timeoutMs: config.tools.timeoutMs, approvalRequired: toolsets.approvalRequired,
+    }),
     prompts: new PromptRenderer(config.templatesDir),
     toolsets: toolsets.enabled.map((t) => ({ name: t.name, description: t.description })),
+    budget: await contextBudget(config),
   });
   return { investigator, toolsets };
+}
+
+/** The model's window (configured, else its family's) counted with its family's tiktoken encoding. */
+export async function contextBudget(config: Config): Promise<ContextBudget> {
+  const profile = modelProfile(config.llm.model);
+  return new ContextBudget(await TokenCounter.load(profile.encoding), {
+    windowTokens: config.llm.contextWindow ?? profile.windowTokens, compactAt: config.llm.compactAt, maxResultTokens: config.tools.maxResultTokens,
+  });
 }

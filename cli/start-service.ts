@@ -9,12 +9,16 @@ import type { Logger } from '../src/log.js';
 import { mountSources, webhookMounts } from '../src/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
 import { Intake } from '../src/queue/intake.js';
+import { CancelSignals } from '../src/queue/cancel-signals.js';
 import { closeWorker } from '../src/queue/close-worker.js';
+import { Continuations } from '../src/queue/continuations.js';
+import { startExpiryWorker } from '../src/queue/expiry-worker.js';
 import { startInvestigationWorker } from '../src/queue/investigation-worker.js';
 import { createFastFailRedis, createWorkerRedis, waitReady } from '../src/queue/redis-connections.js';
 import type { RcaWriter } from '../src/writeback/rca-writer.js';
 import { InvestigationStore } from '../src/store/investigation-store.js';
 import type { Investigation } from '../src/store/investigation.js';
+import { RunControl } from '../src/store/run-control.js';
 import { WriteBackQueue } from '../src/writeback/write-back-queue.js';
 import { startWriteBackWorker } from '../src/writeback/write-back-worker.js';
 import { sources } from '../sources/index.js';
@@ -39,8 +43,11 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   const redis = createFastFailRedis(redisUrl);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   await waitReady(redis, redisUrl, 15_000);
-  const store = new InvestigationStore(redis, config.queue, redactorFromConfig(config));
+  const redact = redactorFromConfig(config);
+  const store = new InvestigationStore(redis, config.queue, redact);
+  const runs = new RunControl(redis, config.queue.retentionSeconds, redact);
   const intake = new Intake(redis, store, config.queue);
+  const continuations = new Continuations(redis, config.queue);
   const llmConfigured = isLlmConfigured(config.llm);
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   for (const m of mounted) {
@@ -51,7 +58,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
   // Closed in this order: the HTTP server, then every worker at once, then queues and connections.
   const workerClosers: Array<() => Promise<unknown>> = [];
-  const closers: Array<() => Promise<unknown>> = [() => Promise.all(workerClosers.map((c) => c())), () => intake.close()];
+  const closers: Array<() => Promise<unknown>> = [() => Promise.all(workerClosers.map((c) => c())), () => intake.close(), () => continuations.close()];
 
   const writeBacks = new WriteBackQueue(redis, store, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
   const requestWriteBack = async (inv: Investigation) => { if (writers.has(inv.source)) await writeBacks.request(inv); };
@@ -71,7 +78,14 @@ export async function startService(config: Config, redisUrl: string, log: Logger
         // Incidents linked to this investigation were waiting for its RCA.
         for (const linked of inv.linkedFrom) await writeBacks.nudge(linked);
       };
-      const worker = startInvestigationWorker(workerRedis, store, investigator, log, config.queue, onCompleted);
+      const cancels = await CancelSignals.start(createWorkerRedis(redisUrl), log);
+      const worker = startInvestigationWorker(workerRedis, {
+        store, runs, investigator, continuations, cancels, log, approvalTimeoutSeconds: config.approvals.timeoutSeconds,
+        onCompleted,
+      }, config.queue);
+      const expiries = startExpiryWorker(workerRedis, runs, continuations, log);
+      workerClosers.push(() => closeWorker(expiries, log, SHORT_CLOSE_MS));
+      closers.push(() => cancels.close());
       // Running investigations get time to finish; past it, their checkpoints let another worker resume.
       workerClosers.push(() => closeWorker(worker, log, config.queue.lockDurationMs));
       log.info({ concurrency: config.queue.concurrency, model: config.llm.model }, 'workers started');
@@ -86,7 +100,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
     const apiTokens = splitTokens(config.server.apiToken);
     if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api is open to anyone who can reach this port');
     const app = createApp({
-      redis, store, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log,
+      redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log,
       bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
     });
     server = await new Promise<Server>((resolve, reject) => {

@@ -4,6 +4,8 @@
  * - PermanentError: give up now and keep the reason visible.
  * - InputError: the caller sent something bad; nothing changed.
  * - ConfigError: Lestrade is misconfigured; the message names the key.
+ * - CancelledError: someone cancelled the investigation; nothing to retry, nothing failed.
+ * - CheckpointError: saved state is from another version or damaged; resuming it would be wrong.
  */
 export class LestradeError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -39,6 +41,10 @@ export class InputError extends LestradeError {
 }
 
 export class ConfigError extends LestradeError {}
+
+export class CancelledError extends LestradeError {}
+
+export class CheckpointError extends PermanentError {}
 
 /** Turns a zod error into a one-line "path: reason; path: reason" message. */
 export function describeZodIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {

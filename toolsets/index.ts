@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../src/config/schema.js';
 import type { Toolset } from '../src/tools/types.js';
+import { createBashToolset } from './bash/index.js';
 import { createPrometheusToolset } from './prometheus/index.js';
 
 /** The folder of YAML toolsets shipped with Lestrade (kubernetes, ...). */
@@ -8,5 +9,5 @@ export const BUILTIN_YAML_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 /** Toolsets written in TypeScript, built from configuration. */
 export function builtinToolsets(config: Config): Toolset[] {
-  return [createPrometheusToolset(config.toolsets.prometheus)];
+  return [createPrometheusToolset(config.toolsets.prometheus), createBashToolset(config.toolsets.bash)];
 }

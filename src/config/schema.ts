@@ -12,6 +12,10 @@ export const LlmConfigSchema = z.strictObject({
   /** SDK-level retries (honouring Retry-After) before the queue's own backoff takes over. */
   maxRetries: z.int().min(0).max(10).default(2),
   temperature: z.number().min(0).max(2).optional(),
+  /** The model's context window in tokens; unset, it follows the model's family (gpt-4o: 128k, gpt-4.1: 1M, ...). */
+  contextWindow: z.int().min(2_000).optional(),
+  /** Older turns are compacted (summarised) when a request would fill more than this share of the window. */
+  compactAt: z.number().min(0.3).max(0.99).default(0.9),
 });
 export type LlmConfig = z.infer<typeof LlmConfigSchema>;
 
@@ -45,6 +49,10 @@ const baseShape = {
     /** How long investigation records are kept. */
     retentionSeconds: z.int().positive().default(30 * 24 * 3600),
   }).prefault({}),
+  approvals: z.strictObject({
+    /** How long calls wait for a human; then they are answered "not approved in time" and the model answers with what it has. */
+    timeoutSeconds: z.int().min(1).max(30 * 24 * 3600).default(3600),
+  }).prefault({}),
   writeBack: z.strictObject({
     /** Tries of one write-back (each finds our earlier comment first, so none writes twice). */
     attempts: z.int().min(1).max(100).default(12),
@@ -53,17 +61,33 @@ const baseShape = {
     linkedPollMs: z.int().min(100).default(30_000),
   }).prefault({}),
   tools: z.strictObject({
-    maxOutputChars: z.int().positive().default(20_000),
+    /** What is kept of one tool output (the model gets at most maxResultTokens of it; the rest is retrievable). */
+    maxOutputChars: z.int().positive().default(1_000_000),
+    /** A result larger than min(15% of the context window, this) is not sent whole: its head and a hint instead. */
+    maxResultTokens: z.int().min(100).default(25_000),
     timeoutMs: z.int().positive().default(60_000),
   }).prefault({}),
   toolsets: z.strictObject({
     /** Extra folders of YAML toolsets. */
     dirs: z.array(z.string()).default([]),
     /** Per-toolset switches and settings, by toolset name. */
-    settings: z.record(z.string(), z.strictObject({ enabled: z.boolean().optional() })).default({}),
+    settings: z.record(z.string(), z.strictObject({
+      enabled: z.boolean().optional(),
+      /** Tools of this toolset that need a human's approval for every call (added to the toolset's own list). */
+      approvalRequired: z.array(z.string().min(1)).optional(),
+    })).default({}),
     prometheus: z.strictObject({
       url: z.url().optional(),
       headers: z.record(z.string(), z.string()).default({}),
+    }).prefault({}),
+    /** The bash toolset's policy (the toolset is off unless settings.bash.enabled is true). */
+    bash: z.strictObject({
+      allow: z.array(z.string().min(1)).default([]),
+      deny: z.array(z.string().min(1)).default([]),
+      curlHosts: z.array(z.string().min(1)).default([]),
+      timeoutMs: z.int().positive().default(30_000),
+      maxOutputBytes: z.int().positive().default(1_048_576),
+      env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
     }).prefault({}),
   }).prefault({}),
   /** A folder whose templates override the built-in ones of the same name. */

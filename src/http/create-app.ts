@@ -5,12 +5,18 @@ import type { Intake } from '../queue/intake.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import { checkAuthorization } from './check-credentials.js';
 import { errorHandler } from './error-handler.js';
+import { investigationActions } from './investigation-actions.js';
 import { investigationsRouter } from './investigations-router.js';
+import type { Continuations } from '../queue/continuations.js';
+import type { RunControl } from '../store/run-control.js';
 import { webhookRouter, type MountedWebhook } from './webhook-route.js';
 
 export interface AppDeps {
   redis: Redis;
   store: InvestigationStore;
+  /** With both, the API takes approvals, cancels and follow-up questions. */
+  runs?: RunControl;
+  continuations?: Continuations;
   intake: Intake;
   webhooks: MountedWebhook[];
   llmConfigured: boolean;
@@ -37,6 +43,9 @@ export function createApp(deps: AppDeps): Express {
     if (checkAuthorization(req.get('authorization'), { bearerTokens: deps.apiTokens })) return next();
     res.status(401).json({ error: 'unauthorized' });
   });
+  if (deps.runs && deps.continuations) {
+    app.use('/api/investigations', investigationActions({ redis: deps.redis, store: deps.store, runs: deps.runs, continuations: deps.continuations }));
+  }
   app.use('/api/investigations', investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats()));
   for (const w of deps.webhooks) app.use(`/webhooks/${w.name}`, webhookRouter(w, deps));
   app.use((_req, res) => { res.status(404).json({ error: 'not found' }); });

@@ -25,6 +25,16 @@ export function investigationsRouter(store: InvestigationStore, llmConfigured: b
     const { identity: _identity, linkHosts: _linkHosts, ...body } = inv;
     res.json({ ...body, ...(inv.status === 'queued' ? waiting : {}) });
   });
+
+  // The whole of a tool output that was too large to send the model (see toolCalls[].toolCallId).
+  router.get('/:id/outputs/:toolCallId', async (req, res) => {
+    const text = await store.getOutput(req.params.id, req.params.toolCallId);
+    if (text === null) {
+      res.status(404).json({ error: `no kept output for tool call ${clip(req.params.toolCallId, 256)}` });
+      return;
+    }
+    res.type('text/plain; charset=utf-8').send(text);
+  });
   return router;
 }
 

@@ -4,11 +4,15 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import pLimit from 'p-limit';
-import { z } from 'zod';
+import type { ContextBudget } from '../context/context-budget.js';
+import { compactHistory } from '../context/compact-history.js';
+import { CancelledError } from '../errors.js';
 import { classifyLlmError } from '../llm/classify-error.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
-import type { Tool, ToolResult } from '../tools/types.js';
-import { callKey, type LoopState } from './loop-state.js';
+import type { ToolResult } from '../tools/types.js';
+import { pauseTurn, resolveAwaiting, type ApprovalOutcome } from './approvals.js';
+import { callKey, type AwaitingTurn, type LoopState } from './loop-state.js';
+import { toOpenAiTool } from './tool-specs.js';
 import type { StopCondition } from './stop-conditions.js';
 
 export interface LoopOptions {
@@ -23,29 +27,55 @@ export interface LoopOptions {
   stopWhen?: StopCondition[];
   /** Called after every step with the state to checkpoint. */
   onStep?: (state: LoopState) => Promise<void> | void;
+  /** Cancels the investigation: reaches the LLM request and the running tools. */
   signal?: AbortSignal;
+  /**
+   * When true, a turn with calls that need a human's approval pauses the loop (state.awaiting,
+   * finishReason "awaiting_approval") instead of answering them "approval_required".
+   */
+  pauseForApproval?: boolean;
+  /** For a state paused on approvals: the humans' decisions (or their expiry). */
+  approvals?: ApprovalOutcome;
+  /** The context window's rules: oversized tool results are kept aside, history compacted near the window. */
+  budget?: ContextBudget;
+  /** Keeps the whole of a tool output that was too large to send (retrievable through the API). */
+  keepOutput?: (toolCallId: string, text: string) => Promise<void>;
 }
 
 export interface LoopResult {
+  /** Empty while awaiting approval. */
   answer: string;
-  finishReason: 'answer' | 'forced';
+  finishReason: 'answer' | 'forced' | 'awaiting_approval';
   state: LoopState;
 }
 
 const FORCE_ANSWER =
   'You have used the investigation budget. Do not call tools. Answer now with the best root-cause analysis the evidence above supports, and say what is still unknown.';
 
+const APPROVALS_EXPIRED =
+  'Some calls were not approved in time. Do not call tools. Answer now with the best root-cause analysis the evidence above supports, and say what is still unknown.';
+
 const EMPTY_REPLY = 'Your reply was empty. Continue the investigation or give the root-cause analysis now.';
 
-/** Model → tool calls → results → model, until the model answers or the budget runs out. */
+/**
+ * Model → tool calls → results → model, until the model answers or the budget runs out, or (with
+ * pauseForApproval) until a call needs a human: then the state holds the paused turn and the loop
+ * returns; started again with the humans' decisions, it answers that turn and carries on.
+ */
 export async function runLoop(state: LoopState, opts: LoopOptions): Promise<LoopResult> {
   const maxSteps = opts.maxSteps ?? 40;
   const limit = pLimit(opts.maxParallelTools ?? 4);
   const toolSpecs = opts.executor.tools.map(toOpenAiTool);
+  if (state.awaiting) await finishPausedTurn(state, opts);
   for (;;) {
-    const forced = state.steps >= maxSteps - 1 || (opts.stopWhen ?? []).some((stop) => stop(state));
-    if (forced) state.messages.push({ role: 'user', content: FORCE_ANSWER });
-    const message = await callModel(state, opts, forced ? [] : toolSpecs);
+    throwIfCancelled(opts.signal);
+    const forcedBy = state.forceAnswer ? APPROVALS_EXPIRED : state.steps >= maxSteps - 1 || (opts.stopWhen ?? []).some((stop) => stop(state)) ? FORCE_ANSWER : null;
+    const forced = forcedBy !== null;
+    if (forcedBy) state.messages.push({ role: 'user', content: forcedBy });
+    state.forceAnswer = null;
+    const tools = forced ? [] : toolSpecs;
+    if (opts.budget) await fitContext(state, opts, opts.budget, tools);
+    const message = await callModel(state, opts, tools);
     state.steps += 1;
     const calls = (message.tool_calls ?? []).filter(isFunctionCall);
     // On the forced step a model that still asks for tools gets no tools: its calls are dropped
@@ -60,12 +90,64 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
       await opts.onStep?.(state);
       return { answer: message.content ?? '', finishReason: forced ? 'forced' : 'answer', state };
     }
-    const results = await Promise.all(calls.map((call) => limit(() => runCall(state, opts.executor, call))));
-    calls.forEach((call, i) => {
-      state.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(results[i]) });
-    });
+    const results = await Promise.all(calls.map((call) => limit(() => runCall(state, opts, call))));
+    throwIfCancelled(opts.signal);
+    const turn = calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+    if (opts.pauseForApproval && results.some((r) => r.status === 'approval_required')) {
+      state.awaiting = pauseTurn(state, turn, results);
+      state.toolCalls.push(...results.filter((r) => r.status !== 'approval_required'));
+      await opts.onStep?.(state);
+      return { answer: '', finishReason: 'awaiting_approval', state };
+    }
+    answerTurn(state, turn, results);
     await opts.onStep?.(state);
   }
+}
+
+/** Answers the paused turn from the decisions, so every tool_call has its result before the next model call. */
+async function finishPausedTurn(state: LoopState, opts: LoopOptions): Promise<void> {
+  const turn = state.awaiting!;
+  const outcome = opts.approvals ?? { decisions: new Map(), expired: false };
+  const results = await resolveAwaiting(turn, outcome, opts.executor, opts.signal, (id, r) => keepOversized(id, r, opts));
+  throwIfCancelled(opts.signal);
+  const waited = new Set(turn.approvals.map((a) => a.toolCallId));
+  state.toolCalls.push(...results.filter((_r, i) => waited.has(turn.calls[i]!.id)));
+  answerTurn(state, turn.calls, results, false);
+  state.awaiting = null;
+  if (outcome.expired && turn.approvals.some((a) => !outcome.decisions.has(a.toolCallId))) state.forceAnswer = 'approval_expired';
+  await opts.onStep?.(state);
+}
+
+function answerTurn(state: LoopState, calls: AwaitingTurn['calls'], results: ToolResult[], record = true): void {
+  calls.forEach((call, i) => {
+    state.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(results[i]) });
+  });
+  if (record) state.toolCalls.push(...results);
+}
+
+/** Records the request's size (peak); compacts the history first when it would pass the threshold. */
+async function fitContext(state: LoopState, opts: LoopOptions, budget: ContextBudget, tools: ChatCompletionTool[]): Promise<void> {
+  state.context.windowTokens = budget.windowTokens;
+  let tokens = budget.counter.conversation(state.messages, tools);
+  if (tokens > budget.compactThreshold) {
+    await compactHistory(state, { client: opts.client, model: opts.model, budget, tools, signal: opts.signal });
+    tokens = budget.counter.conversation(state.messages, tools);
+    // The compacted history is the new checkpoint.
+    await opts.onStep?.(state);
+  }
+  state.context.peakTokens = Math.max(state.context.peakTokens, tokens);
+}
+
+/** A result too large to send whole is kept aside; the model gets its size, a head and a hint. */
+async function keepOversized(toolCallId: string, result: ToolResult, opts: LoopOptions): Promise<ToolResult> {
+  const fitted = opts.budget?.fit(result);
+  if (!fitted) return result;
+  await opts.keepOutput?.(toolCallId, fitted.full);
+  return { ...fitted.view, callId: toolCallId };
+}
+
+function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new CancelledError('investigation cancelled');
 }
 
 async function callModel(state: LoopState, opts: LoopOptions, tools: ChatCompletionTool[]) {
@@ -86,27 +168,25 @@ async function callModel(state: LoopState, opts: LoopOptions, tools: ChatComplet
     if (!choice) throw new Error('the model returned no choices');
     return choice.message;
   } catch (err) {
+    if (opts.signal?.aborted) throw new CancelledError('investigation cancelled');
     throw classifyLlmError(err);
   }
 }
 
-async function runCall(state: LoopState, executor: ToolExecutor, call: ChatCompletionMessageFunctionToolCall): Promise<ToolResult> {
+async function runCall(state: LoopState, opts: LoopOptions, call: ChatCompletionMessageFunctionToolCall): Promise<ToolResult> {
   const key = callKey(call.function.name, call.function.arguments);
   if (state.callKeys.includes(key)) {
-    const result: ToolResult = {
+    return {
       tool: call.function.name,
       status: 'error',
       error: 'refused: this exact call (same tool, same arguments) was already made; its result is earlier in the conversation. Use it, or call with different arguments.',
       params: safeParams(call.function.arguments),
       elapsedMs: 0,
     };
-    state.toolCalls.push(result);
-    return result;
   }
   state.callKeys.push(key);
-  const result = await executor.execute({ id: call.id, name: call.function.name, arguments: call.function.arguments });
-  state.toolCalls.push(result);
-  return result;
+  const result = await opts.executor.execute({ id: call.id, name: call.function.name, arguments: call.function.arguments }, { signal: opts.signal });
+  return keepOversized(call.id, result, opts);
 }
 
 function isFunctionCall(call: { type: string }): call is ChatCompletionMessageFunctionToolCall {
@@ -120,16 +200,4 @@ function safeParams(raw: string): Record<string, unknown> {
   } catch {
     return {};
   }
-}
-
-const specCache = new WeakMap<Tool, ChatCompletionTool>();
-
-function toOpenAiTool(tool: Tool): ChatCompletionTool {
-  let spec = specCache.get(tool);
-  if (!spec) {
-    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.params) as Record<string, unknown>;
-    spec = { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
-    specCache.set(tool, spec);
-  }
-  return spec;
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Issue } from '../issue.js';
 import type { LoopState } from '../loop/loop-state.js';
-import type { Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
+import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
+import type { AskStatus, ConversationEntry, Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
 import type { WriteBackRecord } from '../writeback/write-back-record.js';
 import { isInvestigationId, keys } from './keys.js';
 import { decodeField, encodeField } from './lossless.js';
@@ -42,6 +43,15 @@ if ARGV[1] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return 1
 `;
 
+/** Completes an existing record, unless it was cancelled meanwhile. ARGV: TTL, then field pairs. */
+const COMPLETE_LUA = `
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status or status == 'cancelled' then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1
+`;
+
 /** Fails a record only while it is unfinished (queued or running); returns 1 if it did. ARGV: TTL, then field pairs. */
 const FAIL_UNFINISHED_LUA = `
 local status = redis.call('HGET', KEYS[1], 'status')
@@ -63,7 +73,7 @@ export interface StoreOptions {
 }
 
 /** Ids, statuses and timestamps are ours; everything else may quote a secret and is redacted first. */
-const OWN_FIELDS = new Set(['id', 'source', 'status', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt', 'resolvedAt', 'attempts']);
+const OWN_FIELDS = new Set(['id', 'source', 'status', 'askStatus', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt', 'resolvedAt', 'attempts', 'context']);
 
 export class InvestigationStore {
   /** The configuration's secrets, blanked: applied to every text and JSON value written, and by the worker to what it hands BullMQ. */
@@ -130,13 +140,23 @@ export class InvestigationStore {
     await this.update(id, { status: 'queued', error, updatedAt: new Date().toISOString() });
   }
 
-  async complete(id: string, r: { rca: string; toolCalls: ToolCallRecord[]; usage: LoopState['usage']; linkHosts?: string[] }): Promise<void> {
+  /**
+   * The investigation's RCA, tool calls and usage. Its checkpoint is kept (for follow-up
+   * questions, within the retention). A cancelled investigation stays cancelled.
+   */
+  async complete(id: string, r: { rca: string; toolCalls: ToolCallRecord[]; usage: LoopState['usage']; linkHosts?: string[]; context?: LoopState['context'] }): Promise<boolean> {
     const now = new Date().toISOString();
-    await this.update(id, {
+    const fields = {
       status: 'completed', rca: r.rca, toolCalls: JSON.stringify(this.redact.deep(r.toolCalls)), usage: JSON.stringify(r.usage),
-      linkHosts: JSON.stringify(r.linkHosts ?? []), error: '', finishedAt: now, updatedAt: now,
-    }, this.opts.retentionSeconds);
-    await this.redis.del(keys.checkpoint(id));
+      linkHosts: JSON.stringify(r.linkHosts ?? []), error: '', finishedAt: now, updatedAt: now, approvals: '',
+      ...(r.context ? { context: JSON.stringify(r.context) } : {}),
+    };
+    return (await this.redis.eval(COMPLETE_LUA, 1, keys.investigation(id), this.opts.retentionSeconds, ...this.encode(fields))) === 1;
+  }
+
+  /** Progress of a run that is not finished (tool calls, usage, context), for the API. */
+  async saveProgress(id: string, p: { toolCalls: ToolCallRecord[]; usage: LoopState['usage']; context: LoopState['context'] }): Promise<void> {
+    await this.update(id, { toolCalls: JSON.stringify(this.redact.deep(p.toolCalls)), usage: JSON.stringify(p.usage), context: JSON.stringify(p.context) });
   }
 
   async fail(id: string, error: string, partial?: { toolCalls: ToolCallRecord[]; usage: LoopState['usage'] }): Promise<void> {
@@ -169,16 +189,32 @@ export class InvestigationStore {
 
   /** Field, value pairs for HSET: free text redacted (JSON values were redacted before serialising), all stored losslessly. */
   private encode(fields: Record<string, string>): string[] {
-    return Object.entries(fields).flatMap(([k, v]) => [k, encodeField(OWN_FIELDS.has(k) || k === 'issue' || k === 'toolCalls' || k === 'usage' ? v : this.redact(v))]);
+    return Object.entries(fields).flatMap(([k, v]) => [k, encodeField(OWN_FIELDS.has(k) || k === 'issue' || k === 'toolCalls' || k === 'usage' || k === 'approvals' || k === 'conversation' ? v : this.redact(v))]);
   }
 
   async saveCheckpoint(id: string, state: LoopState): Promise<void> {
-    await this.redis.set(keys.checkpoint(id), JSON.stringify(this.redact.deep(state)), 'EX', this.opts.retentionSeconds);
+    await this.redis.set(keys.checkpoint(id), encodeCheckpoint(this.redact.deep(state)), 'EX', this.opts.retentionSeconds);
   }
 
+  /** Keeps a tool output too large to send the model whole, for the API (redacted, retention TTL). */
+  async saveOutput(id: string, toolCallId: string, text: string): Promise<void> {
+    await this.redis.set(keys.output(id, toolCallId), encodeField(this.redact(text)), 'EX', this.opts.retentionSeconds);
+  }
+
+  async getOutput(id: string, toolCallId: string): Promise<string | null> {
+    if (!isInvestigationId(id)) return null;
+    const text = await this.redis.get(keys.output(id, toolCallId));
+    return text === null ? null : decodeField(text);
+  }
+
+  async hasCheckpoint(id: string): Promise<boolean> {
+    return (await this.redis.exists(keys.checkpoint(id))) === 1;
+  }
+
+  /** The saved state, validated against its version's schema; CheckpointError when old or damaged. */
   async loadCheckpoint(id: string): Promise<LoopState | null> {
     const text = await this.redis.get(keys.checkpoint(id));
-    return text ? (JSON.parse(text) as LoopState) : null;
+    return text ? decodeCheckpoint(text) : null;
   }
 
   async get(id: string): Promise<Investigation | null> {
@@ -200,6 +236,9 @@ export class InvestigationStore {
       linkHosts: JSON.parse(h.linkHosts ?? '[]'),
       linkedTo: JSON.parse(h.linkedTo ?? '[]'),
       linkedFrom: linkedFrom.sort(),
+      approvals: h.approvals && (h.status === 'awaiting_approval' || h.askStatus === 'awaiting_approval') ? JSON.parse(h.approvals) : null,
+      conversation: conversationOf(h),
+      context: h.context ? JSON.parse(h.context) : null,
     };
   }
 
@@ -220,6 +259,14 @@ export class InvestigationStore {
     if (expired.length) await this.redis.zrem(keys.index(), ...expired);
     return out;
   }
+}
+
+/** Follow-ups, the last one carrying the live status of the run answering it. */
+function conversationOf(h: Record<string, string>): ConversationEntry[] {
+  const entries = JSON.parse(h.conversation || '[]') as ConversationEntry[];
+  const last = entries.at(-1);
+  if (last && h.askStatus && last.status !== 'answered' && last.status !== 'failed') last.status = h.askStatus as AskStatus;
+  return entries;
 }
 
 function decodeHash(h: Record<string, string>): Record<string, string> {

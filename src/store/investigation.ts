@@ -1,13 +1,27 @@
 import type { Issue } from '../issue.js';
-import type { Usage } from '../loop/loop-state.js';
+import type { ContextStats, Usage } from '../loop/loop-state.js';
 import type { ToolResult } from '../tools/types.js';
 import type { WriteBackRecord } from '../writeback/write-back-record.js';
+import type { ApprovalsView } from './run-control.js';
 
 /**
  * linked: no investigation of its own; the issue is made of alerts already investigated
  * (see `linkedTo`), whose RCA its write-back carries.
  */
-export type InvestigationStatus = 'queued' | 'running' | 'completed' | 'failed' | 'linked';
+export type InvestigationStatus = 'queued' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled' | 'linked';
+
+/** A follow-up's status: a run like the investigation's, ending "answered". */
+export type AskStatus = 'queued' | 'running' | 'awaiting_approval' | 'answered' | 'failed' | 'cancelled';
+
+/** One follow-up question on a completed investigation, and its answer. */
+export interface ConversationEntry {
+  question: string;
+  answer: string | null;
+  status: AskStatus;
+  askedAt: string;
+  answeredAt: string | null;
+  error: string | null;
+}
 
 export interface InvestigationSummary {
   id: string;
@@ -27,6 +41,10 @@ export interface ToolCallRecord {
   status: ToolResult['status'];
   durationMs: number;
   error?: string;
+  feedback?: string;
+  /** Size of an output too large to send the model whole; its whole text is at /api/investigations/:id/outputs/:toolCallId. */
+  outputTokens?: number;
+  toolCallId?: string;
 }
 
 export interface Investigation extends InvestigationSummary {
@@ -46,8 +64,17 @@ export interface Investigation extends InvestigationSummary {
   linkedFrom: string[];
   /** Hosts the issue or a tool result mentioned: the only ones a written-back comment may link to. */
   linkHosts: string[];
+  /** The calls waiting for a human, while the investigation or its follow-up is awaiting approval. */
+  approvals: ApprovalsView | null;
+  /** Follow-up questions and their answers, oldest first. */
+  conversation: ConversationEntry[];
+  /** Peak context use and compactions. */
+  context: ContextStats | null;
 }
 
 export function toToolCallRecord(r: ToolResult): ToolCallRecord {
-  return { name: r.tool, params: r.params, status: r.status, durationMs: r.elapsedMs, ...(r.error ? { error: r.error } : {}) };
+  return {
+    name: r.tool, params: r.params, status: r.status, durationMs: r.elapsedMs, ...(r.error ? { error: r.error } : {}),
+    ...(r.feedback ? { feedback: r.feedback } : {}), ...(r.outputTokens ? { outputTokens: r.outputTokens } : {}), ...(r.callId ? { toolCallId: r.callId } : {}),
+  };
 }

@@ -7,6 +7,12 @@ export const keys = {
   checkpoint: (id: string) => `lestrade:inv:${id}:checkpoint`,
   /** Investigations of other sources that linked to this one instead of running the LLM again. */
   linkedFrom: (id: string) => `lestrade:inv:${id}:linkedFrom`,
+  /** The calls of a paused run and the decisions made on them. */
+  approvals: (id: string) => `lestrade:inv:${id}:approvals`,
+  /** A tool output too large to send the model whole, kept for the API. */
+  output: (id: string, toolCallId: string) => `lestrade:inv:${id}:output:${digest(toolCallId)}`,
+  /** Cancel requests, published to every worker process. */
+  cancelChannel: () => 'lestrade:cancel',
   index: () => 'lestrade:invs',
   dedup: (source: string, identity: string) => `lestrade:dedup:${source}:${digest(identity)}`,
   /** The latest investigation of a fingerprint, for resolutions that carry a different identity. */

@@ -1,6 +1,8 @@
 import { describeZodIssues } from '../errors.js';
+import { callKey, paramsKey } from '../loop/loop-state.js';
+import { applyFilters, hasFilters, splitFilters, type Filters } from './output-filters.js';
 import { shapeOutput } from './shape-output.js';
-import type { Tool, ToolOutput, ToolResult } from './types.js';
+import type { CallVerdict, Tool, ToolOutput, ToolResult } from './types.js';
 
 export interface ToolCallRequest {
   id: string;
@@ -15,6 +17,15 @@ export interface ToolExecutorOptions {
   timeoutMs?: number;
   /** Decides whether a side-effecting call may run; default: never. */
   isApproved?: (tool: Tool, params: Record<string, unknown>) => boolean;
+  /** Tools that need a human's approval for every call (toolsets' approvalRequired lists). */
+  approvalRequired?: Iterable<string>;
+}
+
+export interface ExecuteOptions {
+  /** The key of the call a human approved (PendingApproval.callKey): the call runs only if it is this one. */
+  approvedCallKey?: string;
+  /** The investigation's signal (cancel): reaches the running tool. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -26,19 +37,21 @@ export class ToolExecutor {
   private readonly maxOutputChars: number;
   private readonly timeoutMs: number;
   private readonly isApproved: NonNullable<ToolExecutorOptions['isApproved']>;
+  private readonly approvalRequired: Set<string>;
 
   constructor(opts: ToolExecutorOptions) {
     this.byName = new Map(opts.tools.map((t) => [t.name, t]));
     this.maxOutputChars = opts.maxOutputChars ?? 20_000;
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.isApproved = opts.isApproved ?? (() => false);
+    this.approvalRequired = new Set(opts.approvalRequired ?? []);
   }
 
   get tools(): Tool[] {
     return [...this.byName.values()];
   }
 
-  async execute(call: ToolCallRequest): Promise<ToolResult> {
+  async execute(call: ToolCallRequest, opts: ExecuteOptions = {}): Promise<ToolResult> {
     const started = performance.now();
     const done = (r: Omit<ToolResult, 'tool' | 'elapsedMs'>): ToolResult => ({
       tool: call.name,
@@ -55,27 +68,52 @@ export class ToolExecutor {
     } catch {
       return done({ status: 'error', error: 'arguments are not valid JSON', params: {} });
     }
-    // zod reads declared keys through the prototype chain: a parameter named "constructor" must
-    // see only what the model sent, so validate a null-prototype copy.
-    const parsed = tool.params.safeParse(raw && typeof raw === 'object' && !Array.isArray(raw) ? Object.assign(Object.create(null), raw) : raw);
     const rawParams = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    // The runtime's output filters (output_grep, ...) are not the tool's: taken out before validation.
+    const split = raw && typeof raw === 'object' && !Array.isArray(raw) ? splitFilters(rawParams, tool.params.shape) : { args: raw, filters: {} as Filters };
+    if ('error' in split) return done({ status: 'error', error: split.error, params: rawParams });
+    // zod reads declared keys through the prototype chain: a parameter named "constructor" must
+    // see only what the model sent, so validate a null-prototype copy (splitFilters made one).
+    const parsed = tool.params.safeParse(split.args);
     if (!parsed.success) {
       return done({ status: 'error', error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}`, params: rawParams });
     }
     const params = parsed.data as Record<string, unknown>;
-    const approved = tool.sideEffects ? this.isApproved(tool, params) : false;
-    if (tool.sideEffects && !approved) {
-      return done({ status: 'approval_required', error: `${tool.name} has side effects and needs a human's approval`, params });
-    }
-    const output = await this.runWithTimeout(tool, params, approved);
-    if (output.status === 'error') return done({ status: 'error', error: output.error, params });
-    const shaped = output.data === undefined ? null : shapeOutput(output.data, this.maxOutputChars);
+    const shown = hasFilters(split.filters) ? { ...params, ...split.filters } : params;
+    const verdict = await this.verdict(tool, params);
+    if (verdict.decision === 'deny') return done({ status: 'error', error: `refused: ${verdict.reason}`, params: shown });
+    // Approved means: a human approved exactly this call (same tool, same arguments).
+    const approved = verdict.decision === 'ask'
+      && ((opts.approvedCallKey !== undefined && opts.approvedCallKey === callKey(call.name, call.arguments)) || this.isApproved(tool, params));
+    if (verdict.decision === 'ask' && !approved) return done({ status: 'approval_required', error: verdict.reason, params: shown });
+    const output = await this.runWithTimeout(tool, params, approved, opts.signal);
+    if (output.status === 'error') return done({ status: 'error', error: output.error, params: shown });
+    const filtered = output.data !== undefined && hasFilters(split.filters) ? applyFilters(output.data, split.filters) : output.data;
+    if (filtered === '' && output.status === 'success') return done({ status: 'no_data', data: 'nothing left after the output filters', params: shown });
+    const shaped = filtered === undefined ? null : shapeOutput(filtered, this.maxOutputChars);
     const data = output.status === 'no_data' && !shaped ? (output.message ?? 'no data found') : shaped?.text;
-    return done({ status: output.status, data, params, ...(shaped?.truncated ? { truncated: true } : {}) });
+    return done({ status: output.status, data, params: shown, ...(shaped?.truncated ? { truncated: true } : {}) });
   }
 
-  private async runWithTimeout(tool: Tool, params: Record<string, unknown>, approved: boolean): Promise<ToolOutput> {
+  /** Refuse, ask or allow: the tool's own per-call policy first, then side effects, then the toolset's list. */
+  private async verdict(tool: Tool, params: Record<string, unknown>): Promise<CallVerdict> {
+    let own: CallVerdict;
+    try {
+      own = tool.verdict ? await tool.verdict(params) : { decision: 'allow' };
+    } catch (err) {
+      return { decision: 'deny', reason: `the call could not be checked: ${(err as Error).message}` };
+    }
+    if (own.decision !== 'allow') return own;
+    if (tool.sideEffects) return { decision: 'ask', reason: `${tool.name} has side effects and needs a human's approval` };
+    if (this.approvalRequired.has(tool.name)) return { decision: 'ask', reason: `${tool.name} is on its toolset's approvalRequired list` };
+    return own;
+  }
+
+  private async runWithTimeout(tool: Tool, params: Record<string, unknown>, approved: boolean, signal?: AbortSignal): Promise<ToolOutput> {
     const controller = new AbortController();
+    const onAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<ToolOutput>((resolve) => {
       timer = setTimeout(() => {
@@ -85,11 +123,13 @@ export class ToolExecutor {
       }, this.timeoutMs);
     });
     try {
-      return await Promise.race([tool.run(params, { signal: controller.signal, approved }), timeout]);
+      const ctx = { signal: controller.signal, approved, ...(approved ? { approvedCall: paramsKey(tool.name, params) } : {}) };
+      return await Promise.race([tool.run(params, ctx), timeout]);
     } catch (err) {
       return { status: 'error', error: err instanceof Error ? err.message : String(err) };
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 }

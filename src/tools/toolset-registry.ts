@@ -5,7 +5,7 @@ import type { Tool, Toolset, ToolsetStatus } from './types.js';
 import { loadYamlToolset } from './yaml-toolset.js';
 
 export interface ToolsetSettings {
-  [name: string]: { enabled?: boolean } | undefined;
+  [name: string]: { enabled?: boolean; approvalRequired?: string[] } | undefined;
 }
 
 export interface ResolvedToolsets {
@@ -13,6 +13,8 @@ export interface ResolvedToolsets {
   /** Toolsets whose prerequisites passed: the only ones the model sees. */
   enabled: Toolset[];
   tools: Tool[];
+  /** Tools that need a human's approval for every call: the toolsets' own lists plus the settings'. */
+  approvalRequired: string[];
 }
 
 /** Loads every *.yaml / *.yml toolset in the folders; a file that fails to load is reported, not fatal. */
@@ -67,5 +69,9 @@ export async function resolveToolsets(
     ts.tools.forEach((t) => seen.set(t.name, ts.name));
     enabled.push(ts);
   });
-  return { statuses, enabled, tools: enabled.flatMap((ts) => ts.tools) };
+  const approvalRequired = enabled.flatMap((ts) => {
+    const setting = Object.hasOwn(settings, ts.name) ? settings[ts.name] : undefined;
+    return [...(ts.approvalRequired ?? []), ...(setting?.approvalRequired ?? [])];
+  });
+  return { statuses, enabled, tools: enabled.flatMap((ts) => ts.tools), approvalRequired };
 }

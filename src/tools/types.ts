@@ -9,18 +9,35 @@ export type ToolOutput =
 /** What the model and the API see for every call: always one of these, never a thrown error. */
 export interface ToolResult {
   tool: string;
-  status: 'success' | 'error' | 'no_data' | 'approval_required';
+  /** "denied": a human said no (or nobody said yes in time); `error` says which, `feedback` carries their words. */
+  status: 'success' | 'error' | 'no_data' | 'approval_required' | 'denied';
   data?: string;
   error?: string;
+  /** A human's words with a denial, handed to the model in-band. */
+  feedback?: string;
   params: Record<string, unknown>;
   elapsedMs: number;
   truncated?: boolean;
+  /** Size of the whole output when it was too large to send whole (kept, retrievable through the API). */
+  outputTokens?: number;
+  /** Says how to narrow an output that was not sent whole. */
+  hint?: string;
+  /** The tool call whose whole output was kept (GET /api/investigations/:id/outputs/:callId). */
+  callId?: string;
 }
+
+/** What a tool says of one call before it runs: run it, refuse it, or ask a human first. */
+export type CallVerdict =
+  | { decision: 'allow' }
+  | { decision: 'deny'; reason: string }
+  | { decision: 'ask'; reason: string };
 
 export interface ToolContext {
   signal: AbortSignal;
   /** True only when a human approved this exact call; side-effecting runners check it again. */
   approved: boolean;
+  /** The canonical key (see callKey) of the call the human approved, so a runner can check it is this one. */
+  approvedCall?: string;
 }
 
 export interface Tool {
@@ -30,6 +47,8 @@ export interface Tool {
   params: z.ZodObject;
   /** Tools are read-only unless they say otherwise; side effects need approval. */
   sideEffects?: boolean;
+  /** A per-call decision from the arguments (the bash policy); absent means allow, unless sideEffects. */
+  verdict?(params: Record<string, unknown>): CallVerdict | Promise<CallVerdict>;
   run(params: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
 }
 
@@ -48,6 +67,8 @@ export interface Toolset {
   enabled: boolean;
   prerequisites: Prerequisite[];
   tools: Tool[];
+  /** Tools of this toolset that need a human's approval for every call. */
+  approvalRequired?: string[];
 }
 
 export type ToolsetState = 'enabled' | 'disabled' | 'failed';

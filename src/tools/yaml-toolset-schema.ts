@@ -54,6 +54,8 @@ export const YamlToolsetSchema = z.strictObject({
   enabled: z.boolean().default(true),
   prerequisites: z.array(PrerequisiteSchema).default([]),
   tools: z.array(ToolSchema).min(1),
-});
+  /** Tools (by name) that need a human's approval for every call, side effects or not. */
+  approvalRequired: z.array(z.string()).default([]),
+}).refine((t) => t.approvalRequired.every((name) => t.tools.some((tool) => tool.name === name)), { message: 'approvalRequired names a tool this toolset does not define', path: ['approvalRequired'] });
 export type YamlToolset = z.infer<typeof YamlToolsetSchema>;
 export type YamlTool = YamlToolset['tools'][number];

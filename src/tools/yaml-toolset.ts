@@ -32,6 +32,7 @@ export function loadYamlToolset(path: string): Toolset {
       return { kind: 'http', url: p.http!, headers: p.headers, timeoutMs: (p.timeoutSeconds ?? 5) * 1000 };
     }),
     tools: def.tools.map(buildTool),
+    approvalRequired: def.approvalRequired,
   };
 }
 

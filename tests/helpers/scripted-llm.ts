@@ -27,6 +27,8 @@ export interface ScriptedLlm {
   baseUrl: string;
   requests: ChatRequest[];
   headers: IncomingMessage['headers'][];
+  /** Requests whose client hung up before the answer (an aborted call). */
+  aborted(): number;
   close(): Promise<void>;
 }
 
@@ -37,10 +39,12 @@ export interface ScriptedLlm {
 export async function startScriptedLlm(script: Reply[] | Script): Promise<ScriptedLlm> {
   const requests: ChatRequest[] = [];
   const headers: IncomingMessage['headers'][] = [];
+  let aborted = 0;
   const next: Script = Array.isArray(script)
     ? (_req, i) => script[i] ?? { status: 500, errorMessage: `script has no reply for call ${i}` }
     : script;
   const server: Server = createServer(async (req, res) => {
+    res.on('close', () => { if (!res.writableFinished) aborted += 1; });
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
@@ -52,6 +56,7 @@ export async function startScriptedLlm(script: Reply[] | Script): Promise<Script
     requests.push(body);
     headers.push(req.headers);
     const reply = await next(body, index);
+    if (res.destroyed) return;
     if (reply.status && reply.status >= 400) {
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(JSON.stringify({ error: { message: reply.errorMessage ?? `scripted ${reply.status}`, type: 'scripted', code: null } }));
@@ -66,6 +71,7 @@ export async function startScriptedLlm(script: Reply[] | Script): Promise<Script
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     headers,
+    aborted: () => aborted,
     close: () => new Promise((r) => { server.close(() => r()); server.closeAllConnections(); }),
   };
 }

@@ -1,0 +1,73 @@
+import { PermanentError } from '../errors.js';
+import type { ToolExecutor } from '../tools/tool-executor.js';
+import type { ToolResult } from '../tools/types.js';
+import { callKey, type AwaitingTurn, type LoopState, type PendingApproval } from './loop-state.js';
+
+/** A human's answer to one pending call. */
+export interface ApprovalDecision {
+  approved: boolean;
+  feedback?: string;
+}
+
+/** What a paused loop resumes with: decisions by tool call id; undecided calls count as expired when `expired`. */
+export interface ApprovalOutcome {
+  decisions: Map<string, ApprovalDecision>;
+  expired: boolean;
+}
+
+export const DENIED = 'A human reviewed this call and denied it; it did not run. Do not retry it as it is.';
+export const EXPIRED = 'Not approved in time: nobody decided before the approval expired, so this call did not run. Finish with the evidence you have.';
+
+/** Turns the paused turn's calls that need a human into awaiting state; the rest keep their results. */
+export function pauseTurn(state: LoopState, calls: AwaitingTurn['calls'], results: ToolResult[]): AwaitingTurn {
+  state.pauses += 1;
+  const approvals: PendingApproval[] = [];
+  calls.forEach((call, i) => {
+    const r = results[i]!;
+    if (r.status !== 'approval_required') return;
+    approvals.push({ toolCallId: call.id, tool: call.name, params: r.params, reason: r.error ?? 'needs approval', callKey: callKey(call.name, call.arguments) });
+  });
+  return { seq: state.pauses, calls, results: results.map((r) => (r.status === 'approval_required' ? null : r)), approvals };
+}
+
+/**
+ * Answers every waiting call of the paused turn: approved ones run (the executor checks the
+ * approval names this exact call), denied ones get a result carrying the human's feedback,
+ * undecided ones after expiry are "not approved in time". Returns the turn's results in call order.
+ */
+export async function resolveAwaiting(
+  turn: AwaitingTurn, outcome: ApprovalOutcome, executor: ToolExecutor, signal?: AbortSignal,
+  shape: (toolCallId: string, r: ToolResult) => Promise<ToolResult> = async (_id, r) => r,
+): Promise<ToolResult[]> {
+  const results = [...turn.results];
+  for (const p of turn.approvals) {
+    const index = turn.calls.findIndex((c) => c.id === p.toolCallId);
+    const call = turn.calls[index];
+    if (!call) throw new PermanentError(`checkpoint is inconsistent: pending call ${p.toolCallId} is not in its turn`);
+    const decision = outcome.decisions.get(p.toolCallId);
+    if (decision?.approved) {
+      results[index] = await shape(call.id, await executor.execute(call, { approvedCallKey: p.callKey, signal }));
+    } else if (decision) {
+      results[index] = { tool: p.tool, status: 'denied', error: DENIED, ...(decision.feedback ? { feedback: decision.feedback } : {}), params: p.params, elapsedMs: 0 };
+    } else if (outcome.expired) {
+      results[index] = { tool: p.tool, status: 'denied', error: EXPIRED, params: p.params, elapsedMs: 0 };
+    } else {
+      throw new PermanentError(`resumed without a decision for tool call ${p.toolCallId}`);
+    }
+  }
+  return results.map((r, i) => r ?? { tool: turn.calls[i]!.name, status: 'error', error: 'no result', params: {}, elapsedMs: 0 });
+}
+
+/** Closes a paused turn nobody will decide (its run was cancelled): every call gets an answer, so the history stays valid. */
+export function abandonTurn(state: LoopState): void {
+  const turn = state.awaiting;
+  if (!turn) return;
+  turn.calls.forEach((call, i) => {
+    const result: ToolResult = turn.results[i] ?? { tool: call.name, status: 'denied', error: 'The run was cancelled before a human decided; this call did not run.', params: {}, elapsedMs: 0 };
+    state.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result) });
+  });
+  // Never run, so not "already made": the model may ask for them again.
+  const dropped = new Set(turn.approvals.map((a) => a.callKey));
+  state.callKeys = state.callKeys.filter((k) => !dropped.has(k));
+  state.awaiting = null;
+}

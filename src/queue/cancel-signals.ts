@@ -1,0 +1,51 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log.js';
+import { keys } from '../store/keys.js';
+
+/**
+ * Reaches the worker running an investigation, in whatever process: a cancel is published on one
+ * channel; each worker process aborts its runs of that id (the LLM request and the running tools
+ * see the signal). The worker also checks the record between steps, so a missed message only
+ * delays the stop to the next step.
+ */
+export class CancelSignals {
+  private readonly running = new Map<string, Set<AbortController>>();
+
+  private constructor(private readonly subscriber: Redis) {}
+
+  /** Subscribes on its own connection (a subscribed connection can do nothing else). */
+  static async start(subscriber: Redis, log: Logger): Promise<CancelSignals> {
+    const signals = new CancelSignals(subscriber);
+    subscriber.on('message', (_channel: string, id: string) => signals.abort(id));
+    subscriber.on('error', (err: Error) => log.warn({ err: err.message }, 'cancel channel connection error'));
+    await subscriber.subscribe(keys.cancelChannel());
+    return signals;
+  }
+
+  static publish(redis: Redis, id: string): Promise<number> {
+    return redis.publish(keys.cancelChannel(), id);
+  }
+
+  /** A controller for one run of `id`; release it when the run ends. */
+  register(id: string): AbortController {
+    const controller = new AbortController();
+    const set = this.running.get(id) ?? new Set();
+    set.add(controller);
+    this.running.set(id, set);
+    return controller;
+  }
+
+  release(id: string, controller: AbortController): void {
+    const set = this.running.get(id);
+    set?.delete(controller);
+    if (set?.size === 0) this.running.delete(id);
+  }
+
+  abort(id: string): void {
+    for (const c of this.running.get(id) ?? []) c.abort(new Error('investigation cancelled'));
+  }
+
+  async close(): Promise<void> {
+    this.subscriber.disconnect();
+  }
+}

@@ -1,0 +1,58 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Phase } from '../store/run-control.js';
+import { EXPIRY_QUEUE_NAME, QUEUE_NAME, QUEUE_PREFIX, type ExpiryJobData, type InvestigationJobData } from './names.js';
+
+export interface ContinuationOptions {
+  attempts: number;
+  backoffMs: number;
+  retentionSeconds: number;
+}
+
+/**
+ * Jobs that carry a run on after its first job ended: a resume once every pending call has a
+ * decision (or the pause expired), a follow-up question; and the delayed expiry of a pause. Each has its own job id
+ * (BullMQ keeps a finished job's id for the retention), derived from what it continues, so
+ * asking twice for the same continuation adds one job.
+ */
+export class Continuations {
+  private readonly queue: Queue<InvestigationJobData>;
+  private readonly expiries: Queue<ExpiryJobData>;
+
+  constructor(redis: Redis, private readonly opts: ContinuationOptions) {
+    this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
+    this.expiries = new Queue<ExpiryJobData>(EXPIRY_QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
+  }
+
+  /** Runs the paused run on, on any worker, after its decisions (seq: the pause). */
+  resume(id: string, phase: Phase, seq: number): Promise<void> {
+    return this.add(`${id}-resume-${seq}`, { investigationId: id, phase });
+  }
+
+  /** Expires pause `seq` after the timeout, unless decisions came first. */
+  async expireLater(id: string, phase: Phase, seq: number, delayMs: number): Promise<void> {
+    await this.expiries.add('expire', { investigationId: id, phase, seq }, {
+      jobId: `${id}-expire-${seq}`, delay: delayMs, attempts: this.opts.attempts, backoff: { type: 'exponential', delay: 1_000 },
+      removeOnComplete: { age: this.opts.retentionSeconds }, removeOnFail: { age: this.opts.retentionSeconds },
+    });
+  }
+
+  /** Answers follow-up question number `entry`. */
+  ask(id: string, entry: number): Promise<void> {
+    return this.add(`${id}-ask-${entry}`, { investigationId: id, phase: 'ask' });
+  }
+
+  private async add(jobId: string, data: InvestigationJobData): Promise<void> {
+    await this.queue.add('investigate', data, {
+      jobId,
+      attempts: this.opts.attempts,
+      backoff: { type: 'retry-after', delay: this.opts.backoffMs },
+      removeOnComplete: { age: this.opts.retentionSeconds },
+      removeOnFail: { age: this.opts.retentionSeconds },
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.queue.close(), this.expiries.close()]);
+  }
+}
