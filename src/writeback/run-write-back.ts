@@ -68,6 +68,8 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
   }
 }
 
+const FINISHED = new Set<Investigation['status']>(['completed', 'failed', 'cancelled', 'linked']);
+
 /** The RCA to write: the investigation's own, or for a linked issue that of the investigations it links to. */
 type Answer = Pick<Investigation, 'id' | 'rca' | 'linkHosts'>;
 
@@ -75,7 +77,8 @@ async function answerOf(inv: Investigation, store: InvestigationStore): Promise<
   if (inv.status === 'completed') return inv.rca ? inv : null;
   if (inv.status !== 'linked') return null;
   const targets = (await Promise.all(inv.linkedTo.map((t) => store.get(t)))).filter((t): t is Investigation => t !== null);
-  if (targets.some((t) => t.status === 'queued' || t.status === 'running')) return 'waiting';
+  // Still to finish (queued, running, or paused for a human's approval): wait for it.
+  if (targets.some((t) => !FINISHED.has(t.status))) return 'waiting';
   const done = targets.filter((t) => t.status === 'completed' && t.rca);
   if (done.length === 0) return { failure: `the linked investigations (${inv.linkedTo.join(', ')}) failed or expired` };
   const rca = done.length === 1 ? done[0]!.rca : done.map((t) => `# ${t.title}\n\n${t.rca}`).join('\n\n');

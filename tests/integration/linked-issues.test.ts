@@ -6,6 +6,7 @@ import { createLogger } from '../../src/log.js';
 import { Intake } from '../../src/queue/intake.js';
 import { QUEUE_NAME, QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, writeBackJobId } from '../../src/queue/names.js';
 import { InvestigationStore } from '../../src/store/investigation-store.js';
+import { keys } from '../../src/store/keys.js';
 import { runWriteBack, type WriteBackDeps } from '../../src/writeback/run-write-back.js';
 import { WriteBackQueue } from '../../src/writeback/write-back-queue.js';
 import { startWriteBackWorker } from '../../src/writeback/write-back-worker.js';
@@ -109,6 +110,14 @@ describe('an incident made of alerts already investigated', () => {
       await probe.close();
       workerConn.disconnect();
     }
+  });
+
+  it('keeps waiting while the linked investigation is paused for a human approval', async () => {
+    const [am] = (await intake.accept([alert('aaaa')])).queued;
+    await conn.hset(keys.investigation(am!), 'status', 'awaiting_approval');
+    const pd = (await intake.accept([incident('P5', ['aaaa'])])).linked![0]!;
+    expect(await runWriteBack(pd, 1, false, deps)).toBe('waiting');
+    expect(writer.comments).toEqual([]);
   });
 
   it('fails the write-back with the reason when the linked investigation failed', async () => {
