@@ -8,11 +8,14 @@ import { amCaptured, amFixture } from '../helpers/fixtures.js';
 import { oddMap, oddString, type Path } from './arbitraries.js';
 import { github } from './github-endpoint.js';
 import { jiraEndpoint } from './jira-endpoint.js';
+import { jsmOpsEndpoint, opsgenieEndpoint } from './ops-alerts-endpoint.js';
+import { pagerdutyEndpoint } from './pagerduty-endpoint.js';
 
 /**
  * Every webhook the fuzz properties run against: its path, how to authenticate a delivery, real
  * payloads to mutate, a generator of valid payloads, the vendor's own schema, and what a valid
- * payload should be stored as. Rows: Alertmanager (bearer token), GitHub and Jira (HMAC signers).
+ * payload should be stored as. Rows: Alertmanager (bearer token), GitHub, Jira and PagerDuty (HMAC
+ * signers), OpsGenie and JSM Operations (a header token).
  */
 export interface WebhookEndpoint {
   name: string;
@@ -35,6 +38,11 @@ export interface WebhookEndpoint {
   /** Forged authentication, as data (printed in counterexamples); `forge` turns one into the headers of a delivery. */
   forgeries: fc.Arbitrary<Forgery>;
   forge(body: string, forgery: Forgery, deliveryId?: string): Record<string, string>;
+  /**
+   * How the source reads a body's text, when not as JSON.parse does: OpsGenie and JSM re-read it
+   * keeping integers beyond 2^53 exact. Every property judges a payload as parsed by this.
+   */
+  parseBody?(text: string): unknown;
   /** Real deliveries, to mutate. */
   fixtures: unknown[];
   /** Paths the source reads, mutated more often than a uniformly picked path would be (see focusedMutationsOf). */
@@ -56,9 +64,10 @@ export interface WebhookEndpoint {
   expectedOpenIssues(body: unknown): Issue[];
   /**
    * Vendor text that must be stored exactly as the first open issue's title and description (where
-   * the payload holds it as text), and label names that must be keys of its labels, valued "true".
+   * the payload holds it as text), label names that must be keys of its labels, valued "true", and
+   * other values at paths of the stored issue (e.g. ['raw', 'updatedAt']), known apart from the source's mapper.
    */
-  exactText?(body: unknown): { title?: string; description?: string; labels?: string[] };
+  exactText?(body: unknown): { title?: string; description?: string; labels?: string[]; fields?: Array<[Path, unknown]> };
   /** What the vendor double saw that its spec refuses (requests the service should not have sent), for FUZZ_STATS. */
   report?(): string[];
   /** Defects the properties found in src/ or sources/, not fixed yet: see KnownDefect. */
@@ -159,7 +168,7 @@ export const alertmanager: WebhookEndpoint = {
 };
 
 /** The table: each row is fuzzed by tests/fuzz/webhooks-<name>.test.ts (one file each, so rows run in parallel). */
-export const WEBHOOK_ENDPOINTS: WebhookEndpoint[] = [alertmanager, github, jiraEndpoint];
+export const WEBHOOK_ENDPOINTS: WebhookEndpoint[] = [alertmanager, github, jiraEndpoint, pagerdutyEndpoint, opsgenieEndpoint, jsmOpsEndpoint];
 
 export function endpointNamed(name: string): WebhookEndpoint {
   const found = WEBHOOK_ENDPOINTS.find((e) => e.name === name);
