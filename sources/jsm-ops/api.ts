@@ -4,6 +4,7 @@ import {
   AddNoteAnswerSchema, JsmAlertSchema, JsmNoteSchema, jsmReason, ListAlertsSchema, ListNotesSchema, RequestStatusSchema, type JsmAlert,
 } from './schema.js';
 import { lookUpCloudId } from './cloud-id.js';
+import { pathSegment } from '../../src/vendor/path-segment.js';
 
 export const VENDOR = 'JSM Operations';
 const PAGE = 100;
@@ -36,7 +37,7 @@ export class JsmOpsApi {
   }
 
   private async call(method: JsonCall['method'], path: string, what: string, opts: { query?: Query; body?: unknown; accept?: number[] } = {}) {
-    const base = `${this.c.apiUrl.replace(/\/+$/, '')}/jsm/ops/api/${encodeURIComponent(await this.cloudId())}/v1`;
+    const base = `${this.c.apiUrl.replace(/\/+$/, '')}/jsm/ops/api/${pathSegment(await this.cloudId())}/v1`;
     const url = new URL(`${base}${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const basic = Buffer.from(`${this.c.email}:${this.c.apiToken}`).toString('base64');
@@ -54,7 +55,7 @@ export class JsmOpsApi {
   }
 
   async getAlert(id: string): Promise<JsmAlert | null> {
-    const res = await this.call('GET', `/alerts/${encodeURIComponent(id)}`, `get alert ${id}`, { accept: [404] });
+    const res = await this.call('GET', `/alerts/${pathSegment(id)}`, `get alert ${id}`, { accept: [404] });
     return res.status === 404 ? null : parseAnswer(JsmAlertSchema, res.body, VENDOR, `alert ${id}`);
   }
 
@@ -63,7 +64,7 @@ export class JsmOpsApi {
     const out: AlertNote[] = [];
     let after: string | undefined;
     for (let page = 0; page < MAX_NOTE_PAGES; page++) {
-      const res = await this.call('GET', `/alerts/${encodeURIComponent(alertId)}/notes`, `list notes of alert ${alertId}`, { query: { size: PAGE, after } });
+      const res = await this.call('GET', `/alerts/${pathSegment(alertId)}/notes`, `list notes of alert ${alertId}`, { query: { size: PAGE, after } });
       const { values, links } = parseAnswer(ListNotesSchema, res.body, VENDOR, `notes of alert ${alertId}`);
       out.push(...values.map((n) => ({ id: n.id, text: n.note ?? '' })));
       const next = queryParam(links?.next, 'after');
@@ -75,21 +76,21 @@ export class JsmOpsApi {
 
   async addNote(alertId: string, note: string): Promise<AddNoteOutcome> {
     const what = `add note to alert ${alertId}`;
-    const res = await this.call('POST', `/alerts/${encodeURIComponent(alertId)}/notes`, what, { body: { note } });
+    const res = await this.call('POST', `/alerts/${pathSegment(alertId)}/notes`, what, { body: { note } });
     return parseAnswer(AddNoteAnswerSchema, res.body, VENDOR, what);
   }
 
   /** PATCH …/notes/{id}; null when the note is gone (404). */
   async editNote(alertId: string, noteId: string, note: string): Promise<{ id: string } | null> {
     const what = `edit note ${noteId} of alert ${alertId}`;
-    const res = await this.call('PATCH', `/alerts/${encodeURIComponent(alertId)}/notes/${encodeURIComponent(noteId)}`, what, { body: { note }, accept: [404] });
+    const res = await this.call('PATCH', `/alerts/${pathSegment(alertId)}/notes/${pathSegment(noteId)}`, what, { body: { note }, accept: [404] });
     return res.status === 404 ? null : { id: parseAnswer(JsmNoteSchema, res.body, VENDOR, what).id };
   }
 
   /** GET /alerts/requests/{id}: 404 until processed. */
   async requestStatus(requestId: string): Promise<RequestState> {
     const what = `status of request ${requestId}`;
-    const res = await this.call('GET', `/alerts/requests/${encodeURIComponent(requestId)}`, what, { accept: [404] });
+    const res = await this.call('GET', `/alerts/requests/${pathSegment(requestId)}`, what, { accept: [404] });
     if (res.status === 404) return { state: 'processing' };
     const s = parseAnswer(RequestStatusSchema, res.body, VENDOR, what);
     return requestStateOf(s.isSuccess, s.status);

@@ -1,3 +1,4 @@
+import { linkSegment } from '../../src/vendor/path-segment.js';
 import type { Issue } from '../../src/issue.js';
 import { fieldsFromRest, fieldsFromWebhook, issueFromAlert, type AlertFields } from '../ops-alerts-common/alert-fields.js';
 import type { ActionPayload } from '../ops-alerts-common/webhook-payload.js';
@@ -15,7 +16,8 @@ export interface JsmContext {
 
 /** The alert in the JSM web app, when the site is known. */
 export function alertUrl(site: string | null, alertId: string): string | null {
-  return site ? `${site}/jira/ops/alerts/${encodeURIComponent(alertId)}` : null;
+  const id = linkSegment(alertId);
+  return site && id ? `${site}/jira/ops/alerts/${id}` : null;
 }
 
 function toIssue(fields: AlertFields, ctx: JsmContext, status: Issue['status'], extraRaw: Record<string, unknown>): Issue {

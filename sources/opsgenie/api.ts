@@ -1,5 +1,6 @@
 import { callJson, parseAnswer, queryParam, type JsonCall } from '../ops-alerts-common/http-json.js';
 import { requestStateOf, type AlertNote, type RequestState } from '../ops-alerts-common/notes-api.js';
+import { pathSegment } from '../../src/vendor/path-segment.js';
 import {
   AcceptedSchema, GetAlertSchema, ListAlertsSchema, ListNotesSchema, opsgenieReason, RequestStatusSchema, type OgAlert,
 } from './schema.js';
@@ -42,7 +43,7 @@ export class OpsgenieApi {
 
   /** GET /v2/alerts/{id}: the alert with its description and details; null when it does not exist. */
   async getAlert(id: string): Promise<OgAlert | null> {
-    const res = await this.call('GET', `/v2/alerts/${encodeURIComponent(id)}`, `get alert ${id}`, { query: { identifierType: 'id' }, accept: [404] });
+    const res = await this.call('GET', `/v2/alerts/${pathSegment(id)}`, `get alert ${id}`, { query: { identifierType: 'id' }, accept: [404] });
     return res.status === 404 ? null : parseAnswer(GetAlertSchema, res.body, VENDOR, `alert ${id}`).data;
   }
 
@@ -51,7 +52,7 @@ export class OpsgenieApi {
     const out: AlertNote[] = [];
     let offset: string | undefined;
     for (let page = 0; page < MAX_NOTE_PAGES; page++) {
-      const res = await this.call('GET', `/v2/alerts/${encodeURIComponent(alertId)}/notes`, `list notes of alert ${alertId}`, {
+      const res = await this.call('GET', `/v2/alerts/${pathSegment(alertId)}/notes`, `list notes of alert ${alertId}`, {
         query: { identifierType: 'id', order: 'asc', direction: 'next', limit: PAGE, offset },
       });
       const { data, paging } = parseAnswer(ListNotesSchema, res.body, VENDOR, `notes of alert ${alertId}`);
@@ -66,7 +67,7 @@ export class OpsgenieApi {
   /** POST /v2/alerts/{id}/notes: 202 with the requestId to poll. */
   async addNote(alertId: string, note: string, user: string): Promise<string> {
     const what = `add note to alert ${alertId}`;
-    const res = await this.call('POST', `/v2/alerts/${encodeURIComponent(alertId)}/notes`, what, {
+    const res = await this.call('POST', `/v2/alerts/${pathSegment(alertId)}/notes`, what, {
       query: { identifierType: 'id' }, body: { note, user, source: 'Lestrade' },
     });
     return parseAnswer(AcceptedSchema, res.body, VENDOR, what).requestId;
@@ -75,7 +76,7 @@ export class OpsgenieApi {
   /** GET /v2/alerts/requests/{requestId}. */
   async requestStatus(requestId: string): Promise<RequestState> {
     const what = `status of request ${requestId}`;
-    const res = await this.call('GET', `/v2/alerts/requests/${encodeURIComponent(requestId)}`, what, { accept: [404] });
+    const res = await this.call('GET', `/v2/alerts/requests/${pathSegment(requestId)}`, what, { accept: [404] });
     if (res.status === 404) return { state: 'processing' };
     const { data } = parseAnswer(RequestStatusSchema, res.body, VENDOR, what);
     return requestStateOf(data.isSuccess, data.status);

@@ -1,3 +1,4 @@
+import { linkSegment } from '../../src/vendor/path-segment.js';
 import type { Issue } from '../../src/issue.js';
 import { fieldsFromRest, fieldsFromWebhook, issueFromAlert, type AlertFields } from '../ops-alerts-common/alert-fields.js';
 import type { ActionPayload } from '../ops-alerts-common/webhook-payload.js';
@@ -15,7 +16,8 @@ export interface OgContext {
 /** The alert's page in the OpsGenie web app (US or EU), or null for another API host. */
 export function alertUrl(apiUrl: string, alertId: string): string | null {
   const app = appBaseOf(apiUrl);
-  return app ? `${app}/alert/detail/${encodeURIComponent(alertId)}/details` : null;
+  const id = linkSegment(alertId);
+  return app && id ? `${app}/alert/detail/${id}/details` : null;
 }
 
 function toIssue(fields: AlertFields, ctx: OgContext, status: Issue['status'], extraRaw: Record<string, unknown>): Issue {

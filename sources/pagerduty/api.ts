@@ -1,5 +1,6 @@
 import { pdRequest, type PdHttpOptions } from './pagerduty-http.js';
 import { AlertPageSchema, IncidentPageSchema, NoteAnswerSchema, NotesSchema, type PdAlert, type PdIncident, type PdNote } from './schema.js';
+import { pathSegment } from '../../src/vendor/path-segment.js';
 
 /** PagerDuty caps `limit` at 100. */
 export const MAX_PAGE = 100;
@@ -15,7 +16,7 @@ export interface Page<T> {
   more: boolean;
 }
 
-const enc = encodeURIComponent;
+const enc = pathSegment;
 
 /** The PagerDuty REST calls Lestrade makes, each failing with a typed error. */
 export class PagerDutyApi {

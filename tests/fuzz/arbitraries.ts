@@ -109,6 +109,15 @@ export function mutationsOf(fixtures: unknown[]): fc.Arbitrary<unknown> {
   return fc.tuple(fc.constantFrom(...fixtures), fc.array(fc.tuple(fc.nat(), mutation), { minLength: 1, maxLength: 4 }))
     .map(([fixture, steps]) => {
       const root = { doc: structuredClone(fixture) };
+      // fast-check may hand one value instance to two steps: inserting it twice (once inside
+      // itself) would make a cycle no JSON can hold, so a second insertion is skipped.
+      const inserted = new Set<unknown>();
+      const reused = (v: unknown) => {
+        if (v === null || typeof v !== 'object') return false;
+        if (inserted.has(v)) return true;
+        inserted.add(v);
+        return false;
+      };
       for (const [pick, m] of steps) {
         const path = ['doc', ...pickPath(root.doc, pick)];
         const parent = getAt(root, path.slice(0, -1)) as Record<string | number, unknown>;
@@ -119,12 +128,14 @@ export function mutationsOf(fixtures: unknown[]): fc.Arbitrary<unknown> {
           else if (Array.isArray(parent)) parent.splice(key as number, 1);
           else delete parent[key];
         } else if (m.op === 'replace') {
+          if (reused(m.value)) continue;
           parent[key] = m.value;
         } else if (m.op === 'retype') {
           parent[key] = typeof current === 'string' ? (Number(current) || 0) : typeof current === 'number' ? String(current)
             : Array.isArray(current) ? Object.fromEntries(current.map((v, i) => [String(i), v])) : current && typeof current === 'object' ? Object.values(current) : 'retyped';
         } else if (current && typeof current === 'object' && !Array.isArray(current)) {
           // defineProperty: a "__proto__" key stays a key, as JSON.parse would make it.
+          if (reused(m.value)) continue;
           Object.defineProperty(current, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
         }
       }
