@@ -36,7 +36,7 @@ const SHORT_CLOSE_MS = 5_000;
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
 export async function startService(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<RunningService> {
-  const redis = createFastFailRedis(redisUrl);
+  const redis = createFastFailRedis(redisUrl, config.redis.tls);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   await waitReady(redis, redisUrl, 15_000);
   const store = new InvestigationStore(redis, config.queue, redactorFromConfig(config));
@@ -59,7 +59,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   closers.push(() => writeBacks.close());
 
   if (opts.workers) {
-    const workerRedis = createWorkerRedis(redisUrl);
+    const workerRedis = createWorkerRedis(redisUrl, config.redis.tls);
     const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs });
     const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
     workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REDIS_URL_PATTERN } from '../queue/redis-url.js';
 
 const secret = z.string().min(1);
 
@@ -27,7 +28,16 @@ const baseShape = {
     publicUrl: z.url().optional(),
   }).prefault({}),
   redis: z.strictObject({
-    url: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+    /** redis://, rediss:// (TLS), or redis+cluster://host:port,host:port (rediss+cluster:// for TLS) for a Redis Cluster. */
+    url: z.string().regex(REDIS_URL_PATTERN, 'must start with redis://, rediss://, redis+cluster:// or rediss+cluster://').optional(),
+    /** TLS beyond rediss:// itself: a private CA, a client certificate. */
+    tls: z.strictObject({
+      caFile: z.string().min(1).optional(),
+      certFile: z.string().min(1).optional(),
+      keyFile: z.string().min(1).optional(),
+      /** false only for testing against self-signed certificates. */
+      rejectUnauthorized: z.boolean().default(true),
+    }).optional(),
     /** Where `serve` keeps a local redis-server's data when no url is given. */
     dataDir: z.string().default('.data/redis'),
   }).prefault({}),

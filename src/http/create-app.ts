@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
@@ -9,7 +9,7 @@ import { investigationsRouter } from './investigations-router.js';
 import { webhookRouter, type MountedWebhook } from './webhook-route.js';
 
 export interface AppDeps {
-  redis: Redis;
+  redis: RedisClient;
   store: InvestigationStore;
   intake: Intake;
   webhooks: MountedWebhook[];

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connections.js';
 import type { Issue } from '../issue.js';
 import type { ClaimResult, InvestigationStore } from '../store/investigation-store.js';
 import { QUEUE_NAME, QUEUE_PREFIX, type InvestigationJobData } from './names.js';
@@ -36,7 +36,7 @@ export class Intake {
   /** Called for each newly linked issue: its write-back carries the linked investigations' RCA. */
   onLinked?: (id: string) => Promise<void>;
 
-  constructor(redis: Redis, private readonly store: InvestigationStore, private readonly opts: IntakeOptions) {
+  constructor(redis: RedisClient, private readonly store: InvestigationStore, private readonly opts: IntakeOptions) {
     this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
   }
 

@@ -1,5 +1,5 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connections.js';
 import { PermanentError, RetryableError } from '../errors.js';
 import type { Investigator } from '../investigator.js';
 import type { Logger } from '../log.js';
@@ -23,7 +23,7 @@ export type OnCompleted = (inv: Investigation) => Promise<void>;
 
 /** Runs queued investigations; several of these can run on other machines against one Redis. */
 export function startInvestigationWorker(
-  redis: Redis, store: InvestigationStore, investigator: Investigator, log: Logger, opts: WorkerOptions, onCompleted?: OnCompleted,
+  redis: RedisClient, store: InvestigationStore, investigator: Investigator, log: Logger, opts: WorkerOptions, onCompleted?: OnCompleted,
 ): Worker<InvestigationJobData> {
   const worker = new Worker<InvestigationJobData>(
     QUEUE_NAME,

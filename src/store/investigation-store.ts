@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 import type { Issue } from '../issue.js';
 import type { LoopState } from '../loop/loop-state.js';
 import type { Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
@@ -69,7 +69,7 @@ export class InvestigationStore {
   /** The configuration's secrets, blanked: applied to every text and JSON value written, and by the worker to what it hands BullMQ. */
   readonly redact: Redactor;
 
-  constructor(private readonly redis: Redis, private readonly opts: StoreOptions, redact: Redactor = noSecrets) {
+  constructor(private readonly redis: RedisClient, private readonly opts: StoreOptions, redact: Redactor = noSecrets) {
     this.redact = redact;
   }
 
