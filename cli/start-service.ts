@@ -8,7 +8,11 @@ import { isLlmConfigured } from '../src/llm/create-client.js';
 import type { Logger } from '../src/log.js';
 import { mountSources, webhookMounts } from '../src/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
+import { IntakePolicy } from '../src/intake/intake-policy.js';
 import { Intake } from '../src/queue/intake.js';
+import { workerHooks } from '../src/queue/admission.js';
+import { BudgetGuard } from '../src/budget/budget-guard.js';
+import { UsageLedger } from '../src/budget/usage-ledger.js';
 import { closeWorker } from '../src/queue/close-worker.js';
 import { startInvestigationWorker } from '../src/queue/investigation-worker.js';
 import { createFastFailRedis, createWorkerRedis, waitReady } from '../src/queue/redis-connections.js';
@@ -24,6 +28,8 @@ export interface ServiceOptions {
   http: boolean;
   workers: boolean;
   env: Record<string, string | undefined>;
+  /** The time budgets and daily usage are counted by (tests move it). */
+  clock?: () => number;
 }
 
 export interface RunningService {
@@ -40,7 +46,11 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   await waitReady(redis, redisUrl, 15_000);
   const store = new InvestigationStore(redis, config.queue, redactorFromConfig(config));
-  const intake = new Intake(redis, store, config.queue);
+  const policy = new IntakePolicy(config.intake);
+  const clock = opts.clock ?? Date.now;
+  const ledger = new UsageLedger(redis, config.pricing, config.llm.model, clock);
+  const budgets = new BudgetGuard(redis, config.budgets, ledger, clock);
+  const intake = new Intake(redis, store, { ...config.queue, policy });
   const llmConfigured = isLlmConfigured(config.llm);
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   for (const m of mounted) {
@@ -71,7 +81,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
         // Incidents linked to this investigation were waiting for its RCA.
         for (const linked of inv.linkedFrom) await writeBacks.nudge(linked);
       };
-      const worker = startInvestigationWorker(workerRedis, store, investigator, log, config.queue, onCompleted);
+      const worker = startInvestigationWorker(workerRedis, store, investigator, log, config.queue, onCompleted, workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }));
       // Running investigations get time to finish; past it, their checkpoints let another worker resume.
       workerClosers.push(() => closeWorker(worker, log, config.queue.lockDurationMs));
       log.info({ concurrency: config.queue.concurrency, model: config.llm.model }, 'workers started');
@@ -86,7 +96,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
     const apiTokens = splitTokens(config.server.apiToken);
     if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api is open to anyone who can reach this port');
     const app = createApp({
-      redis, store, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log,
+      redis, store, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger,
       bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
     });
     server = await new Promise<Server>((resolve, reject) => {

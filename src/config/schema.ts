@@ -1,5 +1,11 @@
 import { z } from 'zod';
+import { DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../intake/intake-policy.js';
+import { SeveritySchema, type Severity } from '../issue.js';
 import { REDIS_URL_PATTERN } from '../queue/redis-url.js';
+
+const SEVERITIES = SeveritySchema.options;
+/** BullMQ's priorities: 1 (first) to 2,097,152. */
+const priority = z.int().min(1).max(2_097_152);
 
 const secret = z.string().min(1);
 
@@ -54,6 +60,36 @@ const baseShape = {
     dedupTtlSeconds: z.int().positive().default(30 * 24 * 3600),
     /** How long investigation records are kept. */
     retentionSeconds: z.int().positive().default(30 * 24 * 3600),
+  }).prefault({}),
+  /** What intake does with an issue before it queues it: skip rules, priorities. */
+  intake: z.strictObject({
+    /** BullMQ priority per severity, lower first. */
+    priorities: z.strictObject(Object.fromEntries(SEVERITIES.map((s) => [s, priority.default(DEFAULT_PRIORITIES[s])])) as Record<Severity, z.ZodDefault<typeof priority>>).prefault({}),
+    /** Per source: overrides of some severities' priorities. */
+    prioritiesBySource: z.record(z.string(), z.strictObject(Object.fromEntries(SEVERITIES.map((s) => [s, priority.optional()])) as Record<Severity, z.ZodOptional<typeof priority>>)).default({}),
+    /** Issues matching a rule are recorded as skipped, naming the rule, and not investigated. */
+    skip: z.array(z.strictObject({
+      name: z.string().min(1),
+      matchers: z.array(z.string().min(1)).min(1),
+      sources: z.array(z.string().min(1)).optional(),
+    })).default(DEFAULT_SKIP_RULES),
+    skipResolvedWhileQueued: z.boolean().default(true),
+  }).prefault({}),
+  /** Limits on what investigations may spend; work over a limit stays queued until it allows. */
+  budgets: z.strictObject({
+    investigationsPerHour: z.int().positive().optional(),
+    perSourcePerHour: z.record(z.string(), z.int().positive()).default({}),
+    perAlertnamePerHour: z.record(z.string(), z.int().positive()).default({}),
+    tokensPerDay: z.int().positive().optional(),
+    /** Critical issues start even when an hourly limit is reached (they still count). */
+    criticalBypassesHourly: z.boolean().default(false),
+    /** How often work held back by a budget looks again. */
+    recheckSeconds: z.number().positive().default(60),
+  }).prefault({}),
+  /** Prices per million tokens by model name, for the cost of each investigation and each day. */
+  pricing: z.strictObject({
+    currency: z.string().min(1).default('USD'),
+    models: z.record(z.string(), z.strictObject({ inputPerMillion: z.number().min(0), outputPerMillion: z.number().min(0) })).default({}),
   }).prefault({}),
   writeBack: z.strictObject({
     /** Tries of one write-back (each finds our earlier comment first, so none writes twice). */

@@ -6,6 +6,9 @@ import type { InvestigationStore } from '../store/investigation-store.js';
 import { checkAuthorization } from './check-credentials.js';
 import { errorHandler } from './error-handler.js';
 import { investigationsRouter } from './investigations-router.js';
+import { usageRouter, withReached } from './usage-router.js';
+import type { BudgetGuard } from '../budget/budget-guard.js';
+import type { UsageLedger } from '../budget/usage-ledger.js';
 import { webhookRouter, type MountedWebhook } from './webhook-route.js';
 
 export interface AppDeps {
@@ -16,6 +19,9 @@ export interface AppDeps {
   llmConfigured: boolean;
   bodyLimitBytes: number;
   deliveryTtlSeconds: number;
+  /** Budgets and daily usage, for /readyz and GET /api/usage. */
+  budgets?: BudgetGuard;
+  ledger?: UsageLedger;
   /** Bearer tokens guarding /api; empty leaves it open. */
   apiTokens: string[];
   log: Logger;
@@ -31,13 +37,17 @@ export function createApp(deps: AppDeps): Express {
     const waiting = queue?.waiting;
     const llm = deps.llmConfigured ? 'ok' : `not configured: investigations are queued and wait for an LLM${waiting ? ` (${waiting} waiting)` : ''}`;
     const ready = redis === 'ok' && deps.llmConfigured;
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue });
+    // Budgets hold work back without making the service unready: the queue still takes it.
+    const limits = deps.budgets?.enabled ? withReached(await deps.budgets.status().catch(() => [])) : undefined;
+    const budgets = limits ? { budgets: limits, ...(limits.some((l) => l.reached) ? { heldBack: `budget reached: ${limits.filter((l) => l.reached).map((l) => l.scope).join(', ')}; queued work waits` } : {}) } : {};
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets });
   });
   app.use('/api', (req, res, next) => {
     if (checkAuthorization(req.get('authorization'), { bearerTokens: deps.apiTokens })) return next();
     res.status(401).json({ error: 'unauthorized' });
   });
   app.use('/api/investigations', investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats()));
+  if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
   for (const w of deps.webhooks) app.use(`/webhooks/${w.name}`, webhookRouter(w, deps));
   app.use((_req, res) => { res.status(404).json({ error: 'not found' }); });
   app.use(errorHandler(deps.log));

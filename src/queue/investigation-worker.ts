@@ -1,4 +1,4 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { RedisClient } from './redis-connections.js';
 import { PermanentError, RetryableError } from '../errors.js';
 import type { Investigator } from '../investigator.js';
@@ -7,6 +7,7 @@ import { toToolCallRecord, type Investigation } from '../store/investigation.js'
 import type { InvestigationStore } from '../store/investigation-store.js';
 import { hostsIn } from '../writeback/sanitize-markdown.js';
 import { QUEUE_NAME, QUEUE_PREFIX, type InvestigationJobData } from './names.js';
+import type { WorkerHooks } from './admission.js';
 import { retryDelay } from './retry-delay.js';
 
 export interface WorkerOptions {
@@ -24,10 +25,11 @@ export type OnCompleted = (inv: Investigation) => Promise<void>;
 /** Runs queued investigations; several of these can run on other machines against one Redis. */
 export function startInvestigationWorker(
   redis: RedisClient, store: InvestigationStore, investigator: Investigator, log: Logger, opts: WorkerOptions, onCompleted?: OnCompleted,
+  hooks?: WorkerHooks,
 ): Worker<InvestigationJobData> {
   const worker = new Worker<InvestigationJobData>(
     QUEUE_NAME,
-    (job) => processJob(job, store, investigator, log, onCompleted),
+    (job, token) => processJob(job, store, investigator, log, onCompleted, hooks, token),
     {
       connection: redis,
       prefix: QUEUE_PREFIX,
@@ -56,7 +58,9 @@ async function settleFailedJob(job: Job<InvestigationJobData>, err: Error, store
   }
 }
 
-async function processJob(job: Job<InvestigationJobData>, store: InvestigationStore, investigator: Investigator, log: Logger, onCompleted?: OnCompleted) {
+async function processJob(
+  job: Job<InvestigationJobData>, store: InvestigationStore, investigator: Investigator, log: Logger, onCompleted?: OnCompleted, hooks?: WorkerHooks, token?: string,
+) {
   const id = job.data.investigationId;
   const inv = await store.get(id);
   if (!inv) {
@@ -69,14 +73,29 @@ async function processJob(job: Job<InvestigationJobData>, store: InvestigationSt
     await onCompleted?.(inv);
     return;
   }
-  if (inv.status === 'failed') return;
+  if (inv.status !== 'queued' && inv.status !== 'running') return; // failed, skipped, linked: nothing to run
+  const gate = hooks ? await hooks.admit(inv) : { kind: 'run' as const };
+  if (gate.kind === 'skip') {
+    await store.skip(id, gate.reason);
+    log.info({ id, reason: gate.reason }, 'investigation skipped');
+    return;
+  }
+  if (gate.kind === 'wait') {
+    // Held back (a budget, a group's quiet time): back to the queue without using up an attempt.
+    await store.setWaiting(id, gate.reason, gate.until);
+    await job.moveToDelayed(Date.now() + gate.delayMs, token);
+    throw new DelayedError(gate.reason);
+  }
+  if (inv.waitingReason) await store.setWaiting(id, '', null);
   const attempt = job.attemptsMade + 1;
   await store.markRunning(id, attempt);
   log.info({ id, title: inv.title, attempt }, 'investigation started');
+  // A group's members could join until the line above; from here on, late ones start a follow-up.
+  const issue = inv.coalescing ? (await store.get(id))?.issue ?? inv.issue : inv.issue;
   const checkpoint = await store.loadCheckpoint(id);
   let partial = checkpoint;
   try {
-    const result = await investigator.investigate(inv.issue, {
+    const result = await investigator.investigate(issue, {
       resumeFrom: checkpoint,
       onStep: async (state) => {
         partial = state;
@@ -86,6 +105,8 @@ async function processJob(job: Job<InvestigationJobData>, store: InvestigationSt
     const { usage, toolCalls, messages } = result.state;
     const toolText = messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : ''));
     await store.complete(id, { rca: result.answer, toolCalls: toolCalls.map(toToolCallRecord), usage, linkHosts: [...hostsIn(toolText.join('\n'))] });
+    // Accounting must not turn a completed investigation into a retried one.
+    await hooks?.settled(id, usage).catch((err: Error) => log.warn({ id, err: err.message }, 'could not record usage'));
     log.info({ id, llmCalls: usage.llmCalls, toolCalls: toolCalls.length }, 'investigation completed');
   } catch (err) {
     const e = asTypedError(err);
@@ -95,6 +116,7 @@ async function processJob(job: Job<InvestigationJobData>, store: InvestigationSt
     const message = store.redact(e.message);
     if (e instanceof PermanentError || lastAttempt) {
       await store.fail(id, message, progress);
+      if (progress) await hooks?.settled(id, progress.usage).catch((err: Error) => log.warn({ id, err: err.message }, 'could not record usage'));
       log.error({ id, err: message, attempt }, 'investigation failed');
       throw new UnrecoverableError(message);
     }

@@ -2,12 +2,14 @@ import type { Issue } from '../issue.js';
 import type { Usage } from '../loop/loop-state.js';
 import type { ToolResult } from '../tools/types.js';
 import type { WriteBackRecord } from '../writeback/write-back-record.js';
+import type { StormFields } from './extra-fields.js';
 
 /**
  * linked: no investigation of its own; the issue is made of alerts already investigated
- * (see `linkedTo`), whose RCA its write-back carries.
+ * (see `linkedTo`), whose RCA its write-back carries. skipped: not investigated, by a skip rule
+ * (`skippedBy`) or because its issue resolved while it was queued (`skipReason`).
  */
-export type InvestigationStatus = 'queued' | 'running' | 'completed' | 'failed' | 'linked';
+export type InvestigationStatus = 'queued' | 'running' | 'completed' | 'failed' | 'linked' | 'skipped';
 
 export interface InvestigationSummary {
   id: string;
@@ -29,7 +31,7 @@ export interface ToolCallRecord {
   error?: string;
 }
 
-export interface Investigation extends InvestigationSummary {
+export interface Investigation extends InvestigationSummary, StormFields {
   identity: string;
   issue: Issue;
   rca: string | null;

@@ -20,6 +20,8 @@ export const keys = {
   dedup: (source: string, identity: string) => `${P}:dedup:${source}:${digest(identity)}`,
   /** The latest investigation of a fingerprint, for resolutions that carry a different identity. */
   latest: (source: string, fingerprint: string) => `${P}:latest:${source}:${digest(fingerprint)}`,
+  /** The latest investigation of a group of issues investigated together (an Alertmanager group). */
+  group: (source: string, groupKey: string) => `${P}:group:${source}:${digest(groupKey)}`,
   /** A vendor's webhook delivery id already handled. */
   delivery: (source: string, deliveryId: string) => `${P}:delivery:${source}:${digest(deliveryId)}`,
   /** Our comment on one issue (id, url, which investigation wrote it): the write-back's first lookup. */

@@ -11,7 +11,7 @@ export interface TestService extends RunningService {
 }
 
 /** Starts the real service in-process on a free port, capturing its JSON log lines. */
-export async function startTestService(redisUrl: string, env: Record<string, string>, opts: { http?: boolean; workers?: boolean } = {}): Promise<TestService> {
+export async function startTestService(redisUrl: string, env: Record<string, string>, opts: { http?: boolean; workers?: boolean; clock?: () => number } = {}): Promise<TestService> {
   const fullEnv = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...env };
   const config = loadConfig(fullEnv, undefined, sources);
   const logs: Array<Record<string, unknown>> = [];
@@ -22,7 +22,7 @@ export async function startTestService(redisUrl: string, env: Record<string, str
     },
   });
   const service = await startService(config, redisUrl, createLogger(config.log.level, sink, redactorFromConfig(config)), {
-    http: opts.http ?? true, workers: opts.workers ?? true, env: fullEnv,
+    http: opts.http ?? true, workers: opts.workers ?? true, env: fullEnv, ...(opts.clock ? { clock: opts.clock } : {}),
   });
   return { ...service, base: `http://127.0.0.1:${service.port}`, logs };
 }

@@ -113,8 +113,9 @@ describe('POST /webhooks/alertmanager', () => {
     await rogue.close();
     const res = await (await post(amFixture('group-next').body)).json();
     expect(res.duplicates.sort()).toEqual([gone.id, failed.id].sort());
-    expect(await queue.getJobState(gone.id)).toBe('waiting');
-    expect(await queue.getJobState(failed.id)).toBe('waiting');
+    // Waiting for a worker, at their severity's priority.
+    expect(await queue.getJobState(gone.id)).toBe('prioritized');
+    expect(await queue.getJobState(failed.id)).toBe('prioritized');
   });
 
   it('rejects missing or wrong credentials with a bare 401', async () => {

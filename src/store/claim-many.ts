@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { Issue } from '../issue.js';
+import { QUEUE_NAME, QUEUE_PREFIX } from '../queue/names.js';
+import type { RedisClient } from '../queue/redis-connections.js';
+import type { Redactor } from '../redact.js';
+import { CLAIM_MANY, parseClaimReply, type ClaimReply } from './claim-script.js';
+import { HASH_TAG, keys } from './keys.js';
+import { encodeField } from './lossless.js';
+
+/** One issue of a delivery: an open one to claim (as queued, skipped or linked), or a resolved one. */
+export type ClaimItem =
+  | { kind: 'claim'; issue: Issue; status: 'queued' | 'skipped' | 'linked'; priority: number; linkTo?: string[]; skippedBy?: string }
+  | { kind: 'resolve'; issue: Pick<Issue, 'source' | 'identity' | 'fingerprint'> };
+
+export interface ClaimManyOptions {
+  dedupTtlSeconds: number;
+  retentionSeconds: number;
+  redact: Redactor;
+  /** Field/value pairs for HSET, redacted and lossless, as the store writes every record. */
+  encode(fields: Record<string, string>): string[];
+}
+
+const PLACEHOLDER = `${HASH_TAG}:none`;
+
+/** Claims and resolves a whole delivery in one round trip (see claim-script.ts). */
+export async function claimMany(redis: RedisClient, items: readonly ClaimItem[], opts: ClaimManyOptions, now = new Date()): Promise<ClaimReply[]> {
+  if (items.length === 0) return [];
+  const keyList: string[] = [keys.index()];
+  const args: Array<string | number> = [
+    now.getTime(), opts.dedupTtlSeconds, opts.retentionSeconds, now.getTime() - opts.retentionSeconds * 1000,
+    keys.investigation(''), `${QUEUE_PREFIX}:${QUEUE_NAME}:`, now.toISOString(), items.length,
+  ];
+  for (const item of items) {
+    keyList.push(keys.dedup(item.issue.source, item.issue.identity), keys.latest(item.issue.source, item.issue.fingerprint));
+    if (item.kind === 'resolve') {
+      keyList.push(PLACEHOLDER, PLACEHOLDER);
+      args.push('r', '', '', item.issue.fingerprint, 0, '', 0);
+      continue;
+    }
+    const { issue } = item;
+    const id = randomUUID();
+    const group = item.status === 'queued' ? item.issue.group : undefined;
+    keyList.push(group ? keys.group(issue.source, group.key) : PLACEHOLDER, keys.investigation(id));
+    const fields = opts.encode(recordFields(id, { ...item, issue: opts.redact.deep(issue) }, now, group));
+    const member = group ? encodeField(JSON.stringify(opts.redact.deep(issue))) : '';
+    args.push('c', id, item.status, issue.fingerprint, item.priority, member, fields.length, ...fields);
+  }
+  return parseClaimReply(await CLAIM_MANY.run(redis, keyList, args));
+}
+
+function recordFields(id: string, item: Extract<ClaimItem, { kind: 'claim' }>, now: Date, group: Issue['group']): Record<string, string> {
+  const { issue } = item;
+  const at = now.toISOString();
+  return {
+    id, source: issue.source, identity: issue.identity, title: group?.title ?? issue.title, status: item.status,
+    issueStatus: issue.status, createdAt: at, updatedAt: at, issue: JSON.stringify(issue), attempts: '0', priority: String(item.priority),
+    ...(item.linkTo?.length ? { linkedTo: JSON.stringify(item.linkTo) } : {}),
+    ...(item.skippedBy ? { skippedBy: item.skippedBy, finishedAt: at } : {}),
+    ...(group ? { group: group.key, quietMs: String(group.quietSeconds * 1000), maxWaitMs: String(group.maxWaitSeconds * 1000) } : {}),
+  };
+}
