@@ -50,7 +50,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   const clock = opts.clock ?? Date.now;
   const ledger = new UsageLedger(redis, config.pricing, config.llm.model, clock);
   const budgets = new BudgetGuard(redis, config.budgets, ledger, clock);
-  const intake = new Intake(redis, store, { ...config.queue, policy });
+  const intake = new Intake(redis, store, { ...config.queue, policy, now: clock });
   const llmConfigured = isLlmConfigured(config.llm);
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   for (const m of mounted) {

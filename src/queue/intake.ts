@@ -25,6 +25,8 @@ export interface IntakeOptions {
   retentionSeconds: number;
   /** Skip rules and priorities; none skipped, default priorities without one. */
   policy?: IntakePolicy;
+  /** The time claims are stamped with (tests move it). */
+  now?: () => number;
 }
 
 /** Work waiting for a worker (or for an LLM to be configured): how much, and how long the oldest has waited. */
@@ -57,7 +59,7 @@ export class Intake {
 
   async accept(issues: Issue[]): Promise<IntakeOutcome> {
     const items = await this.plan(issues);
-    const replies = await this.store.claimMany(items);
+    const replies = await this.store.claimMany(items, new Date((this.opts.now ?? Date.now)()));
     const out: IntakeOutcome = { queued: [], duplicates: [], resolved: [] };
     const jobs: Array<{ id: string; priority: number; delayMs: number }> = [];
     const lost: Array<{ id: string; priority: number }> = [];
@@ -86,7 +88,8 @@ export class Intake {
         else if (item.status === 'skipped') (out.skipped ??= []).push({ id: r.id, rule: item.skippedBy ?? '' });
         else {
           out.queued.push(r.id);
-          jobs.push({ id: r.id, priority: item.priority, delayMs: r.flag ? (item.issue.group?.quietSeconds ?? 0) * 1000 : 0 });
+          // A group's follow-up (r.flag) is held by the worker until the group is quiet (see admission.ts).
+          jobs.push({ id: r.id, priority: item.priority, delayMs: 0 });
         }
       }
     });
