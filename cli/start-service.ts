@@ -39,6 +39,8 @@ export interface RunningService {
 
 const DELIVERY_TTL_SECONDS = 7 * 24 * 3600;
 const SHORT_CLOSE_MS = 5_000;
+/** How often any process adds the jobs a process that died right after claiming left to add. */
+const DISPATCH_SWEEP_MS = 5_000;
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
 export async function startService(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<RunningService> {
@@ -51,6 +53,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   const ledger = new UsageLedger(redis, config.pricing, config.llm.model, clock);
   const budgets = new BudgetGuard(redis, config.budgets, ledger, clock);
   const intake = new Intake(redis, store, { ...config.queue, policy, now: clock });
+  intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   for (const m of mounted) {

@@ -1,4 +1,6 @@
-import { Queue } from 'bullmq';
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Logger } from '../log.js';
+import { JobDispatcher } from './job-dispatcher.js';
 import type { RedisClient } from './redis-connections.js';
 import type { Issue } from '../issue.js';
 import { PERMISSIVE_POLICY, type IntakePolicy } from '../intake/intake-policy.js';
@@ -48,6 +50,7 @@ type Claim = Extract<ClaimItem, { kind: 'claim' }>;
 export class Intake {
   private readonly queue: Queue<InvestigationJobData>;
   private readonly policy: IntakePolicy;
+  private readonly dispatcher: JobDispatcher;
 
   /** Called for each newly linked issue: its write-back carries the linked investigations' RCA. */
   onLinked?: (id: string) => Promise<void>;
@@ -55,13 +58,23 @@ export class Intake {
   constructor(redis: RedisClient, private readonly store: InvestigationStore, private readonly opts: IntakeOptions) {
     this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
     this.policy = opts.policy ?? PERMISSIVE_POLICY;
+    this.dispatcher = new JobDispatcher(redis, this.queue, (id, priority) => this.jobOptions(id, priority));
+  }
+
+  /** Waits until every claimed investigation has its job (the dispatch set seen empty). */
+  async flush(): Promise<void> {
+    await this.dispatcher.kick();
+  }
+
+  /** Every intervalMs, adds the jobs a process that died after claiming left to add. */
+  startDispatchSweep(intervalMs: number, log?: Logger): void {
+    this.dispatcher.start(intervalMs, log);
   }
 
   async accept(issues: Issue[]): Promise<IntakeOutcome> {
     const items = await this.plan(issues);
-    const replies = await this.store.claimMany(items, new Date((this.opts.now ?? Date.now)()));
+    const { items: replies, undispatched } = await this.store.claimMany(items, new Date((this.opts.now ?? Date.now)()));
     const out: IntakeOutcome = { queued: [], duplicates: [], resolved: [] };
-    const jobs: Array<{ id: string; priority: number; delayMs: number }> = [];
     const lost: Array<{ id: string; priority: number }> = [];
     const raised = new Map<string, number>();
     const linkedFrom: Array<[string, string]> = [];
@@ -88,12 +101,16 @@ export class Intake {
         else if (item.status === 'skipped') (out.skipped ??= []).push({ id: r.id, rule: item.skippedBy ?? '' });
         else {
           out.queued.push(r.id);
-          // A group's follow-up (r.flag) is held by the worker until the group is quiet (see admission.ts).
-          jobs.push({ id: r.id, priority: item.priority, delayMs: 0 });
+          // Its job is added by the dispatcher; a group's follow-up (r.flag) is then held by the
+          // worker until the group is quiet (see admission.ts).
         }
       }
     });
-    await Promise.all([this.enqueueMany(jobs), this.store.addLinkedFromMany(linkedFrom)]);
+    await this.store.addLinkedFromMany(linkedFrom);
+    // The claims are durable and include the dispatch entries: the jobs are added right after,
+    // off the acknowledgement's path (see job-dispatcher.ts).
+    // Entries left by a process that died before dispatching are picked up here too.
+    if (undispatched > 0) this.dispatcher.kick().catch(() => undefined);
     for (const l of lost) await this.ensureJob(l.id, l.priority);
     for (const [id, priority] of raised) await this.queue.getJob(id).then((j) => j?.changePriority({ priority })).catch(() => undefined);
     for (const id of asks) await this.onLinked?.(id);
@@ -122,13 +139,7 @@ export class Intake {
     });
   }
 
-  /** Every new job in one round trip (BullMQ's addBulk is one MULTI); a jobId it still holds is ignored. */
-  private async enqueueMany(jobs: Array<{ id: string; priority: number; delayMs: number }>): Promise<void> {
-    if (jobs.length === 0) return;
-    await this.queue.addBulk(jobs.map((j) => ({ name: 'investigate', data: { investigationId: j.id }, opts: this.jobOptions(j.id, j.priority, j.delayMs) })));
-  }
-
-  private jobOptions(id: string, priority: number, delayMs = 0) {
+  private jobOptions(id: string, priority: number): JobsOptions {
     return {
       jobId: id,
       attempts: this.opts.attempts,
@@ -136,7 +147,6 @@ export class Intake {
       removeOnComplete: { age: this.opts.retentionSeconds },
       removeOnFail: { age: this.opts.retentionSeconds },
       ...(priority > 0 ? { priority } : {}),
-      ...(delayMs > 0 ? { delay: delayMs } : {}),
     };
   }
 
@@ -174,6 +184,7 @@ export class Intake {
   }
 
   async close(): Promise<void> {
+    await this.dispatcher.stop();
     await this.queue.close();
   }
 }

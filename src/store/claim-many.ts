@@ -23,12 +23,12 @@ export interface ClaimManyOptions {
 const PLACEHOLDER = `${HASH_TAG}:none`;
 
 /** Claims and resolves a whole delivery in one round trip (see claim-script.ts). */
-export async function claimMany(redis: RedisClient, items: readonly ClaimItem[], opts: ClaimManyOptions, now = new Date()): Promise<ClaimReply[]> {
-  if (items.length === 0) return [];
+export async function claimMany(redis: RedisClient, items: readonly ClaimItem[], opts: ClaimManyOptions, now = new Date()): Promise<{ items: ClaimReply[]; undispatched: number }> {
+  if (items.length === 0) return { items: [], undispatched: 0 };
   const keyList: string[] = [keys.index()];
   const args: Array<string | number> = [
     now.getTime(), opts.dedupTtlSeconds, opts.retentionSeconds, now.getTime() - opts.retentionSeconds * 1000,
-    keys.investigation(''), `${QUEUE_PREFIX}:${QUEUE_NAME}:`, now.toISOString(), items.length,
+    keys.investigation(''), `${QUEUE_PREFIX}:${QUEUE_NAME}:`, now.toISOString(), items.length, keys.dispatch(),
   ];
   for (const item of items) {
     keyList.push(keys.dedup(item.issue.source, item.issue.identity), keys.latest(item.issue.source, item.issue.fingerprint));

@@ -5,7 +5,7 @@ import { RedisScript } from './run-script.js';
  * KEYS[1]: the index; then four per item: dedup, latest-of-fingerprint, group (or a placeholder),
  * and the record a new claim would create.
  * ARGV: now (ms), dedup TTL, retention, prune cutoff (ms), record key prefix, job key prefix,
- * now (ISO), item count; then per item: kind ('c' claim, 'r' resolve), new id, status of a new
+ * now (ISO), item count, dispatch set key; then per item: kind ('c' claim, 'r' resolve), new id, status of a new
  * record (queued, skipped, linked), fingerprint, priority, member (the issue, for a group), field
  * count, field name/value pairs (lossless-encoded; no cjson, which refuses lone surrogates).
  * Replies per item {code, id, status, flag}:
@@ -13,12 +13,16 @@ import { RedisScript } from './run-script.js';
  *   1 created (flag 1: a group's follow-up, its predecessor has started), 2 joined a group's
  *   queued investigation (flag 1: the group's priority was raised), 3 resolved (status 'resolved',
  *   or 'partly' for a group with members still firing), 4 nothing to resolve.
+ * A new queued investigation goes into the dispatch set ("priority|id") in the same step, so its
+ * job is created even if this process dies right after (see job-dispatcher.ts).
+ * The last element of the reply is how many entries wait in the dispatch set.
  * A repeat of known issues writes nothing: the lookups come first, and the index is pruned only
  * when something is created.
  */
 const CLAIM_MANY_LUA = `
 local now, ttl, retention, cutoff, recp, jobp, iso = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
-local out, created, pos = {}, false, 9
+local dispatch = ARGV[9]
+local out, created, pos = {}, false, 10
 local function join(rec, kd, kl, fp, member, prio)
   redis.call('SET', kd, string.sub(rec, #recp + 1), 'EX', ttl)
   redis.call('SET', kl, string.sub(rec, #recp + 1), 'EX', ttl)
@@ -58,7 +62,8 @@ for j = 0, tonumber(ARGV[8]) - 1 do
       local lost = 0
       if st == 'queued' or st == 'running' then
         local job = jobp .. existing
-        if redis.call('EXISTS', job) == 0 or redis.call('HEXISTS', job, 'finishedOn') == 1 then lost = 1 end
+        local waits = redis.call('ZSCORE', dispatch, (redis.call('HGET', recp .. existing, 'priority') or '0') .. '|' .. existing)
+        if redis.call('HEXISTS', job, 'finishedOn') == 1 or (not waits and redis.call('EXISTS', job) == 0) then lost = 1 end
       end
       out[#out + 1] = {0, existing, st, lost}
     else
@@ -76,7 +81,9 @@ for j = 0, tonumber(ARGV[8]) - 1 do
         redis.call('SET', kl, id, 'EX', ttl)
         redis.call('HSET', kr, unpack(ARGV, fields, fields + nf - 1))
         redis.call('ZADD', KEYS[1], now, id)
-        if status ~= 'queued' then redis.call('EXPIRE', kr, retention) end
+        if status ~= 'queued' then redis.call('EXPIRE', kr, retention)
+        -- Ordered by time, then by place in the delivery: jobs of one priority run in arrival order.
+        else redis.call('ZADD', dispatch, now * 1000 + math.min(j, 999), prio .. '|' .. id) end
         local followUp = 0
         if member ~= '' then
           redis.call('RPUSH', kr .. ':members', member)
@@ -98,6 +105,7 @@ if created then
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. cutoff)
   redis.call('EXPIRE', KEYS[1], retention)
 end
+out[#out + 1] = redis.call('ZCARD', dispatch)
 return out
 `;
 
@@ -113,6 +121,9 @@ export interface ClaimReply {
   flag: boolean;
 }
 
-export function parseClaimReply(reply: unknown): ClaimReply[] {
-  return (reply as Array<[number, string, string, number]>).map(([code, id, status, flag]) => ({ code: CODES[code]!, id, status, flag: flag === 1 }));
+/** The replies per item, and how many new investigations still wait for their job. */
+export function parseClaimReply(reply: unknown): { items: ClaimReply[]; undispatched: number } {
+  const list = reply as unknown[];
+  const items = (list.slice(0, -1) as Array<[number, string, string, number]>).map(([code, id, status, flag]) => ({ code: CODES[code]!, id, status, flag: flag === 1 }));
+  return { items, undispatched: Number(list.at(-1) ?? 0) };
 }

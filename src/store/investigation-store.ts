@@ -62,12 +62,12 @@ export class InvestigationStore {
    * `linkedOnly`, it starts as `linked` (no investigation of its own will run).
    */
   async claim(issue: Issue, link: { linkTo?: string[]; linkedOnly?: boolean } = {}): Promise<ClaimResult> {
-    const [r] = await this.claimMany([{ kind: 'claim', issue, status: link.linkedOnly ? 'linked' : 'queued', priority: 0, linkTo: link.linkTo }]);
+    const { items: [r] } = await this.claimMany([{ kind: 'claim', issue, status: link.linkedOnly ? 'linked' : 'queued', priority: 0, linkTo: link.linkTo }]);
     return { created: r!.code === 'created', id: r!.id, status: r!.status as ClaimResult['status'] };
   }
 
   /** Claims and resolves every issue of a delivery in one atomic round trip (see claim-script.ts). */
-  async claimMany(items: readonly ClaimItem[], now = new Date()): Promise<ClaimReply[]> {
+  async claimMany(items: readonly ClaimItem[], now = new Date()): Promise<{ items: ClaimReply[]; undispatched: number }> {
     return claimMany(this.redis, items, { ...this.opts, redact: this.redact, encode: (f) => this.encode(f) }, now);
   }
 

@@ -22,6 +22,8 @@ export const keys = {
   latest: (source: string, fingerprint: string) => `${P}:latest:${source}:${digest(fingerprint)}`,
   /** The latest investigation of a group of issues investigated together (an Alertmanager group). */
   group: (source: string, groupKey: string) => `${P}:group:${source}:${digest(groupKey)}`,
+  /** Claimed investigations whose BullMQ job is still to be added (see job-dispatcher.ts). */
+  dispatch: () => `${P}:dispatch`,
   /** A vendor's webhook delivery id already handled. */
   delivery: (source: string, deliveryId: string) => `${P}:delivery:${source}:${digest(deliveryId)}`,
   /** Our comment on one issue (id, url, which investigation wrote it): the write-back's first lookup. */

@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { sources } from '../../sources/index.js';
 import { redactorFromConfig } from '../../src/config/secrets.js';
 import { createLogger } from '../../src/log.js';
+import { keys } from '../../src/store/keys.js';
 
 export interface TestService extends RunningService {
   base: string;
@@ -45,4 +46,9 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 export async function getJson(url: string): Promise<any> {
   const res = await fetch(url);
   return { status: res.status, body: await res.json() };
+}
+
+/** Waits until every claimed investigation has its BullMQ job (the dispatcher adds them just after the reply). */
+export async function jobsDispatched(redis: { zcard(key: string): Promise<number> }): Promise<void> {
+  await waitFor('the claimed investigations\' jobs', async () => (await redis.zcard(keys.dispatch())) === 0);
 }

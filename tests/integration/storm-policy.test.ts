@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { QUEUE_NAME, QUEUE_PREFIX } from '../../src/queue/names.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, type Reply, type ScriptedLlm } from '../helpers/scripted-llm.js';
-import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { getJson, jobsDispatched, startTestService, waitFor, type TestService } from '../helpers/service.js';
 
 /** Priorities, skip rules, resolved-while-queued, group follow-ups, budgets and cost, on the real service. */
 let redis: TestRedis;
@@ -85,6 +85,7 @@ describe('priorities', () => {
     const svc = await serve({ yaml: 'intake: { prioritiesBySource: { alertmanager: { warning: 1 } } }\n' });
     const { queued } = await post(svc, payload([{ name: 'Warn', fp: 5 }]));
     expect((await inv(svc, queued[0])).priority).toBe(1);
+    await jobsDispatched(admin);
     expect((await queue.getJob(queued[0]))!.opts.priority).toBe(1);
   });
 });
@@ -98,6 +99,7 @@ describe('skip rules', () => {
     expect(out.skipped).toEqual([{ id: expect.any(String), rule: 'heartbeat' }, { id: expect.any(String), rule: 'dev' }]);
     const watchdog = await inv(svc, out.skipped[0].id);
     expect(watchdog).toMatchObject({ status: 'skipped', skippedBy: 'heartbeat', skipReason: 'matched skip rule heartbeat', finishedAt: expect.any(String) });
+    await jobsDispatched(admin);
     expect(await queue.getJob(out.skipped[0].id)).toBeUndefined();
     expect((await queue.getJobs(['prioritized', 'waiting'])).map((j) => j.id).sort()).toEqual([...out.queued].sort());
     const again = await post(svc, body);
