@@ -41,19 +41,21 @@ export async function claimMany(redis: RedisClient, items: readonly ClaimItem[],
     const id = randomUUID();
     const group = item.status === 'queued' ? item.issue.group : undefined;
     keyList.push(group ? keys.group(issue.source, group.key) : PLACEHOLDER, keys.investigation(id));
-    const fields = opts.encode(recordFields(id, { ...item, issue: opts.redact.deep(issue) }, now, group));
-    const member = group ? encodeField(JSON.stringify(opts.redact.deep(issue))) : '';
+    // Redacted and serialised once: the record's issue and, for a group, its member entry.
+    const json = JSON.stringify(opts.redact.deep(issue));
+    const fields = opts.encode(recordFields(id, item, json, now, group));
+    const member = group ? encodeField(json) : '';
     args.push('c', id, item.status, issue.fingerprint, item.priority, member, fields.length, ...fields);
   }
   return parseClaimReply(await CLAIM_MANY.run(redis, keyList, args));
 }
 
-function recordFields(id: string, item: Extract<ClaimItem, { kind: 'claim' }>, now: Date, group: Issue['group']): Record<string, string> {
+function recordFields(id: string, item: Extract<ClaimItem, { kind: 'claim' }>, issueJson: string, now: Date, group: Issue['group']): Record<string, string> {
   const { issue } = item;
   const at = now.toISOString();
   return {
     id, source: issue.source, identity: issue.identity, title: group?.title ?? issue.title, status: item.status,
-    issueStatus: issue.status, createdAt: at, updatedAt: at, issue: JSON.stringify(issue), attempts: '0', priority: String(item.priority),
+    issueStatus: issue.status, createdAt: at, updatedAt: at, issue: issueJson, attempts: '0', priority: String(item.priority),
     ...(item.linkTo?.length ? { linkedTo: JSON.stringify(item.linkTo) } : {}),
     ...(item.skippedBy ? { skippedBy: item.skippedBy, finishedAt: at } : {}),
     ...(group ? { group: group.key, quietMs: String(group.quietSeconds * 1000), maxWaitMs: String(group.maxWaitSeconds * 1000) } : {}),
