@@ -25,6 +25,9 @@ const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const ONE_ALERT = Math.round(20_000 * SCALE);
 const GROUPS = Math.round(3_000 * SCALE);
 const WARMUP = 2_000;
+/** A checkout to compare with (the intake before this change), or unset. */
+const BEFORE = process.env.BENCH_BEFORE_DIR;
+const BEFORE_LABEL = process.env.BENCH_BEFORE_LABEL ?? 'BENCH_BEFORE_DIR';
 
 interface Load { requests: number; seconds: number; rate: number; p50: number; p99: number }
 
@@ -33,9 +36,9 @@ function load(url: string, spec: { count: number; perDelivery: number; offset: n
   return JSON.parse(out) as Load;
 }
 
-async function startServer(args: string[], env: Record<string, string>, port: number): Promise<{ child: ChildProcess; ms: number }> {
+async function startServer(args: string[], env: Record<string, string>, port: number, cwd = ROOT): Promise<{ child: ChildProcess; ms: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)
@@ -69,7 +72,22 @@ async function intake(redisUrl: string) {
   const ten = load(url, { count: GROUPS, perDelivery: 10, offset: 1_000_000 });
   const tenRepeat = load(url, { count: GROUPS, perDelivery: 10, offset: 1_000_000 });
   await stop(svc.child);
-  return { baseline, one, oneRepeat, ten, tenRepeat };
+  const before = BEFORE ? await beforeRun(redisUrl, port) : null;
+  return { baseline, one, oneRepeat, ten, tenRepeat, before };
+}
+
+/** The same cases against another checkout (BENCH_BEFORE_DIR, e.g. `git archive <commit>`), run from its sources. */
+async function beforeRun(redisUrl: string, port: number) {
+  const admin = new Redis(redisUrl);
+  await admin.flushall();
+  admin.disconnect();
+  const svc = await startServer(['--import', 'tsx', 'cli/main.ts', 'serve'], { REDIS_URL: redisUrl }, port, BEFORE);
+  const url = `http://127.0.0.1:${port}/webhooks/alertmanager`;
+  load(url, { count: WARMUP, perDelivery: 1, offset: 60_000_000 });
+  const one = load(url, { count: ONE_ALERT, perDelivery: 1, offset: 0 });
+  const ten = load(url, { count: GROUPS, perDelivery: 10, offset: 1_000_000 });
+  await stop(svc.child);
+  return { one, ten };
 }
 
 /** Start-up (spawn to /healthz answering) and RSS after 3 s idle, median of three, per way of running. */
@@ -145,7 +163,7 @@ ${row('1-alert deliveries, new (claim + record + job)', i.one, 1, i.baseline)}
 ${row('1-alert deliveries, repeats (deduplicated)', i.oneRepeat, 1, i.baseline)}
 ${row('10-alert groups, new', i.ten, 10, i.baseline)}
 ${row('10-alert groups, repeats', i.tenRepeat, 10, i.baseline)}
-
+${i.before ? `${row(`before: 1-alert deliveries, new (${BEFORE_LABEL})`, i.before.one, 1, i.baseline)}\n${row(`before: 10-alert groups, new (${BEFORE_LABEL})`, i.before.ten, 10, i.baseline)}\n` : ''}
 ## Start-up and memory (\`serve\` on Redis, no LLM; median of three)
 
 | how | start to /healthz ms | RSS after 3 s idle MB |

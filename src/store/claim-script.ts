@@ -30,8 +30,16 @@ local function join(rec, kd, kl, fp, member, prio)
   redis.call('SADD', rec .. ':fps', fp)
   redis.call('SREM', rec .. ':resolved', fp)
   redis.call('HSET', rec, 'updatedAt', iso, 'lastJoinedAt', now, 'issueStatus', 'open')
-  if tonumber(prio) < tonumber(redis.call('HGET', rec, 'priority') or '0') then
+  local old = redis.call('HGET', rec, 'priority') or '0'
+  if tonumber(prio) < tonumber(old) then
     redis.call('HSET', rec, 'priority', prio)
+    -- Not dispatched yet: the job will be added at the new priority.
+    local id = string.sub(rec, #recp + 1)
+    local score = redis.call('ZSCORE', dispatch, old .. '|' .. id)
+    if score then
+      redis.call('ZREM', dispatch, old .. '|' .. id)
+      redis.call('ZADD', dispatch, score, prio .. '|' .. id)
+    end
     return 1
   end
   return 0
