@@ -1,6 +1,11 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Logger } from '../log.js';
 import { JobDispatcher } from './job-dispatcher.js';
+import { KnownIdentities } from './known-identities.js';
+import type { ClaimReply } from '../store/claim-script.js';
+
+/** How many recently claimed identities a process remembers (a few MB). */
+const KNOWN_IDENTITIES = 100_000;
 import type { RedisClient } from './redis-connections.js';
 import type { Issue } from '../issue.js';
 import { PERMISSIVE_POLICY, type IntakePolicy } from '../intake/intake-policy.js';
@@ -51,6 +56,8 @@ export class Intake {
   private readonly queue: Queue<InvestigationJobData>;
   private readonly policy: IntakePolicy;
   private readonly dispatcher: JobDispatcher;
+  /** Identities seen claimed lately: their repeats are sent without a record to build. */
+  private readonly known = new KnownIdentities(KNOWN_IDENTITIES);
 
   /** Called for each newly linked issue: its write-back carries the linked investigations' RCA. */
   onLinked?: (id: string) => Promise<void>;
@@ -73,7 +80,7 @@ export class Intake {
 
   async accept(issues: Issue[]): Promise<IntakeOutcome> {
     const items = await this.plan(issues);
-    const { items: replies, undispatched } = await this.store.claimMany(items, new Date((this.opts.now ?? Date.now)()));
+    const { items: replies, undispatched } = await this.claimAll(items);
     const out: IntakeOutcome = { queued: [], duplicates: [], resolved: [] };
     const lost: Array<{ id: string; priority: number }> = [];
     const raised = new Map<string, number>();
@@ -81,6 +88,7 @@ export class Intake {
     const asks: string[] = [];
     replies.forEach((r, i) => {
       const item = items[i]!;
+      if (item.kind === 'claim' && r.code !== 'unknown') this.known.add(item.issue.source, item.issue.identity);
       if (item.kind === 'resolve') {
         if (r.code === 'resolved' && r.status === 'resolved' && !out.resolved.includes(r.id)) out.resolved.push(r.id);
         return;
@@ -117,6 +125,17 @@ export class Intake {
     return out;
   }
 
+  /** One script call; a second, in full, for the rare repeat this process knew but Redis no longer does (expired). */
+  private async claimAll(items: ClaimItem[]): Promise<{ items: ClaimReply[]; undispatched: number }> {
+    const now = new Date((this.opts.now ?? Date.now)());
+    const first = await this.store.claimMany(items, now);
+    const retry = first.items.flatMap((r, i) => (r.code === 'unknown' ? [i] : []));
+    if (retry.length === 0) return first;
+    const again = await this.store.claimMany(retry.map((i) => ({ ...items[i]!, known: false }) as ClaimItem), now);
+    retry.forEach((at, k) => { first.items[at] = again.items[k]!; });
+    return { items: first.items, undispatched: again.undispatched };
+  }
+
   /**
    * What to claim for each issue: resolved ones resolve; open ones are skipped by a rule, linked
    * (one problem, one investigation: every related alert, as another source knows it, is
@@ -135,7 +154,8 @@ export class Intake {
       const priority = this.policy.priority(issue);
       const rule = this.policy.skipRule(issue);
       const status: Claim['status'] = rule ? 'skipped' : related.length > 0 && ids.every(Boolean) ? 'linked' : 'queued';
-      return { kind: 'claim', issue, status, priority, linkTo, ...(rule ? { skippedBy: rule } : {}) };
+      const known = this.known.has(issue.source, issue.identity);
+      return { kind: 'claim', issue, status, priority, linkTo, known, ...(rule ? { skippedBy: rule } : {}) };
     });
   }
 

@@ -9,7 +9,11 @@ import { encodeField } from './lossless.js';
 
 /** One issue of a delivery: an open one to claim (as queued, skipped or linked), or a resolved one. */
 export type ClaimItem =
-  | { kind: 'claim'; issue: Issue; status: 'queued' | 'skipped' | 'linked'; priority: number; linkTo?: string[]; skippedBy?: string }
+  | {
+    kind: 'claim'; issue: Issue; status: 'queued' | 'skipped' | 'linked'; priority: number; linkTo?: string[]; skippedBy?: string;
+    /** Seen claimed before by this process: sent without its record (a repeat costs a lookup); 'unknown' if it is not. */
+    known?: boolean;
+  }
   | { kind: 'resolve'; issue: Pick<Issue, 'source' | 'identity' | 'fingerprint'> };
 
 export interface ClaimManyOptions {
@@ -38,11 +42,16 @@ export async function claimMany(redis: RedisClient, items: readonly ClaimItem[],
       continue;
     }
     const { issue } = item;
+    if (item.known) {
+      keyList.push(PLACEHOLDER, PLACEHOLDER);
+      args.push('l', '', item.status, issue.fingerprint, item.priority, '', 0);
+      continue;
+    }
     const id = randomUUID();
     const group = item.status === 'queued' ? item.issue.group : undefined;
     keyList.push(group ? keys.group(issue.source, group.key) : PLACEHOLDER, keys.investigation(id));
     // Redacted and serialised once: the record's issue and, for a group, its member entry.
-    const json = JSON.stringify(opts.redact.deep(issue));
+    const json = redactedJson(issue, opts.redact);
     const fields = opts.encode(recordFields(id, item, json, now, group));
     const member = group ? encodeField(json) : '';
     args.push('c', id, item.status, issue.fingerprint, item.priority, member, fields.length, ...fields);
@@ -60,4 +69,11 @@ function recordFields(id: string, item: Extract<ClaimItem, { kind: 'claim' }>, i
     ...(item.skippedBy ? { skippedBy: item.skippedBy, finishedAt: at } : {}),
     ...(group ? { group: group.key, quietMs: String(group.quietSeconds * 1000), maxWaitMs: String(group.maxWaitSeconds * 1000) } : {}),
   };
+}
+
+/** JSON of a value with every secret redacted; copied for redaction only when the text holds one (rare). */
+function redactedJson(value: unknown, redact: Redactor): string {
+  const text = JSON.stringify(value);
+  // The redactor knows each secret raw and JSON-escaped: untouched text holds none.
+  return redact(text) === text ? text : JSON.stringify(redact.deep(value));
 }

@@ -12,7 +12,9 @@ import { RedisScript } from './run-script.js';
  *   code 0 seen before (flag 1: unfinished but its job is gone or finished: enqueue it again),
  *   1 created (flag 1: a group's follow-up, its predecessor has started), 2 joined a group's
  *   queued investigation (flag 1: the group's priority was raised), 3 resolved (status 'resolved',
- *   or 'partly' for a group with members still firing), 4 nothing to resolve.
+ *   or 'partly' for a group with members still firing), 4 nothing to resolve, 5 an item sent as
+ *   known ('l': no fields, as the caller saw it claimed) that is not claimed after all (expired):
+ *   nothing written, the caller sends it again in full.
  * A new queued investigation goes into the dispatch set ("priority|id") in the same step, so its
  * job is created even if this process dies right after (see job-dispatcher.ts).
  * The last element of the reply is how many entries wait in the dispatch set.
@@ -63,6 +65,8 @@ for j = 0, tonumber(ARGV[8]) - 1 do
       if state == 'resolved' then redis.call('HSET', rec, 'issueStatus', 'resolved', 'resolvedAt', iso, 'updatedAt', iso) end
       out[#out + 1] = {3, target, state, 0}
     end
+  elseif kind == 'l' and not redis.call('GET', kd) then
+    out[#out + 1] = {5, '', '', 0}
   else
     local existing = redis.call('GET', kd)
     if existing then
@@ -119,8 +123,8 @@ return out
 
 export const CLAIM_MANY = new RedisScript(CLAIM_MANY_LUA);
 
-export type ClaimCode = 'seen' | 'created' | 'joined' | 'resolved' | 'nothing';
-const CODES: ClaimCode[] = ['seen', 'created', 'joined', 'resolved', 'nothing'];
+export type ClaimCode = 'seen' | 'created' | 'joined' | 'resolved' | 'nothing' | 'unknown';
+const CODES: ClaimCode[] = ['seen', 'created', 'joined', 'resolved', 'nothing', 'unknown'];
 
 export interface ClaimReply {
   code: ClaimCode;

@@ -86,6 +86,19 @@ describe('a delivery of many alerts', () => {
     expect(await writes()).toBe(before);
   });
 
+  it('claims again, in full, a repeat this process remembers but Redis has forgotten (its identity expired)', async () => {
+    svc = await startTestService(redis.url, { LOG_LEVEL: 'warn' }, { workers: false });
+    const first = await post(svc.base, delivery(3, 0));
+    await jobsDispatched(admin);
+    await admin.flushall(); // as if the identities' TTL had run out
+    const again = await post(svc.base, delivery(3, 0));
+    expect(again.body.queued).toHaveLength(3);
+    expect(again.body.queued).not.toEqual(first.body.queued);
+    const listed = (await getJson(`${svc.base}/api/investigations`)).body.items as Array<{ title: string }>;
+    expect(listed).toHaveLength(3);
+    expect(listed.every((i) => i.title.startsWith('Batch'))).toBe(true);
+  });
+
   it('enqueues on the retry a group claimed by a crash before its jobs were added', async () => {
     svc = await startTestService(redis.url, { LOG_LEVEL: 'warn' }, { workers: false });
     const store = new InvestigationStore(admin, { dedupTtlSeconds: 60, retentionSeconds: 60 });
