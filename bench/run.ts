@@ -29,11 +29,33 @@ const WARMUP = 2_000;
 const BEFORE = process.env.BENCH_BEFORE_DIR;
 const BEFORE_LABEL = process.env.BENCH_BEFORE_LABEL ?? 'BENCH_BEFORE_DIR';
 
-interface Load { requests: number; seconds: number; rate: number; p50: number; p99: number }
+interface Load { requests: number; seconds: number; rate: number; p50: number; p99: number; cpuUs: number; redisUs: number }
 
-function load(url: string, spec: { count: number; perDelivery: number; offset: number }): Load {
+/** CPU seconds a process has used (user + system), from /proc: unlike rates, barely moved by other load on the machine. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function redisCpu(redis: Redis | null): Promise<number> {
+  if (!redis) return 0;
+  const info = await redis.info('cpu');
+  return Number(/used_cpu_user:([\d.]+)/.exec(info)?.[1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)?.[1]);
+}
+
+/** Runs the load generator; with the server's pid (and Redis), also the CPU each request cost them. */
+async function load(url: string, spec: { count: number; perDelivery: number; offset: number }, pid?: number, redis: Redis | null = null): Promise<Load> {
+  const [cpu0, r0] = [pid ? cpuSeconds(pid) : 0, await redisCpu(redis)];
   const out = execFileSync(process.execPath, [`${ROOT}bench/load-generator.mjs`, JSON.stringify({ url, connections: CONNECTIONS, ...spec })], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(out) as Load;
+  const l = JSON.parse(out) as Load;
+  // The dispatcher adds jobs just after the replies, up to BullMQ's window (200 waiting; no worker
+  // runs here): its work counts too, once it is done.
+  if (redis) {
+    const settled = async () => (await redis.zcard('{lestrade}:dispatch')) === 0 || (await redis.zcard('{lestrade}:bull:investigations:prioritized')) >= 200;
+    while (!(await settled())) await new Promise((r) => setTimeout(r, 50));
+  }
+  const [cpu1, r1] = [pid ? cpuSeconds(pid) : 0, await redisCpu(redis)];
+  return { ...l, cpuUs: ((cpu1 - cpu0) * 1e6) / l.requests, redisUs: ((r1 - r0) * 1e6) / l.requests };
 }
 
 async function startServer(args: string[], env: Record<string, string>, port: number, cwd = ROOT): Promise<{ child: ChildProcess; ms: number }> {
@@ -59,33 +81,34 @@ function rssMb(pid: number): number {
 
 async function intake(redisUrl: string) {
   const port = await freePort();
+  const redis = new Redis(redisUrl);
   const hello = await startServer([`${ROOT}bench/hello-server.mjs`], {}, port);
   const helloUrl = `http://127.0.0.1:${port}/webhooks/alertmanager`;
-  load(helloUrl, { count: WARMUP, perDelivery: 1, offset: 50_000_000 });
-  const baseline = load(helloUrl, { count: ONE_ALERT, perDelivery: 1, offset: 0 });
+  await load(helloUrl, { count: WARMUP, perDelivery: 1, offset: 50_000_000 });
+  const baseline = await load(helloUrl, { count: ONE_ALERT, perDelivery: 1, offset: 0 }, hello.child.pid);
   await stop(hello.child);
   const svc = await startServer(['dist/cli/main.js', 'serve'], { REDIS_URL: redisUrl }, port);
   const url = `http://127.0.0.1:${port}/webhooks/alertmanager`;
-  load(url, { count: WARMUP, perDelivery: 1, offset: 60_000_000 });
-  const one = load(url, { count: ONE_ALERT, perDelivery: 1, offset: 0 });
-  const oneRepeat = load(url, { count: ONE_ALERT, perDelivery: 1, offset: 0 });
-  const ten = load(url, { count: GROUPS, perDelivery: 10, offset: 1_000_000 });
-  const tenRepeat = load(url, { count: GROUPS, perDelivery: 10, offset: 1_000_000 });
+  const pid = svc.child.pid!;
+  await load(url, { count: WARMUP, perDelivery: 1, offset: 60_000_000 });
+  const one = await load(url, { count: ONE_ALERT, perDelivery: 1, offset: 0 }, pid, redis);
+  const oneRepeat = await load(url, { count: ONE_ALERT, perDelivery: 1, offset: 0 }, pid, redis);
+  const ten = await load(url, { count: GROUPS, perDelivery: 10, offset: 1_000_000 }, pid, redis);
+  const tenRepeat = await load(url, { count: GROUPS, perDelivery: 10, offset: 1_000_000 }, pid, redis);
   await stop(svc.child);
-  const before = BEFORE ? await beforeRun(redisUrl, port) : null;
+  const before = BEFORE ? await beforeRun(redisUrl, port, redis) : null;
+  redis.disconnect();
   return { baseline, one, oneRepeat, ten, tenRepeat, before };
 }
 
 /** The same cases against another checkout (BENCH_BEFORE_DIR, e.g. `git archive <commit>`), run from its sources. */
-async function beforeRun(redisUrl: string, port: number) {
-  const admin = new Redis(redisUrl);
-  await admin.flushall();
-  admin.disconnect();
+async function beforeRun(redisUrl: string, port: number, redis: Redis) {
+  await redis.flushall();
   const svc = await startServer(['--import', 'tsx', 'cli/main.ts', 'serve'], { REDIS_URL: redisUrl }, port, BEFORE);
   const url = `http://127.0.0.1:${port}/webhooks/alertmanager`;
-  load(url, { count: WARMUP, perDelivery: 1, offset: 60_000_000 });
-  const one = load(url, { count: ONE_ALERT, perDelivery: 1, offset: 0 });
-  const ten = load(url, { count: GROUPS, perDelivery: 10, offset: 1_000_000 });
+  await load(url, { count: WARMUP, perDelivery: 1, offset: 60_000_000 });
+  const one = await load(url, { count: ONE_ALERT, perDelivery: 1, offset: 0 }, svc.child.pid, redis);
+  const ten = await load(url, { count: GROUPS, perDelivery: 10, offset: 1_000_000 }, svc.child.pid, redis);
   await stop(svc.child);
   return { one, ten };
 }
@@ -129,7 +152,7 @@ async function loopBench() {
 
 const f = (n: number, d = 0) => n.toFixed(d);
 const row = (name: string, l: Load, alerts: number, base: Load) =>
-  `| ${name} | ${l.requests} | ${f(l.rate)} | ${f(l.rate * alerts)} | ${f(l.rate / base.rate, 2)}× | ${f(l.p50, 1)} | ${f(l.p99, 1)} |`;
+  `| ${name} | ${l.requests} | ${f(l.rate)} | ${f(l.rate * alerts)} | ${f(l.rate / base.rate, 2)}× | ${f(l.p50, 1)} | ${f(l.p99, 1)} | ${f(l.cpuUs)} | ${f(base.cpuUs / l.cpuUs, 2)}× | ${f(l.redisUs)} |`;
 
 async function main() {
   const load1 = os.loadavg();
@@ -155,9 +178,12 @@ The service runs compiled (\`node dist/cli/main.js serve\`, no LLM configured: w
 process, with a real redis-server (AOF, fsync always); the load generator (\`bench/load-generator.mjs\`, keep-alive
 \`http.Agent\`, ${CONNECTIONS} sockets) in another. The baseline is an express hello-world handler (\`bench/hello-server.mjs\`)
 answering the same requests from its own process, measured in the same run. Each server is warmed up with ${WARMUP} requests.
+The CPU columns are read from /proc and Redis' INFO (the dispatcher's job adds included): what a delivery costs
+the server process and Redis, which other load on a shared machine moves far less than it moves rates. "× hello
+(CPU)" is the hello handler's CPU per request over ours: the rate ratio when both are bound by one core of their own.
 
-| case | deliveries | deliveries/s | alerts/s | × hello | p50 ms | p99 ms |
-|---|---|---|---|---|---|---|
+| case | deliveries | deliveries/s | alerts/s | × hello | p50 ms | p99 ms | server CPU µs/delivery | × hello (CPU) | Redis CPU µs/delivery |
+|---|---|---|---|---|---|---|---|---|---|
 ${row('express hello-world handler (baseline)', i.baseline, 1, i.baseline)}
 ${row('1-alert deliveries, new (claim + record + job)', i.one, 1, i.baseline)}
 ${row('1-alert deliveries, repeats (deduplicated)', i.oneRepeat, 1, i.baseline)}

@@ -40,7 +40,7 @@ export interface RunningService {
 const DELIVERY_TTL_SECONDS = 7 * 24 * 3600;
 const SHORT_CLOSE_MS = 5_000;
 /** How often any process adds the jobs a process that died right after claiming left to add. */
-const DISPATCH_SWEEP_MS = 5_000;
+const DISPATCH_SWEEP_MS = 2_000;
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
 export async function startService(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<RunningService> {
@@ -52,7 +52,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   const clock = opts.clock ?? Date.now;
   const ledger = new UsageLedger(redis, config.pricing, config.llm.model, clock);
   const budgets = new BudgetGuard(redis, config.budgets, ledger, clock);
-  const intake = new Intake(redis, store, { ...config.queue, policy, now: clock });
+  const intake = new Intake(redis, store, { ...config.queue, policy, now: clock, dispatchWindow: config.queue.dispatchWindow });
   intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
@@ -85,6 +85,8 @@ export async function startService(config: Config, redisUrl: string, log: Logger
         for (const linked of inv.linkedFrom) await writeBacks.nudge(linked);
       };
       const worker = startInvestigationWorker(workerRedis, store, investigator, log, config.queue, onCompleted, workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }));
+      // A job taken leaves room in BullMQ's window for the storm's backlog (see job-dispatcher.ts).
+      worker.on('active', () => { intake.flush().catch(() => undefined); });
       // Running investigations get time to finish; past it, their checkpoints let another worker resume.
       workerClosers.push(() => closeWorker(worker, log, config.queue.lockDurationMs));
       log.info({ concurrency: config.queue.concurrency, model: config.llm.model }, 'workers started');

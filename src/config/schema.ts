@@ -4,8 +4,8 @@ import { SeveritySchema, type Severity } from '../issue.js';
 import { REDIS_URL_PATTERN } from '../queue/redis-url.js';
 
 const SEVERITIES = SeveritySchema.options;
-/** BullMQ's priorities: 1 (first) to 2,097,152. */
-const priority = z.int().min(1).max(2_097_152);
+/** BullMQ priorities, 1 first; up to 900 so the dispatch set's scores stay exact (see claim-script.ts). */
+const priority = z.int().min(1).max(900);
 
 const secret = z.string().min(1);
 
@@ -56,6 +56,8 @@ const baseShape = {
     lockDurationMs: z.int().min(1_000).default(30_000),
     /** How often workers look for jobs whose worker died. */
     stalledIntervalMs: z.int().min(500).default(30_000),
+    /** Jobs BullMQ holds waiting at most; a storm's backlog waits in Lestrade's dispatch set, by priority. */
+    dispatchWindow: z.int().min(1).max(100_000).default(200),
     /** How long a seen issue identity suppresses new investigations. */
     dedupTtlSeconds: z.int().positive().default(30 * 24 * 3600),
     /** How long investigation records are kept. */

@@ -1,9 +1,10 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Logger } from '../log.js';
-import { JobDispatcher } from './job-dispatcher.js';
+import { dispatchBacklog, JobDispatcher } from './job-dispatcher.js';
 import { KnownIdentities } from './known-identities.js';
 import type { ClaimReply } from '../store/claim-script.js';
 
+const DEFAULT_WINDOW = 200;
 /** How many recently claimed identities a process remembers (a few MB). */
 const KNOWN_IDENTITIES = 100_000;
 import type { RedisClient } from './redis-connections.js';
@@ -34,6 +35,8 @@ export interface IntakeOptions {
   policy?: IntakePolicy;
   /** The time claims are stamped with (tests move it). */
   now?: () => number;
+  /** Jobs waiting in BullMQ at most; the rest wait in the dispatch set (queue.dispatchWindow). */
+  dispatchWindow?: number;
 }
 
 /** Work waiting for a worker (or for an LLM to be configured): how much, and how long the oldest has waited. */
@@ -62,10 +65,10 @@ export class Intake {
   /** Called for each newly linked issue: its write-back carries the linked investigations' RCA. */
   onLinked?: (id: string) => Promise<void>;
 
-  constructor(redis: RedisClient, private readonly store: InvestigationStore, private readonly opts: IntakeOptions) {
+  constructor(private readonly redis: RedisClient, private readonly store: InvestigationStore, private readonly opts: IntakeOptions) {
     this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
     this.policy = opts.policy ?? PERMISSIVE_POLICY;
-    this.dispatcher = new JobDispatcher(redis, this.queue, (id, priority) => this.jobOptions(id, priority));
+    this.dispatcher = new JobDispatcher(redis, this.queue, (id, priority) => this.jobOptions(id, priority), opts.dispatchWindow ?? DEFAULT_WINDOW);
   }
 
   /** Waits until every claimed investigation has its job (the dispatch set seen empty). */
@@ -188,17 +191,21 @@ export class Intake {
 
   /** Jobs waiting for a worker (or for an LLM to be configured). */
   async waitingCount(): Promise<number> {
-    return this.queue.getJobCountByTypes('waiting', 'delayed', 'prioritized');
+    const [jobs, backlog] = await Promise.all([this.queue.getJobCountByTypes('waiting', 'delayed', 'prioritized'), dispatchBacklog(this.redis)]);
+    return jobs + backlog.count;
   }
 
   async waitingStats(now = Date.now()): Promise<WaitingStats> {
-    const [waiting, oldest, delayed] = await Promise.all([
+    const [waiting, oldest, delayed, backlog] = await Promise.all([
       this.waitingCount(),
       // Oldest first: one from each end that holds the oldest, plus a bounded look at retries waiting out a backoff.
       this.queue.getJobs(['waiting', 'prioritized'], 0, 0, true),
       this.queue.getJobs(['delayed'], 0, 99, true),
+      // ...and at the first of the storm's backlog not yet handed to BullMQ.
+      dispatchBacklog(this.redis),
     ]);
     const times = [...oldest, ...delayed].map((j) => j?.timestamp).filter((t): t is number => typeof t === 'number');
+    if (backlog.oldest !== null) times.push(backlog.oldest);
     const first = times.length ? Math.min(...times) : null;
     return { waiting, oldestWaitingSeconds: first === null ? null : Math.max(0, Math.round((now - first) / 1000)) };
   }

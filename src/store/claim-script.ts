@@ -15,12 +15,17 @@ import { RedisScript } from './run-script.js';
  *   or 'partly' for a group with members still firing), 4 nothing to resolve, 5 an item sent as
  *   known ('l': no fields, as the caller saw it claimed) that is not claimed after all (expired):
  *   nothing written, the caller sends it again in full.
- * A new queued investigation goes into the dispatch set ("priority|id") in the same step, so its
- * job is created even if this process dies right after (see job-dispatcher.ts).
+ * A new queued investigation goes into the dispatch set in the same step, so its job is created
+ * even if this process dies right after (see job-dispatcher.ts): scored by priority then time, the
+ * member "priority|place in the delivery|id" (equal scores sort by member: arrival order), kept
+ * in the record's `dispatch` field.
  * The last element of the reply is how many entries wait in the dispatch set.
  * A repeat of known issues writes nothing: the lookups come first, and the index is pruned only
  * when something is created.
  */
+/** Dispatch scores are priority × this + time (ms): priorities up to 900 keep them exact doubles. */
+export const PRIORITY_SCALE = 1e13;
+
 const CLAIM_MANY_LUA = `
 local now, ttl, retention, cutoff, recp, jobp, iso = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 local dispatch = ARGV[9]
@@ -35,12 +40,14 @@ local function join(rec, kd, kl, fp, member, prio)
   local old = redis.call('HGET', rec, 'priority') or '0'
   if tonumber(prio) < tonumber(old) then
     redis.call('HSET', rec, 'priority', prio)
-    -- Not dispatched yet: the job will be added at the new priority.
-    local id = string.sub(rec, #recp + 1)
-    local score = redis.call('ZSCORE', dispatch, old .. '|' .. id)
+    -- Not dispatched yet: the job will be added at the new priority, ahead of lower ones.
+    local entry = redis.call('HGET', rec, 'dispatch')
+    local score = entry and redis.call('ZSCORE', dispatch, entry)
     if score then
-      redis.call('ZREM', dispatch, old .. '|' .. id)
-      redis.call('ZADD', dispatch, score, prio .. '|' .. id)
+      local moved = prio .. string.sub(entry, #old + 1)
+      redis.call('ZREM', dispatch, entry)
+      redis.call('ZADD', dispatch, tonumber(prio) * ${PRIORITY_SCALE} + (tonumber(score) % ${PRIORITY_SCALE}), moved)
+      redis.call('HSET', rec, 'dispatch', moved)
     end
     return 1
   end
@@ -74,7 +81,8 @@ for j = 0, tonumber(ARGV[8]) - 1 do
       local lost = 0
       if st == 'queued' or st == 'running' then
         local job = jobp .. existing
-        local waits = redis.call('ZSCORE', dispatch, (redis.call('HGET', recp .. existing, 'priority') or '0') .. '|' .. existing)
+        local entry = redis.call('HGET', recp .. existing, 'dispatch')
+        local waits = entry and redis.call('ZSCORE', dispatch, entry)
         if redis.call('HEXISTS', job, 'finishedOn') == 1 or (not waits and redis.call('EXISTS', job) == 0) then lost = 1 end
       end
       out[#out + 1] = {0, existing, st, lost}
@@ -95,7 +103,11 @@ for j = 0, tonumber(ARGV[8]) - 1 do
         redis.call('ZADD', KEYS[1], now, id)
         if status ~= 'queued' then redis.call('EXPIRE', kr, retention)
         -- Ordered by time, then by place in the delivery: jobs of one priority run in arrival order.
-        else redis.call('ZADD', dispatch, now * 1000 + math.min(j, 999), prio .. '|' .. id) end
+        else
+          local entry = prio .. '|' .. string.format('%06d', j) .. '|' .. id
+          redis.call('ZADD', dispatch, tonumber(prio) * ${PRIORITY_SCALE} + tonumber(now), entry)
+          redis.call('HSET', kr, 'dispatch', entry)
+        end
         local followUp = 0
         if member ~= '' then
           redis.call('RPUSH', kr .. ':members', member)

@@ -70,11 +70,16 @@ afterEach(async () => {
 });
 
 describe('priorities', () => {
-  it('runs critical before high before warning before unknown, whatever the order they arrived in', async () => {
-    const idle = await serve();
-    await post(idle, payload([{ name: 'Warn', fp: 1 }, { name: 'Unknown', severity: 'whatever', fp: 2 }, { name: 'Crit', severity: 'critical', fp: 3 }, { name: 'High', severity: 'error', fp: 4 }]));
+  it('runs critical before high before warning before unknown, whatever the order they arrived in, past BullMQ\'s window', async () => {
+    // BullMQ holds two jobs waiting; the rest of the storm waits in the dispatch set, by priority.
+    const yaml = 'queue: { dispatchWindow: 2 }\n';
+    const idle = await serve({ yaml });
+    const out = await post(idle, payload([{ name: 'Warn', fp: 1 }, { name: 'Unknown', severity: 'whatever', fp: 2 }, { name: 'Crit', severity: 'critical', fp: 3 }, { name: 'High', severity: 'error', fp: 4 }]));
+    await waitFor('the window to fill', async () => (await queue.getJobCountByTypes('prioritized')) === 2);
+    expect((await queue.getJobs(['prioritized'])).map((j) => j.id).sort()).toEqual([out.queued[2], out.queued[3]].sort());
+    expect((await getJson(`${idle.base}/readyz`)).body.queue).toMatchObject({ waiting: 4 });
     await idle.close();
-    const svc = await serve({ script: () => ({ content: 'done' }) });
+    const svc = await serve({ yaml, script: () => ({ content: 'done' }) });
     await waitFor('four investigations', async () => firstPrompts().length === 4);
     expect(firstPrompts().map((p) => /alertname=(\w+)/.exec(p)?.[1])).toEqual(['Crit', 'High', 'Warn', 'Unknown']);
     const items = (await getJson(`${svc.base}/api/investigations`)).body.items as Array<{ id: string; title: string }>;
