@@ -179,6 +179,9 @@ Run with \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: Node ${p
 ${os.cpus()[0]?.model ?? 'unknown CPU'}. Load average (1, 5, 15 min) ${load1.map((x) => x.toFixed(2)).join(', ')} before the run and
 ${load2.map((x) => x.toFixed(2)).join(', ')} after it: the machine is shared, so other work competes with these figures.
 
+Reproduce: \`npm run bench\` (it builds \`dist/\` first). The "before" rows: \`d=$(mktemp -d); git archive c15be9d | tar -x -C $d;
+ln -s $PWD/node_modules $d/; BENCH_BEFORE_DIR=$d BENCH_BEFORE_LABEL='c15be9d, before this change' npm run bench\`.
+
 ## Webhook intake (POST /webhooks/alertmanager, ${CONNECTIONS} connections)
 
 The service runs compiled (\`node dist/cli/main.js serve\`, no LLM configured: webhooks are claimed and queued) in its own
