@@ -9,6 +9,8 @@ import { redactUrl } from '../../src/redact.js';
 import { configSecrets } from '../../src/config/secrets.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { sources } from '../../sources/index.js';
+import { WebhookPayloadSchema } from '../../sources/alertmanager/schema.js';
+import { amFixture } from '../helpers/fixtures.js';
 
 const issue = (fp: string, labels: Record<string, string>, extra: Partial<Issue> = {}): Issue => ({
   identity: `${fp}@t`, fingerprint: fp, source: 'alertmanager', sourceInstance: 'am', title: `t ${fp}`, description: 'same', url: null,
@@ -93,5 +95,13 @@ describe('storm configuration', () => {
     expect(c.budgets).toMatchObject({ investigationsPerHour: 30, tokensPerDay: 1_000_000, criticalBypassesHourly: false });
     expect(c.intake.skip.map((r) => r.name)).toEqual(['severity-info', 'heartbeat']);
     expect(() => loadConfig({ LESTRADE_AM_INVESTIGATE_BY: 'incident' }, undefined, sources)).toThrow(/sources\.alertmanager\.investigateBy/);
+  });
+});
+
+describe('Alertmanager payload', () => {
+  it('takes truncatedAlerts as the uint64 it is, past 2^53 too (fuzz counterexample, seed -1050170565)', () => {
+    const body = amFixture('group-next').body;
+    for (const n of [0, 9007199254740992, 1e19]) expect(WebhookPayloadSchema.safeParse({ ...body, truncatedAlerts: n }).success, String(n)).toBe(true);
+    for (const n of [-1, 1.5]) expect(WebhookPayloadSchema.safeParse({ ...body, truncatedAlerts: n }).success, String(n)).toBe(false);
   });
 });
