@@ -1,17 +1,27 @@
-FROM node:20-bookworm-slim
+# Build stage: compile the TypeScript to dist/ (the development dependencies stay here).
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
-# kubectl is optional: mount one (and a kubeconfig) to enable the kubernetes toolset.
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
-COPY bin ./bin
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY cli ./cli
 COPY src ./src
 COPY sources ./sources
 COPY toolsets ./toolsets
 COPY templates ./templates
-COPY tsconfig.json ./
+RUN npm run build
+
+# Runtime: production dependencies and compiled JavaScript only.
+FROM node:20-bookworm-slim
+WORKDIR /app
+# kubectl is optional: mount one (and a kubeconfig) to enable the kubernetes toolset.
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY --from=build /app/dist ./dist
+COPY bin ./bin
 ENV NODE_ENV=production PORT=8080
 EXPOSE 8080
 USER node
-ENTRYPOINT ["node", "bin/lestrade.js"]
+ENTRYPOINT ["node", "dist/cli/main.js"]
 CMD ["serve"]

@@ -8,8 +8,12 @@ import { isLlmConfigured } from '../src/llm/create-client.js';
 import type { Logger } from '../src/log.js';
 import { mountSources, webhookMounts } from '../src/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
+import { IntakePolicy } from '../src/intake/intake-policy.js';
 import { Intake } from '../src/queue/intake.js';
 import { CancelSignals } from '../src/queue/cancel-signals.js';
+import { workerHooks } from '../src/queue/admission.js';
+import { BudgetGuard } from '../src/budget/budget-guard.js';
+import { UsageLedger } from '../src/budget/usage-ledger.js';
 import { closeWorker } from '../src/queue/close-worker.js';
 import { Continuations } from '../src/queue/continuations.js';
 import { startExpiryWorker } from '../src/queue/expiry-worker.js';
@@ -28,6 +32,8 @@ export interface ServiceOptions {
   http: boolean;
   workers: boolean;
   env: Record<string, string | undefined>;
+  /** The time budgets and daily usage are counted by (tests move it). */
+  clock?: () => number;
 }
 
 export interface RunningService {
@@ -37,17 +43,24 @@ export interface RunningService {
 
 const DELIVERY_TTL_SECONDS = 7 * 24 * 3600;
 const SHORT_CLOSE_MS = 5_000;
+/** How often any process adds the jobs a process that died right after claiming left to add. */
+const DISPATCH_SWEEP_MS = 2_000;
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
 export async function startService(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<RunningService> {
-  const redis = createFastFailRedis(redisUrl);
+  const redis = createFastFailRedis(redisUrl, config.redis.tls);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   await waitReady(redis, redisUrl, 15_000);
   const redact = redactorFromConfig(config);
   const store = new InvestigationStore(redis, config.queue, redact);
   const runs = new RunControl(redis, config.queue.retentionSeconds, redact);
-  const intake = new Intake(redis, store, config.queue);
   const continuations = new Continuations(redis, config.queue);
+  const policy = new IntakePolicy(config.intake);
+  const clock = opts.clock ?? Date.now;
+  const ledger = new UsageLedger(redis, config.pricing, config.llm.model, clock);
+  const budgets = new BudgetGuard(redis, config.budgets, ledger, clock);
+  const intake = new Intake(redis, store, { ...config.queue, policy, now: clock, dispatchWindow: config.queue.dispatchWindow });
+  intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   for (const m of mounted) {
@@ -66,7 +79,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   closers.push(() => writeBacks.close());
 
   if (opts.workers) {
-    const workerRedis = createWorkerRedis(redisUrl);
+    const workerRedis = createWorkerRedis(redisUrl, config.redis.tls);
     const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs });
     const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
     workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
@@ -78,11 +91,13 @@ export async function startService(config: Config, redisUrl: string, log: Logger
         // Incidents linked to this investigation were waiting for its RCA.
         for (const linked of inv.linkedFrom) await writeBacks.nudge(linked);
       };
-      const cancels = await CancelSignals.start(createWorkerRedis(redisUrl), log);
+      const cancels = await CancelSignals.start(createWorkerRedis(redisUrl, config.redis.tls), log);
       const worker = startInvestigationWorker(workerRedis, {
         store, runs, investigator, continuations, cancels, log, approvalTimeoutSeconds: config.approvals.timeoutSeconds,
-        onCompleted,
+        onCompleted, hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),
       }, config.queue);
+      // A job taken leaves room in BullMQ's window for the storm's backlog (see job-dispatcher.ts).
+      worker.on('active', () => { intake.flush().catch(() => undefined); });
       const expiries = startExpiryWorker(workerRedis, runs, continuations, log);
       workerClosers.push(() => closeWorker(expiries, log, SHORT_CLOSE_MS));
       closers.push(() => cancels.close());
@@ -100,7 +115,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
     const apiTokens = splitTokens(config.server.apiToken);
     if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api is open to anyone who can reach this port');
     const app = createApp({
-      redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log,
+      redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger,
       bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
     });
     server = await new Promise<Server>((resolve, reject) => {

@@ -55,6 +55,18 @@ export const IssueSchema = z.object({
   untrusted: z.array(z.object({ label: z.string(), text: z.string() })).optional(),
   /** The vendor payload this Issue was made from, kept for the prompt and for debugging. */
   raw: z.unknown(),
+  /**
+   * Set by a source that investigates this issue together with others of the same group (an
+   * Alertmanager group, `investigateBy: group`): issues of one key, open while the group's
+   * investigation is still queued, join it. `title` names the group's investigation; a follow-up
+   * (an issue arriving once it has started) waits until the group has been quiet for quietSeconds.
+   */
+  group: z.object({ key: z.string().min(1), title: z.string(), quietSeconds: z.number().min(0), maxWaitSeconds: z.number().min(0) }).optional(),
+  /** On a group's investigation: every issue of the group, each with only what differs from the shared labels and annotations above. */
+  alerts: z.array(z.object({
+    identity: z.string(), fingerprint: z.string(), title: z.string(), status: z.enum(['open', 'resolved']), severity: SeveritySchema,
+    startedAt: z.string(), url: z.string().nullable(), labels: z.record(z.string(), z.string()), annotations: z.record(z.string(), z.string()),
+  })).optional(),
 });
 export type Issue = z.infer<typeof IssueSchema>;
 

@@ -13,7 +13,8 @@ export function redactUrl(url: string): string {
     if (u.password) u.password = '***';
     return u.toString();
   } catch {
-    return '(unparseable URL)';
+    // Not a WHATWG URL (a cluster's host list, redis+cluster://u:p@a:1,b:2): blank the userinfo's password.
+    return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? redactUrlsIn(url) : '(unparseable URL)';
   }
 }
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { EnvBinding } from '../../src/source.js';
 
+const investigateBy = z.enum(['alert', 'group']);
+
 export const AlertmanagerConfigSchema = z.strictObject({
   /** Bearer token(s) the webhook must carry; comma-separate several to rotate. */
   bearerToken: z.string().min(1).optional(),
@@ -9,10 +11,22 @@ export const AlertmanagerConfigSchema = z.strictObject({
   url: z.url().optional(),
   /** Alerts taken from one delivery; the rest are reported in the reply's truncatedAlerts. */
   maxAlertsPerDelivery: z.int().min(1).max(100_000).default(1000),
+  /**
+   * alert: one investigation per firing alert. group: the alerts of one Alertmanager group
+   * (groupKey) firing together become one investigation.
+   */
+  investigateBy: investigateBy.default('alert'),
+  /** Per alertname, overrides investigateBy. */
+  investigateByAlertname: z.record(z.string(), investigateBy).default({}),
+  /** A group's follow-up investigation (alerts arriving once its investigation started) starts after the group has been quiet this long... */
+  groupQuietSeconds: z.number().min(0).max(86_400).default(120),
+  /** ...or at the latest this long after the follow-up was created. */
+  groupMaxWaitSeconds: z.number().min(0).max(86_400).default(900),
 });
 export type AlertmanagerConfig = z.infer<typeof AlertmanagerConfigSchema>;
 
 export const ALERTMANAGER_ENV: EnvBinding[] = [
   ['ALERTMANAGER_WEBHOOK_TOKEN', ['bearerToken'], 'string'],
   ['ALERTMANAGER_URL', ['url'], 'string'],
+  ['LESTRADE_AM_INVESTIGATE_BY', ['investigateBy'], 'string'],
 ];

@@ -49,7 +49,8 @@ export type WebhookAlert = z.infer<typeof WebhookAlertSchema>;
 export const WebhookPayloadSchema = z.object({
   version: z.literal('4'),
   groupKey: z.string(),
-  truncatedAlerts: z.int().min(0),
+  // A Go uint64: past 2^53 it is still an integer, though not a safe one (z.int() refuses those).
+  truncatedAlerts: z.number().min(0).refine(Number.isInteger, 'must be an integer'),
   receiver: z.string(),
   status: z.enum(['firing', 'resolved']),
   alerts: z.array(WebhookAlertSchema),

@@ -3,6 +3,7 @@ import { readJson } from '../../src/http/read-json-body.js';
 import { clip } from '../../src/log-safe.js';
 import type { WebhookHandler } from '../../src/source.js';
 import type { AlertmanagerConfig } from './config.js';
+import { withGroups } from './grouping.js';
 import { issuesFromWebhook } from './map.js';
 import { WebhookPayloadSchema } from './schema.js';
 
@@ -21,7 +22,7 @@ export function alertmanagerWebhook(config: AlertmanagerConfig): WebhookHandler 
       const dropped = payload.alerts.length - taken.length;
       return {
         kind: 'issues',
-        issues: issuesFromWebhook({ ...payload, alerts: taken }),
+        issues: withGroups(issuesFromWebhook({ ...payload, alerts: taken }), payload, config),
         log: { groupKey: clip(payload.groupKey), alerts: payload.alerts.length, taken: taken.length, truncated: payload.truncatedAlerts },
         ...(dropped > 0 ? { extra: { truncatedAlerts: dropped } } : {}),
       };

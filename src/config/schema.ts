@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import { DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../intake/intake-policy.js';
+import { SeveritySchema, type Severity } from '../issue.js';
+import { REDIS_URL_PATTERN } from '../queue/redis-url.js';
+
+const SEVERITIES = SeveritySchema.options;
+/** BullMQ priorities, 1 first; up to 900 so the dispatch set's scores stay exact (see claim-script.ts). */
+const priority = z.int().min(1).max(900);
 
 const secret = z.string().min(1);
 
@@ -31,7 +38,16 @@ const baseShape = {
     publicUrl: z.url().optional(),
   }).prefault({}),
   redis: z.strictObject({
-    url: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+    /** redis://, rediss:// (TLS), or redis+cluster://host:port,host:port (rediss+cluster:// for TLS) for a Redis Cluster. */
+    url: z.string().regex(REDIS_URL_PATTERN, 'must start with redis://, rediss://, redis+cluster:// or rediss+cluster://').optional(),
+    /** TLS beyond rediss:// itself: a private CA, a client certificate. */
+    tls: z.strictObject({
+      caFile: z.string().min(1).optional(),
+      certFile: z.string().min(1).optional(),
+      keyFile: z.string().min(1).optional(),
+      /** false only for testing against self-signed certificates. */
+      rejectUnauthorized: z.boolean().default(true),
+    }).optional(),
     /** Where `serve` keeps a local redis-server's data when no url is given. */
     dataDir: z.string().default('.data/redis'),
   }).prefault({}),
@@ -44,6 +60,8 @@ const baseShape = {
     lockDurationMs: z.int().min(1_000).default(30_000),
     /** How often workers look for jobs whose worker died. */
     stalledIntervalMs: z.int().min(500).default(30_000),
+    /** Jobs BullMQ holds waiting at most; a storm's backlog waits in Lestrade's dispatch set, by priority. */
+    dispatchWindow: z.int().min(1).max(100_000).default(200),
     /** How long a seen issue identity suppresses new investigations. */
     dedupTtlSeconds: z.int().positive().default(30 * 24 * 3600),
     /** How long investigation records are kept. */
@@ -52,6 +70,36 @@ const baseShape = {
   approvals: z.strictObject({
     /** How long calls wait for a human; then they are answered "not approved in time" and the model answers with what it has. */
     timeoutSeconds: z.int().min(1).max(30 * 24 * 3600).default(3600),
+  }).prefault({}),
+  /** What intake does with an issue before it queues it: skip rules, priorities. */
+  intake: z.strictObject({
+    /** BullMQ priority per severity, lower first. */
+    priorities: z.strictObject(Object.fromEntries(SEVERITIES.map((s) => [s, priority.default(DEFAULT_PRIORITIES[s])])) as Record<Severity, z.ZodDefault<typeof priority>>).prefault({}),
+    /** Per source: overrides of some severities' priorities. */
+    prioritiesBySource: z.record(z.string(), z.strictObject(Object.fromEntries(SEVERITIES.map((s) => [s, priority.optional()])) as Record<Severity, z.ZodOptional<typeof priority>>)).default({}),
+    /** Issues matching a rule are recorded as skipped, naming the rule, and not investigated. */
+    skip: z.array(z.strictObject({
+      name: z.string().min(1),
+      matchers: z.array(z.string().min(1)).min(1),
+      sources: z.array(z.string().min(1)).optional(),
+    })).default(DEFAULT_SKIP_RULES),
+    skipResolvedWhileQueued: z.boolean().default(true),
+  }).prefault({}),
+  /** Limits on what investigations may spend; work over a limit stays queued until it allows. */
+  budgets: z.strictObject({
+    investigationsPerHour: z.int().positive().optional(),
+    perSourcePerHour: z.record(z.string(), z.int().positive()).default({}),
+    perAlertnamePerHour: z.record(z.string(), z.int().positive()).default({}),
+    tokensPerDay: z.int().positive().optional(),
+    /** Critical issues start even when an hourly limit is reached (they still count). */
+    criticalBypassesHourly: z.boolean().default(false),
+    /** How often work held back by a budget looks again. */
+    recheckSeconds: z.number().positive().default(60),
+  }).prefault({}),
+  /** Prices per million tokens by model name, for the cost of each investigation and each day. */
+  pricing: z.strictObject({
+    currency: z.string().min(1).default('USD'),
+    models: z.record(z.string(), z.strictObject({ inputPerMillion: z.number().min(0), outputPerMillion: z.number().min(0) })).default({}),
   }).prefault({}),
   writeBack: z.strictObject({
     /** Tries of one write-back (each finds our earlier comment first, so none writes twice). */

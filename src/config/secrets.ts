@@ -47,6 +47,9 @@ function urlPasswords(value: string): string[] {
     if (!password) return [];
     try { return [password, decodeURIComponent(password)]; } catch { return [password]; }
   } catch {
-    return [];
+    // Not a WHATWG URL (redis+cluster://user:password@a:1,b:2): the userinfo's password as written.
+    const m = /^[a-z][a-z0-9+.-]*:\/\/[^/@:]*:([^@]*)@/i.exec(value);
+    if (!m?.[1]) return [];
+    try { return [m[1], decodeURIComponent(m[1])]; } catch { return [m[1]]; }
   }
 }

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
@@ -9,10 +9,13 @@ import { investigationActions } from './investigation-actions.js';
 import { investigationsRouter } from './investigations-router.js';
 import type { Continuations } from '../queue/continuations.js';
 import type { RunControl } from '../store/run-control.js';
+import { usageRouter, withReached } from './usage-router.js';
+import type { BudgetGuard } from '../budget/budget-guard.js';
+import type { UsageLedger } from '../budget/usage-ledger.js';
 import { webhookRouter, type MountedWebhook } from './webhook-route.js';
 
 export interface AppDeps {
-  redis: Redis;
+  redis: RedisClient;
   store: InvestigationStore;
   /** With both, the API takes approvals, cancels and follow-up questions. */
   runs?: RunControl;
@@ -22,6 +25,9 @@ export interface AppDeps {
   llmConfigured: boolean;
   bodyLimitBytes: number;
   deliveryTtlSeconds: number;
+  /** Budgets and daily usage, for /readyz and GET /api/usage. */
+  budgets?: BudgetGuard;
+  ledger?: UsageLedger;
   /** Bearer tokens guarding /api; empty leaves it open. */
   apiTokens: string[];
   log: Logger;
@@ -37,7 +43,10 @@ export function createApp(deps: AppDeps): Express {
     const waiting = queue?.waiting;
     const llm = deps.llmConfigured ? 'ok' : `not configured: investigations are queued and wait for an LLM${waiting ? ` (${waiting} waiting)` : ''}`;
     const ready = redis === 'ok' && deps.llmConfigured;
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue });
+    // Budgets hold work back without making the service unready: the queue still takes it.
+    const limits = deps.budgets?.enabled ? withReached(await deps.budgets.status().catch(() => [])) : undefined;
+    const budgets = limits ? { budgets: limits, ...(limits.some((l) => l.reached) ? { heldBack: `budget reached: ${limits.filter((l) => l.reached).map((l) => l.scope).join(', ')}; queued work waits` } : {}) } : {};
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets });
   });
   app.use('/api', (req, res, next) => {
     if (checkAuthorization(req.get('authorization'), { bearerTokens: deps.apiTokens })) return next();
@@ -47,6 +56,7 @@ export function createApp(deps: AppDeps): Express {
     app.use('/api/investigations', investigationActions({ redis: deps.redis, store: deps.store, runs: deps.runs, continuations: deps.continuations }));
   }
   app.use('/api/investigations', investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats()));
+  if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
   for (const w of deps.webhooks) app.use(`/webhooks/${w.name}`, webhookRouter(w, deps));
   app.use((_req, res) => { res.status(404).json({ error: 'not found' }); });
   app.use(errorHandler(deps.log));

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 import express, { type Response, type Router } from 'express';
 import { z } from 'zod';
 import { clip } from '../log-safe.js';
@@ -11,7 +11,7 @@ import type { Phase, RunControl } from '../store/run-control.js';
 import { readJson } from './read-json-body.js';
 
 export interface ActionDeps {
-  redis: Redis;
+  redis: RedisClient;
   store: InvestigationStore;
   runs: RunControl;
   continuations: Continuations;

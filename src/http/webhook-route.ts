@@ -1,5 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake.js';
 import type { Delivery, WebhookHandler } from '../source.js';
@@ -8,7 +8,7 @@ import { parseJsonBody } from './read-json-body.js';
 
 export interface WebhookRouteDeps {
   intake: Intake;
-  redis: Redis;
+  redis: RedisClient;
   log: Logger;
   bodyLimitBytes: number;
   /** How long a vendor's delivery id is remembered, to drop replays. */

@@ -1,5 +1,5 @@
 import { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { closeWorker } from '../queue/close-worker.js';
@@ -21,7 +21,7 @@ const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.
  * deduplicates by identity, so webhooks and polling never double up), then move the cursor.
  * The cursor moves only after intake succeeded, so a crash re-polls rather than misses.
  */
-export async function runPoll(poller: Poller, redis: Redis, intake: Intake, log: Logger): Promise<{ queued: number; seen: number } | null> {
+export async function runPoll(poller: Poller, redis: RedisClient, intake: Intake, log: Logger): Promise<{ queued: number; seen: number } | null> {
   const lockKey = `${keys.pollCursor(poller.id)}:lock`;
   const token = randomUUID();
   if ((await redis.set(lockKey, token, 'PX', Math.max(60_000, poller.everyMs * 2), 'NX')) !== 'OK') return null;
@@ -41,7 +41,7 @@ export async function runPoll(poller: Poller, redis: Redis, intake: Intake, log:
  * Schedules every poller with a BullMQ job scheduler (one schedule however many processes
  * upsert it) and runs their jobs. Returns a closer.
  */
-export async function startPolling(pollers: Poller[], redis: Redis, workerRedis: Redis, intake: Intake, log: Logger): Promise<() => Promise<void>> {
+export async function startPolling(pollers: Poller[], redis: RedisClient, workerRedis: RedisClient, intake: Intake, log: Logger): Promise<() => Promise<void>> {
   if (pollers.length === 0) {
     await dropStaleSchedulers(redis, new Set());
     return async () => undefined;
@@ -69,7 +69,7 @@ export async function startPolling(pollers: Poller[], redis: Redis, workerRedis:
 }
 
 /** Schedules of pollers no longer configured would otherwise run (as no-ops) forever. */
-async function dropStaleSchedulers(redis: Redis, wanted: Set<string>, existing?: Queue<PollJobData>): Promise<void> {
+async function dropStaleSchedulers(redis: RedisClient, wanted: Set<string>, existing?: Queue<PollJobData>): Promise<void> {
   const queue = existing ?? new Queue<PollJobData>(POLL_QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
   try {
     for (const s of await queue.getJobSchedulers()) {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connections.js';
 import type { Logger } from '../log.js';
 import { keys } from '../store/keys.js';
 
@@ -11,10 +11,10 @@ import { keys } from '../store/keys.js';
 export class CancelSignals {
   private readonly running = new Map<string, Set<AbortController>>();
 
-  private constructor(private readonly subscriber: Redis) {}
+  private constructor(private readonly subscriber: RedisClient) {}
 
   /** Subscribes on its own connection (a subscribed connection can do nothing else). */
-  static async start(subscriber: Redis, log: Logger): Promise<CancelSignals> {
+  static async start(subscriber: RedisClient, log: Logger): Promise<CancelSignals> {
     const signals = new CancelSignals(subscriber);
     subscriber.on('message', (_channel: string, id: string) => signals.abort(id));
     subscriber.on('error', (err: Error) => log.warn({ err: err.message }, 'cancel channel connection error'));
@@ -22,7 +22,7 @@ export class CancelSignals {
     return signals;
   }
 
-  static publish(redis: Redis, id: string): Promise<number> {
+  static publish(redis: RedisClient, id: string): Promise<number> {
     return redis.publish(keys.cancelChannel(), id);
   }
 

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connections.js';
 import type { Phase } from '../store/run-control.js';
 import { EXPIRY_QUEUE_NAME, QUEUE_NAME, QUEUE_PREFIX, type ExpiryJobData, type InvestigationJobData } from './names.js';
 
@@ -19,7 +19,7 @@ export class Continuations {
   private readonly queue: Queue<InvestigationJobData>;
   private readonly expiries: Queue<ExpiryJobData>;
 
-  constructor(redis: Redis, private readonly opts: ContinuationOptions) {
+  constructor(redis: RedisClient, private readonly opts: ContinuationOptions) {
     this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
     this.expiries = new Queue<ExpiryJobData>(EXPIRY_QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
   }

@@ -1,5 +1,5 @@
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connections.js';
 import type { Logger } from '../log.js';
 import type { RunControl } from '../store/run-control.js';
 import type { Continuations } from './continuations.js';
@@ -11,7 +11,7 @@ import { EXPIRY_QUEUE_NAME, QUEUE_PREFIX, type ExpiryJobData } from './names.js'
  * pause, still waiting: checked atomically against decisions) queues the resume, in which the
  * undecided calls are answered "not approved in time".
  */
-export function startExpiryWorker(redis: Redis, runs: RunControl, continuations: Continuations, log: Logger): Worker<ExpiryJobData> {
+export function startExpiryWorker(redis: RedisClient, runs: RunControl, continuations: Continuations, log: Logger): Worker<ExpiryJobData> {
   const worker = new Worker<ExpiryJobData>(EXPIRY_QUEUE_NAME, async (job) => {
     const { investigationId: id, phase, seq } = job.data;
     if (await runs.expire(id, phase, seq)) {

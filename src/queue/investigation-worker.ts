@@ -1,5 +1,5 @@
 import { Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-connections.js';
 import { QUEUE_NAME, QUEUE_PREFIX, type InvestigationJobData } from './names.js';
 import { retryDelay } from './retry-delay.js';
 import { runInvestigationJob, type JobDeps } from './run-investigation-job.js';
@@ -15,10 +15,10 @@ export { retryDelay } from './retry-delay.js';
 export type { OnCompleted } from './run-investigation-job.js';
 
 /** Runs queued investigations; several of these can run on other machines against one Redis. */
-export function startInvestigationWorker(redis: Redis, deps: JobDeps, opts: WorkerOptions): Worker<InvestigationJobData> {
+export function startInvestigationWorker(redis: RedisClient, deps: JobDeps, opts: WorkerOptions): Worker<InvestigationJobData> {
   const worker = new Worker<InvestigationJobData>(
     QUEUE_NAME,
-    (job) => runInvestigationJob(job, deps),
+    (job, token) => runInvestigationJob(job, deps, token),
     {
       connection: redis,
       prefix: QUEUE_PREFIX,

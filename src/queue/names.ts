@@ -1,5 +1,6 @@
 export const QUEUE_NAME = 'investigations';
-export const QUEUE_PREFIX = 'lestrade:bull';
+/** In the hash tag of every other Lestrade key: BullMQ's scripts and ours work on a Redis Cluster. */
+export const QUEUE_PREFIX = '{lestrade}:bull';
 
 export interface InvestigationJobData {
   investigationId: string;

@@ -1,4 +1,4 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { CancelledError, PermanentError, RetryableError } from '../errors.js';
 import type { Investigator } from '../investigator.js';
 import type { LoopResult } from '../loop/run-loop.js';
@@ -8,6 +8,7 @@ import { toToolCallRecord, type Investigation } from '../store/investigation.js'
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Phase, RunControl } from '../store/run-control.js';
 import { hostsIn } from '../writeback/sanitize-markdown.js';
+import type { WorkerHooks } from './admission.js';
 import type { CancelSignals } from './cancel-signals.js';
 import type { Continuations } from './continuations.js';
 import type { InvestigationJobData } from './names.js';
@@ -24,6 +25,8 @@ export interface JobDeps {
   log: Logger;
   approvalTimeoutSeconds: number;
   onCompleted?: OnCompleted;
+  /** Admission (skip rules, budgets, a group's quiet time) and usage accounting; none in tests that do not need them. */
+  hooks?: WorkerHooks;
 }
 
 const statusOf = (inv: Investigation, phase: Phase) => (phase === 'ask' ? inv.conversation.at(-1)?.status : inv.status);
@@ -33,7 +36,7 @@ const statusOf = (inv: Investigation, phase: Phase) => (phase === 'ask' ? inv.co
  * follow-up question. The record's status decides what, if anything, is left to do, so a
  * redelivered or stale job does nothing twice.
  */
-export async function runInvestigationJob(job: Job<InvestigationJobData>, deps: JobDeps): Promise<void> {
+export async function runInvestigationJob(job: Job<InvestigationJobData>, deps: JobDeps, token?: string): Promise<void> {
   const id = job.data.investigationId;
   const phase: Phase = job.data.phase ?? 'investigation';
   const inv = await deps.store.get(id);
@@ -49,7 +52,26 @@ export async function runInvestigationJob(job: Job<InvestigationJobData>, deps: 
     return;
   }
   if (status !== 'queued' && status !== 'running') return;
+  if (phase === 'investigation' && !(await admitted(job, inv, deps, token))) return;
   await runPhase(job, inv, phase, deps);
+}
+
+/** Skip rules, budgets and a group's quiet time decide whether the investigation starts now. */
+async function admitted(job: Job<InvestigationJobData>, inv: Investigation, deps: JobDeps, token?: string): Promise<boolean> {
+  const gate = deps.hooks ? await deps.hooks.admit(inv) : { kind: 'run' as const };
+  if (gate.kind === 'skip') {
+    await deps.store.skip(inv.id, gate.reason);
+    deps.log.info({ id: inv.id, reason: gate.reason }, 'investigation skipped');
+    return false;
+  }
+  if (gate.kind === 'wait') {
+    // Held back (a budget, a group's quiet time): back to the queue without using up an attempt.
+    await deps.store.setWaiting(inv.id, gate.reason, gate.until);
+    await job.moveToDelayed(Date.now() + gate.delayMs, token);
+    throw new DelayedError(gate.reason);
+  }
+  if (inv.waitingReason) await deps.store.setWaiting(inv.id, '', null);
+  return true;
 }
 
 async function runPhase(job: Job<InvestigationJobData>, inv: Investigation, phase: Phase, deps: JobDeps): Promise<void> {
@@ -73,9 +95,11 @@ async function runPhase(job: Job<InvestigationJobData>, inv: Investigation, phas
       keepOutput: (toolCallId: string, text: string) => deps.store.saveOutput(id, toolCallId, text),
       approvals: checkpoint?.awaiting ? await deps.runs.outcome(id) : undefined,
     };
+    // A group's members could join until the run began; from here on, late ones start a follow-up.
+    const issue = phase === 'investigation' && inv.coalescing ? (await deps.store.get(id))?.issue ?? inv.issue : inv.issue;
     const result = phase === 'ask'
       ? await deps.investigator.followUp(requireCheckpoint(checkpoint), inv.conversation.at(-1)!.question, inv.conversation.length - 1, opts)
-      : await deps.investigator.investigate(inv.issue, { ...opts, resumeFrom: checkpoint });
+      : await deps.investigator.investigate(issue, { ...opts, resumeFrom: checkpoint });
     completed = await settle(inv, phase, result, deps);
   } catch (err) {
     await handleFailure(err, { inv, phase, attempt, job, partial, cancelled: controller.signal.aborted }, deps);
@@ -122,6 +146,8 @@ async function settle(inv: Investigation, phase: Phase, result: LoopResult, deps
   }
   const toolText = result.state.messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : ''));
   const completed = await deps.store.complete(id, { rca: result.answer, ...progress, linkHosts: [...hostsIn(toolText.join('\n'))] });
+  // Accounting must not turn a completed investigation into a retried one.
+  if (completed) await deps.hooks?.settled(id, usage).catch((err: Error) => deps.log.warn({ id, err: err.message }, 'could not record usage'));
   if (completed) deps.log.info({ id, llmCalls: usage.llmCalls, toolCalls: toolCalls.length }, 'investigation completed');
   return completed;
 }
@@ -152,6 +178,7 @@ async function handleFailure(err: unknown, f: FailureContext, deps: JobDeps): Pr
   } else if (giveUp) {
     const progress = f.partial ? { toolCalls: f.partial.toolCalls.map(toToolCallRecord), usage: f.partial.usage } : undefined;
     await deps.store.fail(id, message, progress);
+    if (progress) await deps.hooks?.settled(id, progress.usage).catch((err2: Error) => deps.log.warn({ id, err: err2.message }, 'could not record usage'));
   } else {
     await deps.store.requeue(id, message);
   }

@@ -1,36 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 import type { Issue } from '../issue.js';
 import type { LoopState } from '../loop/loop-state.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import type { AskStatus, ConversationEntry, Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
 import type { WriteBackRecord } from '../writeback/write-back-record.js';
+import { claimMany, type ClaimItem } from './claim-many.js';
+import type { ClaimReply } from './claim-script.js';
+import { extraFields } from './extra-fields.js';
+import { loadGroupIssue } from './group-members.js';
 import { isInvestigationId, keys } from './keys.js';
 import { decodeField, encodeField } from './lossless.js';
 import { noSecrets, type Redactor } from '../redact.js';
-
-/**
- * Atomically: prune index entries older than the retention (their records have expired); if the
- * identity was never seen, remember it (with a TTL), create the investigation record and index it.
- * Returns [created, id, status]. The record gets no TTL yet: work waiting for an LLM is kept, and
- * the retention counts from when it finishes.
- * KEYS: dedup, record, index, latest-of-fingerprint. ARGV: id, dedup TTL, retention, created (ms),
- * prune cutoff (ms), record key prefix (to read an existing record's status), then the record's
- * fields as name, value pairs. Fields go to HSET as they are: no cjson, which refuses lone surrogates.
- */
-const CLAIM_LUA = `
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[5])
-local existing = redis.call('GET', KEYS[1])
-if existing then
-  return {0, existing, redis.call('HGET', ARGV[6] .. existing, 'status') or ''}
-end
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-redis.call('HSET', KEYS[2], unpack(ARGV, 7))
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
-redis.call('EXPIRE', KEYS[3], ARGV[3])
-redis.call('SET', KEYS[4], ARGV[1], 'EX', ARGV[2])
-return {1, ARGV[1], 'queued'}
-`;
 
 /**
  * HSET only on a record that still exists, so an expired one is never half re-created.
@@ -39,7 +19,10 @@ return {1, ARGV[1], 'queued'}
 const UPDATE_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
-if ARGV[1] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+if ARGV[1] ~= '' then
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+  for _, side in ipairs({':members', ':fps', ':resolved'}) do redis.call('EXPIRE', KEYS[1] .. side, ARGV[1]) end
+end
 return 1
 `;
 
@@ -58,6 +41,7 @@ local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'queued' and status ~= 'running' then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 redis.call('EXPIRE', KEYS[1], ARGV[1])
+for _, side in ipairs({':members', ':fps', ':resolved'}) do redis.call('EXPIRE', KEYS[1] .. side, ARGV[1]) end
 return 1
 `;
 
@@ -73,13 +57,13 @@ export interface StoreOptions {
 }
 
 /** Ids, statuses and timestamps are ours; everything else may quote a secret and is redacted first. */
-const OWN_FIELDS = new Set(['id', 'source', 'status', 'askStatus', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt', 'resolvedAt', 'attempts', 'context']);
+const OWN_FIELDS = new Set(['id', 'source', 'status', 'askStatus', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt', 'resolvedAt', 'attempts', 'context', 'priority', 'quietMs', 'maxWaitMs', 'waitingUntil']);
 
 export class InvestigationStore {
   /** The configuration's secrets, blanked: applied to every text and JSON value written, and by the worker to what it hands BullMQ. */
   readonly redact: Redactor;
 
-  constructor(private readonly redis: Redis, private readonly opts: StoreOptions, redact: Redactor = noSecrets) {
+  constructor(private readonly redis: RedisClient, private readonly opts: StoreOptions, redact: Redactor = noSecrets) {
     this.redact = redact;
   }
 
@@ -88,24 +72,13 @@ export class InvestigationStore {
    * `linkedOnly`, it starts as `linked` (no investigation of its own will run).
    */
   async claim(issue: Issue, link: { linkTo?: string[]; linkedOnly?: boolean } = {}): Promise<ClaimResult> {
-    const id = randomUUID();
-    const now = new Date();
-    const fields = {
-      id, source: issue.source, identity: issue.identity, title: issue.title, status: link.linkedOnly ? 'linked' : 'queued',
-      issueStatus: issue.status, createdAt: now.toISOString(), updatedAt: now.toISOString(),
-      issue: JSON.stringify(this.redact.deep(issue)), attempts: '0',
-      ...(link.linkTo?.length ? { linkedTo: JSON.stringify(link.linkTo) } : {}),
-    };
-    const reply = (await this.redis.eval(
-      CLAIM_LUA, 4,
-      keys.dedup(issue.source, issue.identity), keys.investigation(id), keys.index(), keys.latest(issue.source, issue.fingerprint),
-      id, this.opts.dedupTtlSeconds, this.opts.retentionSeconds, now.getTime(), now.getTime() - this.opts.retentionSeconds * 1000,
-      keys.investigation(''), ...this.encode(fields),
-    )) as [number, string, string];
-    const created = reply[0] === 1;
-    // Nothing will finish a linked record, so its retention starts now.
-    if (created && link.linkedOnly) await this.update(id, { updatedAt: fields.updatedAt }, this.opts.retentionSeconds);
-    return { created, id: reply[1], status: (created ? fields.status : reply[2]) as ClaimResult['status'] };
+    const { items: [r] } = await this.claimMany([{ kind: 'claim', issue, status: link.linkedOnly ? 'linked' : 'queued', priority: 0, linkTo: link.linkTo }]);
+    return { created: r!.code === 'created', id: r!.id, status: r!.status as ClaimResult['status'] };
+  }
+
+  /** Claims and resolves every issue of a delivery in one atomic round trip (see claim-script.ts). */
+  async claimMany(items: readonly ClaimItem[], now = new Date()): Promise<{ items: ClaimReply[]; undispatched: number }> {
+    return claimMany(this.redis, items, { ...this.opts, redact: this.redact, encode: (f) => this.encode(f) }, now);
   }
 
   /** The investigation ids of identities as their sources know them, null where none was claimed. */
@@ -119,6 +92,14 @@ export class InvestigationStore {
     await this.redis.multi().sadd(keys.linkedFrom(id), fromId).expire(keys.linkedFrom(id), this.opts.retentionSeconds).exec();
   }
 
+  /** addLinkedFrom for many [id, fromId] pairs in one round trip. */
+  async addLinkedFromMany(pairs: ReadonlyArray<readonly [string, string]>): Promise<void> {
+    if (pairs.length === 0) return;
+    const tx = this.redis.multi();
+    for (const [id, fromId] of pairs) tx.sadd(keys.linkedFrom(id), fromId).expire(keys.linkedFrom(id), this.opts.retentionSeconds);
+    await tx.exec();
+  }
+
   /**
    * Marks the investigation of a resolved issue: the one of the same identity, else the latest
    * of the same fingerprint. Returns its id, or null if there is none.
@@ -129,6 +110,18 @@ export class InvestigationStore {
     if (!id) return null;
     const now = new Date().toISOString();
     return (await this.update(id, { issueStatus: 'resolved', resolvedAt: now, updatedAt: now })) ? id : null;
+  }
+
+  /** Ends a queued investigation without running it (a rule, or its issue resolved first); nothing finishes it later. */
+  async skip(id: string, reason: string): Promise<boolean> {
+    const now = new Date().toISOString();
+    return (await this.redis.eval(FAIL_UNFINISHED_LUA, 1, keys.investigation(id), this.opts.retentionSeconds,
+      ...this.encode({ status: 'skipped', skipReason: reason, finishedAt: now, updatedAt: now }))) === 1;
+  }
+
+  /** Says why a queued investigation waits (a budget, a group's quiet time); '' when it no longer does. */
+  async setWaiting(id: string, reason: string, until: string | null): Promise<void> {
+    await this.update(id, { waitingReason: reason, waitingUntil: until ?? '' });
   }
 
   async markRunning(id: string, attempt: number): Promise<void> {
@@ -222,10 +215,11 @@ export class InvestigationStore {
     const [hash, linkedFrom] = await Promise.all([this.redis.hgetall(keys.investigation(id)), this.redis.smembers(keys.linkedFrom(id))]);
     const h = decodeHash(hash);
     if (!h.id) return null;
+    const group = h.group ? await loadGroupIssue(this.redis, id) : null;
     return {
       ...summary(h),
       identity: h.identity ?? '',
-      issue: JSON.parse(h.issue ?? 'null'),
+      issue: group ?? JSON.parse(h.issue ?? 'null'),
       rca: h.rca || null,
       toolCalls: JSON.parse(h.toolCalls ?? '[]'),
       usage: JSON.parse(h.usage ?? '{"promptTokens":0,"completionTokens":0,"llmCalls":0}'),
@@ -239,6 +233,7 @@ export class InvestigationStore {
       approvals: h.approvals && (h.status === 'awaiting_approval' || h.askStatus === 'awaiting_approval') ? JSON.parse(h.approvals) : null,
       conversation: conversationOf(h),
       context: h.context ? JSON.parse(h.context) : null,
+      ...extraFields(h),
     };
   }
 

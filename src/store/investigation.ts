@@ -3,12 +3,14 @@ import type { ContextStats, Usage } from '../loop/loop-state.js';
 import type { ToolResult } from '../tools/types.js';
 import type { WriteBackRecord } from '../writeback/write-back-record.js';
 import type { ApprovalsView } from './run-control.js';
+import type { StormFields } from './extra-fields.js';
 
 /**
  * linked: no investigation of its own; the issue is made of alerts already investigated
- * (see `linkedTo`), whose RCA its write-back carries.
+ * (see `linkedTo`), whose RCA its write-back carries. skipped: not investigated, by a skip rule
+ * (`skippedBy`) or because its issue resolved while it was queued (`skipReason`).
  */
-export type InvestigationStatus = 'queued' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled' | 'linked';
+export type InvestigationStatus = 'queued' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled' | 'linked' | 'skipped';
 
 /** A follow-up's status: a run like the investigation's, ending "answered". */
 export type AskStatus = 'queued' | 'running' | 'awaiting_approval' | 'answered' | 'failed' | 'cancelled';
@@ -47,7 +49,7 @@ export interface ToolCallRecord {
   toolCallId?: string;
 }
 
-export interface Investigation extends InvestigationSummary {
+export interface Investigation extends InvestigationSummary, StormFields {
   identity: string;
   issue: Issue;
   rca: string | null;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 import type { ApprovalDecision, ApprovalOutcome } from '../loop/approvals.js';
 import type { AwaitingTurn } from '../loop/loop-state.js';
 import { noSecrets, type Redactor } from '../redact.js';
@@ -34,7 +34,7 @@ export type AskResult = { outcome: 'ok'; entry: number } | { outcome: 'not_compl
  * expire, cancel, ask a follow-up, finish. Free text is redacted and every field stored losslessly.
  */
 export class RunControl {
-  constructor(private readonly redis: Redis, private readonly retentionSeconds: number, private readonly redact: Redactor = noSecrets) {}
+  constructor(private readonly redis: RedisClient, private readonly retentionSeconds: number, private readonly redact: Redactor = noSecrets) {}
 
   /** Starts the run for this job; false when it is not queued (or is running under another job). */
   async begin(id: string, phase: Phase, attempt: number, jobId: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 import { PermanentError, RetryableError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { keys } from '../store/keys.js';
@@ -11,7 +11,7 @@ import type { WriteBackRecord } from './write-back-record.js';
 import { WriteRefusedError, writeRca } from './write-rca.js';
 
 export interface WriteBackDeps {
-  redis: Redis;
+  redis: RedisClient;
   store: InvestigationStore;
   /** The write-back of every source that has one and is on, by source name. */
   writers: ReadonlyMap<string, RcaWriter>;
@@ -68,7 +68,7 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
   }
 }
 
-const FINISHED = new Set<Investigation['status']>(['completed', 'failed', 'cancelled', 'linked']);
+const FINISHED = new Set<Investigation['status']>(['completed', 'failed', 'cancelled', 'linked', 'skipped']);
 
 /** The RCA to write: the investigation's own, or for a linked issue that of the investigations it links to. */
 type Answer = Pick<Investigation, 'id' | 'rca' | 'linkHosts'>;

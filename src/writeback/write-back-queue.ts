@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 import { QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, writeBackJobId, type WriteBackJobData } from '../queue/names.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';
@@ -18,7 +18,7 @@ export interface WriteBackQueueOptions {
 export class WriteBackQueue {
   private readonly queue: Queue<WriteBackJobData>;
 
-  constructor(redis: Redis, private readonly store: InvestigationStore, private readonly opts: WriteBackQueueOptions) {
+  constructor(redis: RedisClient, private readonly store: InvestigationStore, private readonly opts: WriteBackQueueOptions) {
     this.queue = new Queue<WriteBackJobData>(WRITE_BACK_QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
   }
 

@@ -1,5 +1,5 @@
 import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queue/redis-connections.js';
 import { PermanentError } from '../errors.js';
 import { QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, type WriteBackJobData } from '../queue/names.js';
 import { retryDelay } from '../queue/retry-delay.js';
@@ -16,7 +16,7 @@ export interface WriteBackWorkerOptions {
  * Runs write-back jobs. A vendor's 429/5xx becomes a delayed retry through the queue, honouring
  * the vendor's Retry-After or rate-limit reset; no worker sleeps waiting for a vendor.
  */
-export function startWriteBackWorker(redis: Redis, deps: WriteBackDeps, opts: WriteBackWorkerOptions): Worker<WriteBackJobData> {
+export function startWriteBackWorker(redis: RedisClient, deps: WriteBackDeps, opts: WriteBackWorkerOptions): Worker<WriteBackJobData> {
   const worker = new Worker<WriteBackJobData>(
     WRITE_BACK_QUEUE_NAME,
     async (job, token) => {

@@ -16,14 +16,14 @@ export interface TestAlertmanager {
  * A real Alertmanager (Debian's prometheus-alertmanager) on a free loopback port, sending
  * webhooks with bearer credentials and short group and repeat intervals.
  */
-export async function startAlertmanager(opts: { webhookUrl: string; token: string; port?: number; repeatInterval?: string }): Promise<TestAlertmanager> {
+export async function startAlertmanager(opts: { webhookUrl: string; token: string; port?: number; repeatInterval?: string; maxAlerts?: number; groupWait?: string }): Promise<TestAlertmanager> {
   const bin = requireBinary('prometheus-alertmanager');
   const port = opts.port ?? await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'lestrade-am-'));
   writeFileSync(join(dir, 'alertmanager.yml'), `route:
   receiver: lestrade
   group_by: [alertname, namespace]
-  group_wait: 1s
+  group_wait: ${opts.groupWait ?? '1s'}
   group_interval: 1s
   repeat_interval: ${opts.repeatInterval ?? '2s'}
 receivers:
@@ -31,7 +31,7 @@ receivers:
     webhook_configs:
       - url: ${JSON.stringify(opts.webhookUrl)}
         send_resolved: true
-        max_alerts: 10
+        max_alerts: ${opts.maxAlerts ?? 10}
         http_config:
           authorization:
             credentials: ${JSON.stringify(opts.token)}

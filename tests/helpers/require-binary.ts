@@ -4,6 +4,8 @@ const HINTS: Record<string, string> = {
   'redis-server': 'apt-get install -y redis-server',
   prometheus: 'apt-get install -y prometheus',
   'prometheus-alertmanager': 'apt-get install -y prometheus-alertmanager',
+  'redis-cli': 'apt-get install -y redis-tools',
+  openssl: 'apt-get install -y openssl',
 };
 
 /** Fails (never skips) when a component the suite needs is missing, saying how to install it. */

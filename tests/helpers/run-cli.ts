@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 
 const BIN = new URL('../../bin/lestrade.js', import.meta.url).pathname;
-const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
+/** LESTRADE_FROM_SOURCE: the tests run the TypeScript sources, never a dist/ build that may be stale. */
+export const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LESTRADE_FROM_SOURCE: '1' };
 
 export interface CliRun {
   code: number | null;

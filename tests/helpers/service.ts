@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { sources } from '../../sources/index.js';
 import { redactorFromConfig } from '../../src/config/secrets.js';
 import { createLogger } from '../../src/log.js';
+import { keys } from '../../src/store/keys.js';
 
 export interface TestService extends RunningService {
   base: string;
@@ -11,7 +12,7 @@ export interface TestService extends RunningService {
 }
 
 /** Starts the real service in-process on a free port, capturing its JSON log lines. */
-export async function startTestService(redisUrl: string, env: Record<string, string>, opts: { http?: boolean; workers?: boolean } = {}): Promise<TestService> {
+export async function startTestService(redisUrl: string, env: Record<string, string>, opts: { http?: boolean; workers?: boolean; clock?: () => number } = {}): Promise<TestService> {
   const fullEnv = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...env };
   const config = loadConfig(fullEnv, undefined, sources);
   const logs: Array<Record<string, unknown>> = [];
@@ -22,7 +23,7 @@ export async function startTestService(redisUrl: string, env: Record<string, str
     },
   });
   const service = await startService(config, redisUrl, createLogger(config.log.level, sink, redactorFromConfig(config)), {
-    http: opts.http ?? true, workers: opts.workers ?? true, env: fullEnv,
+    http: opts.http ?? true, workers: opts.workers ?? true, env: fullEnv, ...(opts.clock ? { clock: opts.clock } : {}),
   });
   return { ...service, base: `http://127.0.0.1:${service.port}`, logs };
 }
@@ -45,4 +46,9 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 export async function getJson(url: string): Promise<any> {
   const res = await fetch(url);
   return { status: res.status, body: await res.json() };
+}
+
+/** Waits until every claimed investigation has its BullMQ job (the dispatcher adds them just after the reply). */
+export async function jobsDispatched(redis: { zcard(key: string): Promise<number> }): Promise<void> {
+  await waitFor('the claimed investigations\' jobs', async () => (await redis.zcard(keys.dispatch())) === 0);
 }

@@ -10,7 +10,7 @@ import { issuesFromWebhook } from '../../sources/alertmanager/map.js';
 import { WebhookPayloadSchema } from '../../sources/alertmanager/schema.js';
 import { amCaptured, amFixture } from '../helpers/fixtures.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
-import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { getJson, jobsDispatched, startTestService, waitFor, type TestService } from '../helpers/service.js';
 
 const TOKEN = 's3cret';
 let redis: TestRedis;
@@ -47,6 +47,7 @@ describe('POST /webhooks/alertmanager', () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.queued).toHaveLength(2);
+    await jobsDispatched(admin);
     expect(await jobCount()).toBe(2);
     // Finished jobs are kept as long as records (queue.retentionSeconds), no longer.
     const job = await queue.getJob(body.queued[0]);
@@ -70,6 +71,7 @@ describe('POST /webhooks/alertmanager', () => {
     const afterRestart = await (await post(amFixture('group-repeat-notification').body)).json();
     expect(afterRestart.queued).toEqual([]);
     expect(await list()).toHaveLength(2);
+    await jobsDispatched(admin);
     expect(await jobCount()).toBe(2);
   });
 
@@ -95,6 +97,7 @@ describe('POST /webhooks/alertmanager', () => {
     expect(await jobCount()).toBe(0);
     const res = await (await post(amFixture('group-next').body)).json();
     expect(res.duplicates).toContain(claim.id);
+    await jobsDispatched(admin);
     expect(await queue.getJob(claim.id)).toBeDefined();
   });
 
@@ -113,8 +116,10 @@ describe('POST /webhooks/alertmanager', () => {
     await rogue.close();
     const res = await (await post(amFixture('group-next').body)).json();
     expect(res.duplicates.sort()).toEqual([gone.id, failed.id].sort());
-    expect(await queue.getJobState(gone.id)).toBe('waiting');
-    expect(await queue.getJobState(failed.id)).toBe('waiting');
+    await jobsDispatched(admin);
+    // Waiting for a worker again ('prioritized' when claimed with a priority, as intake does).
+    expect(['waiting', 'prioritized']).toContain(await queue.getJobState(gone.id));
+    expect(['waiting', 'prioritized']).toContain(await queue.getJobState(failed.id));
   });
 
   it('rejects missing or wrong credentials with a bare 401', async () => {

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { keys } from '../../src/store/keys.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amFixture } from '../helpers/fixtures.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
@@ -51,7 +52,7 @@ describe('results API', () => {
   it('answers 404 for anything but an investigation id, even a key of another type beside a record', async () => {
     const first = (await (await api('/investigations')).json()).items[0];
     // A running investigation has a checkpoint (a string key) next to its record (a hash).
-    await admin.set(`lestrade:inv:${first.id}:checkpoint`, '{}');
+    await admin.set(keys.checkpoint(first.id), '{}');
     for (const id of [`${first.id}:checkpoint`, first.id.toUpperCase().replace(/-/g, ''), '..', '%00', 'x'.repeat(300)]) {
       const res = await api(`/investigations/${encodeURIComponent(id)}`);
       expect(res.status, id).toBe(404);

@@ -12,7 +12,7 @@ import { runCli } from '../helpers/run-cli.js';
 
 const run = runCli;
 const BIN = new URL('../../bin/lestrade.js', import.meta.url).pathname;
-const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
+const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LESTRADE_FROM_SOURCE: '1' };
 
 let am: TestAlertmanager;
 let llm: ScriptedLlm;

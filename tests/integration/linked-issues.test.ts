@@ -80,6 +80,7 @@ describe('an incident made of alerts already investigated', () => {
     const out = await intake.accept([incident('P2', ['aaaa', 'bbbb'])]);
     expect(out.linked).toBeUndefined();
     expect(out.queued).toHaveLength(1);
+    await intake.flush();
     expect(await jobs.getJob(out.queued[0]!)).toBeDefined();
     expect(await store.get(out.queued[0]!)).toMatchObject({ status: 'queued', linkedTo: [am] });
     expect(linkedAsks).toEqual([]);

@@ -6,6 +6,7 @@ import { runPoll, startPolling } from '../../src/polling/poll-runner.js';
 import { Intake } from '../../src/queue/intake.js';
 import type { Poller } from '../../src/source.js';
 import { InvestigationStore } from '../../src/store/investigation-store.js';
+import { QUEUE_PREFIX } from '../../src/queue/names.js';
 import { keys } from '../../src/store/keys.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/service.js';
@@ -87,7 +88,7 @@ describe('polling', () => {
     try {
       await waitFor('a scheduled poll', async () => (await conn.zcard(keys.index())) === 1);
       const { Queue } = await import('bullmq');
-      const q = new Queue('polls', { connection: conn, prefix: 'lestrade:bull' });
+      const q = new Queue('polls', { connection: conn, prefix: QUEUE_PREFIX });
       const schedulers = await q.getJobSchedulers();
       await q.close();
       expect(schedulers).toHaveLength(1);

@@ -108,7 +108,7 @@ describe('POST /webhooks/<source>', () => {
     expect(await (await post('{"ping":true}')).json()).toEqual({ pong: true });
     const ignored = await post('{"ignore":"author is not trusted"}', { 'x-delivery': 'd-4' });
     expect(await ignored.json()).toMatchObject({ ignored: 'author is not trusted', queued: [] });
-    expect(await conn.keys('lestrade:inv:*')).toEqual([]);
+    expect(await conn.keys('{lestrade}:inv:*')).toEqual([]);
   });
 
   it('answers 404 with the reason for a source that is off', async () => {

@@ -44,7 +44,7 @@ async function stopWorkers() {
 
 function startWorker(configPath: string): ChildProcess {
   const child = spawn(process.execPath, [BIN, 'worker'], {
-    env: { PATH: process.env.PATH ?? '', REDIS_URL: redis.url, OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONFIG: configPath, LOG_LEVEL: 'warn' },
+    env: { PATH: process.env.PATH ?? '', LESTRADE_FROM_SOURCE: '1', REDIS_URL: redis.url, OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONFIG: configPath, LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
   children.push(child);

@@ -1,0 +1,84 @@
+import type { Config } from '../config/schema.js';
+import type { Usage } from '../loop/loop-state.js';
+import type { RedisClient } from '../queue/redis-connections.js';
+import { RedisScript } from '../store/run-script.js';
+import { HASH_TAG, keys } from '../store/keys.js';
+
+const DAY_RETENTION_SECONDS = 400 * 24 * 3600;
+
+/**
+ * Once per investigation (HSETNX of its cost on the record), adds its usage and cost to its day's
+ * totals: a redelivered job never counts twice. KEYS: record, day. ARGV: cost JSON, prompt
+ * tokens, completion tokens, cost amount, day retention.
+ */
+const RECORD_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HSETNX', KEYS[1], 'cost', ARGV[1]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[2], 'investigations', 1)
+redis.call('HINCRBY', KEYS[2], 'promptTokens', ARGV[2])
+redis.call('HINCRBY', KEYS[2], 'completionTokens', ARGV[3])
+redis.call('HINCRBYFLOAT', KEYS[2], 'cost', ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+return 1
+`;
+const RECORD = new RedisScript(RECORD_LUA);
+
+export interface DayUsage {
+  date: string;
+  investigations: number;
+  promptTokens: number;
+  completionTokens: number;
+  cost: number;
+}
+
+/** The UTC day of a time, as YYYY-MM-DD. */
+export function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+const dayKey = (date: string) => `${HASH_TAG}:usage:${date}`;
+
+/** Token usage and cost per investigation and per UTC day, at the configured price per model. */
+export class UsageLedger {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly pricing: Config['pricing'],
+    private readonly model: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** What usage costs with this model; 0 for a model with no configured price. */
+  costOf(usage: Pick<Usage, 'promptTokens' | 'completionTokens'>): number {
+    const price = Object.hasOwn(this.pricing.models, this.model) ? this.pricing.models[this.model] : undefined;
+    if (!price) return 0;
+    return (usage.promptTokens * price.inputPerMillion + usage.completionTokens * price.outputPerMillion) / 1_000_000;
+  }
+
+  /** Counts a finished investigation's usage once, on the day it finished. */
+  async record(id: string, usage: Pick<Usage, 'promptTokens' | 'completionTokens'>): Promise<boolean> {
+    const amount = this.costOf(usage);
+    const cost = { amount, currency: this.pricing.currency, model: this.model };
+    const done = await RECORD.run(this.redis, [keys.investigation(id), dayKey(dayOf(this.now()))],
+      [JSON.stringify(cost), usage.promptTokens, usage.completionTokens, amount, DAY_RETENTION_SECONDS]);
+    return done === 1;
+  }
+
+  async tokensOn(date: string): Promise<number> {
+    const [p, c] = await this.redis.hmget(dayKey(date), 'promptTokens', 'completionTokens');
+    return Number(p ?? 0) + Number(c ?? 0);
+  }
+
+  /** The last `days` UTC days, newest first. */
+  async days(days: number): Promise<DayUsage[]> {
+    const now = this.now();
+    const dates = Array.from({ length: days }, (_, i) => dayOf(now - i * 86_400_000));
+    const rows = await Promise.all(dates.map((d) => this.redis.hmget(dayKey(d), 'investigations', 'promptTokens', 'completionTokens', 'cost')));
+    return dates.map((date, i) => {
+      const [inv, p, c, cost] = rows[i]!;
+      return { date, investigations: Number(inv ?? 0), promptTokens: Number(p ?? 0), completionTokens: Number(c ?? 0), cost: Math.round(Number(cost ?? 0) * 1e6) / 1e6 };
+    });
+  }
+
+  get currency(): string {
+    return this.pricing.currency;
+  }
+}
