@@ -121,7 +121,7 @@ export class Intake {
     // The claims are durable and include the dispatch entries: the jobs are added right after,
     // off the acknowledgement's path (see job-dispatcher.ts).
     // Entries left by a process that died before dispatching are picked up here too.
-    if (undispatched > 0) this.dispatcher.kick().catch(() => undefined);
+    if (undispatched > 0) this.dispatcher.kick(true).catch(() => undefined);
     for (const l of lost) await this.ensureJob(l.id, l.priority);
     for (const [id, priority] of raised) await this.queue.getJob(id).then((j) => j?.changePriority({ priority })).catch(() => undefined);
     for (const id of asks) await this.onLinked?.(id);

@@ -5,7 +5,8 @@ import { PRIORITY_SCALE } from '../store/claim-script.js';
 import { keys } from '../store/keys.js';
 import type { InvestigationJobData } from './names.js';
 
-const BATCH = 500;
+/** Jobs per MULTI: small enough that one batch never holds Redis up for long (acknowledgements wait behind it). */
+const BATCH = 50;
 
 /** A dispatch entry, "priority|place|id" (see claim-script.ts): the job's priority and investigation id. */
 function parseEntry(entry: string): { priority: number; id: string } {
@@ -27,6 +28,8 @@ function parseEntry(entry: string): { priority: number; id: string } {
 export class JobDispatcher {
   private running: Promise<void> | null = null;
   private again = false;
+  /** The last drain found BullMQ's window full: new claims need not look until a worker makes room. */
+  private full = false;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -36,8 +39,13 @@ export class JobDispatcher {
     private readonly window: number,
   ) {}
 
-  /** Starts a drain, or asks the running one to look again; resolves when the set was seen empty or the window full. */
-  kick(): Promise<void> {
+  /**
+   * Starts a drain, or asks the running one to look again; resolves when the set was seen empty or
+   * the window full. `claimed`: called for new claims, which cannot make room, so while the window
+   * is full they leave it to a worker taking a job, or to the sweep.
+   */
+  kick(claimed = false): Promise<void> {
+    if (claimed && this.full) return Promise.resolve();
     if (this.running) {
       this.again = true;
       return this.running;
@@ -64,7 +72,8 @@ export class JobDispatcher {
       this.again = false;
       for (;;) {
         const room = this.window - (await this.queue.getJobCountByTypes('waiting', 'prioritized'));
-        if (room <= 0) break;
+        this.full = room <= 0;
+        if (this.full) break;
         const members = await this.redis.zrange(keys.dispatch(), 0, Math.min(room, BATCH) - 1);
         if (members.length === 0) break;
         const jobs = members.map((m) => {
