@@ -1,6 +1,6 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { PermanentError, RetryableError } from '../errors.js';
+import { PermanentError, RetryableError, asTypedError } from '../errors.js';
 import type { Investigator } from '../investigator.js';
 import type { Logger } from '../log.js';
 import { toToolCallRecord, type Investigation } from '../store/investigation.js';
@@ -106,10 +106,4 @@ async function processJob(job: Job<InvestigationJobData>, store: InvestigationSt
   // the job is retried and the guard above requests the write-back again.
   const done = onCompleted ? await store.get(id) : null;
   if (done) await onCompleted!(done);
-}
-
-/** The loop already types LLM failures; anything else (a Redis blip, say) is worth another try. */
-function asTypedError(err: unknown): RetryableError | PermanentError {
-  if (err instanceof RetryableError || err instanceof PermanentError) return err;
-  return new RetryableError(err instanceof Error ? err.message : String(err), { cause: err });
 }
