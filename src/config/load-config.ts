@@ -21,6 +21,7 @@ const ENV_MAP: EnvBinding[] = [
   ['LESTRADE_API_TOKEN', ['server', 'apiToken'], 'string'],
   ['REDIS_URL', ['redis', 'url'], 'string'],
   ['LESTRADE_REDIS_DATA_DIR', ['redis', 'dataDir'], 'string'],
+  ['LESTRADE_LOCAL_REDIS_PORT', ['redis', 'localPort'], 'int'],
   ['OPENAI_API_KEY', ['llm', 'apiKey'], 'string'],
   ['OPENAI_BASE_URL', ['llm', 'baseUrl'], 'string'],
   ['LESTRADE_MODEL', ['llm', 'model'], 'string'],
