@@ -13,7 +13,7 @@ type Env = Record<string, string | undefined>;
 
 /** Every toolset Lestrade knows of (built-in, shipped YAML, the user's YAML), each checked. */
 export async function buildToolsets(config: Config, env: Env): Promise<ResolvedToolsets> {
-  const yaml = loadYamlToolsets([BUILTIN_YAML_DIR, ...config.toolsets.dirs]);
+  const yaml = loadYamlToolsets([BUILTIN_YAML_DIR, ...config.toolsets.dirs], env);
   return resolveToolsets([...builtinToolsets(config), ...yaml.toolsets], config.toolsets.settings, env, yaml.failures);
 }
 

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
+import { ConfigError } from '../src/errors.js';
 import type { Logger } from '../src/log.js';
 
 export const REDIS_INSTALL_HINT = 'redis-server not found: install it (Debian/Ubuntu: apt-get install -y redis-server; macOS: brew install redis) or set REDIS_URL';
@@ -13,16 +14,22 @@ export interface LocalRedis {
 
 /**
  * With no REDIS_URL, `serve` runs a real redis-server of its own: loopback only, data and an
- * append-only file (fsync on every write) in dataDir. One left running by an earlier start is reused.
+ * append-only file (fsync on every write) in dataDir. One left running by an earlier start is
+ * reused, recognised by its data folder being dataDir; any other Redis on the port is refused.
  */
 export async function startLocalRedis(dataDir: string, port: number, log: Logger): Promise<LocalRedis> {
   const url = `redis://127.0.0.1:${port}`;
-  if (await redisAnswers(url)) {
-    log.info({ url }, 'using the local redis-server already running');
-    return { url, stop: async () => {} };
-  }
   const dir = resolve(dataDir);
   mkdirSync(dir, { recursive: true });
+  if (await redisAnswers(url)) {
+    const theirs = await redisDataDir(url);
+    if (theirs === null || !sameDir(theirs, dir)) {
+      throw new ConfigError(`a Redis that is not Lestrade's own answers on 127.0.0.1:${port} (its data folder is ${theirs ?? 'unknown: CONFIG GET dir refused'}, ours is ${dir}): `
+        + 'set REDIS_URL to use it, or LESTRADE_LOCAL_REDIS_PORT to run our own on another port');
+    }
+    log.info({ url, dir }, 'using the local redis-server already running');
+    return { url, stop: async () => {} };
+  }
   const child = spawn('redis-server', [
     '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always',
     '--save', '60 1', '--protected-mode', 'yes', '--daemonize', 'no',
@@ -55,6 +62,26 @@ export async function redisAnswers(url: string): Promise<boolean> {
   } finally {
     probe.disconnect();
   }
+}
+
+/** The data folder of the Redis at url (CONFIG GET dir), or null when it will not say. */
+async function redisDataDir(url: string): Promise<string | null> {
+  const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout: 500 });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    const reply = (await probe.config('GET', 'dir')) as string[];
+    return reply[1] ?? null;
+  } catch {
+    return null;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+function sameDir(a: string, b: string): boolean {
+  const real = (p: string) => { try { return realpathSync(p); } catch { return resolve(p); } };
+  return real(a) === real(b);
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

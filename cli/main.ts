@@ -20,7 +20,7 @@ const config = () => loadConfig(env, program.opts<{ config?: string }>().config 
 async function runService(http: boolean) {
   const cfg = config();
   const log = createLogger(cfg.log.level, undefined, redactorFromConfig(cfg));
-  const local = cfg.redis.url ? null : await startLocalRedis(cfg.redis.dataDir, Number(env.LESTRADE_LOCAL_REDIS_PORT ?? 6380), log);
+  const local = cfg.redis.url ? null : await startLocalRedis(cfg.redis.dataDir, cfg.redis.localPort, log);
   const service = await startService(cfg, cfg.redis.url ?? local!.url, log, { http, workers: true, env });
   let stopping = false;
   const stop = async (signal: string) => {

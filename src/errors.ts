@@ -46,6 +46,20 @@ export class CancelledError extends LestradeError {}
 
 export class CheckpointError extends PermanentError {}
 
+/**
+ * The one rule for a failure nobody typed, used by the LLM error classifier and the worker alike:
+ * a RetryableError or PermanentError keeps its class; a ConfigError or InputError is permanent
+ * (trying again cannot fix configuration or input); anything else (a Redis blip, a dropped
+ * connection, a malformed reply, a bug) is retryable, within queue.attempts, since a transient
+ * cause is the likelier one and the attempt limit bounds what a bug costs.
+ */
+export function asTypedError(err: unknown, context?: string): RetryableError | PermanentError {
+  if (err instanceof RetryableError || err instanceof PermanentError) return err;
+  const message = `${context ? `${context}: ` : ''}${err instanceof Error ? err.message : String(err)}`;
+  if (err instanceof ConfigError || err instanceof InputError) return new PermanentError(message, { cause: err });
+  return new RetryableError(message, { cause: err });
+}
+
 /** Turns a zod error into a one-line "path: reason; path: reason" message. */
 export function describeZodIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
   return issues

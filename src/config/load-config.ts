@@ -22,6 +22,7 @@ const ENV_MAP: EnvBinding[] = [
   ['REDIS_URL', ['redis', 'url'], 'string'],
   ['LESTRADE_REDIS_DATA_DIR', ['redis', 'dataDir'], 'string'],
   ['LESTRADE_REDIS_TLS_CA_FILE', ['redis', 'tls', 'caFile'], 'string'],
+  ['LESTRADE_LOCAL_REDIS_PORT', ['redis', 'localPort'], 'int'],
   ['OPENAI_API_KEY', ['llm', 'apiKey'], 'string'],
   ['OPENAI_BASE_URL', ['llm', 'baseUrl'], 'string'],
   ['LESTRADE_MODEL', ['llm', 'model'], 'string'],

@@ -50,6 +50,8 @@ const baseShape = {
     }).optional(),
     /** Where `serve` keeps a local redis-server's data when no url is given. */
     dataDir: z.string().default('.data/redis'),
+    /** The loopback port of that local redis-server. */
+    localPort: z.int().min(1).max(65535).default(6380),
   }).prefault({}),
   llm: LlmConfigSchema.prefault({}),
   queue: z.strictObject({

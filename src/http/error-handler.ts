@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler } from 'express';
-import { InputError } from '../errors.js';
+import { InputError, RetryableError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { clip } from '../log-safe.js';
+import { isRedisUnavailable } from './redis-unavailable.js';
 
 /**
- * Bad input → 4xx naming the field; anything else (Redis down, a bug) → 503/500, so senders
- * that retry on 5xx (Alertmanager, PagerDuty) deliver again and nothing accepted is lost.
+ * Bad input → 4xx naming the field. Redis unreachable, or a service the request needs saying
+ * "later" (a RetryableError) → 503, so senders that retry on 5xx (Alertmanager, PagerDuty) deliver
+ * again and nothing accepted is lost. Anything else is a bug → 500 with a request id, which the
+ * log line (with the stack) carries too; the reply never shows the stack or the message.
  */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
@@ -25,7 +29,13 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       res.status(status).json({ error: (err as Error).message });
       return;
     }
-    log.error({ err: clip(String((err as Error).message), 1000), path: clip(req.path) }, 'request failed');
-    res.status(503).json({ error: 'temporarily unable to store the request; retry' });
+    if (err instanceof RetryableError || isRedisUnavailable(err)) {
+      log.error({ err: clip(String((err as Error).message), 1000), path: clip(req.path) }, 'request failed');
+      res.status(503).json({ error: 'temporarily unable to store the request; retry' });
+      return;
+    }
+    const requestId = randomUUID();
+    log.error({ requestId, err: clip(String((err as Error)?.message ?? err), 1000), stack: clip(String((err as Error)?.stack), 4000), path: clip(req.path) }, 'request failed: internal error');
+    res.status(500).json({ error: 'internal error', requestId });
   };
 }

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { PermanentError, RetryableError } from '../errors.js';
+import { PermanentError, RetryableError, asTypedError } from '../errors.js';
 
 /** Reads Retry-After (seconds or HTTP date) or retry-after-ms from a response's headers. */
 export function parseRetryAfter(headers: Headers | undefined, now = Date.now()): number | undefined {
@@ -31,6 +31,5 @@ export function classifyLlmError(err: unknown): RetryableError | PermanentError 
     }
     return new PermanentError(reason, { cause: err });
   }
-  const message = err instanceof Error ? err.message : String(err);
-  return new PermanentError(`LLM call failed: ${message}`, { cause: err });
+  return asTypedError(err, 'LLM call failed');
 }

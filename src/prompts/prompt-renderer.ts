@@ -1,9 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import nunjucks from 'nunjucks';
+import { ConfigError } from '../errors.js';
 import type { Issue } from '../issue.js';
 
 export const BUILTIN_TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
+
+const TEMPLATE_NAMES = ['system', 'investigate'] as const;
+
+/** What templates are rendered against once when loaded: every field of an Issue set, as a real alert would. */
+export const SAMPLE_ISSUE: Issue = {
+  identity: '0123456789abcdef@2026-01-01T00:00:00Z',
+  fingerprint: '0123456789abcdef',
+  source: 'alertmanager',
+  sourceInstance: 'http://alertmanager:9093',
+  title: 'KubePodCrashLooping: Pod api-0 is crash looping',
+  description: 'Pod prod/api-0 restarted 5 times in 10 minutes.',
+  url: 'http://alertmanager:9093/#/alerts',
+  severity: 'critical',
+  status: 'open',
+  labels: { alertname: 'KubePodCrashLooping', severity: 'critical', namespace: 'prod', pod: 'api-0' },
+  annotations: { summary: 'Pod api-0 is crash looping', description: 'Pod prod/api-0 restarted 5 times', runbook_url: 'https://runbooks.example/crashloop' },
+  startedAt: '2026-01-01T00:00:00Z',
+  related: [],
+  locator: { key: 'OPS-1', ref: { key: 'OPS-1' } },
+  untrusted: [{ label: 'comment by @someone', text: 'It started after the deploy.' }],
+  raw: {},
+};
 
 export interface PromptContext {
   issue: Issue;
@@ -27,16 +50,43 @@ export class PromptRenderer {
       lstripBlocks: true,
     });
     this.env.addFilter('unfence', unfence);
+    // A broken template is a configuration error: found now, at start-up, not by every investigation.
+    const sample = { issue: SAMPLE_ISSUE, toolsets: [{ name: 'sample', description: 'a sample toolset' }], now: SAMPLE_ISSUE.startedAt };
+    for (const name of TEMPLATE_NAMES) this.render(name, sample);
   }
 
   /**
    * `fence` is a fresh random tag per render: third-party text is wrapped in
    * <untrusted-TAG>…</untrusted-TAG>, and cannot close the fence because it cannot know the tag
    * (the `unfence` filter also removes it from the text, should it ever appear).
+   * A template that fails throws a ConfigError naming it and the line: retrying cannot fix it.
    */
   render(name: 'system' | 'investigate', ctx: PromptContext): string {
-    return this.env.render(`${name}.jinja2`, { ...ctx, fence: randomBytes(6).toString('hex') }).trim();
+    const file = `${name}.jinja2`;
+    let template: nunjucks.Template;
+    try {
+      template = this.env.getTemplate(file, true);
+    } catch (err) {
+      throw new ConfigError(`template ${file} ${templateErrorAt(err as Error, 'parse')}`);
+    }
+    try {
+      return template.render({ ...ctx, fence: randomBytes(6).toString('hex') }).trim();
+    } catch (err) {
+      throw new ConfigError(`template ${file} ${templateErrorAt(err as Error, 'render')}`);
+    }
   }
+}
+
+/**
+ * "(path), line N: reason" from nunjucks' "(path) [Line N, Column C]\n  reason". A syntax error
+ * counts lines from 1 (none at the end of the file); a render error counts them from 0 and
+ * leaves the first line's out.
+ */
+export function templateErrorAt(err: Error, kind: 'parse' | 'render'): string {
+  const m = /^\(([^\n]*?)\)(?: \[Line (\d+), Column \d+\])?\n\s*(?:Error: )?([\s\S]*)$/.exec(err.message);
+  if (!m) return `: ${err.message}`;
+  const line = kind === 'render' ? Number(m[2] ?? 0) + 1 : m[2];
+  return `(${m[1]})${line === undefined ? '' : `, line ${line}`}: ${m[3]!.trim()}`;
 }
 
 function unfence(text: unknown, fence: string): string {

@@ -1,5 +1,5 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { CancelledError, PermanentError, RetryableError } from '../errors.js';
+import { asTypedError, CancelledError, PermanentError, RetryableError } from '../errors.js';
 import type { Investigator } from '../investigator.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import type { LoopState } from '../loop/loop-state.js';
@@ -167,7 +167,8 @@ async function handleFailure(err: unknown, f: FailureContext, deps: JobDeps): Pr
     deps.log.info({ id, phase: f.phase }, 'investigation cancelled');
     return;
   }
-  const e = err instanceof RetryableError || err instanceof PermanentError ? err : new RetryableError(err instanceof Error ? err.message : String(err), { cause: err });
+  // One rule for failures nobody typed (src/errors.ts): configuration and input errors are permanent.
+  const e = asTypedError(err);
   const lastAttempt = f.attempt >= (f.job.opts.attempts ?? 1);
   // BullMQ keeps the thrown error's message and stack in the job: only redacted text goes there.
   const message = deps.store.redact(e.message);

@@ -20,7 +20,7 @@ async function checkOne(p: Prerequisite, env: Record<string, string | undefined>
     }
     case 'command': {
       try {
-        const out = await runCommand(p.argv.map((a) => renderValue(a, {})), { timeoutMs: p.timeoutMs ?? 10_000, maxBytes: 8192 });
+        const out = await runCommand(p.argv.map((a) => renderValue(a, {}, env)), { timeoutMs: p.timeoutMs ?? 10_000, maxBytes: 8192 });
         if (out.exitCode === 0) return null;
         const detail = (out.stderr || out.stdout).trim().split('\n').at(-1) ?? '';
         return `\`${p.argv.join(' ')}\` exited ${out.exitCode ?? 'on timeout'}${detail ? `: ${detail.slice(0, 300)}` : ''}`;
@@ -34,9 +34,9 @@ async function checkOne(p: Prerequisite, env: Record<string, string | undefined>
       let url = '(url)';
       try {
         // Credentials in the URL go as basic auth; messages show it with the password blanked.
-        const target = splitUrlCredentials(renderValue(p.url, {}));
+        const target = splitUrlCredentials(renderValue(p.url, {}, env));
         url = target.display;
-        const headers = withUrlAuthorization(Object.fromEntries(Object.entries(p.headers ?? {}).map(([k, v]) => [k, renderValue(v, {})])), target.authorization);
+        const headers = withUrlAuthorization(Object.fromEntries(Object.entries(p.headers ?? {}).map(([k, v]) => [k, renderValue(v, {}, env)])), target.authorization);
         const res = await fetch(target.url, { headers, signal: AbortSignal.timeout(p.timeoutMs ?? 5_000) });
         await res.body?.cancel();
         return res.ok ? null : `${url} answered HTTP ${res.status}`;

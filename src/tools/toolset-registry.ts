@@ -17,8 +17,8 @@ export interface ResolvedToolsets {
   approvalRequired: string[];
 }
 
-/** Loads every *.yaml / *.yml toolset in the folders; a file that fails to load is reported, not fatal. */
-export function loadYamlToolsets(dirs: string[]): { toolsets: Toolset[]; failures: ToolsetStatus[] } {
+/** Loads every *.yaml / *.yml toolset in the folders (their templates see `env`); a file that fails to load is reported, not fatal. */
+export function loadYamlToolsets(dirs: string[], env: Record<string, string | undefined> = process.env): { toolsets: Toolset[]; failures: ToolsetStatus[] } {
   const toolsets: Toolset[] = [];
   const failures: ToolsetStatus[] = [];
   for (const dir of dirs) {
@@ -32,7 +32,7 @@ export function loadYamlToolsets(dirs: string[]): { toolsets: Toolset[]; failure
     for (const file of files) {
       const path = join(dir, file);
       try {
-        toolsets.push(loadYamlToolset(path));
+        toolsets.push(loadYamlToolset(path, env));
       } catch (err) {
         failures.push({ name: file.replace(/\.ya?ml$/, ''), origin: path, state: 'failed', reason: (err as Error).message, tools: [] });
       }

@@ -10,13 +10,18 @@ import { YamlToolsetSchema, type CommandArg, type YamlTool } from './yaml-toolse
 
 const templates = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: true });
 
-/** Renders a template string with the call's params and the environment; parameter values are never re-rendered. */
-export function renderValue(template: string, vars: Record<string, unknown>): string {
-  return templates.renderString(template, { ...vars, env: process.env });
+type Env = Record<string, string | undefined>;
+
+/**
+ * Renders a template string with the call's params and the environment (`env`: the one the
+ * configuration was loaded from, handed down from the composition root); parameter values are never re-rendered.
+ */
+export function renderValue(template: string, vars: Record<string, unknown>, env: Env): string {
+  return templates.renderString(template, { ...vars, env });
 }
 
-/** Reads one YAML toolset file. Throws an Error whose message names the bad key. */
-export function loadYamlToolset(path: string): Toolset {
+/** Reads one YAML toolset file; its templates see `env` as `env`. Throws an Error whose message names the bad key. */
+export function loadYamlToolset(path: string, env: Env = process.env): Toolset {
   const doc = parseYaml(readFileSync(path, 'utf8'));
   const parsed = YamlToolsetSchema.safeParse(doc);
   if (!parsed.success) throw new Error(`${path}: ${describeZodIssues(parsed.error.issues)}`);
@@ -31,12 +36,12 @@ export function loadYamlToolset(path: string): Toolset {
       if (p.command) return { kind: 'command', argv: p.command, timeoutMs: (p.timeoutSeconds ?? 10) * 1000 };
       return { kind: 'http', url: p.http!, headers: p.headers, timeoutMs: (p.timeoutSeconds ?? 5) * 1000 };
     }),
-    tools: def.tools.map(buildTool),
+    tools: def.tools.map((t) => buildTool(t, env)),
     approvalRequired: def.approvalRequired,
   };
 }
 
-function buildTool(def: YamlTool): Tool {
+function buildTool(def: YamlTool, env: Env): Tool {
   const isCommand = def.command !== undefined;
   const base = { name: def.name, description: def.description, params: paramsToZod(def.params, isCommand), sideEffects: def.sideEffects };
   const noData = (text: string) => text.trim() === '' || def.noDataPatterns.some((p) => text.trim().startsWith(p));
@@ -47,7 +52,7 @@ function buildTool(def: YamlTool): Tool {
         if (def.sideEffects && !ctx.approved) return { status: 'error', error: 'refused: side-effecting command without approval' };
         const unsendable = unsendableParam(params, true);
         if (unsendable) return { status: 'error', error: unsendable };
-        const argv = expandArgs(def.command!, params);
+        const argv = expandArgs(def.command!, params, env);
         const out = await runCommand(argv, { signal: ctx.signal, timeoutMs: def.timeoutSeconds * 1000 });
         if (out.exitCode !== 0) return { status: 'error', error: `exit ${out.exitCode}: ${(out.stderr || out.stdout).trim().slice(0, 2000)}` };
         const text = out.truncated ? `${out.stdout}\n…[output capped]` : out.stdout;
@@ -66,19 +71,19 @@ function buildTool(def: YamlTool): Tool {
       // Values go into the URL percent-encoded, so "/", "?" or "#" cannot reshape it; a value that
       // is (or decodes to) a dot segment would still move the path, so it is refused.
       const dotted = inUrl.find((name) => typeof params[name] === 'string' && hasDotSegment(params[name] as string));
-      const rendered = renderValue(http.url, encodeValues(params));
+      const rendered = renderValue(http.url, encodeValues(params), env);
       if (dotted || pathHasDotSegment(rendered)) {
         return { status: 'error', error: `refused: parameter ${dotted ?? inUrl.join(', ')} would put a dot segment (. or ..) into the URL path` };
       }
       const url = new URL(rendered);
       for (const [k, v] of Object.entries(http.query)) {
-        const value = renderValue(v, params);
+        const value = renderValue(v, params, env);
         if (value !== '') url.searchParams.set(k, value);
       }
-      const headers: Record<string, string> = Object.fromEntries(Object.entries(http.headers).map(([k, v]) => [k, renderValue(v, params)]));
+      const headers: Record<string, string> = Object.fromEntries(Object.entries(http.headers).map(([k, v]) => [k, renderValue(v, params, env)]));
       const json = http.body !== undefined && typeof http.body !== 'string';
       if (json && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-      const body = http.body === undefined ? undefined : json ? JSON.stringify(renderJson(http.body, params)) : http.body as string;
+      const body = http.body === undefined ? undefined : json ? JSON.stringify(renderJson(http.body, params, env)) : http.body as string;
       const res = await fetch(url, {
         method: http.method, headers, signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(def.timeoutSeconds * 1000)]),
         ...(body !== undefined ? { body } : {}),
@@ -91,16 +96,16 @@ function buildTool(def: YamlTool): Tool {
 }
 
 /** Fills command arguments; an optional group appears only when its parameter was given. */
-export function expandArgs(args: CommandArg[], params: Record<string, unknown>): string[] {
+export function expandArgs(args: CommandArg[], params: Record<string, unknown>, env: Env = process.env): string[] {
   const out: string[] = [];
   for (const arg of args) {
     if (typeof arg === 'string') {
-      out.push(renderValue(arg, params));
+      out.push(renderValue(arg, params, env));
       continue;
     }
     const value = Object.hasOwn(params, arg.when) ? params[arg.when] : undefined;
     if (value === undefined || value === false || value === '') continue;
-    for (const a of arg.args) out.push(renderValue(a, params));
+    for (const a of arg.args) out.push(renderValue(a, params, env));
   }
   return out;
 }
@@ -150,15 +155,15 @@ function pathHasDotSegment(url: string): boolean {
 }
 
 /** A JSON body from its YAML form: "{{ p }}" alone is p's typed value (omitted when not given), other strings render as text. */
-function renderJson(node: unknown, params: Record<string, unknown>): unknown {
+function renderJson(node: unknown, params: Record<string, unknown>, env: Env): unknown {
   if (typeof node === 'string') {
     const only = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/.exec(node);
     if (only) return Object.hasOwn(params, only[1]!) ? params[only[1]!] : undefined;
-    return renderValue(node, params);
+    return renderValue(node, params, env);
   }
-  if (Array.isArray(node)) return node.map((n) => renderJson(n, params) ?? null);
+  if (Array.isArray(node)) return node.map((n) => renderJson(n, params, env) ?? null);
   if (node && typeof node === 'object') {
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, renderJson(v, params)]).filter(([, v]) => v !== undefined));
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, renderJson(v, params, env)]).filter(([, v]) => v !== undefined));
   }
   return node;
 }
