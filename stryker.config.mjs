@@ -27,7 +27,7 @@ export const FOLDERS = {
   },
   'src/http': {
     mutate: ['src/http/check-credentials.ts', 'src/http/read-json-body.ts', 'src/http/error-handler.ts', 'src/http/redis-unavailable.ts', 'src/http/url-credentials.ts'],
-    tests: ['tests/unit/http-*.test.ts', 'tests/integration/error-handler.test.ts', 'tests/integration/webhook-route.test.ts'],
+    tests: ['tests/unit/http-*.test.ts', 'tests/unit/security.test.ts', 'tests/integration/error-handler.test.ts', 'tests/integration/webhook-route.test.ts'],
   },
   sources: {
     mutate: [

@@ -35,7 +35,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       return;
     }
     const requestId = randomUUID();
-    log.error({ requestId, err: clip(String((err as Error)?.message ?? err), 1000), stack: clip(String((err as Error)?.stack), 4000), path: clip(req.path) }, 'request failed: internal error');
+    log.error({ requestId, err: clip(String((err as Error).message ?? err), 1000), stack: clip(String((err as Error).stack), 4000), path: clip(req.path) }, 'request failed: internal error');
     res.status(500).json({ error: 'internal error', requestId });
   };
 }

@@ -15,8 +15,11 @@ export function parseJsonBody(raw: Buffer): unknown {
 export function readJson<T extends z.ZodType>(doc: unknown, schema: T): z.infer<T> {
   const parsed = schema.safeParse(doc);
   if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new InputError(first?.path.map(String).join('.') ?? '', describeZodIssues(parsed.error.issues).replace(/^[^:]*: /, ''));
+    const field = parsed.error.issues[0]?.path.map(String).join('.') ?? '';
+    // The message without the first field's path, which InputError puts in front (a key may hold ": ").
+    const described = describeZodIssues(parsed.error.issues);
+    const prefix = `${field || '(root)'}: `;
+    throw new InputError(field, described.startsWith(prefix) ? described.slice(prefix.length) : described);
   }
   return parsed.data;
 }

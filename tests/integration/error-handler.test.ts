@@ -106,8 +106,19 @@ describe('the API error handler', () => {
     expect(await answerTo(() => Promise.reject(new InputError('alerts.0.fingerprint', 'must be 16 hex digits'))))
       .toMatchObject({ status: 400, body: { error: 'alerts.0.fingerprint: must be 16 hex digits', field: 'alerts.0.fingerprint' } });
     expect(await answerTo(() => Promise.reject(Object.assign(new Error('too big'), { status: 413 })))).toMatchObject({ status: 413, body: { error: 'request body too large' } });
+    expect(logs).toEqual([expect.objectContaining({ level: 40, msg: 'request rejected: body too large', path: '/boom' })]);
     expect(await answerTo(() => Promise.reject(Object.assign(new Error('nope'), { type: 'entity.too.large' })))).toMatchObject({ status: 413 });
     expect(await answerTo(() => Promise.reject(Object.assign(new Error('unsupported charset'), { status: 415 })))).toMatchObject({ status: 415, body: { error: 'unsupported charset' } });
     expect((await answerTo(() => Promise.reject(Object.assign(new Error('upstream'), { status: 502 })))).status).toBe(500);
+  });
+
+  it('keeps exactly the 4xx statuses: 400 and 499 are the client\'s, 399 and 500 are bugs', async () => {
+    const withStatus = (status: number) => answerTo(() => Promise.reject(Object.assign(new Error(`status ${status}`), { status })));
+    expect(await withStatus(400)).toMatchObject({ status: 400, body: { error: 'status 400' } });
+    expect(await withStatus(499)).toMatchObject({ status: 499, body: { error: 'status 499' } });
+    for (const status of [399, 500]) {
+      const r = await withStatus(status);
+      expect(r, String(status)).toMatchObject({ status: 500, body: { error: 'internal error', requestId: expect.any(String) } });
+    }
   });
 });
