@@ -26,11 +26,11 @@ describe('ToolExecutor lookup and arguments', () => {
   it('refuses arguments that are not JSON, or not an object, keeping what the model sent when it was an object', async () => {
     const e = new ToolExecutor({ tools: [tool('t', async () => ({ status: 'success', data: 'ok' }))] });
     expect(await call(e, 't', '{oops')).toMatchObject({ status: 'error', error: 'arguments are not valid JSON', params: {} });
-    const text = await call(e, 't', '"text"');
-    expect(text).toMatchObject({ status: 'error', error: expect.stringMatching(/^invalid arguments: \(root\): /) });
-    expect(text.params).toEqual({});
-    expect((await call(e, 't', '42')).params).toEqual({});
-    expect((await call(e, 't', 'null')).params).toEqual({});
+    for (const [args, kind] of [['"text"', 'string'], ['42', 'number'], ['null', 'null'], ['[1]', 'array']] as const) {
+      const r = await call(e, 't', args);
+      expect(r, args).toMatchObject({ status: 'error', error: `invalid arguments: (root): Invalid input: expected object, received ${kind}` });
+      expect(r.params, args).toEqual(kind === 'array' ? [1] : {});
+    }
     expect(await call(e, 't', '{"text":5,"extra":1}')).toMatchObject({ status: 'error', error: expect.stringMatching(/^invalid arguments: /), params: { text: 5, extra: 1 } });
   });
 });

@@ -289,7 +289,11 @@ describe('the toolset registry', () => {
   it('names a broken file after it, without its extension', () => {
     const d = mkdtempSync(join(tmpdir(), 'lestrade-reg-'));
     writeFileSync(join(d, 'broken.yml.yaml'), 'name: broken\n');
-    expect(loadYamlToolsets([d]).failures).toEqual([{ name: 'broken.yml', origin: join(d, 'broken.yml.yaml'), state: 'failed', reason: expect.stringContaining('broken.yml.yaml: '), tools: [] }]);
+    writeFileSync(join(d, 'other.yml'), 'name: other\n');
+    expect(loadYamlToolsets([d]).failures).toEqual([
+      { name: 'broken.yml', origin: join(d, 'broken.yml.yaml'), state: 'failed', reason: expect.stringContaining('broken.yml.yaml: '), tools: [] },
+      { name: 'other', origin: join(d, 'other.yml'), state: 'failed', reason: expect.stringContaining('other.yml: '), tools: [] },
+    ]);
   });
 
   it('lets settings switch a toolset on or off, whatever its file says, and reports failures last', async () => {
