@@ -1,4 +1,4 @@
-import { Queue, Worker } from 'bullmq';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Issue } from '../../src/issue.js';
@@ -76,19 +76,43 @@ describe('Intake.accept', () => {
     const [doneId, delayedId, failedId] = ids as [string, string, string];
     // A worker that completes one job, fails another for good, and leaves the third to retry later.
     const worker = new Worker(QUEUE_NAME, async (job) => {
-      if (job.id === failedId) throw new Error('gone for good');
+      if (job.id === failedId) throw new UnrecoverableError('gone for good');
       if (job.id === delayedId) throw new Error('try later');
     }, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX, settings: { backoffStrategy: () => 60_000 } });
-    await (await queue.getJob(failedId))!.updateData({ investigationId: failedId });
     await waitFor('the jobs to settle', async () => (await queue.getJobState(doneId)) === 'completed'
-      && (await queue.getJobState(delayedId)) === 'delayed' && (await queue.getJobState(failedId)) !== 'waiting');
+      && (await queue.getJobState(delayedId)) === 'delayed' && (await queue.getJobState(failedId)) === 'failed');
     await worker.close();
-    // The failed job is retried by BullMQ until its attempts run out; make it final.
-    if ((await queue.getJobState(failedId)) !== 'failed') await (await queue.getJob(failedId))!.moveToFailed(new Error('final'), '0', false).catch(() => undefined);
     const out = await intake.accept([issue('done@1'), issue('delayed@1'), issue('failed@1')]);
     expect(out.duplicates).toEqual(ids);
     expect(await queue.getJobState(doneId)).toBe('waiting');
     expect(await queue.getJobState(delayedId)).toBe('delayed');
+    expect(await queue.getJobState(failedId)).toBe('waiting');
+  });
+
+  it('gives a running investigation whose job is gone, or whose job is in no list, a new job', async () => {
+    const [gone, lost] = (await intake.accept([issue('gone@1'), issue('lost@1')])).queued as [string, string];
+    await store.markRunning(gone, 1);
+    await (await queue.getJob(gone))!.remove();
+    // A job whose id is in no list (its state "unknown").
+    await conn.lrem(`${QUEUE_PREFIX}:${QUEUE_NAME}:wait`, 0, lost);
+    expect(await queue.getJobState(lost)).toBe('unknown');
+    expect((await intake.accept([issue('gone@1'), issue('lost@1')])).duplicates).toEqual([gone, lost]);
+    expect(await queue.getJobState(gone)).toBe('waiting');
+    expect(await queue.getJobState(lost)).toBe('waiting');
+  });
+
+  it('asks for a linked issue\'s write-back again on a repeat, and for no other repeat', async () => {
+    const asked: string[] = [];
+    intake.onLinked = async (id) => { asked.push(id); };
+    const [alertId] = (await intake.accept([issue('a@1')])).queued;
+    const incident = issue('P1', { source: 'pager', related: [{ source: 'alertmanager', identity: 'a@1' }] });
+    const { linked } = await intake.accept([incident]);
+    expect(asked).toEqual(linked);
+    await intake.accept([issue('a@1')]);
+    expect(asked).toEqual(linked);
+    await intake.accept([incident]);
+    expect(asked).toEqual([...linked!, ...linked!]);
+    expect(alertId).toBeDefined();
   });
 });
 
@@ -107,7 +131,15 @@ describe('waiting work', () => {
   it('says how long the oldest has waited, delayed retries included, and null when nothing waits', async () => {
     expect(await intake.waitingStats()).toEqual({ waiting: 0, oldestWaitingSeconds: null });
     const now = Date.now();
+    // Finished work, however old, is not waiting.
+    await queue.add('investigate', { investigationId: 'old' }, { jobId: 'finished', timestamp: now - 3_600_000 });
+    const worker = new Worker(QUEUE_NAME, async () => 'done', { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX });
+    await waitFor('the old job to complete', async () => (await queue.getJobState('finished')) === 'completed');
+    await worker.close();
     await intake.accept([issue('a@1')]);
+    await queue.add('investigate', { investigationId: 'y' }, { jobId: 'newer', timestamp: now + 5_000 });
+    expect(await intake.waitingStats(now + 10_000)).toEqual({ waiting: 2, oldestWaitingSeconds: 10 });
+    await (await queue.getJob('newer'))!.remove();
     expect(await intake.waitingStats(now + 10_000)).toEqual({ waiting: 1, oldestWaitingSeconds: 10 });
     await queue.add('investigate', { investigationId: 'x' }, { jobId: 'retrying', delay: 60_000, timestamp: now - 30_000 });
     expect(await intake.waitingStats(now + 10_000)).toEqual({ waiting: 2, oldestWaitingSeconds: 40 });

@@ -106,6 +106,69 @@ describe('an investigation job', () => {
     expect(logs[1]).toMatchObject({ id, llmCalls: 1, toolCalls: 1 });
   });
 
+  it('gets the hosts it may link to from tool results only, each result on its own line', async () => {
+    script = async () => {
+      const state = initialState([{ role: 'user', content: 'alert links to https://prompt.example/x' }]);
+      state.messages.push({ role: 'tool', tool_call_id: 'a', content: 'first result https://a.internal' });
+      state.messages.push({ role: 'tool', tool_call_id: 'b', content: 'https://b.internal/path second' });
+      state.messages.push({ role: 'tool', tool_call_id: 'c', content: [{ type: 'text', text: 'https://parts.example' }] } as never);
+      state.messages.push({ role: 'assistant', content: 'see https://assistant.example' });
+      return { answer: 'RCA', finishReason: 'answer', state };
+    };
+    const id = await run('hosts', 1);
+    expect((await store.get(id))!.linkHosts.sort()).toEqual(['a.internal', 'b.internal']);
+  });
+
+  it('logs when it starts, with the title and the attempt', async () => {
+    script = async () => ({ answer: 'RCA', finishReason: 'answer', state: initialState([]) });
+    const id = await run('logged', 1);
+    expect(logs[0]).toMatchObject({ level: 30, msg: 'investigation started', id, title: 'Alert logged', attempt: 1 });
+  });
+
+  it('drops a job whose record has expired, saying so', async () => {
+    const intake = new Intake(conn, store, { attempts: 1, backoffMs: 50, retentionSeconds: 3600 });
+    const id = '00000000-0000-4000-8000-0000000000ee';
+    await intake.enqueue(id);
+    await intake.close();
+    await waitFor('the job to finish', async () => (await queue.getJobState(id)) === 'completed');
+    expect(calls).toEqual([]);
+    expect(logs).toEqual([expect.objectContaining({ level: 40, id, msg: 'investigation record gone (expired?); dropping job' })]);
+  });
+
+  it('logs the worker\'s own errors', async () => {
+    worker!.emit('error', new Error('connection reset'));
+    expect(logs).toEqual([expect.objectContaining({ level: 50, err: 'connection reset', msg: 'worker error' })]);
+  });
+
+  it('settles a job BullMQ failed for good (or removed) by failing its unfinished record, and leaves retried ones alone', async () => {
+    const fakeJob = (id: string, state: string) => ({ id, data: { investigationId: id }, failedReason: `stalled ${state}`, getState: async () => state });
+    const ids: string[] = [];
+    for (const state of ['failed', 'unknown', 'delayed', 'waiting']) {
+      const { id } = await store.claim(alert(`settle-${state}`));
+      await store.markRunning(id, 1);
+      ids.push(id);
+      worker!.emit('failed', fakeJob(id, state) as never, new Error('job stalled more than allowable limit'), 'active');
+    }
+    const [failed, unknown, delayed, waiting] = ids as [string, string, string, string];
+    await waitFor('the records to settle', async () => (await store.get(unknown))?.status === 'failed' && (await store.get(failed))?.status === 'failed');
+    expect(await store.get(failed)).toMatchObject({ status: 'failed', error: 'stalled failed' });
+    expect(await store.get(unknown)).toMatchObject({ status: 'failed', error: 'stalled unknown' });
+    expect((await store.get(delayed))!.status).toBe('running');
+    expect((await store.get(waiting))!.status).toBe('running');
+    expect(logs.filter((l) => l.msg === 'investigation failed: its job failed outside the handler').map((l) => l.id).sort()).toEqual([failed, unknown].sort());
+  });
+
+  it('uses the error\'s message when BullMQ kept no reason, and logs what it could not settle', async () => {
+    const { id } = await store.claim(alert('no-reason'));
+    worker!.emit('failed', { id, data: { investigationId: id }, failedReason: '', getState: async () => 'failed' } as never, new Error('lock lost'), 'active');
+    await waitFor('the record to fail', async () => (await store.get(id))?.status === 'failed');
+    expect((await store.get(id))!.error).toBe('lock lost');
+    worker!.emit('failed', { id: 'broken', data: { investigationId: id }, getState: async () => { throw new Error('redis gone'); } } as never, new Error('x'), 'active');
+    await waitFor('the warning', async () => logs.find((l) => l.msg === 'could not settle a failed job'));
+    expect(logs.find((l) => l.msg === 'could not settle a failed job')).toMatchObject({ level: 40, id: 'broken', err: 'redis gone' });
+    worker!.emit('failed', undefined as never, new Error('no job'), 'active');
+  });
+
   it('fails at once on a permanent error, keeping the progress made and the reason, without the secret', async () => {
     script = async (_n, opts) => { await opts.onStep?.(stepped()); throw new PermanentError(`LLM answered 401: bad key ${SECRET}`); };
     const id = await run('permanent', 5);
@@ -186,9 +249,8 @@ describe('an investigation job', () => {
     const { id } = await store.claim(alert('corrupt'));
     await conn.set(keys.checkpoint(id), '{not json');
     await intake.enqueue(id);
-    await waitFor('the first attempt to fail', async () => (await queue.getJob(id))?.attemptsMade === 1);
-    expect((await store.get(id))!.status).toBe('running');
     await waitFor('the job to fail for good', async () => (await queue.getJobState(id)) === 'failed');
+    expect((await queue.getJob(id))!.attemptsMade).toBe(2);
     await intake.close();
     const inv = await waitFor('the record to be failed', async () => { const i = await store.get(id); return i?.status === 'failed' && i; });
     expect(inv.error).toMatch(/JSON/);
