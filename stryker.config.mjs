@@ -19,7 +19,11 @@ export const FOLDERS = {
   },
   'src/queue': {
     mutate: ['src/queue/**/*.ts'],
-    tests: ['tests/unit/retry-delay.test.ts', 'tests/unit/queue-*.test.ts', 'tests/integration/worker*.test.ts', 'tests/integration/queue-*.test.ts', 'tests/integration/job-retention.test.ts', 'tests/integration/linked-issues.test.ts'],
+    // Not worker-crash.test.ts: its workers are child processes, where no mutant is active.
+    tests: [
+      'tests/unit/retry-delay.test.ts', 'tests/unit/queue-*.test.ts', 'tests/integration/queue-*.test.ts', 'tests/integration/worker.test.ts',
+      'tests/integration/worker-{guards,paths,retry-after,failures}.test.ts', 'tests/integration/job-retention.test.ts', 'tests/integration/linked-issues.test.ts',
+    ],
   },
   'src/store': {
     mutate: ['src/store/**/*.ts'],
