@@ -11,27 +11,26 @@
 export const FOLDERS = {
   'src/loop': {
     mutate: ['src/loop/**/*.ts'],
-    tests: ['tests/unit/run-loop.test.ts', 'tests/unit/loop-*.test.ts'],
+    tests: ['tests/unit/src/loop/**/*.test.ts'],
   },
   'src/tools': {
     mutate: ['src/tools/**/*.ts'],
-    tests: ['tests/unit/yaml-toolsets.test.ts', 'tests/unit/tools-*.test.ts', 'tests/integration/yaml-http-prerequisites.test.ts', 'tests/fuzz/tool-runners.test.ts'],
+    tests: ['tests/unit/src/tools/**/*.test.ts', 'tests/integration/src/tools/**/*.test.ts', 'tests/fuzz/tool-runners.test.ts'],
   },
   'src/queue': {
     mutate: ['src/queue/**/*.ts'],
     // Not worker-crash.test.ts: its workers are child processes, where no mutant is active.
     tests: [
-      'tests/unit/retry-delay.test.ts', 'tests/unit/queue-*.test.ts', 'tests/integration/queue-*.test.ts', 'tests/integration/worker.test.ts',
-      'tests/integration/worker-{guards,paths,retry-after,failures}.test.ts', 'tests/integration/job-retention.test.ts', 'tests/integration/linked-issues.test.ts',
+      'tests/unit/src/queue/**/*.test.ts', 'tests/integration/src/queue/{intake,redis-connections,worker,worker-guards,worker-paths,worker-retry-after,worker-failures,job-retention,linked-issues}.test.ts',
     ],
   },
   'src/store': {
     mutate: ['src/store/**/*.ts'],
-    tests: ['tests/integration/investigation-store.test.ts', 'tests/unit/store-*.test.ts', 'tests/integration/store-*.test.ts', 'tests/integration/tool-call-records.test.ts'],
+    tests: ['tests/unit/src/store/**/*.test.ts', 'tests/integration/src/store/**/*.test.ts'],
   },
   'src/http': {
     mutate: ['src/http/check-credentials.ts', 'src/http/read-json-body.ts', 'src/http/error-handler.ts', 'src/http/redis-unavailable.ts', 'src/http/url-credentials.ts'],
-    tests: ['tests/unit/http-*.test.ts', 'tests/unit/security.test.ts', 'tests/integration/error-handler.test.ts', 'tests/integration/webhook-route.test.ts'],
+    tests: ['tests/unit/src/http/**/*.test.ts', 'tests/unit/src/security.test.ts', 'tests/integration/src/http/{error-handler,webhook-route}.test.ts'],
   },
   sources: {
     mutate: [
@@ -40,7 +39,7 @@ export const FOLDERS = {
       'sources/pagerduty/{alert-details,am-alert,am-json-alerts,am-text-blocks,severity,related}.ts',
       'sources/ops-alerts-common/{alert-fields,webhook-payload}.ts',
     ],
-    tests: ['tests/unit/*-map.test.ts', 'tests/unit/*-contract.test.ts', 'tests/unit/jira-fixtures.test.ts', 'tests/unit/jira-time.test.ts', 'tests/unit/pagerduty-details.test.ts', 'tests/unit/ops-alerts-common.test.ts', 'tests/unit/sources-*.test.ts'],
+    tests: ['tests/unit/sources/**/*.test.ts'],
   },
 };
 

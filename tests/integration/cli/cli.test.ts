@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pushAlerts, startAlertmanager, type TestAlertmanager } from '../../helpers/alertmanager.js';
+import { freePort } from '../../helpers/free-port.js';
+import { amFixture } from '../../helpers/fixtures.js';
+import { startScriptedLlm, type ScriptedLlm } from '../../helpers/scripted-llm.js';
+import { waitFor } from '../../helpers/service.js';
+import { runCli } from '../../helpers/run-cli.js';
+
+const run = runCli;
+const BIN = new URL('../../../bin/lestrade.js', import.meta.url).pathname;
+const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LESTRADE_FROM_SOURCE: '1' };
+
+let am: TestAlertmanager;
+let llm: ScriptedLlm;
+
+beforeAll(async () => {
+  am = await startAlertmanager({ webhookUrl: 'http://127.0.0.1:9/unused', token: 't' });
+  await pushAlerts(am.url, [
+    { labels: { alertname: 'HighLatency', service: 'api', severity: 'critical' }, annotations: { summary: 'p99 over 1s' } },
+    { labels: { alertname: 'HighLatency', service: 'web', severity: 'warning' }, annotations: { summary: 'p99 over 1s' } },
+    { labels: { alertname: 'DiskFull', service: 'db', severity: 'critical' }, annotations: { summary: 'disk 95%' } },
+  ]);
+  llm = await startScriptedLlm((req) => ({ content: `RCA for ${/service=(\w+)/.exec(req.messages[1]!.content!)?.[1]}` }));
+}, 60_000);
+afterAll(async () => { await am?.stop(); await llm?.close(); });
+
+describe('lestrade investigate alertmanager', () => {
+  it('investigates the active alerts that match, prints each RCA and writes JSON', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'lestrade-cli-')), 'rca.json');
+    const r = await run(['investigate', 'alertmanager', '--alertmanager-url', am.url, '--alertname', '^High', '--label', 'severity=critical', '--json-output-file', out],
+      { OPENAI_API_KEY: 'sk-cli', OPENAI_BASE_URL: llm.baseUrl });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Found 1 active alert to investigate.');
+    expect(r.stdout).toContain('# HighLatency: p99 over 1s\n\nRCA for api');
+    const json = JSON.parse(readFileSync(out, 'utf8'));
+    expect(json).toEqual([expect.objectContaining({ rca: 'RCA for api', issue: expect.objectContaining({ labels: expect.objectContaining({ service: 'api' }) }), usage: { promptTokens: 100, completionTokens: 10, llmCalls: 1 } })]);
+  });
+
+  it('honours -n', async () => {
+    const r = await run(['investigate', 'alertmanager', '--alertmanager-url', am.url, '-n', '2'], { OPENAI_API_KEY: 'sk-cli', OPENAI_BASE_URL: llm.baseUrl });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Found 2 active alerts');
+    expect(r.stdout.match(/^RCA for/gm)).toHaveLength(2);
+  });
+
+  it('says what is missing when no LLM is configured, and names bad config keys', async () => {
+    const noLlm = await run(['investigate', 'alertmanager', '--alertmanager-url', am.url], {});
+    expect(noLlm.code).toBe(2);
+    expect(noLlm.stderr).toMatch(/no LLM configured: set OPENAI_API_KEY/);
+    const bad = await run(['toolsets', 'list'], { LESTRADE_CONCURRENCY: 'lots' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/LESTRADE_CONCURRENCY: expected an integer/);
+  });
+});
+
+describe('lestrade toolsets list', () => {
+  it('shows each toolset with its state and why', async () => {
+    const r = await run(['toolsets', 'list'], { PROMETHEUS_URL: `http://127.0.0.1:${await freePort()}`, KUBECONFIG: '/nonexistent' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^disabled\s+prometheus\s+prerequisite not met: Prometheus at .* did not answer/m);
+    expect(r.stdout).toMatch(/^disabled\s+kubernetes\s+prerequisite not met: .*kubectl/m);
+  });
+});
+
+describe('lestrade toolsets list with credentials in PROMETHEUS_URL', () => {
+  it('never prints the password', async () => {
+    const port = await freePort();
+    for (const args of [['toolsets', 'list'], ['toolsets', 'list', '--json']]) {
+      const r = await run(args, { PROMETHEUS_URL: `http://reader:hunter2-pw@127.0.0.1:${port}`, KUBECONFIG: '/nonexistent' });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/Prometheus at http:\/\/reader:\*\*\*@127\.0\.0\.1:\d+\/ did not answer: ECONNREFUSED/);
+      expect(r.stdout + r.stderr).not.toContain('hunter2-pw');
+    }
+  });
+});
+
+describe('lestrade serve', () => {
+  it('starts on its defaults with a local redis-server of its own, accepts webhooks, and stops cleanly', async () => {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'lestrade-data-'));
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...BASE_ENV, PORT: String(port), LESTRADE_LOCAL_REDIS_PORT: String(await freePort()), LESTRADE_REDIS_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let logs = '';
+    child.stdout.on('data', (d: Buffer) => { logs += d; });
+    child.stderr.on('data', (d: Buffer) => { logs += d; });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await waitFor(`serve to listen (${logs})`, async () => (await fetch(`${base}/healthz`)).ok, 30_000);
+      const ready = await (await fetch(`${base}/readyz`)).json();
+      expect(ready.checks).toMatchObject({ redis: 'ok', llm: expect.stringMatching(/not configured/) });
+      const res = await fetch(`${base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(amFixture('group-next').body) });
+      expect(res.status).toBe(200);
+      expect(logs).toMatch(/started a local redis-server/);
+      expect(logs).toMatch(/accepts unauthenticated requests/);
+      expect(existsSync(join(dataDir, 'appendonlydir')) || existsSync(join(dataDir, 'appendonly.aof'))).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+      const code = await new Promise((r) => child.on('close', r));
+      expect(code).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import { gzipSync } from 'node:zlib';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { InputError } from '../../../../src/errors.js';
+import { createApp } from '../../../../src/http/create-app.js';
+import { createLogger } from '../../../../src/log.js';
+import { Intake } from '../../../../src/queue/intake.js';
+import type { Issue } from '../../../../src/issue.js';
+import type { WebhookHandler } from '../../../../src/source.js';
+import { InvestigationStore } from '../../../../src/store/investigation-store.js';
+import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+
+/** The engine's one webhook route, with a source of the test's own making, on real Redis. */
+let redis: TestRedis;
+let conn: Redis;
+let server: Server;
+let base: string;
+const calls: string[] = [];
+
+const issue = (n: string): Issue => ({
+  identity: `T-${n}`, fingerprint: `T-${n}`, source: 'tickets', sourceInstance: 't', title: `ticket ${n}`, description: '', url: null,
+  severity: 'unknown', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T00:00:00.000Z', raw: null,
+});
+
+const handler: WebhookHandler = {
+  checkHeaders: (h) => { calls.push('checkHeaders'); return h['x-token'] === 'ok' ? { ok: true } : { ok: false, reason: 'bad token' }; },
+  verify: (d) => { calls.push('verify'); return d.headers['x-sig'] === `len=${d.rawBody.length}` ? { ok: true } : { ok: false, reason: 'bad signature' }; },
+  deliveryId: (h) => h['x-delivery'],
+  handle: (body) => {
+    calls.push('handle');
+    const b = body as { ping?: boolean; ignore?: string; n?: unknown };
+    if (b.ping) return { kind: 'reply', status: 200, body: { pong: true } };
+    if (b.ignore) return { kind: 'ignored', reason: b.ignore };
+    if (typeof b.n !== 'string') throw new InputError('n', 'expected a string');
+    return { kind: 'issues', issues: [issue(b.n)] };
+  },
+};
+
+beforeAll(async () => {
+  redis = await startRedis();
+  conn = new Redis(redis.url);
+  const store = new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
+  const intake = new Intake(conn, store, { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });
+  const app = createApp({
+    redis: conn, store, intake, llmConfigured: false, apiTokens: [], log: createLogger('silent'), bodyLimitBytes: 1024, deliveryTtlSeconds: 60,
+    webhooks: [{ name: 'tickets', handler }, { name: 'pager', offReason: 'no PAGER_API_KEY set' }],
+  });
+  server = await new Promise((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => { server.closeAllConnections(); server.close(); conn.disconnect(); await redis.stop(); });
+beforeEach(async () => { calls.length = 0; await conn.flushall(); });
+
+function post(body: string | Buffer, headers: Record<string, string> = {}, path = '/webhooks/tickets') {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const len = bytes.length;
+  return fetch(base + path, {
+    method: 'POST', body: new Uint8Array(bytes),
+    headers: { 'content-type': 'application/json', 'x-token': 'ok', 'x-sig': `len=${len}`, ...headers },
+  });
+}
+
+describe('POST /webhooks/<source>', () => {
+  it('accepts a good delivery into intake, and the replayed delivery id does nothing', async () => {
+    const first = await post('{"n":"1"}', { 'x-delivery': 'd-1' });
+    expect(first.status).toBe(200);
+    expect((await first.json()).queued).toHaveLength(1);
+    const replay = await post('{"n":"2"}', { 'x-delivery': 'd-1' });
+    expect(await replay.json()).toMatchObject({ ignored: 'delivery already handled', queued: [] });
+    expect(calls.filter((c) => c === 'handle')).toHaveLength(1);
+    const other = await post('{"n":"1"}', { 'x-delivery': 'd-2' });
+    expect((await other.json()).duplicates).toHaveLength(1);
+  });
+
+  it('refuses a wrong content type before anything else (415)', async () => {
+    expect((await post('{"n":"1"}', { 'content-type': 'text/plain' })).status).toBe(415);
+    expect(calls).toEqual([]);
+  });
+
+  it('checks header credentials before reading the body: an unauthenticated gzip bomb is 401, not 413', async () => {
+    const bomb = gzipSync(Buffer.alloc(5_000_000, 0x20));
+    const res = await post(bomb, { 'x-token': 'nope', 'content-encoding': 'gzip' });
+    expect(res.status).toBe(401);
+    expect(calls).toEqual(['checkHeaders']);
+    expect((await post(bomb, { 'content-encoding': 'gzip' })).status).toBe(413);
+  });
+
+  it('verifies the signature on the raw body before parsing it', async () => {
+    const res = await post('{"n":"1"}', { 'x-sig': 'len=0' });
+    expect(res.status).toBe(401);
+    expect(calls).toEqual(['checkHeaders', 'verify']);
+    expect(await conn.dbsize()).toBe(0);
+  });
+
+  it('answers 400 naming the field for bad JSON or a bad payload, and stores nothing', async () => {
+    const notJson = await post('{"n":');
+    expect(notJson.status).toBe(400);
+    const bad = await post('{"n":1}', { 'x-delivery': 'd-3' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ field: 'n' });
+    expect(await conn.dbsize()).toBe(0);
+    expect((await (await post('{"n":"1"}', { 'x-delivery': 'd-3' })).json()).queued).toHaveLength(1);
+  });
+
+  it('passes handshakes and ignored deliveries through without intake', async () => {
+    expect(await (await post('{"ping":true}')).json()).toEqual({ pong: true });
+    const ignored = await post('{"ignore":"author is not trusted"}', { 'x-delivery': 'd-4' });
+    expect(await ignored.json()).toMatchObject({ ignored: 'author is not trusted', queued: [] });
+    expect(await conn.keys('{lestrade}:inv:*')).toEqual([]);
+  });
+
+  it('answers 404 with the reason for a source that is off', async () => {
+    const res = await post('{}', {}, '/webhooks/pager');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: 'source pager is off: no PAGER_API_KEY set' });
+  });
+});

@@ -1,0 +1,132 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Issue } from '../../../../src/issue.js';
+import { createLogger } from '../../../../src/log.js';
+import { Intake } from '../../../../src/queue/intake.js';
+import { QUEUE_NAME, QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, writeBackJobId } from '../../../../src/queue/names.js';
+import { InvestigationStore } from '../../../../src/store/investigation-store.js';
+import { keys } from '../../../../src/store/keys.js';
+import { runWriteBack, type WriteBackDeps } from '../../../../src/writeback/run-write-back.js';
+import { WriteBackQueue } from '../../../../src/writeback/write-back-queue.js';
+import { startWriteBackWorker } from '../../../../src/writeback/write-back-worker.js';
+import { RecordingWriter } from '../../../helpers/recording-writer.js';
+import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { waitFor } from '../../../helpers/service.js';
+
+/** One problem, one investigation: an incident made of alerts already investigated links to them. */
+let redis: TestRedis;
+let conn: Redis;
+let store: InvestigationStore;
+let intake: Intake;
+let writer: RecordingWriter;
+let deps: WriteBackDeps;
+let jobs: Queue;
+const linkedAsks: string[] = [];
+
+const base = { description: '', url: null, severity: 'critical' as const, status: 'open' as const, labels: {}, annotations: {}, startedAt: '2026-11-30T08:00:00.000Z', raw: null };
+const alert = (fp: string): Issue => ({ ...base, identity: `${fp}@2026-11-30T08:00:00.000Z`, fingerprint: fp, source: 'alertmanager', sourceInstance: 'am', title: `alert ${fp}` });
+const incident = (id: string, fps: string[]): Issue => ({
+  ...base, identity: id, fingerprint: id, source: 'pager', sourceInstance: 'pd', title: `incident ${id}`,
+  locator: { key: id, ref: { incidentId: id } }, related: fps.map((fp) => ({ source: 'alertmanager', identity: `${fp}@2026-11-30T08:00:00.000Z` })),
+});
+const finish = (id: string, rca: string) => store.complete(id, { rca, toolCalls: [], usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 } });
+
+beforeAll(async () => {
+  redis = await startRedis();
+  conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+  jobs = new Queue(QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
+});
+afterAll(async () => { await intake?.close(); await jobs.close(); conn.disconnect(); await redis.stop(); });
+beforeEach(async () => {
+  await conn.flushall();
+  await intake?.close();
+  store = new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
+  intake = new Intake(conn, store, { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });
+  linkedAsks.length = 0;
+  intake.onLinked = async (id) => { linkedAsks.push(id); };
+  writer = new RecordingWriter();
+  deps = { redis: conn, store, writers: new Map([['pager', writer]]), log: createLogger('silent'), retentionSeconds: 3600 };
+});
+
+describe('an incident made of alerts already investigated', () => {
+  it('is linked to their investigation: no investigation of its own, and its note carries their RCA', async () => {
+    const [am] = (await intake.accept([alert('aaaa')])).queued;
+    await finish(am!, '## Root cause\nThe disk filled up.');
+    const out = await intake.accept([incident('P1', ['aaaa'])]);
+    expect(out).toMatchObject({ queued: [], duplicates: [], linked: [expect.any(String)] });
+    const pd = out.linked![0]!;
+    expect(linkedAsks).toEqual([pd]);
+    expect(await jobs.getJob(pd)).toBeUndefined();
+    expect(await store.get(pd)).toMatchObject({ status: 'linked', linkedTo: [am] });
+    expect((await store.get(am!))!.linkedFrom).toEqual([pd]);
+    expect(await runWriteBack(pd, 1, false, deps)).toBe('written');
+    expect(writer.comments).toHaveLength(1);
+    expect(writer.comments[0]!.body).toContain('The disk filled up.');
+    expect(writer.comments[0]!.body).toContain(am!);
+  });
+
+  it('a repeat of the linked incident asks for its write-back again, creating nothing', async () => {
+    const [am] = (await intake.accept([alert('aaaa')])).queued;
+    await finish(am!, 'x');
+    const { linked } = await intake.accept([incident('P1', ['aaaa'])]);
+    const again = await intake.accept([incident('P1', ['aaaa'])]);
+    expect(again).toMatchObject({ duplicates: linked, queued: [] });
+    expect(linkedAsks).toEqual([linked![0], linked![0]]);
+  });
+
+  it('with an alert not yet investigated, runs its own investigation and still points at the known one', async () => {
+    const [am] = (await intake.accept([alert('aaaa')])).queued;
+    const out = await intake.accept([incident('P2', ['aaaa', 'bbbb'])]);
+    expect(out.linked).toBeUndefined();
+    expect(out.queued).toHaveLength(1);
+    await intake.flush();
+    expect(await jobs.getJob(out.queued[0]!)).toBeDefined();
+    expect(await store.get(out.queued[0]!)).toMatchObject({ status: 'queued', linkedTo: [am] });
+    expect(linkedAsks).toEqual([]);
+  });
+
+  it('waits, without using up attempts, while the linked investigation runs, and writes once it completes', async () => {
+    const [am] = (await intake.accept([alert('aaaa')])).queued;
+    const pd = (await intake.accept([incident('P3', ['aaaa'])])).linked![0]!;
+    expect(await runWriteBack(pd, 1, false, deps)).toBe('waiting');
+    const workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const queue = new WriteBackQueue(conn, store, { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });
+    const worker = startWriteBackWorker(workerConn, deps, { concurrency: 1, backoffMs: 1000, linkedPollMs: 60_000 });
+    const probe = new Queue(WRITE_BACK_QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
+    try {
+      await queue.request((await store.get(pd))!);
+      const job = await waitFor('the write-back to wait', async () => {
+        const j = await probe.getJob(writeBackJobId(pd));
+        return j && (await j.getState()) === 'delayed' && j;
+      });
+      expect(job.attemptsMade).toBe(0);
+      await finish(am!, '## Root cause\nfound it');
+      await queue.nudge(pd);
+      await waitFor('written', async () => (await store.get(pd))!.writeBacks[0]?.status === 'written');
+      expect(writer.comments.map((c) => c.body).join()).toContain('found it');
+    } finally {
+      await worker.close();
+      await queue.close();
+      await probe.close();
+      workerConn.disconnect();
+    }
+  });
+
+  it('keeps waiting while the linked investigation is paused for a human approval', async () => {
+    const [am] = (await intake.accept([alert('aaaa')])).queued;
+    await conn.hset(keys.investigation(am!), 'status', 'awaiting_approval');
+    const pd = (await intake.accept([incident('P5', ['aaaa'])])).linked![0]!;
+    expect(await runWriteBack(pd, 1, false, deps)).toBe('waiting');
+    expect(writer.comments).toEqual([]);
+  });
+
+  it('fails the write-back with the reason when the linked investigation failed', async () => {
+    const [am] = (await intake.accept([alert('aaaa')])).queued;
+    await store.fail(am!, 'LLM said no');
+    const pd = (await intake.accept([incident('P4', ['aaaa'])])).linked![0]!;
+    expect(await runWriteBack(pd, 1, false, deps)).toBe('failed');
+    expect((await store.get(pd))!.writeBacks[0]).toMatchObject({ status: 'failed', error: expect.stringContaining('failed or expired') });
+    expect(writer.comments).toEqual([]);
+  });
+});

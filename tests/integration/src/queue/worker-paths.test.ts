@@ -1,0 +1,260 @@
+import { Writable } from 'node:stream';
+import { Queue, type Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PermanentError, RetryableError } from '../../../../src/errors.js';
+import type { InvestigateOptions, Investigator } from '../../../../src/investigator.js';
+import type { Issue } from '../../../../src/issue.js';
+import { createLogger } from '../../../../src/log.js';
+import { initialState, type LoopState } from '../../../../src/loop/loop-state.js';
+import type { LoopResult } from '../../../../src/loop/run-loop.js';
+import { Intake } from '../../../../src/queue/intake.js';
+import { startInvestigationWorker } from '../../../../src/queue/investigation-worker.js';
+import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
+import { createRedactor } from '../../../../src/redact.js';
+import type { Investigation } from '../../../../src/store/investigation.js';
+import { keys } from '../../../../src/store/keys.js';
+import { InvestigationStore } from '../../../../src/store/investigation-store.js';
+import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { waitFor } from '../../../helpers/service.js';
+
+// Each way an investigation's job can end, with a scripted investigator on real Redis and BullMQ.
+
+const SECRET = 'sk-worker-secret';
+let redis: TestRedis;
+let conn: Redis;
+let workerConn: Redis;
+let store: InvestigationStore;
+let queue: Queue;
+let worker: Worker | undefined;
+let logs: Array<Record<string, unknown>>;
+let completions: Investigation[];
+let calls: Array<{ issue: Issue; resumeFrom: LoopState | null | undefined }>;
+/** What the investigator does on its nth call (from 0). */
+let script: (n: number, opts: InvestigateOptions) => Promise<LoopResult>;
+let onCompleted: (inv: Investigation) => Promise<void>;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+  workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
+  queue = new Queue(QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
+});
+afterAll(async () => { await queue.close(); conn.disconnect(); workerConn.disconnect(); await redis.stop(); });
+beforeEach(async () => {
+  await conn.flushall();
+  store = new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }, createRedactor([SECRET]));
+  logs = [];
+  completions = [];
+  calls = [];
+  onCompleted = async (inv) => { completions.push(inv); };
+  const investigator = {
+    investigate: async (issue: Issue, opts: InvestigateOptions = {}) => {
+      calls.push({ issue, resumeFrom: opts.resumeFrom });
+      return script(calls.length - 1, opts);
+    },
+  } as unknown as Investigator;
+  const sink = new Writable({ write(c: Buffer, _e, cb) { for (const l of c.toString().split('\n')) if (l.trim()) logs.push(JSON.parse(l)); cb(); } });
+  worker = startInvestigationWorker(workerConn, store, investigator, createLogger('info', sink, createRedactor([SECRET])),
+    { concurrency: 1, backoffMs: 50, lockDurationMs: 30_000, stalledIntervalMs: 30_000 }, (inv) => onCompleted(inv));
+});
+afterEach(async () => { await worker?.close(); });
+
+const alert = (identity: string): Issue => ({
+  identity, fingerprint: identity, source: 'alertmanager', sourceInstance: 'am', title: `Alert ${identity}`, description: '', url: null,
+  severity: 'critical', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T08:00:00.000Z', raw: null,
+});
+
+/** A state after one tool call (what onStep hands over, and a checkpoint holds). */
+function stepped(text = 'see https://grafana.internal/d/1 and http://prom.internal:9090/graph'): LoopState {
+  const state = initialState([{ role: 'user', content: 'go' }]);
+  state.steps = 1;
+  state.usage = { promptTokens: 10, completionTokens: 2, llmCalls: 1 };
+  state.toolCalls = [{ tool: 'prometheus_query', status: 'success', data: text, params: { query: 'up' }, elapsedMs: 12 }];
+  state.messages.push({ role: 'tool', tool_call_id: 'c1', content: JSON.stringify({ data: text }) });
+  return state;
+}
+
+async function run(identity: string, attempts: number): Promise<string> {
+  const intake = new Intake(conn, store, { attempts, backoffMs: 50, retentionSeconds: 3600 });
+  const { queued: [id] } = await intake.accept([alert(identity)]);
+  await intake.close();
+  await waitFor(`job ${id} to finish`, async () => ['completed', 'failed'].includes(await queue.getJobState(id!)), 15_000);
+  return id!;
+}
+
+describe('an investigation job', () => {
+  it('completes: the RCA, the tool calls as records, the usage and the hosts tool results mentioned', async () => {
+    let checkpointed: LoopState | null = null;
+    script = async (_n, opts) => {
+      const state = stepped();
+      await opts.onStep?.(state);
+      checkpointed = await store.loadCheckpoint((await store.list())[0]!.id);
+      return { answer: '## Root cause\nthe disk', finishReason: 'answer', state };
+    };
+    const id = await run('ok', 3);
+    expect(await store.get(id)).toMatchObject({
+      status: 'completed', rca: '## Root cause\nthe disk', attempts: 1, error: null,
+      toolCalls: [{ name: 'prometheus_query', status: 'success', params: { query: 'up' }, durationMs: 12 }],
+      usage: { promptTokens: 10, completionTokens: 2, llmCalls: 1 },
+    });
+    expect((await store.get(id))!.linkHosts.sort()).toEqual(['grafana.internal', 'prom.internal']);
+    expect(checkpointed).toMatchObject({ steps: 1, toolCalls: [{ tool: 'prometheus_query' }] });
+    expect(await store.loadCheckpoint(id)).toBeNull();
+    expect(completions.map((c) => [c.id, c.status])).toEqual([[id, 'completed']]);
+    expect(logs.map((l) => l.msg)).toEqual(['investigation started', 'investigation completed']);
+    expect(logs[1]).toMatchObject({ id, llmCalls: 1, toolCalls: 1 });
+  });
+
+  it('gets the hosts it may link to from tool results only, each result on its own line', async () => {
+    script = async () => {
+      const state = initialState([{ role: 'user', content: 'alert links to https://prompt.example/x' }]);
+      state.messages.push({ role: 'tool', tool_call_id: 'a', content: 'first result https://a.internal' });
+      state.messages.push({ role: 'tool', tool_call_id: 'b', content: 'https://b.internal/path second' });
+      state.messages.push({ role: 'tool', tool_call_id: 'c', content: [{ type: 'text', text: 'https://parts.example' }] } as never);
+      state.messages.push({ role: 'assistant', content: 'see https://assistant.example' });
+      return { answer: 'RCA', finishReason: 'answer', state };
+    };
+    const id = await run('hosts', 1);
+    expect((await store.get(id))!.linkHosts.sort()).toEqual(['a.internal', 'b.internal']);
+  });
+
+  it('logs when it starts, with the title and the attempt', async () => {
+    script = async () => ({ answer: 'RCA', finishReason: 'answer', state: initialState([]) });
+    const id = await run('logged', 1);
+    expect(logs[0]).toMatchObject({ level: 30, msg: 'investigation started', id, title: 'Alert logged', attempt: 1 });
+  });
+
+  it('drops a job whose record has expired, saying so', async () => {
+    const intake = new Intake(conn, store, { attempts: 1, backoffMs: 50, retentionSeconds: 3600 });
+    const id = '00000000-0000-4000-8000-0000000000ee';
+    await intake.enqueue(id);
+    await intake.close();
+    await waitFor('the job to finish', async () => (await queue.getJobState(id)) === 'completed');
+    expect(calls).toEqual([]);
+    expect(logs).toEqual([expect.objectContaining({ level: 40, id, msg: 'investigation record gone (expired?); dropping job' })]);
+  });
+
+  it('logs the worker\'s own errors', async () => {
+    worker!.emit('error', new Error('connection reset'));
+    expect(logs).toEqual([expect.objectContaining({ level: 50, err: 'connection reset', msg: 'worker error' })]);
+  });
+
+  it('settles a job BullMQ failed for good (or removed) by failing its unfinished record, and leaves retried ones alone', async () => {
+    const fakeJob = (id: string, state: string) => ({ id, data: { investigationId: id }, failedReason: `stalled ${state}`, getState: async () => state });
+    const ids: string[] = [];
+    for (const state of ['failed', 'unknown', 'delayed', 'waiting']) {
+      const { id } = await store.claim(alert(`settle-${state}`));
+      await store.markRunning(id, 1);
+      ids.push(id);
+      worker!.emit('failed', fakeJob(id, state) as never, new Error('job stalled more than allowable limit'), 'active');
+    }
+    const [failed, unknown, delayed, waiting] = ids as [string, string, string, string];
+    await waitFor('the records to settle', async () => (await store.get(unknown))?.status === 'failed' && (await store.get(failed))?.status === 'failed');
+    expect(await store.get(failed)).toMatchObject({ status: 'failed', error: 'stalled failed' });
+    expect(await store.get(unknown)).toMatchObject({ status: 'failed', error: 'stalled unknown' });
+    expect((await store.get(delayed))!.status).toBe('running');
+    expect((await store.get(waiting))!.status).toBe('running');
+    expect(logs.filter((l) => l.msg === 'investigation failed: its job failed outside the handler').map((l) => l.id).sort()).toEqual([failed, unknown].sort());
+  });
+
+  it('uses the error\'s message when BullMQ kept no reason, and logs what it could not settle', async () => {
+    const { id } = await store.claim(alert('no-reason'));
+    worker!.emit('failed', { id, data: { investigationId: id }, failedReason: '', getState: async () => 'failed' } as never, new Error('lock lost'), 'active');
+    await waitFor('the record to fail', async () => (await store.get(id))?.status === 'failed');
+    expect((await store.get(id))!.error).toBe('lock lost');
+    worker!.emit('failed', { id: 'broken', data: { investigationId: id }, getState: async () => { throw new Error('redis gone'); } } as never, new Error('x'), 'active');
+    await waitFor('the warning', async () => logs.find((l) => l.msg === 'could not settle a failed job'));
+    expect(logs.find((l) => l.msg === 'could not settle a failed job')).toMatchObject({ level: 40, id: 'broken', err: 'redis gone' });
+    worker!.emit('failed', undefined as never, new Error('no job'), 'active');
+  });
+
+  it('fails at once on a permanent error, keeping the progress made and the reason, without the secret', async () => {
+    script = async (_n, opts) => { await opts.onStep?.(stepped()); throw new PermanentError(`LLM answered 401: bad key ${SECRET}`); };
+    const id = await run('permanent', 5);
+    expect(calls).toHaveLength(1);
+    expect(await store.get(id)).toMatchObject({
+      status: 'failed', attempts: 1, error: 'LLM answered 401: bad key [redacted]',
+      toolCalls: [{ name: 'prometheus_query', durationMs: 12 }], usage: { promptTokens: 10, completionTokens: 2, llmCalls: 1 },
+    });
+    const job = (await queue.getJob(id))!;
+    expect(job.failedReason).toBe('LLM answered 401: bad key [redacted]');
+    expect(JSON.stringify(job.stacktrace)).not.toContain(SECRET);
+    expect(completions).toEqual([]);
+    expect(logs.find((l) => l.msg === 'investigation failed')).toMatchObject({ id, attempt: 1, err: 'LLM answered 401: bad key [redacted]' });
+  });
+
+  it('fails with no progress when it failed before its first step', async () => {
+    script = async () => { throw new PermanentError('nope'); };
+    const id = await run('no-progress', 1);
+    const raw = await conn.hgetall(keys.investigation(id));
+    expect(raw.toolCalls).toBeUndefined();
+    expect(raw.usage).toBeUndefined();
+  });
+
+  it('is retried after a retryable error, queued again meanwhile with the reason, resuming from its checkpoint', async () => {
+    let seenBetween: Investigation | null = null;
+    script = async (n, opts) => {
+      if (n === 0) { await opts.onStep?.(stepped()); throw new RetryableError(`LLM answered 429 ${SECRET}`, { retryAfterMs: 300 }); }
+      seenBetween = await store.get((await store.list())[0]!.id);
+      return { answer: 'second time', finishReason: 'answer', state: opts.resumeFrom! };
+    };
+    const started = Date.now();
+    const statuses = new Set<string>();
+    const watching = setInterval(() => { void store.list().then((l) => { if (l[0]) statuses.add(l[0].status); }); }, 20);
+    const id = await run('retry', 3).finally(() => clearInterval(watching));
+    expect(statuses).toContain('queued');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(calls).toHaveLength(2);
+    expect(calls[0]!.resumeFrom).toBeNull();
+    expect(calls[1]!.resumeFrom).toMatchObject({ steps: 1, toolCalls: [{ tool: 'prometheus_query' }] });
+    expect(seenBetween).toMatchObject({ status: 'running', attempts: 2, error: 'LLM answered 429 [redacted]' });
+    expect(await store.get(id)).toMatchObject({ status: 'completed', rca: 'second time', attempts: 2, error: null });
+    const retried = logs.find((l) => l.msg === 'investigation will be retried')!;
+    expect(retried).toMatchObject({ id, attempt: 1, retryAfterMs: 300, err: 'LLM answered 429 [redacted]' });
+  });
+
+  it('takes an error nobody typed as retryable', async () => {
+    script = async (n) => { if (n === 0) throw new Error('socket hang up'); return { answer: 'ok', finishReason: 'answer', state: initialState([]) }; };
+    const id = await run('untyped', 2);
+    expect(await store.get(id)).toMatchObject({ status: 'completed', attempts: 2 });
+    const requeued = logs.find((l) => l.msg === 'investigation will be retried')!;
+    expect(requeued.err).toBe('socket hang up');
+    expect(requeued.retryAfterMs).toBeUndefined();
+  });
+
+  it('fails on its last attempt even when the error is retryable', async () => {
+    script = async () => { throw new RetryableError('LLM answered 503'); };
+    const id = await run('last', 2);
+    expect(calls).toHaveLength(2);
+    expect(await store.get(id)).toMatchObject({ status: 'failed', attempts: 2, error: 'LLM answered 503' });
+    expect(logs.filter((l) => l.msg === 'investigation will be retried')).toHaveLength(1);
+    expect(logs.filter((l) => l.msg === 'investigation failed')).toHaveLength(1);
+  });
+
+  it('stays completed when asking for its write-back fails; the retry asks again without investigating again', async () => {
+    let asks = 0;
+    onCompleted = async (inv) => { asks += 1; completions.push(inv); if (asks === 1) throw new Error('writebacks queue unavailable'); };
+    script = async () => ({ answer: 'RCA', finishReason: 'answer', state: initialState([]) });
+    const id = await run('wb-fails', 3);
+    expect(calls).toHaveLength(1);
+    expect(asks).toBe(2);
+    expect(completions.map((c) => c.status)).toEqual(['completed', 'completed']);
+    expect(await store.get(id)).toMatchObject({ status: 'completed', rca: 'RCA', attempts: 1 });
+  });
+
+  it('failed by BullMQ outside the handler (a corrupt checkpoint) ends its record failed once no attempt is left', async () => {
+    script = async () => ({ answer: 'never', finishReason: 'answer', state: initialState([]) });
+    const intake = new Intake(conn, store, { attempts: 2, backoffMs: 50, retentionSeconds: 3600 });
+    const { id } = await store.claim(alert('corrupt'));
+    await conn.set(keys.checkpoint(id), '{not json');
+    await intake.enqueue(id);
+    await waitFor('the job to fail for good', async () => (await queue.getJobState(id)) === 'failed');
+    expect((await queue.getJob(id))!.attemptsMade).toBe(2);
+    await intake.close();
+    const inv = await waitFor('the record to be failed', async () => { const i = await store.get(id); return i?.status === 'failed' && i; });
+    expect(inv.error).toMatch(/JSON/);
+    expect(calls).toEqual([]);
+    expect(logs.find((l) => l.msg === 'investigation failed: its job failed outside the handler')).toMatchObject({ id, err: inv.error });
+  });
+});

@@ -1,0 +1,70 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../../src/config/load-config.js';
+import { ConfigError } from '../../../../src/errors.js';
+import { sources } from '../../../../sources/index.js';
+
+const file = (text: string) => {
+  const p = join(mkdtempSync(join(tmpdir(), 'lestrade-cfg-')), 'lestrade.yaml');
+  writeFileSync(p, text);
+  return p;
+};
+
+describe('loadConfig', () => {
+  it('has working defaults with an empty environment', () => {
+    const c = loadConfig({}, undefined, sources);
+    expect(c.server.port).toBe(8080);
+    expect(c.llm).toMatchObject({ model: 'gpt-4o', maxSteps: 40 });
+    expect(c.llm.apiKey).toBeUndefined();
+    expect(c.redis.url).toBeUndefined();
+    expect(c.sources.alertmanager).toMatchObject({ maxAlertsPerDelivery: 1000 });
+  });
+
+  it('reads the basics from the environment', () => {
+    const c = loadConfig({
+      PORT: '9000', REDIS_URL: 'redis://r:6379', OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: 'http://llm:8000/v1',
+      LESTRADE_MODEL: 'llama3', PROMETHEUS_URL: 'http://prom:9090', ALERTMANAGER_WEBHOOK_TOKEN: 'tok',
+    }, undefined, sources);
+    expect(c).toMatchObject({
+      server: { port: 9000 }, redis: { url: 'redis://r:6379' },
+      llm: { apiKey: 'sk-x', baseUrl: 'http://llm:8000/v1', model: 'llama3' },
+      toolsets: { prometheus: { url: 'http://prom:9090' } },
+      sources: { alertmanager: { bearerToken: 'tok' } },
+    });
+  });
+
+  it('merges a YAML file, with the environment winning', () => {
+    const p = file('llm:\n  model: from-file\n  maxSteps: 12\nqueue:\n  concurrency: 8\n');
+    const c = loadConfig({ LESTRADE_MODEL: 'from-env' }, p);
+    expect(c.llm).toMatchObject({ model: 'from-env', maxSteps: 12 });
+    expect(c.queue.concurrency).toBe(8);
+    expect(loadConfig({ LESTRADE_CONFIG: p }).queue.concurrency).toBe(8);
+  });
+
+  it('names the key and the reason when a value is bad', () => {
+    expect(() => loadConfig({}, file('queue:\n  concurrency: 0\n'))).toThrow(/queue\.concurrency: .*>=1/);
+    expect(() => loadConfig({}, file('llm:\n  modle: x\n'))).toThrow(/llm: Unrecognized key: "modle"/);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT: expected an integer, got "eighty"/);
+    expect(() => loadConfig({ REDIS_URL: 'localhost:6379' })).toThrow(/redis\.url: must start with redis:\/\//);
+    expect(() => loadConfig({}, file('- a\n- b\n'))).toThrow(ConfigError);
+    expect(() => loadConfig({}, '/nonexistent/lestrade.yaml')).toThrow(/cannot read config file/);
+  });
+
+  it('never puts a secret value in its error messages', () => {
+    try {
+      loadConfig({ OPENAI_API_KEY: 'sk-very-secret', OPENAI_BASE_URL: 'not a url' });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as Error).message).toMatch(/llm\.baseUrl/);
+      expect((err as Error).message).not.toContain('sk-very-secret');
+    }
+  });
+
+  it("validates each registered source's slice with the rest, naming the key", () => {
+    expect(() => loadConfig({}, file('sources:\n  alertmanager:\n    url: not-a-url\n'), sources)).toThrow(/sources\.alertmanager\.url/);
+    expect(() => loadConfig({}, file('sources:\n  nosuch: {}\n'), sources)).toThrow(/sources: Unrecognized key: "nosuch"/);
+    expect(loadConfig({ ALERTMANAGER_URL: 'http://am:9093' }, undefined, sources).sources.alertmanager).toMatchObject({ url: 'http://am:9093' });
+  });
+});
