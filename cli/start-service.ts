@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../src/config/schema.js';
 import { redactorFromConfig } from '../src/config/secrets.js';
 import { splitTokens } from '../src/http/check-credentials.js';
-import { createApp } from '../src/http/create-app.js';
+import { createHttpServer } from '../src/http/create-app.js';
 import { isLlmConfigured } from '../src/llm/create-client.js';
 import type { Logger } from '../src/log.js';
 import { mountSources, webhookMounts } from '../src/mount-sources.js';
@@ -114,12 +114,13 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   if (opts.http) {
     const apiTokens = splitTokens(config.server.apiToken);
     if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api is open to anyone who can reach this port');
-    const app = createApp({
+    const http = createHttpServer({
       redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger,
       bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
     });
     server = await new Promise<Server>((resolve, reject) => {
-      const s = app.listen(config.server.port, config.server.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+      http.once('error', reject);
+      http.listen(config.server.port, config.server.host, () => { http.off('error', reject); resolve(http); });
     });
     closers.unshift(() => new Promise((r) => { server!.close(() => r(undefined)); server!.closeAllConnections(); }));
     log.info({ port: (server.address() as AddressInfo).port }, 'listening');

@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
 import type { RedisClient } from '../queue/redis-connections.js';
 import type { Logger } from '../log.js';
@@ -12,7 +13,7 @@ import type { RunControl } from '../store/run-control.js';
 import { usageRouter, withReached } from './usage-router.js';
 import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { UsageLedger } from '../budget/usage-ledger.js';
-import { webhookRouter, type MountedWebhook } from './webhook-route.js';
+import { webhookHandler, type MountedWebhook } from './webhook-route.js';
 
 export interface AppDeps {
   redis: RedisClient;
@@ -33,6 +34,17 @@ export interface AppDeps {
   log: Logger;
 }
 
+/**
+ * The HTTP side: POST /webhooks/<source> on plain node:http (the storm path, see webhook-route.ts),
+ * everything else (health, readiness, the API) through express.
+ */
+export function createHttpServer(deps: AppDeps): Server {
+  const webhooks = webhookHandler(deps.webhooks, deps);
+  const app = createApp(deps);
+  return createServer((req, res) => { if (!webhooks(req, res)) app(req, res); });
+}
+
+/** Health, readiness and the API. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -57,7 +69,6 @@ export function createApp(deps: AppDeps): Express {
   }
   app.use('/api/investigations', investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats()));
   if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
-  for (const w of deps.webhooks) app.use(`/webhooks/${w.name}`, webhookRouter(w, deps));
   app.use((_req, res) => { res.status(404).json({ error: 'not found' }); });
   app.use(errorHandler(deps.log));
   return app;

@@ -1,10 +1,13 @@
-import express, { type Request, type Response, type Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RedisClient } from '../queue/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake.js';
 import type { Delivery, WebhookHandler } from '../source.js';
 import { keys } from '../store/keys.js';
+import { errorReply } from './error-handler.js';
 import { parseJsonBody } from './read-json-body.js';
+import { readRawBody } from './read-raw-body.js';
+import { sendJson } from './send-json.js';
 
 export interface WebhookRouteDeps {
   intake: Intake;
@@ -18,65 +21,85 @@ export interface WebhookRouteDeps {
 /** One mounted source as the HTTP side sees it: on with a handler, or off with the reason. */
 export type MountedWebhook = { name: string; handler: WebhookHandler } | { name: string; offReason: string };
 
+
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+const PREFIX = '/webhooks/';
 
 /**
  * POST /webhooks/<name> for every source, in one order: source on (404 with why) → JSON content
  * type (415) → header credentials (401, before the body is read or inflated) → size (413) →
  * signature on the raw body (401) → replayed delivery id (200, nothing done) → JSON and schema
  * (400 naming the field) → intake. 200 only once everything is in Redis; Redis failures are 5xx.
+ *
+ * Plain node:http, no framework: this is the path a storm takes, and every microsecond spent per
+ * delivery is one the claim does not get (docs/benchmarks.md). Returns false for any other path.
  */
-export function webhookRouter(mounted: MountedWebhook, deps: WebhookRouteDeps): Router {
-  const router = express.Router();
-  const name = mounted.name;
-  if (!('handler' in mounted)) {
-    router.all('/', (_req, res) => { res.status(404).json({ error: `source ${name} is off: ${mounted.offReason}` }); });
-    return router;
-  }
-  const h = mounted.handler;
-  const refuse = (req: Request, res: Response, status: number, error: string) => {
-    deps.log.warn({ source: name, ip: req.ip, status, reason: error }, 'webhook rejected');
-    res.status(status).json({ error });
+export function webhookHandler(mounted: readonly MountedWebhook[], deps: WebhookRouteDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const byName = new Map<string, MountedWebhook>(mounted.map((m) => [m.name.toLowerCase(), m]));
+  return (req, res) => {
+    const m = match(req.url ?? '', byName);
+    if (!m) return false;
+    if (!('handler' in m)) sendJson(res, 404, { error: `source ${m.name} is off: ${m.offReason}` });
+    else if (req.method !== 'POST') sendJson(res, 405, { error: 'use POST' }, { allow: 'POST' });
+    else {
+      receive(m.name, m.handler, req, res, deps).catch((err: unknown) => {
+        const { status, body } = errorReply(err, deps.log, PREFIX + m.name);
+        if (!res.headersSent) sendJson(res, status, body);
+        else res.destroy();
+      });
+    }
+    return true;
   };
-  router.post('/', (req, res, next) => {
-    if (!JSON_TYPE.test(req.get('content-type') ?? '')) return refuse(req, res, 415, 'expected Content-Type: application/json');
-    const verdict = h.checkHeaders?.(lowerHeaders(req));
-    if (verdict && !verdict.ok) return refuse(req, res, 401, 'unauthorized');
-    next();
-  }, express.raw({ type: () => true, limit: deps.bodyLimitBytes }), async (req, res) => {
-    const delivery: Delivery = { headers: lowerHeaders(req), rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0) };
-    const signed = await h.verify?.(delivery);
-    if (signed && !signed.ok) {
-      deps.log.warn({ source: name, ip: req.ip, reason: signed.reason }, 'webhook rejected: signature');
-      res.status(401).json({ error: 'unauthorized' });
-      return;
-    }
-    const deliveryId = h.deliveryId?.(delivery.headers);
-    const seenKey = deliveryId ? keys.delivery(name, deliveryId) : null;
-    if (seenKey && (await deps.redis.exists(seenKey))) {
-      deps.log.info({ source: name, deliveryId }, 'webhook ignored: delivery already handled');
-      res.status(200).json({ ignored: 'delivery already handled', queued: [], duplicates: [], resolved: [] });
-      return;
-    }
-    const outcome = await h.handle(parseJsonBody(delivery.rawBody), delivery);
-    if (outcome.kind === 'reply') {
-      res.status(outcome.status).json(outcome.body);
-      return;
-    }
-    const body = outcome.kind === 'issues'
-      ? { ...(await deps.intake.accept(outcome.issues)), ...outcome.extra }
-      : { ignored: outcome.reason, queued: [], duplicates: [], resolved: [] };
-    if (seenKey) await deps.redis.set(seenKey, '1', 'EX', deps.deliveryTtlSeconds);
-    deps.log.info({ source: name, deliveryId, ...(outcome.kind === 'issues' ? outcome.log : { ignored: outcome.reason }), ...counts(body) }, 'webhook accepted');
-    res.status(200).json(body);
-  });
-  router.all('/', (_req, res) => { res.status(405).set('allow', 'POST').json({ error: 'use POST' }); });
-  return router;
 }
 
-function lowerHeaders(req: Request): Record<string, string | undefined> {
+/** The source a path names, compared as express would (case-insensitive, one trailing slash, any query). */
+function match(url: string, byName: Map<string, MountedWebhook>): MountedWebhook | undefined {
+  if (url.length < PREFIX.length || url.slice(0, PREFIX.length).toLowerCase() !== PREFIX) return undefined;
+  const q = url.indexOf('?');
+  let name = url.slice(PREFIX.length, q < 0 ? undefined : q);
+  if (name.endsWith('/')) name = name.slice(0, -1);
+  return byName.get(name.toLowerCase());
+}
+
+async function receive(name: string, h: WebhookHandler, req: IncomingMessage, res: ServerResponse, deps: WebhookRouteDeps): Promise<void> {
+  const refuse = (status: number, error: string, reason = error) => {
+    deps.log.warn({ source: name, ip: req.socket.remoteAddress, status, reason }, 'webhook rejected');
+    req.resume();
+    sendJson(res, status, { error });
+  };
+  if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return refuse(415, 'expected Content-Type: application/json');
+  const headers = lowerHeaders(req);
+  const verdict = h.checkHeaders?.(headers);
+  if (verdict && !verdict.ok) return refuse(401, 'unauthorized');
+  const delivery: Delivery = { headers, rawBody: await readRawBody(req, deps.bodyLimitBytes) };
+  const signed = await h.verify?.(delivery);
+  if (signed && !signed.ok) return refuse(401, 'unauthorized', `signature: ${signed.reason}`);
+  const deliveryId = h.deliveryId?.(headers);
+  const seenKey = deliveryId ? keys.delivery(name, deliveryId) : null;
+  if (seenKey && (await deps.redis.exists(seenKey))) {
+    deps.log.info({ source: name, deliveryId }, 'webhook ignored: delivery already handled');
+    return sendJson(res, 200, { ignored: 'delivery already handled', queued: [], duplicates: [], resolved: [] });
+  }
+  const outcome = await h.handle(parseJsonBody(delivery.rawBody), delivery);
+  if (outcome.kind === 'reply') return sendJson(res, outcome.status, outcome.body);
+  const body = outcome.kind === 'issues'
+    ? { ...(await deps.intake.accept(outcome.issues)), ...outcome.extra }
+    : { ignored: outcome.reason, queued: [], duplicates: [], resolved: [] };
+  if (seenKey) await deps.redis.set(seenKey, '1', 'EX', deps.deliveryTtlSeconds);
+  if (deps.log.isLevelEnabled('info')) {
+    deps.log.info({ source: name, deliveryId, ...(outcome.kind === 'issues' ? outcome.log : { ignored: outcome.reason }), ...counts(body) }, 'webhook accepted');
+  }
+  sendJson(res, 200, body);
+}
+
+/** Node names headers in lower case already; a copy without a prototype, so no header name reaches Object's. */
+function lowerHeaders(req: IncomingMessage): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = Object.create(null);
-  for (const [k, v] of Object.entries(req.headers)) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  const raw = req.headers;
+  for (const k in raw) {
+    const v = raw[k];
+    out[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
   return out;
 }
 

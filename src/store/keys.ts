@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
+import { isWellFormed } from '../text.js';
 import { losslessBytes } from './lossless.js';
 
 /**
@@ -47,7 +48,12 @@ export function isInvestigationId(id: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
 }
 
+/** crypto.hash (Node 20.12+): one call, no Hash object; createHash on older Nodes. Same digest either way. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Buffer, encoding: 'hex') => string }).hash;
+
 function digest(text: string): string {
-  // Two identities differing only in lone surrogates must not share a key (UTF-8 would merge them).
-  return createHash('sha256').update(losslessBytes(text)).digest('hex').slice(0, 32);
+  // Two identities differing only in lone surrogates must not share a key (UTF-8 would merge them):
+  // well-formed text is hashed as its UTF-8, anything else as losslessBytes.
+  const data = isWellFormed(text) ? text : losslessBytes(text);
+  return (oneShot ? oneShot('sha256', data, 'hex') : createHash('sha256').update(data).digest('hex')).slice(0, 32);
 }

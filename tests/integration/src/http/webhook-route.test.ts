@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../../../src/errors.js';
-import { createApp } from '../../../../src/http/create-app.js';
+import { createHttpServer } from '../../../../src/http/create-app.js';
 import { createLogger } from '../../../../src/log.js';
 import { Intake } from '../../../../src/queue/intake.js';
 import type { Issue } from '../../../../src/issue.js';
@@ -43,11 +43,11 @@ beforeAll(async () => {
   conn = new Redis(redis.url);
   const store = new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
   const intake = new Intake(conn, store, { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });
-  const app = createApp({
+  const http = createHttpServer({
     redis: conn, store, intake, llmConfigured: false, apiTokens: [], log: createLogger('silent'), bodyLimitBytes: 1024, deliveryTtlSeconds: 60,
     webhooks: [{ name: 'tickets', handler }, { name: 'pager', offReason: 'no PAGER_API_KEY set' }],
   });
-  server = await new Promise((r) => { const s = app.listen(0, '127.0.0.1', () => r(s)); });
+  server = await new Promise((r) => { http.listen(0, '127.0.0.1', () => r(http)); });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => { server.closeAllConnections(); server.close(); conn.disconnect(); await redis.stop(); });
@@ -109,6 +109,43 @@ describe('POST /webhooks/<source>', () => {
     const ignored = await post('{"ignore":"author is not trusted"}', { 'x-delivery': 'd-4' });
     expect(await ignored.json()).toMatchObject({ ignored: 'author is not trusted', queued: [] });
     expect(await conn.keys('{lestrade}:inv:*')).toEqual([]);
+  });
+
+  it('finds the source as express did: any case, one trailing slash, any query; nothing deeper', async () => {
+    for (const path of ['/Webhooks/TICKETS', '/webhooks/tickets/', '/webhooks/tickets?x=1&y', '/webhooks/tickets/?x=1']) {
+      expect((await post(`{"n":"${path}"}`, {}, path)).status, path).toBe(200);
+    }
+    for (const path of ['/webhooks/tickets/x', '/webhooks/ticket', '/webhooks/', '/webhookstickets']) {
+      const res = await post('{"n":"1"}', {}, path);
+      expect([res.status, await res.json()], path).toEqual([404, { error: 'not found' }]);
+    }
+    expect(calls.filter((c) => c === 'handle')).toHaveLength(4);
+  });
+
+  it('answers any method but POST with 405 and Allow: POST, reading nothing', async () => {
+    const res = await fetch(`${base}/webhooks/tickets`, { method: 'PUT', body: '{"n":"1"}', headers: { 'content-type': 'application/json', 'x-token': 'ok' } });
+    expect([res.status, res.headers.get('allow'), await res.json()]).toEqual([405, 'POST', { error: 'use POST' }]);
+    expect((await fetch(`${base}/webhooks/tickets`)).status).toBe(405);
+    expect(calls).toEqual([]);
+  });
+
+  it('answers in JSON with its length, and leaves health and the API to the rest of the app', async () => {
+    const res = await post('{"n":"len"}');
+    const text = await res.text();
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
+  });
+
+  it('turns a failure of intake into the error handler\'s answer: 503 when Redis refuses', async () => {
+    await conn.config('SET', 'maxmemory', '1');
+    await conn.config('SET', 'maxmemory-policy', 'noeviction');
+    try {
+      const res = await post('{"n":"oom"}');
+      expect([res.status, await res.json()]).toEqual([503, { error: 'temporarily unable to store the request; retry' }]);
+    } finally {
+      await conn.config('SET', 'maxmemory', '0');
+    }
   });
 
   it('answers 404 with the reason for a source that is off', async () => {
