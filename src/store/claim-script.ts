@@ -30,6 +30,7 @@ const CLAIM_MANY_LUA = `
 local now, ttl, retention, cutoff, recp, jobp, iso = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 local dispatch = ARGV[9]
 local out, created, pos = {}, false, 10
+local indexed = {}
 local function join(rec, kd, kl, fp, member, prio)
   redis.call('SET', kd, string.sub(rec, #recp + 1), 'EX', ttl)
   redis.call('SET', kl, string.sub(rec, #recp + 1), 'EX', ttl)
@@ -72,16 +73,16 @@ for j = 0, tonumber(ARGV[8]) - 1 do
       if state == 'resolved' then redis.call('HSET', rec, 'issueStatus', 'resolved', 'resolvedAt', iso, 'updatedAt', iso) end
       out[#out + 1] = {3, target, state, 0}
     end
-  elseif kind == 'l' and not redis.call('GET', kd) then
-    out[#out + 1] = {5, '', '', 0}
   else
     local existing = redis.call('GET', kd)
-    if existing then
-      local st = redis.call('HGET', recp .. existing, 'status') or ''
+    if not existing and kind == 'l' then
+      out[#out + 1] = {5, '', '', 0}
+    elseif existing then
+      local rec = redis.call('HMGET', recp .. existing, 'status', 'dispatch')
+      local st, entry = rec[1] or '', rec[2]
       local lost = 0
       if st == 'queued' or st == 'running' then
         local job = jobp .. existing
-        local entry = redis.call('HGET', recp .. existing, 'dispatch')
         local waits = entry and redis.call('ZSCORE', dispatch, entry)
         if redis.call('HEXISTS', job, 'finishedOn') == 1 or (not waits and redis.call('EXISTS', job) == 0) then lost = 1 end
       end
@@ -99,14 +100,16 @@ for j = 0, tonumber(ARGV[8]) - 1 do
       if not joined then
         redis.call('SET', kd, id, 'EX', ttl)
         redis.call('SET', kl, id, 'EX', ttl)
-        redis.call('HSET', kr, unpack(ARGV, fields, fields + nf - 1))
-        redis.call('ZADD', KEYS[1], now, id)
-        if status ~= 'queued' then redis.call('EXPIRE', kr, retention)
+        indexed[#indexed + 1] = now
+        indexed[#indexed + 1] = id
+        if status ~= 'queued' then
+          redis.call('HSET', kr, unpack(ARGV, fields, fields + nf - 1))
+          redis.call('EXPIRE', kr, retention)
         -- Ordered by time, then by place in the delivery: jobs of one priority run in arrival order.
         else
           local entry = prio .. '|' .. string.format('%06d', j) .. '|' .. id
+          redis.call('HSET', kr, 'dispatch', entry, unpack(ARGV, fields, fields + nf - 1))
           redis.call('ZADD', dispatch, tonumber(prio) * ${PRIORITY_SCALE} + tonumber(now), entry)
-          redis.call('HSET', kr, 'dispatch', entry)
         end
         local followUp = 0
         if member ~= '' then
@@ -126,6 +129,8 @@ for j = 0, tonumber(ARGV[8]) - 1 do
   end
 end
 if created then
+  -- One ZADD for the index (nothing above reads it), in slices that stay within unpack's limit.
+  for i = 1, #indexed, 2000 do redis.call('ZADD', KEYS[1], unpack(indexed, i, math.min(i + 1999, #indexed))) end
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. cutoff)
   redis.call('EXPIRE', KEYS[1], retention)
 end
