@@ -48,7 +48,7 @@ const DISPATCH_SWEEP_MS = 2_000;
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
 export async function startService(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<RunningService> {
-  const redis = createFastFailRedis(redisUrl, config.redis.tls);
+  const redis = createFastFailRedis(redisUrl, config.redis.tls, config.redis.prefix);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   await waitReady(redis, redisUrl, 15_000);
   const redact = redactorFromConfig(config);
@@ -79,7 +79,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   closers.push(() => writeBacks.close());
 
   if (opts.workers) {
-    const workerRedis = createWorkerRedis(redisUrl, config.redis.tls);
+    const workerRedis = createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix);
     const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs });
     const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
     workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
@@ -91,7 +91,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
         // Incidents linked to this investigation were waiting for its RCA.
         for (const linked of inv.linkedFrom) await writeBacks.nudge(linked);
       };
-      const cancels = await CancelSignals.start(createWorkerRedis(redisUrl, config.redis.tls), log);
+      const cancels = await CancelSignals.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
       const worker = startInvestigationWorker(workerRedis, {
         store, runs, investigator, continuations, cancels, log, approvalTimeoutSeconds: config.approvals.timeoutSeconds,
         onCompleted, hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),

@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { RedisClient } from '../queue/redis-connections.js';
 import { RedisScript } from '../store/run-script.js';
-import { HASH_TAG } from '../store/keys.js';
+import { keysOf } from '../store/keys.js';
 import { dayOf, UsageLedger } from './usage-ledger.js';
 
 const HOUR_MS = 3_600_000;
@@ -81,6 +81,7 @@ export class BudgetGuard {
   /** Per scope: how many started in the last hour, and its limit. For /readyz and the API. */
   async status(): Promise<Array<{ scope: string; used: number; limit: number }>> {
     const now = this.now();
+    const scopeKey = keysOf(this.redis).budgetStarts;
     const scopes = [
       ...(this.config.investigationsPerHour ? [{ key: scopeKey('all'), limit: this.config.investigationsPerHour, label: 'investigations per hour (global)' }] : []),
       ...Object.entries(this.config.perSourcePerHour).map(([src, limit]) => ({ key: scopeKey(`source:${src}`), limit, label: `investigations per hour (source ${src})` })),
@@ -95,6 +96,7 @@ export class BudgetGuard {
   private scopes(s: BudgetSubject): Scope[] {
     const c = this.config;
     const out: Scope[] = [];
+    const scopeKey = keysOf(this.redis).budgetStarts;
     if (c.investigationsPerHour) out.push({ key: scopeKey('all'), limit: c.investigationsPerHour, label: 'global' });
     const bySource = Object.hasOwn(c.perSourcePerHour, s.source) ? c.perSourcePerHour[s.source] : undefined;
     if (bySource) out.push({ key: scopeKey(`source:${s.source}`), limit: bySource, label: `source ${s.source}` });
@@ -104,7 +106,4 @@ export class BudgetGuard {
   }
 }
 
-/** The scope's name is ours or a configured one, never vendor text beyond a configured alertname. */
-function scopeKey(scope: string): string {
-  return `${HASH_TAG}:budget:starts:${Buffer.from(scope).toString('base64url')}`;
-}
+

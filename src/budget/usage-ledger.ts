@@ -2,7 +2,7 @@ import type { Config } from '../config/schema.js';
 import type { Usage } from '../loop/loop-state.js';
 import type { RedisClient } from '../queue/redis-connections.js';
 import { RedisScript } from '../store/run-script.js';
-import { HASH_TAG, keys } from '../store/keys.js';
+import { keysOf } from '../store/keys.js';
 
 const DAY_RETENTION_SECONDS = 400 * 24 * 3600;
 
@@ -35,8 +35,6 @@ export function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-const dayKey = (date: string) => `${HASH_TAG}:usage:${date}`;
-
 /** Token usage and cost per investigation and per UTC day, at the configured price per model. */
 export class UsageLedger {
   constructor(
@@ -57,13 +55,13 @@ export class UsageLedger {
   async record(id: string, usage: Pick<Usage, 'promptTokens' | 'completionTokens'>): Promise<boolean> {
     const amount = this.costOf(usage);
     const cost = { amount, currency: this.pricing.currency, model: this.model };
-    const done = await RECORD.run(this.redis, [keys.investigation(id), dayKey(dayOf(this.now()))],
+    const done = await RECORD.run(this.redis, [keysOf(this.redis).investigation(id), keysOf(this.redis).usageDay(dayOf(this.now()))],
       [JSON.stringify(cost), usage.promptTokens, usage.completionTokens, amount, DAY_RETENTION_SECONDS]);
     return done === 1;
   }
 
   async tokensOn(date: string): Promise<number> {
-    const [p, c] = await this.redis.hmget(dayKey(date), 'promptTokens', 'completionTokens');
+    const [p, c] = await this.redis.hmget(keysOf(this.redis).usageDay(date), 'promptTokens', 'completionTokens');
     return Number(p ?? 0) + Number(c ?? 0);
   }
 
@@ -71,7 +69,7 @@ export class UsageLedger {
   async days(days: number): Promise<DayUsage[]> {
     const now = this.now();
     const dates = Array.from({ length: days }, (_, i) => dayOf(now - i * 86_400_000));
-    const rows = await Promise.all(dates.map((d) => this.redis.hmget(dayKey(d), 'investigations', 'promptTokens', 'completionTokens', 'cost')));
+    const rows = await Promise.all(dates.map((d) => this.redis.hmget(keysOf(this.redis).usageDay(d), 'investigations', 'promptTokens', 'completionTokens', 'cost')));
     return dates.map((date, i) => {
       const [inv, p, c, cost] = rows[i]!;
       return { date, investigations: Number(inv ?? 0), promptTokens: Number(p ?? 0), completionTokens: Number(c ?? 0), cost: Math.round(Number(cost ?? 0) * 1e6) / 1e6 };

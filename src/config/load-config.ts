@@ -20,6 +20,7 @@ const ENV_MAP: EnvBinding[] = [
   ['HOST', ['server', 'host'], 'string'],
   ['LESTRADE_API_TOKEN', ['server', 'apiToken'], 'string'],
   ['REDIS_URL', ['redis', 'url'], 'string'],
+  ['LESTRADE_REDIS_PREFIX', ['redis', 'prefix'], 'string'],
   ['LESTRADE_REDIS_DATA_DIR', ['redis', 'dataDir'], 'string'],
   ['LESTRADE_REDIS_TLS_CA_FILE', ['redis', 'tls', 'caFile'], 'string'],
   ['LESTRADE_LOCAL_REDIS_PORT', ['redis', 'localPort'], 'int'],

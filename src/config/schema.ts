@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../intake/intake-policy.js';
 import { SeveritySchema, type Severity } from '../issue.js';
 import { REDIS_URL_PATTERN } from '../queue/redis-url.js';
+import { DEFAULT_PREFIX, PREFIX_PATTERN } from '../store/keys.js';
 
 const SEVERITIES = SeveritySchema.options;
 /** BullMQ priorities, 1 first; up to 900 so the dispatch set's scores stay exact (see claim-script.ts). */
@@ -48,6 +49,11 @@ const baseShape = {
       /** false only for testing against self-signed certificates. */
       rejectUnauthorized: z.boolean().default(true),
     }).optional(),
+    /**
+     * The namespace of every key and queue (`{<prefix>}:…`): deployments, or tests, that share one
+     * Redis each take their own. Changing it leaves the old namespace's work behind, unseen.
+     */
+    prefix: z.string().regex(PREFIX_PATTERN, 'must be 1-40 letters, digits, ".", "_" or "-"').default(DEFAULT_PREFIX),
     /** Where `serve` keeps a local redis-server's data when no url is given. */
     dataDir: z.string().default('.data/redis'),
     /** The loopback port of that local redis-server. */

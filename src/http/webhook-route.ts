@@ -3,7 +3,7 @@ import type { RedisClient } from '../queue/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake.js';
 import type { Delivery, WebhookHandler } from '../source.js';
-import { keys } from '../store/keys.js';
+import { keysOf } from '../store/keys.js';
 import { errorReply } from './error-handler.js';
 import { parseJsonBody } from './read-json-body.js';
 import { readRawBody } from './read-raw-body.js';
@@ -75,7 +75,7 @@ async function receive(name: string, h: WebhookHandler, req: IncomingMessage, re
   const signed = await h.verify?.(delivery);
   if (signed && !signed.ok) return refuse(401, 'unauthorized', `signature: ${signed.reason}`);
   const deliveryId = h.deliveryId?.(headers);
-  const seenKey = deliveryId ? keys.delivery(name, deliveryId) : null;
+  const seenKey = deliveryId ? keysOf(deps.redis).delivery(name, deliveryId) : null;
   if (seenKey && (await deps.redis.exists(seenKey))) {
     deps.log.info({ source: name, deliveryId }, 'webhook ignored: delivery already handled');
     return sendJson(res, 200, { ignored: 'delivery already handled', queued: [], duplicates: [], resolved: [] });

@@ -4,9 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { closeWorker } from '../queue/close-worker.js';
 import type { Intake } from '../queue/intake.js';
-import { QUEUE_PREFIX } from '../queue/names.js';
 import type { Poller } from '../source.js';
-import { keys } from '../store/keys.js';
+import { keysOf } from '../store/keys.js';
 
 export const POLL_QUEUE_NAME = 'polls';
 
@@ -22,14 +21,14 @@ const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.
  * The cursor moves only after intake succeeded, so a crash re-polls rather than misses.
  */
 export async function runPoll(poller: Poller, redis: RedisClient, intake: Intake, log: Logger): Promise<{ queued: number; seen: number } | null> {
-  const lockKey = `${keys.pollCursor(poller.id)}:lock`;
+  const lockKey = `${keysOf(redis).pollCursor(poller.id)}:lock`;
   const token = randomUUID();
   if ((await redis.set(lockKey, token, 'PX', Math.max(60_000, poller.everyMs * 2), 'NX')) !== 'OK') return null;
   try {
-    const cursor = await redis.get(keys.pollCursor(poller.id));
+    const cursor = await redis.get(keysOf(redis).pollCursor(poller.id));
     const result = await poller.poll(cursor);
     const outcome = await intake.accept(result.issues);
-    await redis.set(keys.pollCursor(poller.id), result.cursor);
+    await redis.set(keysOf(redis).pollCursor(poller.id), result.cursor);
     log.info({ poller: poller.id, seen: result.issues.length, queued: outcome.queued.length, cursor: result.cursor }, 'poll done');
     return { queued: outcome.queued.length, seen: result.issues.length };
   } finally {
@@ -47,7 +46,7 @@ export async function startPolling(pollers: Poller[], redis: RedisClient, worker
     return async () => undefined;
   }
   const byId = new Map(pollers.map((p) => [p.id, p]));
-  const queue = new Queue<PollJobData>(POLL_QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
+  const queue = new Queue<PollJobData>(POLL_QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
   await dropStaleSchedulers(redis, new Set(pollers.map((p) => schedulerId(p.id))), queue);
   for (const p of pollers) {
     await queue.upsertJobScheduler(schedulerId(p.id), { every: p.everyMs }, {
@@ -62,7 +61,7 @@ export async function startPolling(pollers: Poller[], redis: RedisClient, worker
     } catch (err) {
       log.warn({ poller: poller.id, err: (err as Error).message }, 'poll failed; the next one retries from the same cursor');
     }
-  }, { connection: workerRedis, prefix: QUEUE_PREFIX, concurrency: 1 });
+  }, { connection: workerRedis, prefix: keysOf(redis).queuePrefix, concurrency: 1 });
   worker.on('error', (err) => log.error({ err: err.message }, 'poll worker error'));
   log.info({ pollers: pollers.map((p) => ({ id: p.id, everyMs: p.everyMs })) }, 'polling started');
   return async () => { await closeWorker(worker, log, 5_000); await queue.close(); };
@@ -70,7 +69,7 @@ export async function startPolling(pollers: Poller[], redis: RedisClient, worker
 
 /** Schedules of pollers no longer configured would otherwise run (as no-ops) forever. */
 async function dropStaleSchedulers(redis: RedisClient, wanted: Set<string>, existing?: Queue<PollJobData>): Promise<void> {
-  const queue = existing ?? new Queue<PollJobData>(POLL_QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
+  const queue = existing ?? new Queue<PollJobData>(POLL_QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
   try {
     for (const s of await queue.getJobSchedulers()) {
       if (s.key && !wanted.has(s.key)) await queue.removeJobScheduler(s.key);

@@ -1,6 +1,6 @@
 import type { RedisClient } from './redis-connections.js';
 import type { Logger } from '../log.js';
-import { keys } from '../store/keys.js';
+import { keysOf } from '../store/keys.js';
 
 /**
  * Reaches the worker running an investigation, in whatever process: a cancel is published on one
@@ -18,12 +18,12 @@ export class CancelSignals {
     const signals = new CancelSignals(subscriber);
     subscriber.on('message', (_channel: string, id: string) => signals.abort(id));
     subscriber.on('error', (err: Error) => log.warn({ err: err.message }, 'cancel channel connection error'));
-    await subscriber.subscribe(keys.cancelChannel());
+    await subscriber.subscribe(keysOf(subscriber).cancelChannel());
     return signals;
   }
 
   static publish(redis: RedisClient, id: string): Promise<number> {
-    return redis.publish(keys.cancelChannel(), id);
+    return redis.publish(keysOf(redis).cancelChannel(), id);
   }
 
   /** A controller for one run of `id`; release it when the run ends. */

@@ -1,7 +1,8 @@
 import { Queue } from 'bullmq';
 import type { RedisClient } from './redis-connections.js';
 import type { Phase } from '../store/run-control.js';
-import { EXPIRY_QUEUE_NAME, QUEUE_NAME, QUEUE_PREFIX, type ExpiryJobData, type InvestigationJobData } from './names.js';
+import { EXPIRY_QUEUE_NAME, QUEUE_NAME, type ExpiryJobData, type InvestigationJobData } from './names.js';
+import { keysOf } from '../store/keys.js';
 
 export interface ContinuationOptions {
   attempts: number;
@@ -20,8 +21,8 @@ export class Continuations {
   private readonly expiries: Queue<ExpiryJobData>;
 
   constructor(redis: RedisClient, private readonly opts: ContinuationOptions) {
-    this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
-    this.expiries = new Queue<ExpiryJobData>(EXPIRY_QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
+    this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
+    this.expiries = new Queue<ExpiryJobData>(EXPIRY_QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
   }
 
   /** Runs the paused run on, on any worker, after its decisions (seq: the pause). */

@@ -3,7 +3,8 @@ import type { RedisClient } from './redis-connections.js';
 import type { Logger } from '../log.js';
 import type { RunControl } from '../store/run-control.js';
 import type { Continuations } from './continuations.js';
-import { EXPIRY_QUEUE_NAME, QUEUE_PREFIX, type ExpiryJobData } from './names.js';
+import { EXPIRY_QUEUE_NAME, type ExpiryJobData } from './names.js';
+import { keysOf } from '../store/keys.js';
 
 /**
  * Ends pauses nobody decided in time. The delayed jobs live in their own queue, so the work queue's
@@ -23,7 +24,7 @@ export function startExpiryWorker(redis: RedisClient, runs: RunControl, continua
       if (pause?.seq !== seq || !pause.expired) return;
     }
     await continuations.resume(id, phase, seq);
-  }, { connection: redis, prefix: QUEUE_PREFIX, concurrency: 4 });
+  }, { connection: redis, prefix: keysOf(redis).queuePrefix, concurrency: 4 });
   worker.on('error', (err) => log.error({ err: err.message }, 'expiry worker error'));
   return worker;
 }

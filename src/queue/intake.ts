@@ -12,7 +12,8 @@ import type { Issue } from '../issue.js';
 import { PERMISSIVE_POLICY, type IntakePolicy } from '../intake/intake-policy.js';
 import type { ClaimItem } from '../store/claim-many.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
-import { QUEUE_NAME, QUEUE_PREFIX, type InvestigationJobData } from './names.js';
+import { QUEUE_NAME, type InvestigationJobData } from './names.js';
+import { keysOf } from '../store/keys.js';
 
 export interface IntakeOutcome {
   queued: string[];
@@ -66,7 +67,7 @@ export class Intake {
   onLinked?: (id: string) => Promise<void>;
 
   constructor(private readonly redis: RedisClient, private readonly store: InvestigationStore, private readonly opts: IntakeOptions) {
-    this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
+    this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
     this.policy = opts.policy ?? PERMISSIVE_POLICY;
     this.dispatcher = new JobDispatcher(redis, this.queue, (id, priority) => this.jobOptions(id, priority), opts.dispatchWindow ?? DEFAULT_WINDOW);
   }

@@ -1,6 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import type { RedisClient } from './redis-connections.js';
-import { QUEUE_NAME, QUEUE_PREFIX, type InvestigationJobData } from './names.js';
+import { QUEUE_NAME, type InvestigationJobData } from './names.js';
+import { keysOf } from '../store/keys.js';
 import { retryDelay } from './retry-delay.js';
 import { runInvestigationJob, type JobDeps } from './run-investigation-job.js';
 
@@ -21,7 +22,7 @@ export function startInvestigationWorker(redis: RedisClient, deps: JobDeps, opts
     (job, token) => runInvestigationJob(job, deps, token),
     {
       connection: redis,
-      prefix: QUEUE_PREFIX,
+      prefix: keysOf(redis).queuePrefix,
       concurrency: opts.concurrency,
       lockDuration: opts.lockDurationMs,
       stalledInterval: opts.stalledIntervalMs,

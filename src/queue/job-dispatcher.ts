@@ -2,7 +2,7 @@ import type { JobsOptions, Queue } from 'bullmq';
 import type { RedisClient } from './redis-connections.js';
 import type { Logger } from '../log.js';
 import { PRIORITY_SCALE } from '../store/claim-script.js';
-import { keys } from '../store/keys.js';
+import { keysOf } from '../store/keys.js';
 import type { InvestigationJobData } from './names.js';
 
 /** Jobs per MULTI: small enough that one batch never holds Redis up for long (acknowledgements wait behind it). */
@@ -74,7 +74,7 @@ export class JobDispatcher {
         const room = this.window - (await this.queue.getJobCountByTypes('waiting', 'prioritized'));
         this.full = room <= 0;
         if (this.full) break;
-        const members = await this.redis.zrange(keys.dispatch(), 0, Math.min(room, BATCH) - 1);
+        const members = await this.redis.zrange(keysOf(this.redis).dispatch(), 0, Math.min(room, BATCH) - 1);
         if (members.length === 0) break;
         const jobs = members.map((m) => {
           const { id, priority } = parseEntry(m);
@@ -83,7 +83,7 @@ export class JobDispatcher {
         // One job: a plain add (no MULTI); several: one MULTI round trip.
         if (jobs.length === 1) await this.queue.add(jobs[0]!.name, jobs[0]!.data, jobs[0]!.opts);
         else await this.queue.addBulk(jobs);
-        await this.redis.zrem(keys.dispatch(), ...members);
+        await this.redis.zrem(keysOf(this.redis).dispatch(), ...members);
         if (members.length < Math.min(room, BATCH)) break;
       }
     } while (this.again);
@@ -92,7 +92,8 @@ export class JobDispatcher {
 
 /** How many undispatched investigations there are, and since when the oldest of the first hundred waits (ms). */
 export async function dispatchBacklog(redis: RedisClient): Promise<{ count: number; oldest: number | null }> {
-  const [count, first] = await Promise.all([redis.zcard(keys.dispatch()), redis.zrange(keys.dispatch(), 0, 99, 'WITHSCORES')]);
+  const key = keysOf(redis).dispatch();
+  const [count, first] = await Promise.all([redis.zcard(key), redis.zrange(key, 0, 99, 'WITHSCORES')]);
   const times = first.filter((_, i) => i % 2 === 1).map((s) => Number(s) % PRIORITY_SCALE);
   return { count, oldest: times.length ? Math.min(...times) : null };
 }

@@ -1,6 +1,8 @@
+import { keys } from '../store/keys.js';
+
+/** BullMQ's prefix in the default namespace, for tests; code uses keysOf(connection).queuePrefix (see keys.ts). */
+export const QUEUE_PREFIX = keys.queuePrefix;
 export const QUEUE_NAME = 'investigations';
-/** In the hash tag of every other Lestrade key: BullMQ's scripts and ours work on a Redis Cluster. */
-export const QUEUE_PREFIX = '{lestrade}:bull';
 
 export interface InvestigationJobData {
   investigationId: string;

@@ -4,6 +4,7 @@ import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis'
 import { ConfigError, LestradeError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import { parseRedisUrl } from './redis-url.js';
+import { bindKeys } from '../store/keys.js';
 
 export { redactUrl } from '../redact.js';
 
@@ -22,8 +23,8 @@ export interface RedisTlsSettings {
  * For request paths (webhooks, API): fail fast when Redis is down so the caller gets a 5xx
  * and retries, instead of a request that hangs on an offline queue.
  */
-export function createFastFailRedis(url: string, tls?: RedisTlsSettings): RedisClient {
-  return connect(url, tls, {
+export function createFastFailRedis(url: string, tls?: RedisTlsSettings, prefix?: string): RedisClient {
+  return connect(url, tls, prefix, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: 5_000,
@@ -33,11 +34,16 @@ export function createFastFailRedis(url: string, tls?: RedisTlsSettings): RedisC
 }
 
 /** For BullMQ workers: block and reconnect forever, as BullMQ requires. */
-export function createWorkerRedis(url: string, tls?: RedisTlsSettings): RedisClient {
-  return connect(url, tls, { maxRetriesPerRequest: null, retryStrategy: (times) => Math.min(times * 500, 5_000) });
+export function createWorkerRedis(url: string, tls?: RedisTlsSettings, prefix?: string): RedisClient {
+  return connect(url, tls, prefix, { maxRetriesPerRequest: null, retryStrategy: (times) => Math.min(times * 500, 5_000) });
 }
 
-function connect(url: string, settings: RedisTlsSettings | undefined, opts: RedisOptions): RedisClient {
+/** A connection bound to its key namespace (`redis.prefix`, see keys.ts). */
+function connect(url: string, settings: RedisTlsSettings | undefined, prefix: string | undefined, opts: RedisOptions): RedisClient {
+  return bindKeys(open(url, settings, opts), prefix);
+}
+
+function open(url: string, settings: RedisTlsSettings | undefined, opts: RedisOptions): RedisClient {
   const target = parseRedisUrl(url);
   const tls = target.tls || settings?.caFile || settings?.certFile ? tlsOptions(settings) : undefined;
   if (target.kind === 'single') return new Redis(url, { ...opts, ...(tls ? { tls } : {}) });

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Issue } from '../issue.js';
-import { QUEUE_NAME, QUEUE_PREFIX } from '../queue/names.js';
+import { QUEUE_NAME } from '../queue/names.js';
 import type { RedisClient } from '../queue/redis-connections.js';
 import type { Redactor } from '../redact.js';
 import { CLAIM_MANY, parseClaimReply, type ClaimReply } from './claim-script.js';
-import { HASH_TAG, keys } from './keys.js';
+import { keysOf } from './keys.js';
 import { encodeField } from './lossless.js';
 
 /** One issue of a delivery: an open one to claim (as queued, skipped or linked), or a resolved one. */
@@ -24,15 +24,15 @@ export interface ClaimManyOptions {
   encode(fields: Record<string, string>): string[];
 }
 
-const PLACEHOLDER = `${HASH_TAG}:none`;
-
 /** Claims and resolves a whole delivery in one round trip (see claim-script.ts). */
 export async function claimMany(redis: RedisClient, items: readonly ClaimItem[], opts: ClaimManyOptions, now = new Date()): Promise<{ items: ClaimReply[]; undispatched: number }> {
   if (items.length === 0) return { items: [], undispatched: 0 };
+  const keys = keysOf(redis);
+  const PLACEHOLDER = keys.placeholder();
   const keyList: string[] = [keys.index()];
   const args: Array<string | number> = [
     now.getTime(), opts.dedupTtlSeconds, opts.retentionSeconds, now.getTime() - opts.retentionSeconds * 1000,
-    keys.investigation(''), `${QUEUE_PREFIX}:${QUEUE_NAME}:`, now.toISOString(), items.length, keys.dispatch(),
+    keys.investigation(''), `${keys.queuePrefix}:${QUEUE_NAME}:`, now.toISOString(), items.length, keys.dispatch(),
   ];
   for (const item of items) {
     keyList.push(keys.dedup(item.issue.source, item.issue.identity), keys.latest(item.issue.source, item.issue.fingerprint));

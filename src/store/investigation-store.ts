@@ -8,7 +8,7 @@ import { claimMany, type ClaimItem } from './claim-many.js';
 import type { ClaimReply } from './claim-script.js';
 import { extraFields } from './extra-fields.js';
 import { loadGroupIssue } from './group-members.js';
-import { isInvestigationId, keys } from './keys.js';
+import { isInvestigationId, keysOf } from './keys.js';
 import { decodeField, encodeField } from './lossless.js';
 import { noSecrets, type Redactor } from '../redact.js';
 
@@ -63,8 +63,12 @@ export class InvestigationStore {
   /** The configuration's secrets, blanked: applied to every text and JSON value written, and by the worker to what it hands BullMQ. */
   readonly redact: Redactor;
 
+  /** The namespace of the connection (see keys.ts). */
+  private readonly keys;
+
   constructor(private readonly redis: RedisClient, private readonly opts: StoreOptions, redact: Redactor = noSecrets) {
     this.redact = redact;
+    this.keys = keysOf(redis);
   }
 
   /**
@@ -84,19 +88,19 @@ export class InvestigationStore {
   /** The investigation ids of identities as their sources know them, null where none was claimed. */
   async lookup(refs: ReadonlyArray<{ source: string; identity: string }>): Promise<Array<string | null>> {
     if (refs.length === 0) return [];
-    return this.redis.mget(...refs.map((r) => keys.dedup(r.source, r.identity)));
+    return this.redis.mget(...refs.map((r) => this.keys.dedup(r.source, r.identity)));
   }
 
   /** Records that `fromId` (another source's issue) links to investigation `id`. */
   async addLinkedFrom(id: string, fromId: string): Promise<void> {
-    await this.redis.multi().sadd(keys.linkedFrom(id), fromId).expire(keys.linkedFrom(id), this.opts.retentionSeconds).exec();
+    await this.redis.multi().sadd(this.keys.linkedFrom(id), fromId).expire(this.keys.linkedFrom(id), this.opts.retentionSeconds).exec();
   }
 
   /** addLinkedFrom for many [id, fromId] pairs in one round trip. */
   async addLinkedFromMany(pairs: ReadonlyArray<readonly [string, string]>): Promise<void> {
     if (pairs.length === 0) return;
     const tx = this.redis.multi();
-    for (const [id, fromId] of pairs) tx.sadd(keys.linkedFrom(id), fromId).expire(keys.linkedFrom(id), this.opts.retentionSeconds);
+    for (const [id, fromId] of pairs) tx.sadd(this.keys.linkedFrom(id), fromId).expire(this.keys.linkedFrom(id), this.opts.retentionSeconds);
     await tx.exec();
   }
 
@@ -105,8 +109,8 @@ export class InvestigationStore {
    * of the same fingerprint. Returns its id, or null if there is none.
    */
   async markIssueResolved(issue: Pick<Issue, 'source' | 'identity' | 'fingerprint'>): Promise<string | null> {
-    const id = (await this.redis.get(keys.dedup(issue.source, issue.identity)))
-      ?? (await this.redis.get(keys.latest(issue.source, issue.fingerprint)));
+    const id = (await this.redis.get(this.keys.dedup(issue.source, issue.identity)))
+      ?? (await this.redis.get(this.keys.latest(issue.source, issue.fingerprint)));
     if (!id) return null;
     const now = new Date().toISOString();
     return (await this.update(id, { issueStatus: 'resolved', resolvedAt: now, updatedAt: now })) ? id : null;
@@ -115,7 +119,7 @@ export class InvestigationStore {
   /** Ends a queued investigation without running it (a rule, or its issue resolved first); nothing finishes it later. */
   async skip(id: string, reason: string): Promise<boolean> {
     const now = new Date().toISOString();
-    return (await this.redis.eval(FAIL_UNFINISHED_LUA, 1, keys.investigation(id), this.opts.retentionSeconds,
+    return (await this.redis.eval(FAIL_UNFINISHED_LUA, 1, this.keys.investigation(id), this.opts.retentionSeconds,
       ...this.encode({ status: 'skipped', skipReason: reason, finishedAt: now, updatedAt: now }))) === 1;
   }
 
@@ -144,7 +148,7 @@ export class InvestigationStore {
       linkHosts: JSON.stringify(r.linkHosts ?? []), error: '', finishedAt: now, updatedAt: now, approvals: '',
       ...(r.context ? { context: JSON.stringify(r.context) } : {}),
     };
-    return (await this.redis.eval(COMPLETE_LUA, 1, keys.investigation(id), this.opts.retentionSeconds, ...this.encode(fields))) === 1;
+    return (await this.redis.eval(COMPLETE_LUA, 1, this.keys.investigation(id), this.opts.retentionSeconds, ...this.encode(fields))) === 1;
   }
 
   /** Progress of a run that is not finished (tool calls, usage, context), for the API. */
@@ -172,12 +176,12 @@ export class InvestigationStore {
   async failIfUnfinished(id: string, error: string): Promise<boolean> {
     const now = new Date().toISOString();
     const fields = { status: 'failed', error, finishedAt: now, updatedAt: now };
-    return (await this.redis.eval(FAIL_UNFINISHED_LUA, 1, keys.investigation(id), this.opts.retentionSeconds, ...this.encode(fields))) === 1;
+    return (await this.redis.eval(FAIL_UNFINISHED_LUA, 1, this.keys.investigation(id), this.opts.retentionSeconds, ...this.encode(fields))) === 1;
   }
 
   /** Sets fields on an existing record; with ttlSeconds, (re)starts its expiry. */
   private async update(id: string, fields: Record<string, string>, ttlSeconds?: number): Promise<boolean> {
-    return (await this.redis.eval(UPDATE_LUA, 1, keys.investigation(id), ttlSeconds ?? '', ...this.encode(fields))) === 1;
+    return (await this.redis.eval(UPDATE_LUA, 1, this.keys.investigation(id), ttlSeconds ?? '', ...this.encode(fields))) === 1;
   }
 
   /** Field, value pairs for HSET: free text redacted (JSON values were redacted before serialising), all stored losslessly. */
@@ -186,33 +190,33 @@ export class InvestigationStore {
   }
 
   async saveCheckpoint(id: string, state: LoopState): Promise<void> {
-    await this.redis.set(keys.checkpoint(id), encodeCheckpoint(this.redact.deep(state)), 'EX', this.opts.retentionSeconds);
+    await this.redis.set(this.keys.checkpoint(id), encodeCheckpoint(this.redact.deep(state)), 'EX', this.opts.retentionSeconds);
   }
 
   /** Keeps a tool output too large to send the model whole, for the API (redacted, retention TTL). */
   async saveOutput(id: string, toolCallId: string, text: string): Promise<void> {
-    await this.redis.set(keys.output(id, toolCallId), encodeField(this.redact(text)), 'EX', this.opts.retentionSeconds);
+    await this.redis.set(this.keys.output(id, toolCallId), encodeField(this.redact(text)), 'EX', this.opts.retentionSeconds);
   }
 
   async getOutput(id: string, toolCallId: string): Promise<string | null> {
     if (!isInvestigationId(id)) return null;
-    const text = await this.redis.get(keys.output(id, toolCallId));
+    const text = await this.redis.get(this.keys.output(id, toolCallId));
     return text === null ? null : decodeField(text);
   }
 
   async hasCheckpoint(id: string): Promise<boolean> {
-    return (await this.redis.exists(keys.checkpoint(id))) === 1;
+    return (await this.redis.exists(this.keys.checkpoint(id))) === 1;
   }
 
   /** The saved state, validated against its version's schema; CheckpointError when old or damaged. */
   async loadCheckpoint(id: string): Promise<LoopState | null> {
-    const text = await this.redis.get(keys.checkpoint(id));
+    const text = await this.redis.get(this.keys.checkpoint(id));
     return text ? decodeCheckpoint(text) : null;
   }
 
   async get(id: string): Promise<Investigation | null> {
     if (!isInvestigationId(id)) return null;
-    const [hash, linkedFrom] = await Promise.all([this.redis.hgetall(keys.investigation(id)), this.redis.smembers(keys.linkedFrom(id))]);
+    const [hash, linkedFrom] = await Promise.all([this.redis.hgetall(this.keys.investigation(id)), this.redis.smembers(this.keys.linkedFrom(id))]);
     const h = decodeHash(hash);
     if (!h.id) return null;
     const group = h.group ? await loadGroupIssue(this.redis, id) : null;
@@ -239,10 +243,10 @@ export class InvestigationStore {
 
   /** Newest first. Index entries whose record has expired are dropped on the way. */
   async list(limit = 50, offset = 0): Promise<InvestigationSummary[]> {
-    const ids = await this.redis.zrevrange(keys.index(), offset, offset + limit - 1);
+    const ids = await this.redis.zrevrange(this.keys.index(), offset, offset + limit - 1);
     if (ids.length === 0) return [];
     const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.hmget(keys.investigation(id), ...SUMMARY_FIELDS);
+    for (const id of ids) pipeline.hmget(this.keys.investigation(id), ...SUMMARY_FIELDS);
     const rows = (await pipeline.exec()) ?? [];
     const out: InvestigationSummary[] = [];
     const expired: string[] = [];
@@ -251,7 +255,7 @@ export class InvestigationStore {
       if (!v[0]) expired.push(ids[i]!);
       else out.push(summary(Object.fromEntries(SUMMARY_FIELDS.map((f, j) => [f, decodeField(v[j])]))));
     });
-    if (expired.length) await this.redis.zrem(keys.index(), ...expired);
+    if (expired.length) await this.redis.zrem(this.keys.index(), ...expired);
     return out;
   }
 }

@@ -2,46 +2,85 @@ import crypto, { createHash } from 'node:crypto';
 import { isWellFormed } from '../text.js';
 import { losslessBytes } from './lossless.js';
 
+/** The namespace of every key when none is configured (`redis.prefix`). */
+export const DEFAULT_PREFIX = 'lestrade';
+/** What a prefix may be: it becomes part of every key and of BullMQ's queue names. */
+export const PREFIX_PATTERN = /^[A-Za-z0-9_.-]{1,40}$/;
+
 /**
  * Every key carries a hash tag, so on a Redis Cluster the keys that scripts use together live in
- * one slot: `{lestrade}` for records, identities, indexes and (through QUEUE_PREFIX) BullMQ's
- * queues; checkpoints, the bulk of the data, are spread over the cluster by investigation id.
+ * one slot: `{<prefix>}` for records, identities, indexes and BullMQ's queues; checkpoints, the
+ * bulk of the data, are spread over the cluster by investigation id. The prefix (`redis.prefix`,
+ * `lestrade` by default) lets several deployments, or several tests, share one Redis.
  */
-export const HASH_TAG = '{lestrade}';
-const P = HASH_TAG;
+export function createKeys(prefix: string = DEFAULT_PREFIX) {
+  if (!PREFIX_PATTERN.test(prefix)) throw new Error(`redis prefix "${prefix}" must match ${PREFIX_PATTERN}`);
+  const P = `{${prefix}}`;
+  return {
+    prefix,
+    /** The hash tag every key of this namespace (but checkpoints and outputs) starts with. */
+    tag: P,
+    /** BullMQ's prefix: its queues live in the same slot as the records its scripts read. */
+    queuePrefix: `${P}:bull`,
+    investigation: (id: string) => `${P}:inv:${id}`,
+    // The first {…} of a key is its hash tag: this one is the id, not the prefix.
+    checkpoint: (id: string) => `${prefix}:checkpoint:{${id}}`,
+    /** Investigations of other sources that linked to this one instead of running the LLM again. */
+    linkedFrom: (id: string) => `${P}:inv:${id}:linkedFrom`,
+    /** The calls of a paused run and the decisions made on them (scripts use it with the record: same slot). */
+    approvals: (id: string) => `${P}:inv:${id}:approvals`,
+    /** A tool output too large to send the model whole, kept for the API: spread over the cluster by id. */
+    output: (id: string, toolCallId: string) => `${prefix}:output:{${id}}:${digest(toolCallId)}`,
+    /** Cancel requests, published to every worker process. */
+    cancelChannel: () => `${P}:cancel`,
+    index: () => `${P}:invs`,
+    dedup: (source: string, identity: string) => `${P}:dedup:${source}:${digest(identity)}`,
+    /** The latest investigation of a fingerprint, for resolutions that carry a different identity. */
+    latest: (source: string, fingerprint: string) => `${P}:latest:${source}:${digest(fingerprint)}`,
+    /** The latest investigation of a group of issues investigated together (an Alertmanager group). */
+    group: (source: string, groupKey: string) => `${P}:group:${source}:${digest(groupKey)}`,
+    /** Claimed investigations whose BullMQ job is still to be added (see job-dispatcher.ts). */
+    dispatch: () => `${P}:dispatch`,
+    /** A vendor's webhook delivery id already handled. */
+    delivery: (source: string, deliveryId: string) => `${P}:delivery:${source}:${digest(deliveryId)}`,
+    /** Our comment on one issue (id, url, which investigation wrote it): the write-back's first lookup. */
+    writtenComment: (source: string, locatorKey: string) => `${P}:written:${source}:${digest(locatorKey)}`,
+    /** A write-back's resume token (a vendor request still processing), for whichever process tries next. */
+    writeResume: (source: string, locatorKey: string) => `${P}:writeresume:${source}:${digest(locatorKey)}`,
+    /** Held while one write-back to an issue runs, so two never race to create a comment. */
+    writeLock: (source: string, locatorKey: string) => `${P}:writelock:${source}:${digest(locatorKey)}`,
+    /** A poller's cursor (e.g. updated-since). */
+    pollCursor: (pollerId: string) => `${P}:poll:${digest(pollerId)}`,
+    /** Investigations started in a budget's window (see budget-guard.ts). */
+    budgetStarts: (scope: string) => `${P}:budget:starts:${Buffer.from(scope).toString('base64url')}`,
+    /** Token usage and cost of one day (see usage-ledger.ts). */
+    usageDay: (date: string) => `${P}:usage:${date}`,
+    /** Stands in a script's key list where an item has no key of that kind. */
+    placeholder: () => `${P}:none`,
+  };
+}
 
-/** Every Redis key Lestrade writes, in one place. */
-export const keys = {
-  investigation: (id: string) => `${P}:inv:${id}`,
-  // The first {…} of a key is its hash tag: this one is the id, not {lestrade}.
-  checkpoint: (id: string) => `lestrade:checkpoint:{${id}}`,
-  /** Investigations of other sources that linked to this one instead of running the LLM again. */
-  linkedFrom: (id: string) => `${P}:inv:${id}:linkedFrom`,
-  /** The calls of a paused run and the decisions made on them (scripts use it with the record: same slot). */
-  approvals: (id: string) => `${P}:inv:${id}:approvals`,
-  /** A tool output too large to send the model whole, kept for the API: spread over the cluster by id. */
-  output: (id: string, toolCallId: string) => `lestrade:output:{${id}}:${digest(toolCallId)}`,
-  /** Cancel requests, published to every worker process. */
-  cancelChannel: () => `${P}:cancel`,
-  index: () => `${P}:invs`,
-  dedup: (source: string, identity: string) => `${P}:dedup:${source}:${digest(identity)}`,
-  /** The latest investigation of a fingerprint, for resolutions that carry a different identity. */
-  latest: (source: string, fingerprint: string) => `${P}:latest:${source}:${digest(fingerprint)}`,
-  /** The latest investigation of a group of issues investigated together (an Alertmanager group). */
-  group: (source: string, groupKey: string) => `${P}:group:${source}:${digest(groupKey)}`,
-  /** Claimed investigations whose BullMQ job is still to be added (see job-dispatcher.ts). */
-  dispatch: () => `${P}:dispatch`,
-  /** A vendor's webhook delivery id already handled. */
-  delivery: (source: string, deliveryId: string) => `${P}:delivery:${source}:${digest(deliveryId)}`,
-  /** Our comment on one issue (id, url, which investigation wrote it): the write-back's first lookup. */
-  writtenComment: (source: string, locatorKey: string) => `${P}:written:${source}:${digest(locatorKey)}`,
-  /** A write-back's resume token (a vendor request still processing), for whichever process tries next. */
-  writeResume: (source: string, locatorKey: string) => `${P}:writeresume:${source}:${digest(locatorKey)}`,
-  /** Held while one write-back to an issue runs, so two never race to create a comment. */
-  writeLock: (source: string, locatorKey: string) => `${P}:writelock:${source}:${digest(locatorKey)}`,
-  /** A poller's cursor (e.g. updated-since). */
-  pollCursor: (pollerId: string) => `${P}:poll:${digest(pollerId)}`,
-};
+export type Keys = ReturnType<typeof createKeys>;
+
+/** The keys of the default namespace. */
+export const keys: Keys = createKeys();
+export const HASH_TAG = keys.tag;
+
+/**
+ * The namespace is a property of the connection, as ioredis's own keyPrefix is (which BullMQ
+ * refuses): the connection factories bind the configured prefix, and every store, queue and
+ * script reads its keys from the connection it was given. Unbound connections use the default.
+ */
+const bound = new WeakMap<object, Keys>();
+
+export function bindKeys<T extends object>(redis: T, prefix: string = DEFAULT_PREFIX): T {
+  bound.set(redis, createKeys(prefix));
+  return redis;
+}
+
+export function keysOf(redis: object): Keys {
+  return bound.get(redis) ?? keys;
+}
 
 /** Investigation ids are crypto.randomUUID()s; anything else names no investigation (and no other key). */
 export function isInvestigationId(id: string): boolean {

@@ -3,7 +3,7 @@ import type { ApprovalDecision, ApprovalOutcome } from '../loop/approvals.js';
 import type { AwaitingTurn } from '../loop/loop-state.js';
 import { noSecrets, type Redactor } from '../redact.js';
 import type { ConversationEntry } from './investigation.js';
-import { keys } from './keys.js';
+import { keysOf } from './keys.js';
 import { decodeField, encodeField } from './lossless.js';
 import { ASK_LUA, BEGIN_LUA, CANCEL_LUA, DECIDE_LUA, EXPIRE_LUA, PAUSE_LUA, UPDATE_IF_LUA } from './run-control-lua.js';
 
@@ -34,11 +34,16 @@ export type AskResult = { outcome: 'ok'; entry: number } | { outcome: 'not_compl
  * expire, cancel, ask a follow-up, finish. Free text is redacted and every field stored losslessly.
  */
 export class RunControl {
-  constructor(private readonly redis: RedisClient, private readonly retentionSeconds: number, private readonly redact: Redactor = noSecrets) {}
+  /** The namespace of the connection (see keys.ts). */
+  private readonly keys;
+
+  constructor(private readonly redis: RedisClient, private readonly retentionSeconds: number, private readonly redact: Redactor = noSecrets) {
+    this.keys = keysOf(redis);
+  }
 
   /** Starts the run for this job; false when it is not queued (or is running under another job). */
   async begin(id: string, phase: Phase, attempt: number, jobId: string): Promise<boolean> {
-    return (await this.redis.eval(BEGIN_LUA, 1, keys.investigation(id), statusField(phase), new Date().toISOString(), attempt, jobId)) === 1;
+    return (await this.redis.eval(BEGIN_LUA, 1, this.keys.investigation(id), statusField(phase), new Date().toISOString(), attempt, jobId)) === 1;
   }
 
   async pause(id: string, phase: Phase, turn: AwaitingTurn, timeoutSeconds: number): Promise<ApprovalsView | null> {
@@ -48,7 +53,7 @@ export class RunControl {
       pending: turn.approvals.map(({ toolCallId, tool, params, reason }) => ({ toolCallId, tool, params, reason })),
     };
     const ok = await this.redis.eval(
-      PAUSE_LUA, 2, keys.investigation(id), keys.approvals(id), statusField(phase), view.requestedAt, turn.seq,
+      PAUSE_LUA, 2, this.keys.investigation(id), this.keys.approvals(id), statusField(phase), view.requestedAt, turn.seq,
       this.field(view), this.retentionSeconds, ...turn.approvals.map((a) => a.toolCallId),
     );
     return ok === 1 ? view : null;
@@ -56,7 +61,7 @@ export class RunControl {
 
   async decide(id: string, phase: Phase, decisions: Array<ApprovalDecision & { toolCallId: string }>): Promise<DecideResult> {
     const pairs = decisions.flatMap((d) => [d.toolCallId, this.field({ approved: d.approved, ...(d.feedback ? { feedback: d.feedback } : {}), decidedAt: new Date().toISOString() })]);
-    const [outcome, detail] = (await this.redis.eval(DECIDE_LUA, 2, keys.investigation(id), keys.approvals(id), statusField(phase), new Date().toISOString(), ...pairs)) as [string, string];
+    const [outcome, detail] = (await this.redis.eval(DECIDE_LUA, 2, this.keys.investigation(id), this.keys.approvals(id), statusField(phase), new Date().toISOString(), ...pairs)) as [string, string];
     if (outcome === 'not_awaiting') return { outcome, status: detail };
     if (outcome === 'unknown' || outcome === 'decided') return { outcome, toolCallId: detail };
     if (outcome === 'partial') return { outcome };
@@ -65,7 +70,7 @@ export class RunControl {
 
   /** The decisions made on the current pause, and whether it expired. */
   async outcome(id: string): Promise<ApprovalOutcome> {
-    const h = await this.redis.hgetall(keys.approvals(id));
+    const h = await this.redis.hgetall(this.keys.approvals(id));
     const decisions = new Map<string, ApprovalDecision>();
     for (const [field, value] of Object.entries(h)) {
       if (!field.startsWith('d:')) continue;
@@ -77,24 +82,24 @@ export class RunControl {
 
   /** The number of the latest pause, and whether it expired. */
   async pauseState(id: string): Promise<{ seq: number; expired: boolean } | null> {
-    const [seq, expired] = await this.redis.hmget(keys.approvals(id), 'seq', 'expired');
+    const [seq, expired] = await this.redis.hmget(this.keys.approvals(id), 'seq', 'expired');
     return seq ? { seq: Number(seq), expired: expired === '1' } : null;
   }
 
   async expire(id: string, phase: Phase, seq: number): Promise<boolean> {
-    return (await this.redis.eval(EXPIRE_LUA, 2, keys.investigation(id), keys.approvals(id), statusField(phase), seq, new Date().toISOString())) === 1;
+    return (await this.redis.eval(EXPIRE_LUA, 2, this.keys.investigation(id), this.keys.approvals(id), statusField(phase), seq, new Date().toISOString())) === 1;
   }
 
   /** Cancels the active run; null when nothing was queued, running or waiting. */
   async cancel(id: string): Promise<{ phase: Phase; previous: string } | { phase: null; status: string }> {
-    const [phase, previous] = (await this.redis.eval(CANCEL_LUA, 1, keys.investigation(id), new Date().toISOString(), this.retentionSeconds)) as [string, string];
+    const [phase, previous] = (await this.redis.eval(CANCEL_LUA, 1, this.keys.investigation(id), new Date().toISOString(), this.retentionSeconds)) as [string, string];
     if (phase === 'investigation' || phase === 'ask') return { phase, previous };
     return { phase: null, status: previous };
   }
 
   async ask(id: string, conversation: ConversationEntry[], question: string): Promise<AskResult> {
     const entry: ConversationEntry = { question, answer: null, status: 'queued', askedAt: new Date().toISOString(), answeredAt: null, error: null };
-    const [outcome, status] = (await this.redis.eval(ASK_LUA, 1, keys.investigation(id), entry.askedAt, this.field([...conversation, entry]))) as [string, string];
+    const [outcome, status] = (await this.redis.eval(ASK_LUA, 1, this.keys.investigation(id), entry.askedAt, this.field([...conversation, entry]))) as [string, string];
     return outcome === 'ok' ? { outcome: 'ok', entry: conversation.length } : { outcome: outcome as 'busy' | 'not_completed', status };
   }
 
@@ -104,7 +109,7 @@ export class RunControl {
    */
   async updateIf(id: string, phase: Phase, expected: string, fields: Record<string, string>, withTtl = false): Promise<boolean> {
     const pairs = Object.entries(fields).flatMap(([k, v]) => [k, encodeField(this.redact(v))]);
-    return (await this.redis.eval(UPDATE_IF_LUA, 1, keys.investigation(id), statusField(phase), expected, withTtl ? this.retentionSeconds : '', ...pairs)) === 1;
+    return (await this.redis.eval(UPDATE_IF_LUA, 1, this.keys.investigation(id), statusField(phase), expected, withTtl ? this.retentionSeconds : '', ...pairs)) === 1;
   }
 
   /** A value as a stored field: redacted JSON, encoded losslessly. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../queue/redis-connections.js';
 import { PermanentError, RetryableError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { keys } from '../store/keys.js';
+import { keysOf } from '../store/keys.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';
 import { commentFor } from './comment-for.js';
@@ -54,7 +54,7 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
     await deps.store.saveWriteBack(id, record({ status: 'failed', error }));
     return 'failed';
   }
-  const lockKey = keys.writeLock(inv.source, locator.key);
+  const lockKey = keysOf(deps.redis).writeLock(inv.source, locator.key);
   const token = randomUUID();
   if ((await deps.redis.set(lockKey, token, 'PX', LOCK_MS, 'NX')) !== 'OK') {
     throw new RetryableError(`another write-back to ${locator.key} is running`, { retryAfterMs: 2_000 });
@@ -87,14 +87,14 @@ async function answerOf(inv: Investigation, store: InvestigationStore): Promise<
 
 async function writeUnderLock(inv: Investigation, answer: Answer, writer: RcaWriter, attempt: number, record: (p: Partial<WriteBackRecord>) => WriteBackRecord, deps: WriteBackDeps) {
   const locator = inv.issue.locator!;
-  const refKey = keys.writtenComment(inv.source, locator.key);
+  const refKey = keysOf(deps.redis).writtenComment(inv.source, locator.key);
   const stored = parseRef(await deps.redis.get(refKey));
   if (stored && stored.investigationId !== inv.id && stored.createdAt > inv.createdAt) {
     await deps.store.saveWriteBack(inv.id, record({ status: 'superseded', commentId: stored.id, url: stored.url, error: `investigation ${stored.investigationId} is newer and already wrote` }));
     return 'superseded' as const;
   }
   const doc = commentFor({ ...answer, issue: inv.issue }, deps.publicUrl);
-  const resumeKey = keys.writeResume(inv.source, locator.key);
+  const resumeKey = keysOf(deps.redis).writeResume(inv.source, locator.key);
   let out;
   try {
     out = await writeRca(writer, locator, doc, stored?.id ?? null, { resume: await deps.redis.get(resumeKey) });

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../queue/redis-connections.js';
-import { QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, writeBackJobId, type WriteBackJobData } from '../queue/names.js';
+import { WRITE_BACK_QUEUE_NAME, writeBackJobId, type WriteBackJobData } from '../queue/names.js';
+import { keysOf } from '../store/keys.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';
 
@@ -19,7 +20,7 @@ export class WriteBackQueue {
   private readonly queue: Queue<WriteBackJobData>;
 
   constructor(redis: RedisClient, private readonly store: InvestigationStore, private readonly opts: WriteBackQueueOptions) {
-    this.queue = new Queue<WriteBackJobData>(WRITE_BACK_QUEUE_NAME, { connection: redis, prefix: QUEUE_PREFIX });
+    this.queue = new Queue<WriteBackJobData>(WRITE_BACK_QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
   }
 
   async request(inv: Pick<Investigation, 'id' | 'issue' | 'writeBacks'>): Promise<void> {

@@ -1,7 +1,8 @@
 import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
 import type { RedisClient } from '../queue/redis-connections.js';
 import { PermanentError } from '../errors.js';
-import { QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, type WriteBackJobData } from '../queue/names.js';
+import { WRITE_BACK_QUEUE_NAME, type WriteBackJobData } from '../queue/names.js';
+import { keysOf } from '../store/keys.js';
 import { retryDelay } from '../queue/retry-delay.js';
 import { runWriteBack, type WriteBackDeps } from './run-write-back.js';
 
@@ -36,7 +37,7 @@ export function startWriteBackWorker(redis: RedisClient, deps: WriteBackDeps, op
     },
     {
       connection: redis,
-      prefix: QUEUE_PREFIX,
+      prefix: keysOf(redis).queuePrefix,
       concurrency: opts.concurrency,
       settings: { backoffStrategy: (attemptsMade, _type, err) => retryDelay(attemptsMade, opts.backoffMs, err) },
     },
