@@ -29,8 +29,11 @@ export const FOLDERS = {
     tests: ['tests/unit/src/store/**/*.test.ts', 'tests/integration/src/store/**/*.test.ts'],
   },
   'src/http': {
-    mutate: ['src/http/check-credentials.ts', 'src/http/read-json-body.ts', 'src/http/error-handler.ts', 'src/http/redis-unavailable.ts', 'src/http/url-credentials.ts'],
-    tests: ['tests/unit/src/http/**/*.test.ts', 'tests/unit/src/security.test.ts', 'tests/integration/src/http/{error-handler,webhook-route}.test.ts'],
+    mutate: [
+      'src/http/check-credentials.ts', 'src/http/read-json-body.ts', 'src/http/read-raw-body.ts', 'src/http/error-handler.ts', 'src/http/redis-unavailable.ts',
+      'src/http/url-credentials.ts', 'src/http/webhook-route.ts', 'src/http/send-json.ts',
+    ],
+    tests: ['tests/unit/src/http/**/*.test.ts', 'tests/unit/src/security.test.ts', 'tests/integration/src/http/{error-handler,webhook-route,read-raw-body}.test.ts'],
   },
   sources: {
     mutate: [

@@ -179,8 +179,9 @@ Run with \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: Node ${p
 ${os.cpus()[0]?.model ?? 'unknown CPU'}. Load average (1, 5, 15 min) ${load1.map((x) => x.toFixed(2)).join(', ')} before the run and
 ${load2.map((x) => x.toFixed(2)).join(', ')} after it: the machine is shared, so other work competes with these figures.
 
-Reproduce: \`npm run bench\` (it builds \`dist/\` first). The "before" rows: \`d=$(mktemp -d); git archive c15be9d | tar -x -C $d;
-ln -s $PWD/node_modules $d/; BENCH_BEFORE_DIR=$d BENCH_BEFORE_LABEL='c15be9d, before this change' npm run bench\`.
+Reproduce: \`npm run bench\` (it builds \`dist/\` first) on a machine with nothing else running. The "before" rows:
+\`d=$(mktemp -d); git archive 8524e96 | tar -x -C $d; ln -s $PWD/node_modules $d/;
+BENCH_BEFORE_DIR=$d BENCH_BEFORE_LABEL='8524e96, express on the webhook path' npm run bench\`.
 
 ## Webhook intake (POST /webhooks/alertmanager, ${CONNECTIONS} connections)
 
@@ -202,10 +203,13 @@ ${row('10-alert groups, repeats', i.tenRepeat, 10, i.baseline)}
 ${i.before ? `${row(`before: 1-alert deliveries, new (${BEFORE_LABEL})`, i.before.one, 1, i.baseline)}\n${row(`before: 10-alert groups, new (${BEFORE_LABEL})`, i.before.ten, 10, i.baseline)}\n` : ''}
 ### Reading these figures
 
-- Where the time goes. Per alert, a new claim costs the service process about as much CPU as the
-  whole hello-world request (parsing and validating the payload, mapping it, building the record,
-  sending it to Redis), and Redis a few tens of µs (the claim script's writes, appended and fsynced).
-  A repeat is cheaper on both sides and writes nothing. A BullMQ job costs Redis several times a claim
+- Where the time goes. A delivery is one Redis round trip (the claim script, whatever the number of
+  alerts) and one answer. Webhooks are served by plain \`node:http\` (src/http/webhook-route.ts),
+  not express, which the API keeps: express's per-request work alone cost about as much as the rest of
+  a 1-alert delivery. What is left per alert is parsing and validating the payload, mapping it,
+  building and redacting the record, and the socket writes; Redis spends a few tens of µs per new
+  alert (the claim script's writes, appended and fsynced). A repeat is cheaper on both sides and
+  writes nothing. A BullMQ job costs Redis several times a claim
   (its hash, two event-stream entries, the priority set): that is why jobs are not created on the
   acknowledgement's path, and only up to \`queue.dispatchWindow\` ahead of the workers (the "new" rows
   include creating the first 200 jobs; the rest of a storm's jobs are created as workers take work).
@@ -215,8 +219,8 @@ ${i.before ? `${row(`before: 1-alert deliveries, new (${BEFORE_LABEL})`, i.befor
   shared the machine), neither the service nor Redis was busy for more than a fraction of the run, and
   switching Redis to \`appendfsync everysec\` gained little, so the processes waited for CPU, not for
   the disk. Compare runs only at similar load averages, and rerun on an idle machine.
-- The "before" rows run the intake as it was before the storms work (commit named in the row, from its
-  sources through tsx, which changes start-up only), in the same run, on the same Redis.
+- The "before" rows, when present, run the intake of the commit named in the row (from its sources
+  through tsx, which changes start-up only), in the same run, on the same Redis.
 
 ### Against the targets of the storms issue, in this run
 
