@@ -34,7 +34,8 @@ const handler: WebhookHandler = {
   deliveryId: (h) => h['x-delivery'],
   handle: (body) => {
     calls.push('handle');
-    const b = body as { ping?: boolean; ignore?: string; n?: unknown };
+    const b = body as { ping?: boolean; ignore?: string; n?: unknown; resolve?: string };
+    if (b.resolve) return { kind: 'issues', issues: [{ ...issue(b.resolve), status: 'resolved' }] };
     if (b.ping) return { kind: 'reply', status: 200, body: { pong: true } };
     if (b.ignore) return { kind: 'ignored', reason: b.ignore };
     if (typeof b.n !== 'string') throw new InputError('n', 'expected a string');
@@ -78,6 +79,10 @@ describe('POST /webhooks/<source>', () => {
     expect(calls.filter((c) => c === 'handle')).toHaveLength(1);
     const other = await post('{"n":"1"}', { 'x-delivery': 'd-2' });
     expect((await other.json()).duplicates).toHaveLength(1);
+    expect(logs.at(-1)).toMatchObject({ msg: 'webhook accepted', queued: 0, duplicates: 1, resolved: 0 });
+    const resolved = await post('{"resolve":"1"}', { 'x-delivery': 'd-5' });
+    expect((await resolved.json()).resolved).toHaveLength(1);
+    expect(logs.at(-1)).toMatchObject({ msg: 'webhook accepted', queued: 0, duplicates: 0, resolved: 1 });
   });
 
   it('refuses a wrong content type before anything else (415)', async () => {
