@@ -1,10 +1,11 @@
 import type { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/log.js';
 import { closeWorker } from '../../../../src/queue/close-worker.js';
 import { WRITE_BACK_QUEUE_NAME, writeBackJobId, QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
-import { createFastFailRedis, createWorkerRedis, waitReady } from '../../../../src/queue/redis-connections.js';
+import { createFastFailRedis, createWorkerRedis, waitReady, type RedisClient } from '../../../../src/queue/redis-connections.js';
 import { freePort } from '../../../helpers/free-port.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 
@@ -16,6 +17,12 @@ function capture() {
   const lines: Array<Record<string, unknown>> = [];
   const log = createLogger('info', new Writable({ write(c: Buffer, _e, cb) { for (const l of c.toString().split('\n')) if (l.trim()) lines.push(JSON.parse(l)); cb(); } }));
   return { log, lines };
+}
+
+/** A redis:// URL gives one server's client (redis+cluster:// a Cluster's): its options are RedisOptions. */
+function single(client: RedisClient): Redis {
+  if (!(client instanceof Redis)) throw new Error('expected a single-server client for a redis:// URL');
+  return client;
 }
 
 const fakeWorker = (close: () => Promise<void>) => ({ name: 'investigations', close }) as unknown as Worker;
@@ -51,7 +58,7 @@ describe('queue names', () => {
 
 describe('Redis connections', () => {
   it('on request paths fail a command at once while Redis is unreachable, instead of queueing it', async () => {
-    const down = createFastFailRedis(`redis://127.0.0.1:${await freePort()}`);
+    const down = single(createFastFailRedis(`redis://127.0.0.1:${await freePort()}`));
     down.on('error', () => {});
     const started = Date.now();
     await expect(down.get('k')).rejects.toThrow("Stream isn't writeable and enableOfflineQueue options is false");
@@ -65,7 +72,7 @@ describe('Redis connections', () => {
 
   it('for workers wait for Redis to come back and then run the command', async () => {
     const port = await freePort();
-    const worker = createWorkerRedis(`redis://127.0.0.1:${port}`);
+    const worker = single(createWorkerRedis(`redis://127.0.0.1:${port}`));
     worker.on('error', () => {});
     expect(worker.options.maxRetriesPerRequest).toBeNull();
     const retry = worker.options.retryStrategy!;

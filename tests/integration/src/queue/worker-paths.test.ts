@@ -8,6 +8,8 @@ import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
 import { initialState, type LoopState } from '../../../../src/loop/loop-state.js';
 import type { LoopResult } from '../../../../src/loop/run-loop.js';
+import { CancelSignals } from '../../../../src/queue/cancel-signals.js';
+import { Continuations } from '../../../../src/queue/continuations.js';
 import { Intake } from '../../../../src/queue/intake.js';
 import { startInvestigationWorker } from '../../../../src/queue/investigation-worker.js';
 import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
@@ -15,6 +17,7 @@ import { createRedactor } from '../../../../src/redact.js';
 import type { Investigation } from '../../../../src/store/investigation.js';
 import { keys } from '../../../../src/store/keys.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
+import { RunControl } from '../../../../src/store/run-control.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
 
@@ -33,6 +36,8 @@ let calls: Array<{ issue: Issue; resumeFrom: LoopState | null | undefined }>;
 /** What the investigator does on its nth call (from 0). */
 let script: (n: number, opts: InvestigateOptions) => Promise<LoopResult>;
 let onCompleted: (inv: Investigation) => Promise<void>;
+let continuations: Continuations;
+let cancels: CancelSignals;
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -55,10 +60,15 @@ beforeEach(async () => {
     },
   } as unknown as Investigator;
   const sink = new Writable({ write(c: Buffer, _e, cb) { for (const l of c.toString().split('\n')) if (l.trim()) logs.push(JSON.parse(l)); cb(); } });
-  worker = startInvestigationWorker(workerConn, store, investigator, createLogger('info', sink, createRedactor([SECRET])),
-    { concurrency: 1, backoffMs: 50, lockDurationMs: 30_000, stalledIntervalMs: 30_000 }, (inv) => onCompleted(inv));
+  const log = createLogger('info', sink, createRedactor([SECRET]));
+  continuations = new Continuations(conn, { attempts: 3, backoffMs: 50, retentionSeconds: 3600 });
+  cancels = await CancelSignals.start(new Redis(redis.url, { maxRetriesPerRequest: null }), log);
+  worker = startInvestigationWorker(workerConn, {
+    store, runs: new RunControl(conn, 3600, createRedactor([SECRET])), investigator, continuations, cancels, log, approvalTimeoutSeconds: 3600,
+    onCompleted: (inv) => onCompleted(inv),
+  }, { concurrency: 1, backoffMs: 50, lockDurationMs: 30_000, stalledIntervalMs: 30_000 });
 });
-afterEach(async () => { await worker?.close(); });
+afterEach(async () => { await worker?.close(); await continuations.close(); await cancels.close(); });
 
 const alert = (identity: string): Issue => ({
   identity, fingerprint: identity, source: 'alertmanager', sourceInstance: 'am', title: `Alert ${identity}`, description: '', url: null,
@@ -100,7 +110,8 @@ describe('an investigation job', () => {
     });
     expect((await store.get(id))!.linkHosts.sort()).toEqual(['grafana.internal', 'prom.internal']);
     expect(checkpointed).toMatchObject({ steps: 1, toolCalls: [{ tool: 'prometheus_query' }] });
-    expect(await store.loadCheckpoint(id)).toBeNull();
+    // Kept after completion, for follow-up questions.
+    expect(await store.loadCheckpoint(id)).toMatchObject({ steps: 1, toolCalls: [{ tool: 'prometheus_query' }] });
     expect(completions.map((c) => [c.id, c.status])).toEqual([[id, 'completed']]);
     expect(logs.map((l) => l.msg)).toEqual(['investigation started', 'investigation completed']);
     expect(logs[1]).toMatchObject({ id, llmCalls: 1, toolCalls: 1 });
@@ -243,18 +254,21 @@ describe('an investigation job', () => {
     expect(await store.get(id)).toMatchObject({ status: 'completed', rca: 'RCA', attempts: 1 });
   });
 
-  it('failed by BullMQ outside the handler (a corrupt checkpoint) ends its record failed once no attempt is left', async () => {
+  it('fails at once on a damaged checkpoint (a permanent error), without investigating or retrying', async () => {
     script = async () => ({ answer: 'never', finishReason: 'answer', state: initialState([]) });
     const intake = new Intake(conn, store, { attempts: 2, backoffMs: 50, retentionSeconds: 3600 });
     const { id } = await store.claim(alert('corrupt'));
     await conn.set(keys.checkpoint(id), '{not json');
     await intake.enqueue(id);
     await waitFor('the job to fail for good', async () => (await queue.getJobState(id)) === 'failed');
-    expect((await queue.getJob(id))!.attemptsMade).toBe(2);
+    expect((await queue.getJob(id))!.attemptsMade).toBe(1);
     await intake.close();
-    const inv = await waitFor('the record to be failed', async () => { const i = await store.get(id); return i?.status === 'failed' && i; });
-    expect(inv.error).toMatch(/JSON/);
+    const inv = (await store.get(id))!;
+    expect(inv).toMatchObject({ status: 'failed', attempts: 1, error: 'saved checkpoint is damaged (not JSON); the investigation cannot resume from it' });
     expect(calls).toEqual([]);
-    expect(logs.find((l) => l.msg === 'investigation failed: its job failed outside the handler')).toMatchObject({ id, err: inv.error });
+    expect(logs.find((l) => l.msg === 'investigation failed')).toMatchObject({ id, attempt: 1, err: inv.error });
+    // The handler settled the record itself: the "failed" event finds nothing left to settle.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(logs.filter((l) => l.msg === 'investigation failed: its job failed outside the handler')).toEqual([]);
   });
 });

@@ -20,6 +20,11 @@ const issue = (identity: string, over: Partial<Issue> = {}): Issue => ({
 });
 const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const usage = { promptTokens: 3, completionTokens: 2, llmCalls: 1 };
+/** The fields of a record nothing has set yet: no pause, follow-up, context, cost, skip, wait or group. */
+const untouched = {
+  approvals: null, conversation: [], context: null, skippedBy: null, skipReason: null, waitingReason: null, waitingUntil: null,
+  followUpOf: null, cost: null, coalescing: null,
+};
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -41,6 +46,7 @@ describe('a claimed record', () => {
       createdAt: expect.stringMatching(iso), updatedAt: inv.createdAt, startedAt: null, finishedAt: null,
       identity: 'a', issue: issue('a'), rca: null, toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
       attempts: 0, error: null, resolvedAt: null, writeBacks: [], linkHosts: [], linkedTo: [], linkedFrom: [],
+      ...untouched, priority: 0,
     });
   });
 
@@ -114,10 +120,11 @@ describe('the life of a record', () => {
     expect(await store.get(id)).toMatchObject({ status: 'queued', error: 'LLM answered 429 for [redacted]', attempts: 1 });
   });
 
-  it('completed: the RCA, tool calls, usage and link hosts, the error cleared, the checkpoint gone', async () => {
+  it('completed: the RCA, tool calls, usage and link hosts, the error cleared, the checkpoint kept for follow-ups', async () => {
     const { id } = await store.claim(issue('a'));
     await store.requeue(id, 'earlier failure');
-    await store.saveCheckpoint(id, initialState([{ role: 'user', content: 'go' }]));
+    const state = initialState([{ role: 'user', content: 'go' }]);
+    await store.saveCheckpoint(id, state);
     const toolCalls = [{ name: 'q', params: { token: SECRET }, status: 'success' as const, durationMs: 5 }];
     await store.complete(id, { rca: `## Root cause\nx ${SECRET}`, toolCalls, usage, linkHosts: ['grafana.internal'] });
     const inv = (await store.get(id))!;
@@ -126,8 +133,7 @@ describe('the life of a record', () => {
       finishedAt: expect.stringMatching(iso), toolCalls: [{ name: 'q', params: { token: '[redacted]' }, status: 'success', durationMs: 5 }],
     });
     expect(inv.updatedAt).toBe(inv.finishedAt);
-    expect(await store.loadCheckpoint(id)).toBeNull();
-    expect(await client.exists(keys.checkpoint(id))).toBe(0);
+    expect(await store.loadCheckpoint(id)).toEqual(state);
     const noHosts = await store.claim(issue('b'));
     await store.complete(noHosts.id, { rca: 'r', toolCalls: [], usage });
     expect((await store.get(noHosts.id))!.linkHosts).toEqual([]);
@@ -271,6 +277,7 @@ describe('a record written by hand or by an older version', () => {
     expect(await store.get(id)).toEqual({
       ...expected, identity: '', issue: null, rca: null, toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
       attempts: 0, error: null, resolvedAt: null, writeBacks: [], linkHosts: [], linkedTo: [], linkedFrom: [],
+      ...untouched, priority: null,
     });
     expect(await store.list()).toEqual([expected]);
   });

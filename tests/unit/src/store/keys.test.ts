@@ -1,31 +1,54 @@
 import { describe, expect, it } from 'vitest';
-import { isInvestigationId, keys } from '../../../../src/store/keys.js';
+import { HASH_TAG, isInvestigationId, keys } from '../../../../src/store/keys.js';
 import { decodeField, encodeField, losslessBytes } from '../../../../src/store/lossless.js';
 
+/** The part of a key Redis Cluster hashes: the first non-empty {…}, else the whole key. */
+function hashTag(key: string): string {
+  const open = key.indexOf('{');
+  const close = open >= 0 ? key.indexOf('}', open + 1) : -1;
+  return close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
 describe('keys', () => {
-  it('puts every key under lestrade:, ids as they are and vendor strings digested', () => {
-    const id = '5f0c1e2a-0000-4000-8000-000000000001';
-    expect(keys.investigation(id)).toBe(`lestrade:inv:${id}`);
-    expect(keys.checkpoint(id)).toBe(`lestrade:inv:${id}:checkpoint`);
-    expect(keys.linkedFrom(id)).toBe(`lestrade:inv:${id}:linkedFrom`);
-    expect(keys.index()).toBe('lestrade:invs');
+  const id = '5f0c1e2a-0000-4000-8000-000000000001';
+
+  it('puts records, indexes and identities under the {lestrade} hash tag, ids as they are and vendor strings digested', () => {
+    expect(HASH_TAG).toBe('{lestrade}');
+    expect(keys.investigation(id)).toBe(`{lestrade}:inv:${id}`);
+    expect(keys.linkedFrom(id)).toBe(`{lestrade}:inv:${id}:linkedFrom`);
+    expect(keys.approvals(id)).toBe(`{lestrade}:inv:${id}:approvals`);
+    expect(keys.index()).toBe('{lestrade}:invs');
+    expect(keys.dispatch()).toBe('{lestrade}:dispatch');
+    expect(keys.cancelChannel()).toBe('{lestrade}:cancel');
     const digested: Array<[string, string]> = [
-      [keys.dedup('github', 'acme/shop#1'), 'lestrade:dedup:github:'],
-      [keys.latest('github', 'acme/shop#1'), 'lestrade:latest:github:'],
-      [keys.delivery('github', 'd-1'), 'lestrade:delivery:github:'],
-      [keys.writtenComment('github', 'acme/shop#1'), 'lestrade:written:github:'],
-      [keys.writeResume('github', 'acme/shop#1'), 'lestrade:writeresume:github:'],
-      [keys.writeLock('github', 'acme/shop#1'), 'lestrade:writelock:github:'],
-      [keys.pollCursor('github:acme/shop'), 'lestrade:poll:'],
+      [keys.dedup('github', 'acme/shop#1'), '{lestrade}:dedup:github:'],
+      [keys.latest('github', 'acme/shop#1'), '{lestrade}:latest:github:'],
+      [keys.group('alertmanager', '{}:{alertname="X"}'), '{lestrade}:group:alertmanager:'],
+      [keys.delivery('github', 'd-1'), '{lestrade}:delivery:github:'],
+      [keys.writtenComment('github', 'acme/shop#1'), '{lestrade}:written:github:'],
+      [keys.writeResume('github', 'acme/shop#1'), '{lestrade}:writeresume:github:'],
+      [keys.writeLock('github', 'acme/shop#1'), '{lestrade}:writelock:github:'],
+      [keys.pollCursor('github:acme/shop'), '{lestrade}:poll:'],
     ];
     for (const [key, prefix] of digested) {
       expect(key.startsWith(prefix), key).toBe(true);
       expect(key.slice(prefix.length), key).toMatch(/^[0-9a-f]{32}$/);
+      expect(hashTag(key), key).toBe('lestrade');
     }
   });
 
+  it('spreads checkpoints and kept outputs over the cluster by investigation id', () => {
+    expect(keys.checkpoint(id)).toBe(`lestrade:checkpoint:{${id}}`);
+    expect(hashTag(keys.checkpoint(id))).toBe(id);
+    const output = keys.output(id, 'call_1');
+    expect(output.startsWith(`lestrade:output:{${id}}:`)).toBe(true);
+    expect(output.slice(`lestrade:output:{${id}}:`.length)).toMatch(/^[0-9a-f]{32}$/);
+    expect(hashTag(output)).toBe(id);
+    expect(keys.output(id, 'call_2')).not.toBe(output);
+  });
+
   it('digests with SHA-256: the same text, the same key; different texts, different keys', () => {
-    expect(keys.dedup('s', 'abc')).toBe('lestrade:dedup:s:ba7816bf8f01cfea414140de5dae2223');
+    expect(keys.dedup('s', 'abc')).toBe('{lestrade}:dedup:s:ba7816bf8f01cfea414140de5dae2223');
     expect(keys.dedup('s', 'abc')).toBe(keys.dedup('s', 'abc'));
     expect(keys.dedup('s', 'abd')).not.toBe(keys.dedup('s', 'abc'));
     expect(keys.dedup('t', 'abc')).not.toBe(keys.dedup('s', 'abc'));

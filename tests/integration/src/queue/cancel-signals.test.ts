@@ -1,0 +1,70 @@
+import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../../src/log.js';
+import { CancelSignals } from '../../../../src/queue/cancel-signals.js';
+import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { waitFor } from '../../../helpers/service.js';
+
+// A cancel published by any process reaches the runs of that investigation in every worker.
+
+let redis: TestRedis;
+let client: Redis;
+
+beforeAll(async () => { redis = await startRedis(); client = new Redis(redis.url); });
+afterAll(async () => { client.disconnect(); await redis.stop(); });
+
+function capture() {
+  const logs: Array<Record<string, unknown>> = [];
+  const log = createLogger('info', new Writable({ write(c: Buffer, _e, cb) { for (const l of c.toString().split('\n')) if (l.trim()) logs.push(JSON.parse(l)); cb(); } }));
+  return { log, logs };
+}
+
+describe('CancelSignals', () => {
+  it('aborts every run of the cancelled investigation in every subscribed process, and no other', async () => {
+    const { log } = capture();
+    const [one, two] = await Promise.all([CancelSignals.start(new Redis(redis.url), log), CancelSignals.start(new Redis(redis.url), log)]);
+    try {
+      const a1 = one.register('a');
+      const a2 = one.register('a');
+      const b = one.register('b');
+      const a3 = two.register('a');
+      expect(await CancelSignals.publish(client, 'a')).toBe(2);
+      await waitFor('the aborts', async () => a1.signal.aborted && a3.signal.aborted);
+      expect(a2.signal.aborted).toBe(true);
+      expect((a1.signal.reason as Error).message).toBe('investigation cancelled');
+      expect(b.signal.aborted).toBe(false);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it('leaves a released run alone, and keeps the other runs of the id', async () => {
+    const { log } = capture();
+    const signals = await CancelSignals.start(new Redis(redis.url), log);
+    const first = signals.register('a');
+    const second = signals.register('a');
+    signals.release('a', first);
+    signals.abort('a');
+    expect(first.signal.aborted).toBe(false);
+    expect(second.signal.aborted).toBe(true);
+    signals.release('a', second);
+    const third = signals.register('a');
+    signals.release('x', third);
+    signals.abort('a');
+    expect(third.signal.aborted).toBe(true);
+    await signals.close();
+  });
+
+  it('logs its connection\'s errors, and disconnects it when closed', async () => {
+    const { log, logs } = capture();
+    const subscriber = new Redis(redis.url);
+    const signals = await CancelSignals.start(subscriber, log);
+    subscriber.emit('error', new Error('connection reset'));
+    expect(logs).toEqual([expect.objectContaining({ level: 40, err: 'connection reset', msg: 'cancel channel connection error' })]);
+    await signals.close();
+    await waitFor('the connection to end', async () => subscriber.status === 'end');
+    expect(await CancelSignals.publish(client, 'a')).toBe(0);
+  });
+});

@@ -1,0 +1,135 @@
+import { UnrecoverableError } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PermanentError, RetryableError } from '../../../../src/errors.js';
+import type { Issue } from '../../../../src/issue.js';
+import { initialState, type LoopState } from '../../../../src/loop/loop-state.js';
+import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
+import { keys } from '../../../../src/store/keys.js';
+import { fakeJob, jobDeps, type TestJobDeps } from '../../../helpers/job-deps.js';
+import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+
+// How a job's run ends: completed (usage accounted), failed or retried, and follow-up questions.
+
+const SECRET = 'sk-job-secret';
+let redis: TestRedis;
+let client: Redis;
+let deps: TestJobDeps;
+let settled: unknown[][];
+
+const alert = (identity: string): Issue => ({
+  identity, fingerprint: identity, source: 'alertmanager', sourceInstance: 'am', title: `Alert ${identity}`, description: '', url: null,
+  severity: 'critical', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T08:00:00.000Z', raw: null,
+});
+const usage = { promptTokens: 7, completionTokens: 3, llmCalls: 2 };
+const stepped = (): LoopState => ({ ...initialState([{ role: 'user', content: 'go' }]), usage, steps: 1 });
+
+beforeAll(async () => { redis = await startRedis(); client = new Redis(redis.url); });
+afterAll(async () => { client.disconnect(); await redis.stop(); });
+beforeEach(async () => {
+  await client.flushall();
+  deps = await jobDeps(redis.url, client, SECRET);
+  settled = [];
+  deps.hooks = { admit: async () => ({ kind: 'run' }), settled: async (id, u) => { settled.push([id, u]); } };
+});
+afterEach(async () => { await deps.close(); });
+
+describe('a completed investigation', () => {
+  it('has its usage accounted and its write-back asked for', async () => {
+    const { id } = await deps.store.claim(alert('ok'));
+    deps.script = async () => ({ answer: 'RCA', finishReason: 'answer', state: stepped() });
+    await runInvestigationJob(fakeJob(id), deps);
+    expect(settled).toEqual([[id, usage]]);
+    expect(deps.completions).toEqual([id]);
+    expect(deps.logs.at(-1)).toMatchObject({ id, llmCalls: 2, toolCalls: 0, msg: 'investigation completed' });
+  });
+
+  it('stays completed when its usage cannot be recorded, saying so', async () => {
+    const { id } = await deps.store.claim(alert('ledger'));
+    deps.hooks = { admit: async () => ({ kind: 'run' }), settled: async () => { throw new Error('ledger down'); } };
+    deps.script = async () => ({ answer: 'RCA', finishReason: 'answer', state: stepped() });
+    await runInvestigationJob(fakeJob(id), deps);
+    expect((await deps.store.get(id))!.status).toBe('completed');
+    expect(deps.logs.find((l) => l.msg === 'could not record usage')).toMatchObject({ level: 40, id, err: 'ledger down' });
+    expect(deps.completions).toEqual([id]);
+  });
+});
+
+describe('a failed investigation', () => {
+  it('has the usage of its progress accounted when it gives up after a step', async () => {
+    const { id } = await deps.store.claim(alert('fail'));
+    deps.script = async ({ opts }) => { await opts.onStep!(stepped()); throw new PermanentError('bad key'); };
+    await expect(runInvestigationJob(fakeJob(id), deps)).rejects.toThrow(UnrecoverableError);
+    expect(settled).toEqual([[id, usage]]);
+    deps.hooks = { admit: async () => ({ kind: 'run' }), settled: async () => { throw new Error('ledger down'); } };
+    const other = await deps.store.claim(alert('fail-2'));
+    await expect(runInvestigationJob(fakeJob(other.id), deps)).rejects.toThrow('bad key');
+    expect(deps.logs.find((l) => l.msg === 'could not record usage')).toMatchObject({ id: other.id, err: 'ledger down' });
+  });
+
+  it('accounts nothing when it failed before its first step', async () => {
+    const { id } = await deps.store.claim(alert('early'));
+    deps.script = async () => { throw new PermanentError('bad key'); };
+    await expect(runInvestigationJob(fakeJob(id), deps)).rejects.toThrow('bad key');
+    expect(settled).toEqual([]);
+  });
+});
+
+describe('a follow-up question', () => {
+  async function asked(identity: string, checkpoint = true): Promise<string> {
+    const { id } = await deps.store.claim(alert(identity));
+    await deps.store.complete(id, { rca: 'r', toolCalls: [], usage });
+    if (checkpoint) await deps.store.saveCheckpoint(id, stepped());
+    await deps.runs.ask(id, [{ question: 'first?', answer: 'yes', status: 'answered', askedAt: 'a', answeredAt: 'b', error: null }], 'why?');
+    return id;
+  }
+
+  it('continues the conversation from its checkpoint and stores the answer, the investigation staying completed', async () => {
+    const id = await asked('ask');
+    deps.script = async (call) => ({ answer: `answer to ${call.question}`, finishReason: 'answer', state: { ...call.state!, question: 'why?' } });
+    await runInvestigationJob(fakeJob(id, { phase: 'ask', jobId: `${id}-ask-1` }), deps);
+    expect(deps.calls).toMatchObject([{ kind: 'followUp', question: 'why?', entry: 1, state: { steps: 1 } }]);
+    const inv = (await deps.store.get(id))!;
+    expect(inv.status).toBe('completed');
+    expect(inv.conversation).toEqual([
+      expect.objectContaining({ question: 'first?', status: 'answered' }),
+      expect.objectContaining({ question: 'why?', answer: 'answer to why?', status: 'answered', answeredAt: expect.any(String), error: null }),
+    ]);
+    expect((await deps.store.loadCheckpoint(id))!.question).toBeNull();
+    expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
+    expect(deps.completions).toEqual([]);
+    expect(settled).toEqual([]);
+    expect(deps.logs.map((l) => l.msg)).toEqual(['follow-up started', 'follow-up answered']);
+    expect(deps.logs[0]).toMatchObject({ phase: 'ask' });
+  });
+
+  it('fails, saying why, when the conversation has expired', async () => {
+    const id = await asked('expired', false);
+    await expect(runInvestigationJob(fakeJob(id, { phase: 'ask' }), deps)).rejects.toThrow(UnrecoverableError);
+    expect(deps.calls).toEqual([]);
+    const inv = (await deps.store.get(id))!;
+    expect(inv.conversation.at(-1)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^the conversation history has expired/) });
+    expect(inv.conversation[0]!.status).toBe('answered');
+    expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
+    expect(deps.logs.at(-1)).toMatchObject({ level: 50, phase: 'ask', msg: 'follow-up failed' });
+  });
+
+  it('goes back to the queue on a retryable error, its entry untouched', async () => {
+    const id = await asked('retry');
+    deps.script = async () => { throw new RetryableError(`busy ${SECRET}`, { retryAfterMs: 700 }); };
+    const err = await runInvestigationJob(fakeJob(id, { phase: 'ask' }), deps).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(RetryableError);
+    expect(err).toMatchObject({ message: 'busy [redacted]', retryAfterMs: 700 });
+    const inv = (await deps.store.get(id))!;
+    expect(inv.conversation.at(-1)).toMatchObject({ status: 'queued', error: null });
+    expect(await client.ttl(keys.investigation(id))).toBe(-1);
+    expect(deps.logs.at(-1)).toMatchObject({ level: 40, phase: 'ask', attempt: 1, retryAfterMs: 700, msg: 'investigation will be retried' });
+  });
+
+  it('is not run again once answered', async () => {
+    const id = await asked('answered');
+    await deps.runs.updateIf(id, 'ask', 'queued', { askStatus: 'answered' });
+    await runInvestigationJob(fakeJob(id, { phase: 'ask' }), deps);
+    expect(deps.calls).toEqual([]);
+  });
+});
