@@ -72,6 +72,11 @@ describe('webhook payload', () => {
       { path: 'alerts.0.startsAt', message: 'must be an RFC 3339 timestamp, e.g. 2024-01-01T00:00:00.123456789Z' },
       { path: 'alerts.0.fingerprint', message: 'must be 16 lower-case hex digits' },
     ]);
+    for (const fingerprint of ['xe02342136ca8c633', 'e02342136ca8c633x']) {
+      const c = body();
+      c.alerts[0].fingerprint = fingerprint;
+      expect(issuesOf(WebhookPayloadSchema, c)[0]?.path, fingerprint).toBe('alerts.0.fingerprint');
+    }
   });
 
   it('check notification_reason and routeLabels when present', () => {

@@ -43,6 +43,7 @@ describe('GitHub issues events, on @octokit/webhooks-examples', () => {
     for (const full of ['Hello-World', 'a/b/c', '/b', 'a/']) {
       expect(refusal(IssuesEventSchema, { ...p, repository: { ...p.repository, full_name: full } }), full).toBe('repository.full_name');
     }
+    expect(IssuesEventSchema.safeParse({ ...p, repository: { ...p.repository, full_name: 'x' } }).error?.issues[0]?.message).toBe('expected owner/name');
     expect(refusal(IssuesEventSchema, { ...p, repository: { ...p.repository, private: 'no' } })).toBe('repository.private');
     expect(refusal(IssuesEventSchema, { ...p, sender: {} })).toBe('sender.login');
     expect(refusal(IssuesEventSchema, { ...p, label: { id: 1 } })).toBe('label.name');
