@@ -62,6 +62,7 @@ describe('the alert inside an action payload', () => {
     expect(ActionPayloadSchema.parse(p).alert.createdAt).toBe(1718031599062);
     expect(refusal('createdAt', '2024-06-10T15:00:00Z')).toBe('alert.createdAt');
     expect(refusal('createdAt', '1718031599062x')).toBe('alert.createdAt');
+    expect(refusal('createdAt', 'x1718031599062')).toBe('alert.createdAt');
     expect(refusal('createdAt', 1.5)).toBe('alert.createdAt');
     expect(refusal('createdAt', null)).toBeNull();
   });
@@ -79,6 +80,8 @@ describe('the alert inside an action payload', () => {
     expect(r.error?.issues[0]).toMatchObject({ path: ['alert', 'details'], message: 'expected an object of strings' });
     expect(refusal('details', 'text')).toBe('alert.details');
     expect(refusal('details', null)).toBeNull();
+    expect(refusal('details', undefined)).toBeNull();
+    expect(ActionPayloadSchema.safeParse({ ...create(), source: { name: 5 } }).error?.issues[0]?.path).toEqual(['source', 'name']);
   });
 
   it.each([['tags', ['a', 1]], ['teams', 'team'], ['responders', [{ id: 1 }]], ['note', 5], ['message', 5]] as const)('refuses %s of the wrong type', (field, value) => {
@@ -91,6 +94,10 @@ describe('detailsOf', () => {
     const details = detailsOf(JSON.parse('{"a":"x","n":5,"b":false,"none":null,"o":{"k":[1]},"__proto__":"p"}'));
     expect(Object.entries(details)).toEqual([['a', 'x'], ['n', '5'], ['b', 'false'], ['none', ''], ['o', '{"k":[1]}'], ['__proto__', 'p']]);
     expect(Object.getPrototypeOf(details)).toBe(Object.prototype);
+  });
+
+  it('takes an undefined value as empty text', () => {
+    expect(detailsOf({ a: undefined })).toEqual({ a: '' });
   });
 
   it('is empty for anything but an object', () => {
