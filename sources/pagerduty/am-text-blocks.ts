@@ -1,7 +1,10 @@
 import type { AmAlert } from './am-alert.js';
 
-/** ` - name = value`: Prometheus label and annotation names are [A-Za-z_][A-Za-z0-9_]*. */
-const PAIR = /^ - ([A-Za-z_][A-Za-z0-9_]*) = (.*)$/;
+/**
+ * ` - name = value`: Prometheus label and annotation names are [A-Za-z_][A-Za-z0-9_]*. The value runs
+ * to the end of the line, a carriage return included (`s`): a value written with CRLF line breaks.
+ */
+const PAIR = /^ - ([A-Za-z_][A-Za-z0-9_]*) = (.*)$/s;
 
 interface Building {
   labels: Array<[string, string]>;

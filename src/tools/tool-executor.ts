@@ -88,10 +88,12 @@ export class ToolExecutor {
     if (verdict.decision === 'ask' && !approved) return done({ status: 'approval_required', error: verdict.reason, params: shown });
     const output = await this.runWithTimeout(tool, params, approved, opts.signal);
     if (output.status === 'error') return done({ status: 'error', error: output.error, params: shown });
-    const filtered = output.data !== undefined && hasFilters(split.filters) ? applyFilters(output.data, split.filters) : output.data;
-    if (filtered === '' && output.status === 'success') return done({ status: 'no_data', data: 'nothing left after the output filters', params: shown });
+    const filtering = hasFilters(split.filters);
+    const filtered = output.data !== undefined && filtering ? applyFilters(output.data, split.filters) : output.data;
+    if (filtering && filtered === '' && output.status === 'success') return done({ status: 'no_data', data: 'nothing left after the output filters', params: shown });
     const shaped = filtered === undefined ? null : shapeOutput(filtered, this.maxOutputChars);
-    const data = output.status === 'no_data' && !shaped ? (output.message ?? 'no data found') : shaped?.text;
+    // "No data" with nothing to show (none, or all filtered away): the tool's message says more than "".
+    const data = output.status === 'no_data' && !shaped?.text ? (output.message ?? 'no data found') : shaped?.text;
     return done({ status: output.status, data, params: shown, ...(shaped?.truncated ? { truncated: true } : {}) });
   }
 

@@ -90,3 +90,29 @@ describe('identity across webhook and API v2', () => {
     expect(api.status).toBe('open');
   });
 });
+
+describe('alerts with little in them', () => {
+  const apiAlert = (over: Record<string, unknown> = {}) => ({
+    labels: {}, annotations: {}, startsAt: '2026-11-30T04:23:06.175Z', endsAt: '2026-11-30T05:00:00.000Z', updatedAt: '2026-11-30T04:23:07.000Z',
+    fingerprint: 'e02342136ca8c633', receivers: [{ name: 'bot' }], status: { state: 'active' as const, silencedBy: [], inhibitedBy: [] }, ...over,
+  });
+
+  it('is titled "alert" without an alertname, with an empty description', () => {
+    const issue = issueFromApiAlert(apiAlert(), 'http://am:9093', 0);
+    expect([issue.title, issue.description]).toEqual(['alert', '']);
+    expect(issueFromApiAlert(apiAlert({ annotations: { message: 'disk full' } }), 'http://am:9093', 0).title).toBe('alert: disk full');
+  });
+
+  it('counts an API alert resolved from the moment its endsAt is reached', () => {
+    const ends = Date.parse('2026-11-30T05:00:00.000Z');
+    expect(issueFromApiAlert(apiAlert(), 'http://am:9093', ends - 1).status).toBe('open');
+    expect(issueFromApiAlert(apiAlert(), 'http://am:9093', ends).status).toBe('resolved');
+    expect(issueFromApiAlert(apiAlert(), 'http://am:9093', ends + 1).status).toBe('resolved');
+  });
+
+  it('leaves a time that is not a whole RFC 3339 timestamp as it is', () => {
+    expect(normaliseTime('at 2026-11-30T04:23:06Z')).toBe('at 2026-11-30T04:23:06Z');
+    expect(normaliseTime('2026-11-30T04:23:06Z and later')).toBe('2026-11-30T04:23:06Z and later');
+    expect(normaliseTime('2026-13-30T04:23:06Z')).toBe('2026-13-30T04:23:06Z');
+  });
+});
