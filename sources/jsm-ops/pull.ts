@@ -1,9 +1,9 @@
 import type { Issue } from '../../src/issue.js';
+import { listAllPages } from '../ops-alerts-common/list-pages.js';
 import type { PullSpec, SourceClient } from '../../src/source.js';
 import type { JsmOpsApi } from './api.js';
 import type { JsmOpsConfig } from './config.js';
 import { issueFromApiAlert, type JsmContext } from './map.js';
-import type { JsmAlert } from './schema.js';
 
 export const DEFAULT_PULL_QUERY = 'status: open';
 /** JSM refuses offset + size of 20,000 or more. */
@@ -20,15 +20,8 @@ export class JsmOpsPull implements SourceClient<JsmOpsQuery> {
 
   async fetchIssues(q: JsmOpsQuery): Promise<Issue[]> {
     const want = q.limit ?? Infinity;
-    const listed: JsmAlert[] = [];
-    for (let offset = 0; listed.length < want && offset < MAX_OFFSET;) {
-      const size = Math.min(this.pageSize, want - listed.length, MAX_OFFSET - offset);
-      const page = await this.api.listAlertsPage(q.query, offset, size);
-      listed.push(...page.alerts);
-      offset += page.alerts.length;
-      if (!page.more) break;
-    }
-    return listed.slice(0, want).map((a) => issueFromApiAlert(a, this.ctx));
+    const listed = await listAllPages((offset, size) => this.api.listAlertsPage(q.query, offset, size), want, this.pageSize, MAX_OFFSET);
+    return listed.map((a) => issueFromApiAlert(a, this.ctx));
   }
 }
 

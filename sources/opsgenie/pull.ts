@@ -1,8 +1,8 @@
 import type { Issue } from '../../src/issue.js';
+import { listAllPages } from '../ops-alerts-common/list-pages.js';
 import type { PullSpec, SourceClient } from '../../src/source.js';
 import type { OpsgenieApi } from './api.js';
 import type { OpsgenieConfig } from './config.js';
-import type { OgAlert } from './schema.js';
 import { issueFromApiAlert } from './map.js';
 
 export const DEFAULT_PULL_QUERY = 'status:open';
@@ -23,16 +23,9 @@ export class OpsgeniePull implements SourceClient<OpsgenieQuery> {
 
   async fetchIssues(q: OpsgenieQuery): Promise<Issue[]> {
     const want = q.limit ?? Infinity;
-    const listed: OgAlert[] = [];
-    for (let offset = 0; listed.length < want && offset < MAX_OFFSET;) {
-      const size = Math.min(this.pageSize, want - listed.length, MAX_OFFSET - offset);
-      const page = await this.api.listAlertsPage(q.query, offset, size);
-      listed.push(...page.alerts);
-      offset += page.alerts.length;
-      if (!page.more) break;
-    }
+    const listed = await listAllPages((offset, size) => this.api.listAlertsPage(q.query, offset, size), want, this.pageSize, MAX_OFFSET);
     const issues: Issue[] = [];
-    for (const a of listed.slice(0, want)) {
+    for (const a of listed) {
       const full = await this.api.getAlert(a.id);
       if (full) issues.push(issueFromApiAlert(full, { apiUrl: this.apiUrl }));
     }
