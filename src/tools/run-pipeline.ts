@@ -45,7 +45,8 @@ export function runPipeline(stages: string[][], opts: PipelineOptions): Promise<
         from.pipe(child.stdin);
         child.stdin.on('error', () => undefined); // the next stage may exit first (head): EPIPE is normal
         // Unpiped (its reader died), the stream would sit paused with data and never end: drain it.
-        from.on('unpipe', () => from.resume());
+        // 'unpipe' is emitted on the destination, not on the source.
+        child.stdin.on('unpipe', () => from.resume());
       }
       child.stderr?.on('data', (d: Buffer) => { if (stderr.join('').length < opts.maxBytes) stderr.push(d.toString('utf8')); });
       if (i === stages.length - 1) {

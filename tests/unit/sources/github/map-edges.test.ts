@@ -39,6 +39,12 @@ describe('a command comment', () => {
     expect(issue.untrusted?.map((u) => u.text)).toEqual(['seen it too', '/lestrade investigate']);
   });
 
+  it('is added after the recent comments when they do not hold it', () => {
+    const earlier: GhComment = { id: 1, body: 'seen it too', user: { login: 'alice' }, created_at: '2019-05-15T15:19:00Z', html_url: 'u' };
+    const issue = toIssue(labeled(), { ...ctx, comments: [earlier], trigger: { kind: 'comment', comment: command() } });
+    expect(issue.untrusted?.map((u) => u.text)).toEqual(['seen it too', '/lestrade investigate']);
+  });
+
   it('a label trigger adds no request annotations and no comment in raw', () => {
     const issue = toIssue(labeled(), { ...ctx, trigger: { kind: 'label' } });
     expect(issue.annotations).not.toHaveProperty('requested_by');

@@ -45,7 +45,7 @@ describe('an incident with little in it', () => {
       id: 'PBARE', number: null, title: 'Disk full', status: 'acknowledged', urgency: null, priority: null, service: { id: 'PS', summary: null },
       created_at: '2024-01-01T00:00:00Z', html_url: null, incident_key: null, alerts: [{ id: 'PA', summary: null, status: null, severity: null, alert_key: null }],
     });
-    expect((toIssue(incident, [], ctx).raw as { service: unknown; number: unknown }).service).toEqual({ id: 'PF9KMXH', summary: 'API Service' });
+    expect(toIssue(incident, [], ctx).raw).toMatchObject({ service: { id: 'PF9KMXH', summary: 'API Service' }, urgency: 'high', number: '2', priority: 'P1' });
   });
 
   it('takes no description from an alert summary that only repeats the title', () => {

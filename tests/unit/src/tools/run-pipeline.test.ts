@@ -24,6 +24,23 @@ describe('runPipeline', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
+  it('drains a stage whose reader ended, so a writer that ignores SIGPIPE can finish', async () => {
+    const started = Date.now();
+    expect(await run([['sh', '-c', "trap '' PIPE; seq 1 200000"], ['head', '-n', '1']], { timeoutMs: 4_000 })).toEqual({ exitCode: 0, stdout: '1\n', stderr: '', truncated: false });
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('keeps output arriving in several pieces, and all of a large output', async () => {
+    expect(await run([['sh', '-c', 'echo a; sleep 0.1; echo b']], { maxBytes: 1_000 })).toEqual({ exitCode: 0, stdout: 'a\nb\n', stderr: '', truncated: false });
+    const big = await run([['head', '-c', '300000', '/dev/zero']], { maxBytes: 1_000_000 });
+    expect([big.stdout.length, big.truncated]).toEqual([300_000, false]);
+  });
+
+  it('keeps stderr written in pieces up to the cap', async () => {
+    const r = await run([['sh', '-c', 'printf %30s x >&2; sleep 0.1; printf %30s y >&2; sleep 0.1; printf %30s z >&2']], { maxBytes: 70 });
+    expect(r.stderr).toBe(`${' '.repeat(29)}x${' '.repeat(29)}y${' '.repeat(10)}`);
+  });
+
   it('keeps stderr of every stage, within the cap', async () => {
     const r = await run([['sh', '-c', 'echo one >&2; echo data'], ['sh', '-c', 'cat >/dev/null; echo two >&2']]);
     expect(r.stderr.split('\n').filter(Boolean).sort()).toEqual(['one', 'two']);

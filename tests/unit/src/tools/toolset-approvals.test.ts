@@ -34,6 +34,11 @@ describe('approvalRequired lists', () => {
     expect((await resolveToolsets([db], {}, {})).approvalRequired).toEqual(['drop']);
   });
 
+  it('are empty for a built-in toolset that has none', async () => {
+    const builtin = { name: 'builtin', description: 'd', origin: 'builtin', enabled: true, prerequisites: [], tools: [] };
+    expect((await resolveToolsets([builtin], {}, {})).approvalRequired).toEqual([]);
+  });
+
   it('come only from the settings\' own keys, not inherited ones', async () => {
     const k8s = load(toolset('k8s', ['get', 'delete']));
     const inherited = Object.create({ k8s: { enabled: false, approvalRequired: ['delete'] } }) as Record<string, never>;
