@@ -101,6 +101,8 @@ describe('a follow-up question', () => {
     expect(settled).toEqual([]);
     expect(deps.logs.map((l) => l.msg)).toEqual(['follow-up started', 'follow-up answered']);
     expect(deps.logs[0]).toMatchObject({ phase: 'ask' });
+    expect(deps.logs[1]).toMatchObject({ id, llmCalls: 2 });
+    expect(await client.hget(keys.investigation(id), 'askStatus')).toBe('answered');
   });
 
   it('fails, saying why, when the conversation has expired', async () => {
@@ -110,6 +112,7 @@ describe('a follow-up question', () => {
     const inv = (await deps.store.get(id))!;
     expect(inv.conversation.at(-1)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^the conversation history has expired/) });
     expect(inv.conversation[0]!.status).toBe('answered');
+    expect(await client.hget(keys.investigation(id), 'askStatus')).toBe('failed');
     expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
     expect(deps.logs.at(-1)).toMatchObject({ level: 50, phase: 'ask', msg: 'follow-up failed' });
   });
@@ -122,6 +125,7 @@ describe('a follow-up question', () => {
     expect(err).toMatchObject({ message: 'busy [redacted]', retryAfterMs: 700 });
     const inv = (await deps.store.get(id))!;
     expect(inv.conversation.at(-1)).toMatchObject({ status: 'queued', error: null });
+    expect(await client.hget(keys.investigation(id), 'askStatus')).toBe('queued');
     expect(await client.ttl(keys.investigation(id))).toBe(-1);
     expect(deps.logs.at(-1)).toMatchObject({ level: 40, phase: 'ask', attempt: 1, retryAfterMs: 700, msg: 'investigation will be retried' });
   });
