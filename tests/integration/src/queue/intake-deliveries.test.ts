@@ -7,6 +7,7 @@ import { Intake } from '../../../../src/queue/intake.js';
 import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { waitFor } from '../../../helpers/service.js';
 
 // Deliveries mixing related alerts, skip rules, groups and a small dispatch window.
 
@@ -72,6 +73,19 @@ describe('a delivery', () => {
     const { queued: [id] } = await intake.accept([issue('m1', { group }), issue('m2', { group })]);
     expect((await intake.accept([issue('m1', { group, status: 'resolved' })])).resolved).toEqual([]);
     expect((await intake.accept([issue('m2', { group, status: 'resolved' })])).resolved).toEqual([id]);
+  });
+});
+
+describe('jobs', () => {
+  it('are added right after a delivery, without waiting for a flush or a sweep', async () => {
+    const { queued: [id] } = await intake.accept([issue('soon')]);
+    await waitFor('the job', async () => (await queue.getJob(id!)) !== undefined, 3_000);
+  });
+
+  it('left in the dispatch set by a process that died are added by the sweep', async () => {
+    const { items: [c] } = await store.claimMany([{ kind: 'claim', issue: issue('orphan'), status: 'queued', priority: 0 }]);
+    intake.startDispatchSweep(30);
+    await waitFor('the sweep', async () => (await queue.getJob(c!.id)) !== undefined, 3_000);
   });
 });
 
