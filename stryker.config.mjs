@@ -22,7 +22,7 @@ export const FOLDERS = {
     // Not worker-crash.test.ts: its workers are child processes, where no mutant is active.
     tests: [
       'tests/unit/src/queue/**/*.test.ts',
-      'tests/integration/src/queue/{intake,intake-waiting,redis-connections,redis-connections-options,worker,worker-guards,worker-paths,worker-retry-after,worker-failures,job-retention,linked-issues}.test.ts',
+      'tests/integration/src/queue/{intake,intake-waiting,intake-deliveries,redis-connections,redis-connections-options,worker,worker-guards,worker-paths,worker-retry-after,worker-failures,job-retention,linked-issues}.test.ts',
       'tests/integration/src/queue/{investigation-worker,run-investigation-job,run-investigation-job-outcomes,job-dispatcher,continuations,cancel-signals,expiry-worker}.test.ts',
     ],
   },

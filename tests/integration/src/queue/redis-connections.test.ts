@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/log.js';
 import { closeWorker } from '../../../../src/queue/close-worker.js';
-import { WRITE_BACK_QUEUE_NAME, writeBackJobId, QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
+import { EXPIRY_QUEUE_NAME, WRITE_BACK_QUEUE_NAME, writeBackJobId, QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
 import { createFastFailRedis, createWorkerRedis, waitReady, type RedisClient } from '../../../../src/queue/redis-connections.js';
 import { freePort } from '../../../helpers/free-port.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
@@ -50,7 +50,7 @@ describe('closeWorker', () => {
 
 describe('queue names', () => {
   it('are fixed: renaming them would orphan queued work', () => {
-    expect([QUEUE_NAME, WRITE_BACK_QUEUE_NAME]).toEqual(['investigations', 'writebacks']);
+    expect([QUEUE_NAME, WRITE_BACK_QUEUE_NAME, EXPIRY_QUEUE_NAME]).toEqual(['investigations', 'writebacks', 'approval-expiries']);
     expect(QUEUE_PREFIX).toMatch(/lestrade/);
     expect(writeBackJobId('5f0c1e2a-0000-4000-8000-000000000001')).toBe('wb-5f0c1e2a-0000-4000-8000-000000000001');
   });

@@ -1,7 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PermanentError, RetryableError } from '../../../../src/errors.js';
+import { CancelledError, PermanentError, RetryableError } from '../../../../src/errors.js';
 import type { Issue } from '../../../../src/issue.js';
 import { initialState, type LoopState } from '../../../../src/loop/loop-state.js';
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
@@ -53,6 +53,31 @@ describe('a completed investigation', () => {
     expect(deps.logs.find((l) => l.msg === 'could not record usage')).toMatchObject({ level: 40, id, err: 'ledger down' });
     expect(deps.completions).toEqual([id]);
   });
+
+  it('cancelled while its answer was being written, is neither accounted, logged completed, nor written back', async () => {
+    const { id } = await deps.store.claim(alert('late-cancel'));
+    deps.script = async () => { await deps.runs.cancel(id); return { answer: 'RCA', finishReason: 'answer', state: stepped() }; };
+    await runInvestigationJob(fakeJob(id), deps);
+    expect((await deps.store.get(id))!.status).toBe('cancelled');
+    expect(settled).toEqual([]);
+    expect(deps.completions).toEqual([]);
+    expect(deps.logs.map((l) => l.msg)).toEqual(['investigation started']);
+  });
+
+  it('goes on when its job is redelivered while the record says running (a worker died)', async () => {
+    const { id } = await deps.store.claim(alert('redelivered'));
+    await deps.runs.begin(id, 'investigation', 1, id);
+    deps.script = async () => ({ answer: 'RCA', finishReason: 'answer', state: stepped() });
+    await runInvestigationJob(fakeJob(id, { attemptsMade: 1 }), deps);
+    expect(await deps.store.get(id)).toMatchObject({ status: 'completed', attempts: 2 });
+  });
+
+  it('ends quietly on a cancellation the loop raised itself', async () => {
+    const { id } = await deps.store.claim(alert('raised'));
+    deps.script = async () => { throw new CancelledError('investigation cancelled'); };
+    await runInvestigationJob(fakeJob(id), deps);
+    expect(deps.logs.at(-1)).toMatchObject({ id, msg: 'investigation cancelled' });
+  });
 });
 
 describe('a failed investigation', () => {
@@ -80,19 +105,21 @@ describe('a follow-up question', () => {
     const { id } = await deps.store.claim(alert(identity));
     await deps.store.complete(id, { rca: 'r', toolCalls: [], usage });
     if (checkpoint) await deps.store.saveCheckpoint(id, stepped());
-    await deps.runs.ask(id, [{ question: 'first?', answer: 'yes', status: 'answered', askedAt: 'a', answeredAt: 'b', error: null }], 'why?');
+    const earlier = (question: string) => ({ question, answer: `yes to ${question}`, status: 'answered' as const, askedAt: 'a', answeredAt: 'b', error: null });
+    await deps.runs.ask(id, [earlier('first?'), earlier('second?')], 'why?');
     return id;
   }
 
   it('continues the conversation from its checkpoint and stores the answer, the investigation staying completed', async () => {
     const id = await asked('ask');
     deps.script = async (call) => ({ answer: `answer to ${call.question}`, finishReason: 'answer', state: { ...call.state!, question: 'why?' } });
-    await runInvestigationJob(fakeJob(id, { phase: 'ask', jobId: `${id}-ask-1` }), deps);
-    expect(deps.calls).toMatchObject([{ kind: 'followUp', question: 'why?', entry: 1, state: { steps: 1 } }]);
+    await runInvestigationJob(fakeJob(id, { phase: 'ask', jobId: `${id}-ask-2` }), deps);
+    expect(deps.calls).toMatchObject([{ kind: 'followUp', question: 'why?', entry: 2, state: { steps: 1 } }]);
     const inv = (await deps.store.get(id))!;
     expect(inv.status).toBe('completed');
     expect(inv.conversation).toEqual([
-      expect.objectContaining({ question: 'first?', status: 'answered' }),
+      expect.objectContaining({ question: 'first?', answer: 'yes to first?', status: 'answered' }),
+      expect.objectContaining({ question: 'second?', answer: 'yes to second?', status: 'answered' }),
       expect.objectContaining({ question: 'why?', answer: 'answer to why?', status: 'answered', answeredAt: expect.any(String), error: null }),
     ]);
     expect((await deps.store.loadCheckpoint(id))!.question).toBeNull();
@@ -101,6 +128,8 @@ describe('a follow-up question', () => {
     expect(settled).toEqual([]);
     expect(deps.logs.map((l) => l.msg)).toEqual(['follow-up started', 'follow-up answered']);
     expect(deps.logs[0]).toMatchObject({ phase: 'ask' });
+    expect(deps.logs[1]).toMatchObject({ id, llmCalls: 2 });
+    expect(await client.hget(keys.investigation(id), 'askStatus')).toBe('answered');
   });
 
   it('fails, saying why, when the conversation has expired', async () => {
@@ -110,6 +139,7 @@ describe('a follow-up question', () => {
     const inv = (await deps.store.get(id))!;
     expect(inv.conversation.at(-1)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^the conversation history has expired/) });
     expect(inv.conversation[0]!.status).toBe('answered');
+    expect(await client.hget(keys.investigation(id), 'askStatus')).toBe('failed');
     expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
     expect(deps.logs.at(-1)).toMatchObject({ level: 50, phase: 'ask', msg: 'follow-up failed' });
   });
@@ -122,6 +152,7 @@ describe('a follow-up question', () => {
     expect(err).toMatchObject({ message: 'busy [redacted]', retryAfterMs: 700 });
     const inv = (await deps.store.get(id))!;
     expect(inv.conversation.at(-1)).toMatchObject({ status: 'queued', error: null });
+    expect(await client.hget(keys.investigation(id), 'askStatus')).toBe('queued');
     expect(await client.ttl(keys.investigation(id))).toBe(-1);
     expect(deps.logs.at(-1)).toMatchObject({ level: 40, phase: 'ask', attempt: 1, retryAfterMs: 700, msg: 'investigation will be retried' });
   });

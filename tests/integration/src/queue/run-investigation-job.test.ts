@@ -119,8 +119,10 @@ describe('a run', () => {
     expect((await deps.store.loadCheckpoint(id))!.steps).toBe(1);
     expect(await deps.store.getOutput(id, 'call_1')).toBe('a long output');
     expect((await deps.store.get(id))!.status).toBe('cancelled');
+    expect(deps.completions).toEqual([]);
     expect(deps.logs.map((l) => l.msg)).toEqual(['investigation started', 'investigation cancelled']);
     expect(deps.logs[0]).toMatchObject({ id, title: 'Alert cancel', attempt: 1, phase: 'investigation' });
+    expect(deps.logs[1]).toMatchObject({ level: 30, id, phase: 'investigation' });
   });
 
   it('pauses for approval: the expiry first, then the progress and the pause, and no write-back', async () => {

@@ -167,6 +167,7 @@ describe('an investigation job', () => {
     expect((await store.get(delayed))!.status).toBe('running');
     expect((await store.get(waiting))!.status).toBe('running');
     expect(logs.filter((l) => l.msg === 'investigation failed: its job failed outside the handler').map((l) => l.id).sort()).toEqual([failed, unknown].sort());
+    expect(logs.filter((l) => l.msg === 'investigation failed: its job failed outside the handler').map((l) => l.phase)).toEqual(['investigation', 'investigation']);
   });
 
   it('uses the error\'s message when BullMQ kept no reason, and logs what it could not settle', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
 import type { ClaimItem } from '../../../../src/store/claim-many.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
+import { keys } from '../../../../src/store/keys.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 
 // Issues of one group (an Alertmanager group, investigateBy: group) claimed into one investigation.
@@ -36,6 +37,15 @@ describe('a group', () => {
     expect(inv).toMatchObject({ title: 'Group g1', priority: 5, followUpOf: null, coalescing: { lastJoinedAt: now.getTime(), quietMs: 30_000, maxWaitMs: 600_000 } });
     expect(inv.issue.labels).toEqual({ alertname: 'X' });
     expect(inv.issue.alerts!.map((m) => [m.identity, m.status, m.labels])).toEqual([['a', 'open', { pod: 'a' }], ['bb', 'open', { pod: 'bb' }]]);
+  });
+
+  it('lists every member however many joined, and falls back to the first issue when the member list is gone', async () => {
+    const { items: [a] } = await store.claimMany([claim(member('a')), claim(member('bb')), claim(member('ccc'))]);
+    expect((await store.get(a!.id))!.issue.alerts!.map((m) => m.identity)).toEqual(['a', 'bb', 'ccc']);
+    await client.del(`${keys.investigation(a!.id)}:members`);
+    const inv = (await store.get(a!.id))!;
+    expect(inv.issue).toMatchObject({ identity: 'a', title: 'alert a' });
+    expect(inv.issue.alerts).toBeUndefined();
   });
 
   it('shows a member that resolved as resolved, the group open while another fires', async () => {

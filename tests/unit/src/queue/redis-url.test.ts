@@ -13,6 +13,7 @@ describe('parseRedisUrl', () => {
     expect(parseRedisUrl('redis+cluster://a:7000, b ,[::1]:7002/')).toEqual({
       kind: 'cluster', tls: false, nodes: [{ host: 'a', port: 7000 }, { host: 'b', port: 6379 }, { host: '::1', port: 7002 }],
     });
+    expect(parseRedisUrl('redis+cluster://a:7000//')).toEqual({ kind: 'cluster', tls: false, nodes: [{ host: 'a', port: 7000 }] });
     expect(parseRedisUrl('rediss+cluster://a:1,,b:65535')).toEqual({ kind: 'cluster', tls: true, nodes: [{ host: 'a', port: 1 }, { host: 'b', port: 65535 }] });
   });
 
@@ -21,6 +22,7 @@ describe('parseRedisUrl', () => {
       kind: 'cluster', tls: false, username: 'app', password: 'p@ss@w0rd', nodes: [{ host: 'a', port: 7000 }],
     });
     expect(parseRedisUrl('redis+cluster://:secret@a:7000')).toEqual({ kind: 'cluster', tls: false, password: 'secret', nodes: [{ host: 'a', port: 7000 }] });
+    expect(parseRedisUrl('redis+cluster://@a:7000')).toEqual({ kind: 'cluster', tls: false, nodes: [{ host: 'a', port: 7000 }] });
     expect(parseRedisUrl('redis+cluster://onlyuser@a:7000')).toEqual({ kind: 'cluster', tls: false, username: 'onlyuser', nodes: [{ host: 'a', port: 7000 }] });
     // Not valid percent-encoding: kept as written.
     expect(parseRedisUrl('redis+cluster://u%zz:p%@a')).toMatchObject({ username: 'u%zz', password: 'p%' });
@@ -29,6 +31,8 @@ describe('parseRedisUrl', () => {
   it('refuses other schemes, a cluster with no node, a node that is not host:port, and ports out of range', () => {
     const refused: Array<[string, string]> = [
       ['http://host', 'REDIS_URL: must start with redis://, rediss://, redis+cluster:// or rediss+cluster://'],
+      [' redis://host', 'REDIS_URL: must start with redis://, rediss://, redis+cluster:// or rediss+cluster://'],
+      ['redis+cluster://a:1/b:2', 'REDIS_URL: "a:1/b:2" is not host:port'],
       ['host:6379', 'REDIS_URL: must start with redis://, rediss://, redis+cluster:// or rediss+cluster://'],
       ['redis+cluster://', 'REDIS_URL: a cluster URL needs at least one host:port'],
       ['redis+cluster://u:p@ , ', 'REDIS_URL: a cluster URL needs at least one host:port'],

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointError } from '../../../../src/errors.js';
 import type { LoopState } from '../../../../src/loop/loop-state.js';
-import { decodeCheckpoint, encodeCheckpoint } from '../../../../src/store/checkpoint.js';
 
 // Every part of a saved loop state the schema checks: a full state reads back; each damage is
 // refused as a CheckpointError naming where it is.
+//
+// The module is imported inside the tests, not at the top: a schema that cannot even be built
+// (a discriminated union missing its key) throws when the module loads, and a file failing to
+// load reports no failed test to a mutation run, only a test that fails does.
+const codec = () => import('../../../../src/store/checkpoint.js');
 
 type Json = Record<string, any>;
 
@@ -45,7 +49,8 @@ function full(): LoopState {
 }
 
 /** The error decoding a full state damaged by `damage`. */
-function refusal(damage: (state: Json) => void): Error {
+async function refusal(damage: (state: Json) => void): Promise<Error> {
+  const { decodeCheckpoint, encodeCheckpoint } = await codec();
   const doc = JSON.parse(encodeCheckpoint(full()));
   damage(doc.state);
   try {
@@ -58,7 +63,8 @@ function refusal(damage: (state: Json) => void): Error {
 }
 
 describe('a checkpoint using every field', () => {
-  it('reads back as saved', () => {
+  it('reads back as saved', async () => {
+    const { decodeCheckpoint, encodeCheckpoint } = await codec();
     expect(decodeCheckpoint(encodeCheckpoint(full()))).toEqual(full());
   });
 });
@@ -89,14 +95,15 @@ describe('a damaged checkpoint', () => {
     ['a compaction missing a count', (s) => { delete s.context.compactions[0].truncatedResults; }, /state\.context\.compactions\.0\.truncatedResults/],
   ];
   for (const [name, damage, where] of cases) {
-    it(`is refused: ${name}`, () => {
-      const err = refusal(damage);
+    it(`is refused: ${name}`, async () => {
+      const err = await refusal(damage);
       expect(err.message).toMatch(/^saved checkpoint is damaged: /);
       expect(err.message).toMatch(where);
     });
   }
 
-  it('is refused with no version when it is not a JSON object', () => {
+  it('is refused with no version when it is not a JSON object', async () => {
+    const { decodeCheckpoint } = await codec();
     for (const text of ['null', '5', '"text"', 'true', '[]']) {
       expect(() => decodeCheckpoint(text), text).toThrow(CheckpointError);
       expect(() => decodeCheckpoint(text), text).toThrow(/has no version/);
