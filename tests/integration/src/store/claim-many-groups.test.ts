@@ -66,6 +66,19 @@ describe('a group', () => {
     expect(c!.flag).toBe(false);
   });
 
+  it('moves its dispatch entry to the raised priority, keeping its time, whether the member joins in a later delivery or the same one', async () => {
+    const now = new Date('2026-11-30T01:00:00.000Z');
+    const later = new Date(now.getTime() + 5_000);
+    const { items: [a] } = await store.claimMany([claim(member('a'))], now);
+    await store.claimMany([claim(member('bb'), { priority: 2 })], later);
+    expect(await client.zrange(keys.dispatch(), 0, -1, 'WITHSCORES')).toEqual([`2|000000|${a!.id}`, String(2e13 + now.getTime())]);
+    await client.flushall();
+    const { items: [c, d, e] } = await store.claimMany([claim(member('c')), claim(member('dd'), { priority: 2 }), claim(member('eee'), { priority: 1 })], now);
+    expect([d!.code, d!.flag, e!.code, e!.flag]).toEqual(['joined', true, 'joined', true]);
+    expect(await client.zrange(keys.dispatch(), 0, -1, 'WITHSCORES')).toEqual([`1|000000|${c!.id}`, String(1e13 + now.getTime())]);
+    expect((await store.get(c!.id))!.priority).toBe(1);
+  });
+
   it('once its investigation has started, a new member starts a follow-up that points at it', async () => {
     const { items: [a] } = await store.claimMany([claim(member('a'))]);
     await store.markRunning(a!.id, 1);

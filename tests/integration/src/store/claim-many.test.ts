@@ -67,6 +67,15 @@ describe('claimMany', () => {
     expect(await client.zcard(keys.index())).toBe(1);
   });
 
+  it('adds every new dispatch entry, scored by priority then time, and sees an issue repeated within one delivery as on its way', async () => {
+    const now = new Date('2026-11-30T01:00:00.000Z');
+    const { items: [a, again, b] } = await store.claimMany([claim(issue('a'), { priority: 3 }), claim(issue('a'), { priority: 3 }), claim(issue('b'), { priority: 7 })], now);
+    expect(again).toEqual({ code: 'seen', id: a!.id, status: 'queued', flag: false });
+    expect(await client.zrange(keys.dispatch(), 0, -1, 'WITHSCORES')).toEqual([
+      `3|000000|${a!.id}`, String(3e13 + now.getTime()), `7|000002|${b!.id}`, String(7e13 + now.getTime()),
+    ]);
+  });
+
   it('records a skipped issue as finished, by the rule that matched, with no job to wait for', async () => {
     const { items: [s] } = await store.claimMany([claim(issue('s'), { status: 'skipped', skippedBy: 'noisy', priority: 3 })]);
     expect(s).toMatchObject({ code: 'created', status: 'skipped' });
