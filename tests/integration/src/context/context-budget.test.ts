@@ -1,28 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TokenCounter } from '../../../../src/context/token-counter.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { deliverOne, runtimeConfig, statusIs } from '../../../helpers/runtime.js';
-import { startScriptedLlm, toolResults, type ChatRequest, type Script, type ScriptedLlm } from '../../../helpers/scripted-llm.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startScriptedLlm, toolResults, type ChatRequest, type Script } from '../../../helpers/scripted-llm.js';
+import { serviceHarness } from '../../../helpers/service-harness.js';
+import { startTestService } from '../../../helpers/service.js';
 
-let redis: TestRedis;
-let admin: Redis;
-let svc: TestService | undefined;
-let llm: ScriptedLlm | undefined;
+const h = serviceHarness();
 let counter: TokenCounter;
 
-beforeAll(async () => { redis = await startRedis(); admin = new Redis(redis.url); counter = await TokenCounter.load('o200k_base'); });
-afterAll(async () => { admin.disconnect(); await redis.stop(); });
-beforeEach(async () => { await admin.flushall(); });
-afterEach(async () => { await svc?.close(); svc = undefined; await llm?.close(); llm = undefined; });
+beforeAll(async () => { counter = await TokenCounter.load('o200k_base'); });
 
 async function serve(script: Script, env: Record<string, string>) {
   const rt = runtimeConfig();
-  llm = await startScriptedLlm(script);
-  svc = await startTestService(redis.url, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_MODEL: 'gpt-4o', LESTRADE_CONFIG: rt.config, ...env });
-  return svc;
+  h.llm = await startScriptedLlm(script);
+  h.svc = await startTestService(h.redis.url, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_MODEL: 'gpt-4o', LESTRADE_CONFIG: rt.config, ...env });
+  return h.svc;
 }
 
 const isSummary = (req: ChatRequest) => /compress the working notes/.test(req.messages[0]?.content ?? '');
@@ -39,14 +32,14 @@ describe('a tool result larger than the budget', () => {
     }, { LESTRADE_MAX_RESULT_TOKENS: '500' });
     const id = await deliverOne(s.base);
     const inv = await statusIs(s.base, id, ['completed', 'failed']);
-    const first = toolResults(llm!.requests[1]!)[0]!.result;
+    const first = toolResults(h.llm!.requests[1]!)[0]!.result;
     const full = execFileSync('seq', ['1', '20000'], { encoding: 'utf8' });
     expect(first).toMatchObject({ status: 'success', truncated: true, outputTokens: counter.count(full), hint: expect.stringMatching(/more than is sent whole \(limit 500\).*output_grep.*output_tail/) });
     expect(String(first.data).startsWith('1\n2\n3\n')).toBe(true);
     expect(counter.count(String(first.data))).toBeLessThanOrEqual(250);
     // The filter offered to the model is applied by the runtime: the narrowed call fits.
-    expect(llm!.requests[0]!.tools!.find((t) => t.function.name === 'numbers')!.function.parameters).toMatchObject({ properties: { output_tail: { type: 'integer' } } });
-    expect(toolResults(llm!.requests[2]!)[1]!.result).toMatchObject({ status: 'success', data: '19998\n19999\n20000\n', params: { n: 20000, output_tail: 3 } });
+    expect(h.llm!.requests[0]!.tools!.find((t) => t.function.name === 'numbers')!.function.parameters).toMatchObject({ properties: { output_tail: { type: 'integer' } } });
+    expect(toolResults(h.llm!.requests[2]!)[1]!.result).toMatchObject({ status: 'success', data: '19998\n19999\n20000\n', params: { n: 20000, output_tail: 3 } });
     expect(inv.toolCalls[0]).toMatchObject({ name: 'numbers', outputTokens: counter.count(full), toolCallId: 'big' });
     const kept = await fetch(`${s.base}/api/investigations/${id}/outputs/big`);
     expect(kept.status).toBe(200);
@@ -69,15 +62,15 @@ describe('a conversation nearing the context window', () => {
     const id = await deliverOne(s.base);
     const inv = await statusIs(s.base, id, ['completed', 'failed'], 30_000);
     expect(inv).toMatchObject({ status: 'completed', rca: 'RCA after compaction' });
-    const summaries = llm!.requests.map((r, i) => [r, i] as const).filter(([r]) => isSummary(r));
+    const summaries = h.llm!.requests.map((r, i) => [r, i] as const).filter(([r]) => isSummary(r));
     expect(summaries.length).toBeGreaterThanOrEqual(1);
     const [, at] = summaries[0]!;
-    const next = llm!.requests[at + 1]!;
+    const next = h.llm!.requests[at + 1]!;
     expect(next.messages[2]).toMatchObject({ role: 'user', content: expect.stringMatching(/^Summary of your earlier investigation steps[\s\S]*FINDINGS: numbers tool/) });
-    for (const req of llm!.requests.filter((r) => !isSummary(r))) expect(cost(req)).toBeLessThanOrEqual(WINDOW * 0.9);
-    expect(cost(llm!.requests[at - 1]!)).toBeGreaterThan(WINDOW * 0.6);
+    for (const req of h.llm!.requests.filter((r) => !isSummary(r))) expect(cost(req)).toBeLessThanOrEqual(WINDOW * 0.9);
+    expect(cost(h.llm!.requests[at - 1]!)).toBeGreaterThan(WINDOW * 0.6);
     // The duplicate-call memory survived: the repeat of a compacted-away call was refused.
-    const repeat = llm!.requests.filter((r) => !isSummary(r)).at(-1)!;
+    const repeat = h.llm!.requests.filter((r) => !isSummary(r)).at(-1)!;
     expect(toolResults(repeat).at(-1)!.result).toMatchObject({ status: 'error', error: expect.stringMatching(/already made/) });
     expect(inv.context).toMatchObject({ windowTokens: WINDOW, peakTokens: expect.any(Number), compactions: expect.arrayContaining([expect.objectContaining({ summarizedMessages: expect.any(Number) })]) });
     expect(inv.context.peakTokens).toBeLessThanOrEqual(WINDOW * 0.9);

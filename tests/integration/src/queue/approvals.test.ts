@@ -1,21 +1,12 @@
 import { existsSync } from 'node:fs';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys } from '../../../../src/store/keys.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { deliverOne, investigation, postJson, runtimeConfig, statusIs } from '../../../helpers/runtime.js';
-import { startScriptedLlm, toolResults, type Script, type ScriptedLlm } from '../../../helpers/scripted-llm.js';
-import { getJson, startTestService, waitFor, type TestService } from '../../../helpers/service.js';
+import { startScriptedLlm, toolResults, type Script } from '../../../helpers/scripted-llm.js';
+import { serviceHarness } from '../../../helpers/service-harness.js';
+import { getJson, startTestService, waitFor } from '../../../helpers/service.js';
 
-let redis: TestRedis;
-let admin: Redis;
-let svc: TestService | undefined;
-let llm: ScriptedLlm | undefined;
-
-beforeAll(async () => { redis = await startRedis(); admin = new Redis(redis.url); });
-afterAll(async () => { admin.disconnect(); await redis.stop(); });
-beforeEach(async () => { await admin.flushall(); });
-afterEach(async () => { await svc?.close(); svc = undefined; await llm?.close(); llm = undefined; });
+const h = serviceHarness();
 
 /** First turn: a read-only call and a side-effecting one; then an answer quoting every tool result. */
 const restartScript: Script = (req) => {
@@ -28,9 +19,9 @@ const restartScript: Script = (req) => {
 
 async function serve(script: Script, env: Record<string, string> = {}) {
   const rt = runtimeConfig();
-  llm = await startScriptedLlm(script);
-  svc = await startTestService(redis.url, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONFIG: rt.config, ...env });
-  return { s: svc, rt };
+  h.llm = await startScriptedLlm(script);
+  h.svc = await startTestService(h.redis.url, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_CONFIG: rt.config, ...env });
+  return { s: h.svc, rt };
 }
 
 describe('approval that pauses and resumes', () => {
@@ -43,10 +34,10 @@ describe('approval that pauses and resumes', () => {
       pending: [{ toolCallId: 'c-restart', tool: 'restart', params: { name: 'api' }, reason: expect.stringMatching(/side effects/) }],
     });
     expect(existsSync(rt.marker('api'))).toBe(false);
-    expect(llm!.requests).toHaveLength(1);
+    expect(h.llm!.requests).toHaveLength(1);
     // The worker is free: the job finished, nothing holds the investigation, and the pending expiry
     // is not counted as work waiting for a worker.
-    expect(await admin.hget(keys.investigation(id), 'status')).toBe('awaiting_approval');
+    expect(await h.admin.hget(keys.investigation(id), 'status')).toBe('awaiting_approval');
     expect((await getJson(`${s.base}/api/investigations`)).body.queue).toEqual({ waiting: 0, oldestWaitingSeconds: null });
 
     const res = await postJson(`${s.base}/api/investigations/${id}/approvals`, { decisions: [{ toolCallId: 'c-restart', approved: true }] });
@@ -54,9 +45,9 @@ describe('approval that pauses and resumes', () => {
     const done = await statusIs(s.base, id, ['completed', 'failed']);
     expect(done.status).toBe('completed');
     expect(existsSync(rt.marker('api'))).toBe(true);
-    expect(llm!.requests).toHaveLength(2);
+    expect(h.llm!.requests).toHaveLength(2);
     // Every tool_call answered, in call order: the read-only one ran before the pause, the approved one after.
-    const answered = toolResults(llm!.requests[1]!);
+    const answered = toolResults(h.llm!.requests[1]!);
     expect(answered.map((a) => [a.tool_call_id, a.result.status])).toEqual([['c-say', 'success'], ['c-restart', 'no_data']]);
     expect(done.toolCalls.map((t: { name: string; status: string }) => [t.name, t.status])).toEqual([['say', 'success'], ['restart', 'no_data']]);
     expect(done.approvals).toBeNull();
@@ -71,7 +62,7 @@ describe('approval that pauses and resumes', () => {
     expect(res.status).toBe(202);
     const done = await statusIs(s.base, id, ['completed', 'failed']);
     expect(existsSync(rt.marker('api'))).toBe(false);
-    const denied = toolResults(llm!.requests[1]!).find((t) => t.tool_call_id === 'c-restart')!.result;
+    const denied = toolResults(h.llm!.requests[1]!).find((t) => t.tool_call_id === 'c-restart')!.result;
     expect(denied).toMatchObject({ status: 'denied', error: expect.stringMatching(/human .*denied/), feedback });
     expect(done.toolCalls[1]).toMatchObject({ name: 'restart', status: 'denied', feedback });
     expect(done.rca).toContain(feedback);
@@ -107,7 +98,7 @@ describe('approval that pauses and resumes', () => {
     expect(await deliverOne(s.base).catch(() => null)).toBeNull();
     await statusIs(s.base, id, ['completed']);
     await new Promise((r) => setTimeout(r, 500));
-    expect(llm!.requests).toHaveLength(2);
+    expect(h.llm!.requests).toHaveLength(2);
     expect(existsSync(rt.marker('api'))).toBe(true);
   });
 
@@ -116,12 +107,12 @@ describe('approval that pauses and resumes', () => {
     const id = await deliverOne(s.base);
     await statusIs(s.base, id, ['awaiting_approval']);
     // What DECIDE leaves behind just before the resume job is added.
-    await admin.hset(keys.approvals(id), 'd:c-restart', JSON.stringify({ approved: true }));
-    await admin.hset(keys.investigation(id), 'status', 'queued');
+    await h.admin.hset(keys.approvals(id), 'd:c-restart', JSON.stringify({ approved: true }));
+    await h.admin.hset(keys.investigation(id), 'status', 'queued');
     const retry = await postJson(`${s.base}/api/investigations/${id}/approvals`, { decisions: [{ toolCallId: 'c-restart', approved: true }] });
     expect(retry).toMatchObject({ status: 409, body: { error: 'investigation is not awaiting approval (status: queued)' } });
     await statusIs(s.base, id, ['completed']);
-    expect(llm!.requests).toHaveLength(2);
+    expect(h.llm!.requests).toHaveLength(2);
   });
 
   it('waits for every pending call: a partial decision keeps it paused', async () => {
@@ -146,7 +137,7 @@ describe('approval that pauses and resumes', () => {
     const done = await statusIs(s.base, id, ['completed', 'failed'], 15_000);
     expect(done.status).toBe('completed');
     expect(existsSync(rt.marker('api'))).toBe(false);
-    const last = llm!.requests[1]!;
+    const last = h.llm!.requests[1]!;
     expect(toolResults(last).find((t) => t.tool_call_id === 'c-restart')!.result).toMatchObject({ status: 'denied', error: expect.stringMatching(/Not approved in time/) });
     expect(last.tools).toBeUndefined();
     expect(last.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/not approved in time/i) });
@@ -158,12 +149,12 @@ describe('approval that pauses and resumes', () => {
     const { s } = await serve(restartScript);
     const id = await deliverOne(s.base);
     await statusIs(s.base, id, ['awaiting_approval']);
-    const saved = JSON.parse((await admin.get(keys.checkpoint(id)))!);
-    await admin.set(keys.checkpoint(id), JSON.stringify({ ...saved, version: 1 }));
+    const saved = JSON.parse((await h.admin.get(keys.checkpoint(id)))!);
+    await h.admin.set(keys.checkpoint(id), JSON.stringify({ ...saved, version: 1 }));
     await postJson(`${s.base}/api/investigations/${id}/approvals`, { decisions: [{ toolCallId: 'c-restart', approved: true }] });
     const failed = await statusIs(s.base, id, ['failed', 'completed']);
     expect(failed).toMatchObject({ status: 'failed', error: 'saved checkpoint is version 1; this Lestrade reads version 2 only' });
-    expect(llm!.requests).toHaveLength(1);
+    expect(h.llm!.requests).toHaveLength(1);
   });
 });
 
@@ -183,10 +174,10 @@ describe('cancel', () => {
   it('aborts the running LLM request', async () => {
     const { s } = await serve(async () => { await new Promise(() => {}); return { content: 'never' }; });
     const id = await deliverOne(s.base);
-    await waitFor('the LLM request', async () => llm!.requests.length === 1);
+    await waitFor('the LLM request', async () => h.llm!.requests.length === 1);
     const res = await postJson(`${s.base}/api/investigations/${id}/cancel`, {});
     expect(res.body).toMatchObject({ status: 'cancelled', previous: 'running' });
-    await waitFor('the LLM request to be aborted', async () => llm!.aborted() === 1, 5_000);
+    await waitFor('the LLM request to be aborted', async () => h.llm!.aborted() === 1, 5_000);
     await new Promise((r) => setTimeout(r, 300));
     expect((await investigation(s.base, id)).status).toBe('cancelled');
     expect(s.logs.some((l) => l.msg === 'investigation cancelled')).toBe(true);
@@ -195,17 +186,17 @@ describe('cancel', () => {
   it('aborts a running tool: its process is killed before it finishes', async () => {
     const { s, rt } = await serve((req) => (toolResults(req).length === 0 ? { toolCalls: [{ name: 'sleepy', arguments: { name: 'slept' } }] } : { content: 'late' }));
     const id = await deliverOne(s.base);
-    await waitFor('the tool to start', async () => llm!.requests.length === 1);
+    await waitFor('the tool to start', async () => h.llm!.requests.length === 1);
     await new Promise((r) => setTimeout(r, 300));
     expect((await postJson(`${s.base}/api/investigations/${id}/cancel`, {})).body.previous).toBe('running');
     await new Promise((r) => setTimeout(r, 3_500));
     expect(existsSync(rt.marker('slept'))).toBe(false);
-    expect(llm!.requests).toHaveLength(1);
+    expect(h.llm!.requests).toHaveLength(1);
     expect((await investigation(s.base, id)).status).toBe('cancelled');
   });
 
   it('stops a queued investigation before any worker runs it', async () => {
-    const noLlm = await startTestService(redis.url, {});
+    const noLlm = await startTestService(h.redis.url, {});
     try {
       const id = await deliverOne(noLlm.base);
       const res = await postJson(`${noLlm.base}/api/investigations/${id}/cancel`, {});

@@ -1,21 +1,12 @@
 import { existsSync } from 'node:fs';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys } from '../../../../src/store/keys.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { deliverOne, investigation, postJson, runtimeConfig, statusIs } from '../../../helpers/runtime.js';
-import { startScriptedLlm, toolResults, type Script, type ScriptedLlm } from '../../../helpers/scripted-llm.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startScriptedLlm, toolResults, type Script } from '../../../helpers/scripted-llm.js';
+import { serviceHarness } from '../../../helpers/service-harness.js';
+import { startTestService } from '../../../helpers/service.js';
 
-let redis: TestRedis;
-let admin: Redis;
-let svc: TestService | undefined;
-let llm: ScriptedLlm | undefined;
-
-beforeAll(async () => { redis = await startRedis(); admin = new Redis(redis.url); });
-afterAll(async () => { admin.disconnect(); await redis.stop(); });
-beforeEach(async () => { await admin.flushall(); });
-afterEach(async () => { await svc?.close(); svc = undefined; await llm?.close(); llm = undefined; });
+const h = serviceHarness();
 
 const lastUser = (req: { messages: Array<{ role: string; content?: string | null }> }) => req.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
 
@@ -33,17 +24,17 @@ const script: Script = (req) => {
 
 async function completed() {
   const rt = runtimeConfig();
-  llm = await startScriptedLlm(script);
-  svc = await startTestService(redis.url, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONFIG: rt.config });
-  const id = await deliverOne(svc.base);
-  await statusIs(svc.base, id, ['completed']);
-  return { s: svc, id, rt };
+  h.llm = await startScriptedLlm(script);
+  h.svc = await startTestService(h.redis.url, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_CONFIG: rt.config });
+  const id = await deliverOne(h.svc.base);
+  await statusIs(h.svc.base, id, ['completed']);
+  return { s: h.svc, id, rt };
 }
 
 describe('follow-up questions', () => {
   it('continue the completed conversation from its checkpoint and store the answer as a new entry', async () => {
     const { s, id } = await completed();
-    expect(await admin.exists(keys.checkpoint(id))).toBe(1);
+    expect(await h.admin.exists(keys.checkpoint(id))).toBe(1);
     const res = await postJson(`${s.base}/api/investigations/${id}/ask`, { question: 'Why the database?' });
     expect(res).toMatchObject({ status: 202, body: { status: 'queued', entry: 0 } });
     const inv = await statusIs(s.base, id, ['answered', 'failed'], 20_000, true);
@@ -52,7 +43,7 @@ describe('follow-up questions', () => {
       askedAt: expect.any(String), answeredAt: expect.any(String), error: null,
     }]);
     expect(inv).toMatchObject({ status: 'completed', rca: '## Root cause\nthe database' });
-    const req = llm!.requests.at(-1)!;
+    const req = h.llm!.requests.at(-1)!;
     // The whole history went with it: system, the investigation prompt, the RCA, then the question; tools still offered.
     expect(req.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(req.messages[2]!.content).toBe('## Root cause\nthe database');
@@ -68,7 +59,7 @@ describe('follow-up questions', () => {
     const inv = await statusIs(s.base, id, ['answered'], 20_000, true);
     expect(inv.conversation.map((c: { answer: string }) => c.answer)).toEqual(['follow-up answer after success', 'answer to: And now?']);
     expect(inv.toolCalls).toEqual([expect.objectContaining({ name: 'say', status: 'success' })]);
-    const last = llm!.requests.at(-1)!;
+    const last = h.llm!.requests.at(-1)!;
     expect(last.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toContain('follow-up answer after success');
   });
 
@@ -115,21 +106,21 @@ describe('follow-up questions', () => {
     expect(inv.conversation[1]).toMatchObject({ status: 'answered', answer: 'follow-up answer after denied' });
     expect(existsSync(rt.marker('db'))).toBe(false);
     // The abandoned call was answered too: every tool_call in the history has its result.
-    const last = llm!.requests.at(-1)!;
+    const last = h.llm!.requests.at(-1)!;
     const calls = last.messages.flatMap((m) => m.tool_calls?.map((c) => c.id) ?? []);
     expect(calls.every((c) => last.messages.some((m) => m.role === 'tool' && m.tool_call_id === c))).toBe(true);
   });
 
   it('are refused, saying why, for an investigation that is not completed or a bad question', async () => {
     const rt = runtimeConfig();
-    llm = await startScriptedLlm((req) => (toolResults(req).length === 0 ? { toolCalls: [{ id: 'x', name: 'restart', arguments: { name: 'a' } }] } : { content: 'x' }));
-    svc = await startTestService(redis.url, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONFIG: rt.config });
-    const id = await deliverOne(svc.base);
-    await statusIs(svc.base, id, ['awaiting_approval']);
-    const early = await postJson(`${svc.base}/api/investigations/${id}/ask`, { question: 'why?' });
+    h.llm = await startScriptedLlm((req) => (toolResults(req).length === 0 ? { toolCalls: [{ id: 'x', name: 'restart', arguments: { name: 'a' } }] } : { content: 'x' }));
+    h.svc = await startTestService(h.redis.url, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_CONFIG: rt.config });
+    const id = await deliverOne(h.svc.base);
+    await statusIs(h.svc.base, id, ['awaiting_approval']);
+    const early = await postJson(`${h.svc.base}/api/investigations/${id}/ask`, { question: 'why?' });
     expect(early).toMatchObject({ status: 409, body: { error: 'only a completed investigation takes follow-up questions (status: awaiting_approval)' } });
-    expect((await postJson(`${svc.base}/api/investigations/${id}/ask`, { question: '  ' })).status).toBe(400);
-    expect((await postJson(`${svc.base}/api/investigations/${id}/ask`, {})).body).toMatchObject({ field: 'question' });
-    expect((await investigation(svc.base, id)).conversation).toEqual([]);
+    expect((await postJson(`${h.svc.base}/api/investigations/${id}/ask`, { question: '  ' })).status).toBe(400);
+    expect((await postJson(`${h.svc.base}/api/investigations/${id}/ask`, {})).body).toMatchObject({ field: 'question' });
+    expect((await investigation(h.svc.base, id)).conversation).toEqual([]);
   });
 });

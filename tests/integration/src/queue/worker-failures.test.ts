@@ -4,29 +4,20 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { amFixture } from '../../../helpers/fixtures.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
-import { startScriptedLlm, type ScriptedLlm } from '../../../helpers/scripted-llm.js';
+import { startScriptedLlm } from '../../../helpers/scripted-llm.js';
+import { serviceHarness } from '../../../helpers/service-harness.js';
 import { getJson, startTestService, waitFor, type TestService } from '../../../helpers/service.js';
 
 // What the worker does with failures nobody typed, and with a broken prompt template.
 
-let redis: TestRedis;
-let admin: Redis;
-let svc: TestService | undefined;
-let llm: ScriptedLlm | undefined;
 let raw: Server | undefined;
 
-beforeAll(async () => { redis = await startRedis(); admin = new Redis(redis.url); });
-afterAll(async () => { admin.disconnect(); await redis.stop(); });
-beforeEach(async () => { await admin.flushall(); });
-afterEach(async () => {
-  await svc?.close(); svc = undefined;
-  await llm?.close(); llm = undefined;
-  await new Promise((r) => (raw ? raw.close(r) : r(undefined))); raw = undefined;
-});
+// Registered before serviceHarness(): after-hooks run last-registered first, so as before the
+// service and the scripted LLM are closed before this raw LLM server.
+afterEach(async () => { await new Promise((r) => (raw ? raw.close(r) : r(undefined))); raw = undefined; });
+const h = serviceHarness();
 
 const alert = (labels: Record<string, string>, fingerprint = '0123456789abcdef') => {
   const body = amFixture('group-next').body;
@@ -78,35 +69,35 @@ describe('a failure the loop did not type', () => {
     await new Promise<void>((r) => raw!.listen(0, '127.0.0.1', () => r()));
     const config = join(mkdtempSync(join(tmpdir(), 'lestrade-cfg-')), 'lestrade.yaml');
     writeFileSync(config, 'queue: { backoffMs: 100 }\n');
-    svc = await startTestService(redis.url, {
+    h.svc = await startTestService(h.redis.url, {
       OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`, LESTRADE_LLM_MAX_RETRIES: '0', LESTRADE_CONFIG: config,
     });
-    const inv = await settled(svc, await deliver(svc, alert({})));
+    const inv = await settled(h.svc, await deliver(h.svc, alert({})));
     expect(inv).toMatchObject({ status: 'completed', rca: 'RCA after an empty reply', attempts: 2 });
-    expect(svc.logs.find((l) => l.msg === 'investigation will be retried')?.err).toMatch(/LLM call failed: the model returned no choices/);
+    expect(h.svc.logs.find((l) => l.msg === 'investigation will be retried')?.err).toMatch(/LLM call failed: the model returned no choices/);
   });
 });
 
 describe('a broken prompt template', () => {
   it('stops `lestrade worker` at start-up with exit code 2, naming the template and the line', async () => {
     const dir = templatesDir('Investigate {{ issue.title }}\nLabels: {{ issue.labels }\n');
-    const r = await runCliWithin(['worker'], { REDIS_URL: redis.url, OPENAI_API_KEY: 'sk-test', LESTRADE_TEMPLATES_DIR: dir, LOG_LEVEL: 'silent' }, 15_000);
+    const r = await runCliWithin(['worker'], { REDIS_URL: h.redis.url, OPENAI_API_KEY: 'sk-test', LESTRADE_TEMPLATES_DIR: dir, LOG_LEVEL: 'silent' }, 15_000);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`lestrade: template investigate.jinja2 (${join(dir, 'investigate.jinja2')}), line 2: expected variable end`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('that fails only for some issues fails their investigation at once, naming the template and the line', async () => {
-    llm = await startScriptedLlm(() => ({ content: 'an RCA' }));
+    h.llm = await startScriptedLlm(() => ({ content: 'an RCA' }));
     // Renders for the sample issue (no "team" label), breaks on an issue that has one.
     const dir = templatesDir('Investigate {{ issue.title }}\n{% if issue.labels.team %}\nOwner: {{ issue.labels.team.owner() }}\n{% endif %}\n');
-    svc = await startTestService(redis.url, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_TEMPLATES_DIR: dir });
-    const broken = await settled(svc, await deliver(svc, alert({ team: 'payments' })));
+    h.svc = await startTestService(h.redis.url, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_TEMPLATES_DIR: dir });
+    const broken = await settled(h.svc, await deliver(h.svc, alert({ team: 'payments' })));
     expect(broken).toMatchObject({ status: 'failed', attempts: 1 });
     expect(broken.error).toBe(`template investigate.jinja2 (${join(dir, 'investigate.jinja2')}), line 3: Unable to call \`issue["labels"]["team"]["owner"]\`, which is undefined or falsey`);
-    expect(llm.requests).toHaveLength(0);
-    expect(svc.logs.some((l) => l.msg === 'investigation will be retried')).toBe(false);
-    const fine = await settled(svc, await deliver(svc, alert({}, 'fedcba9876543210')));
+    expect(h.llm.requests).toHaveLength(0);
+    expect(h.svc.logs.some((l) => l.msg === 'investigation will be retried')).toBe(false);
+    const fine = await settled(h.svc, await deliver(h.svc, alert({}, 'fedcba9876543210')));
     expect(fine).toMatchObject({ status: 'completed', rca: 'an RCA' });
   });
 });

@@ -1,46 +1,37 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { amFixture } from '../../../helpers/fixtures.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
-import { startScriptedLlm, type Reply, type ScriptedLlm } from '../../../helpers/scripted-llm.js';
-import { getJson, startTestService, waitFor, type TestService } from '../../../helpers/service.js';
+import { startScriptedLlm, type Reply } from '../../../helpers/scripted-llm.js';
+import { serviceHarness } from '../../../helpers/service-harness.js';
+import { getJson, startTestService, waitFor } from '../../../helpers/service.js';
 
 // The delay before a retry is the LLM server's Retry-After when it sent one, whichever of that and
 // the exponential backoff (queue.backoffMs) is longer; without one, it is the backoff.
 
-let redis: TestRedis;
-let admin: Redis;
-let svc: TestService | undefined;
-let llm: ScriptedLlm | undefined;
-
-beforeAll(async () => { redis = await startRedis(); admin = new Redis(redis.url); });
-afterAll(async () => { admin.disconnect(); await redis.stop(); });
-beforeEach(async () => { await admin.flushall(); });
-afterEach(async () => { await svc?.close(); svc = undefined; await llm?.close(); llm = undefined; });
+const h = serviceHarness();
 
 /** Serves with queue.backoffMs set, the SDK's own retries off, and an LLM that fails once with `first`. */
 async function serveFailingOnce(backoffMs: number, first: Reply) {
   const callTimes: number[] = [];
-  llm = await startScriptedLlm(() => {
+  h.llm = await startScriptedLlm(() => {
     callTimes.push(Date.now());
     return callTimes.length === 1 ? first : { content: 'done after a retry' };
   });
   const config = join(mkdtempSync(join(tmpdir(), 'lestrade-retry-')), 'lestrade.yaml');
   writeFileSync(config, `queue: { backoffMs: ${backoffMs} }\n`);
-  svc = await startTestService(redis.url, {
-    OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_MODEL: 'scripted', LESTRADE_LLM_MAX_RETRIES: '0', LESTRADE_CONFIG: config,
+  h.svc = await startTestService(h.redis.url, {
+    OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_MODEL: 'scripted', LESTRADE_LLM_MAX_RETRIES: '0', LESTRADE_CONFIG: config,
   });
   const one = { ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) };
-  const res = await fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(one) });
+  const res = await fetch(`${h.svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(one) });
   const { queued } = await res.json() as { queued: string[] };
   return { id: queued[0]!, callTimes };
 }
 
 const completed = (id: string, timeoutMs: number) => waitFor('the investigation to complete', async () => {
-  const inv = (await getJson(`${svc!.base}/api/investigations/${id}`)).body;
+  const inv = (await getJson(`${h.svc!.base}/api/investigations/${id}`)).body;
   return inv.status === 'completed' && inv;
 }, timeoutMs);
 
@@ -52,7 +43,7 @@ describe('the retry of an investigation the LLM refused for now', () => {
     expect(callTimes).toHaveLength(2);
     const gap = callTimes[1]! - callTimes[0]!;
     expect(gap).toBeGreaterThanOrEqual(2_000);
-    expect(svc!.logs.find((l) => l.msg === 'investigation will be retried')).toMatchObject({ retryAfterMs: 2_000 });
+    expect(h.svc!.logs.find((l) => l.msg === 'investigation will be retried')).toMatchObject({ retryAfterMs: 2_000 });
   });
 
   it('waits only the Retry-After when the backoff would be far longer', async () => {
@@ -74,6 +65,6 @@ describe('the retry of an investigation the LLM refused for now', () => {
     const { id, callTimes } = await serveFailingOnce(2_500, { status: 500 });
     await completed(id, 25_000);
     expect(callTimes[1]! - callTimes[0]!).toBeGreaterThanOrEqual(2_500);
-    expect(svc!.logs.find((l) => l.msg === 'investigation will be retried')?.retryAfterMs).toBeUndefined();
+    expect(h.svc!.logs.find((l) => l.msg === 'investigation will be retried')?.retryAfterMs).toBeUndefined();
   });
 });

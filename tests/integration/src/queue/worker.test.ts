@@ -1,26 +1,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { amFixture } from '../../../helpers/fixtures.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
-import { startScriptedLlm, type Reply, type ScriptedLlm, type Script } from '../../../helpers/scripted-llm.js';
+import { startScriptedLlm, type Reply, type Script } from '../../../helpers/scripted-llm.js';
+import { serviceHarness } from '../../../helpers/service-harness.js';
 import { getJson, startTestService, waitFor, type TestService } from '../../../helpers/service.js';
 
-let redis: TestRedis;
-let admin: Redis;
-let svc: TestService | undefined;
-let llm: ScriptedLlm | undefined;
-
-beforeAll(async () => { redis = await startRedis(); admin = new Redis(redis.url); });
-afterAll(async () => { admin.disconnect(); await redis.stop(); });
-beforeEach(async () => { await admin.flushall(); });
-afterEach(async () => { await svc?.close(); svc = undefined; await llm?.close(); llm = undefined; });
+const h = serviceHarness();
 
 async function serveWith(script: Reply[] | Script, extra: Record<string, string> = {}) {
-  llm = await startScriptedLlm(script);
-  svc = await startTestService(redis.url, { OPENAI_API_KEY: 'sk-test-secret-key', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_MODEL: 'scripted', ...extra });
-  return svc;
+  h.llm = await startScriptedLlm(script);
+  h.svc = await startTestService(h.redis.url, { OPENAI_API_KEY: 'sk-test-secret-key', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_MODEL: 'scripted', ...extra });
+  return h.svc;
 }
 const deliver = (s: TestService, name: Parameters<typeof amFixture>[0] = 'group-next') =>
   fetch(`${s.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(amFixture(name).body) });
@@ -52,7 +43,7 @@ describe('workers', () => {
     expect(inv.finishedAt).toBeTruthy();
     expect(JSON.stringify(inv)).not.toContain('sk-test-secret-key');
     expect(JSON.stringify(s.logs)).not.toContain('sk-test-secret-key');
-    const prompt = llm!.requests[0]!.messages[1]!.content!;
+    const prompt = h.llm!.requests[0]!.messages[1]!.content!;
     expect(prompt).toMatch(/alertname=KubePodCrashLooping/);
     expect(prompt).toMatch(/## Alert explanation/);
   });
@@ -76,7 +67,7 @@ describe('workers', () => {
     const [item] = await finished(s, 1);
     const inv = (await getJson(`${s.base}/api/investigations/${item!.id}`)).body;
     expect(inv).toMatchObject({ status: 'failed', attempts: 1, error: expect.stringMatching(/401.*Incorrect API key/) });
-    expect(llm!.requests).toHaveLength(1);
+    expect(h.llm!.requests).toHaveLength(1);
   });
 
   it('redact the API key from an error that echoes it, in the record, the logs and the AOF', async () => {
@@ -96,7 +87,7 @@ describe('workers', () => {
     }, 30_000);
     expect(inv.error).toMatch(/401 Incorrect API key provided: \[redacted\]\. Find your key at https:\/\/x:\[redacted\]@llm\.example/);
     expect(s.logs.some((l) => l.msg === 'investigation will be retried' && String(l.err).includes('[redacted]'))).toBe(true);
-    const dir = ((await admin.config('GET', 'dir')) as string[])[1]!;
+    const dir = ((await h.admin.config('GET', 'dir')) as string[])[1]!;
     const aof = readdirSync(join(dir, 'appendonlydir')).map((f) => readFileSync(join(dir, 'appendonlydir', f), 'latin1')).join('');
     expect(aof).toContain('Incorrect API key provided');
     for (const secret of [KEY, 'hook-token-123', 'api-token-456']) {
@@ -107,7 +98,7 @@ describe('workers', () => {
   });
 
   it('run investigations queued while no LLM was configured, once one is', async () => {
-    const noLlm = await startTestService(redis.url, {});
+    const noLlm = await startTestService(h.redis.url, {});
     await deliver(noLlm);
     await new Promise((r) => setTimeout(r, 300));
     const waiting = (await getJson(`${noLlm.base}/api/investigations`)).body.items as Array<{ status: string }>;
