@@ -1,32 +1,24 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Issue } from '../../../../src/issue.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { initialState } from '../../../../src/loop/loop-state.js';
 import { createRedactor } from '../../../../src/redact.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/store/keys.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { redisClient } from '../../../helpers/redis-client.js';
+import { ticketIssue as issue } from '../../../helpers/ticket-issue.js';
 
 // Store operations around a run: skips, waits, progress, kept outputs, checkpoints, completion.
 
 const SECRET = 'sk-progress-secret';
 const MISSING = '00000000-0000-4000-8000-000000000000';
-let redis: TestRedis;
-let client: Redis;
+const db = redisClient();
 let store: InvestigationStore;
 
-const issue = (identity: string): Issue => ({
-  identity, fingerprint: identity, source: 'tickets', sourceInstance: 'x', title: `t ${identity}`, description: '', url: null,
-  severity: 'warning', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T00:00:00.000Z', raw: null,
-});
 const usage = { promptTokens: 4, completionTokens: 2, llmCalls: 1 };
 const context = { windowTokens: 8000, peakTokens: 1200, compactions: [] };
 
-beforeAll(async () => { redis = await startRedis(); client = new Redis(redis.url); });
-afterAll(async () => { client.disconnect(); await redis.stop(); });
 beforeEach(async () => {
-  await client.flushall();
-  store = new InvestigationStore(client, { dedupTtlSeconds: 100, retentionSeconds: 200 }, createRedactor([SECRET]));
+  store = new InvestigationStore(db.client, { dedupTtlSeconds: 100, retentionSeconds: 200 }, createRedactor([SECRET]));
 });
 
 describe('skip', () => {
@@ -38,7 +30,7 @@ describe('skip', () => {
       const inv = (await store.get(id))!;
       expect(inv).toMatchObject({ status: 'skipped', skipReason: 'resolved first [redacted]', skippedBy: null, finishedAt: expect.any(String) });
       expect(inv.updatedAt).toBe(inv.finishedAt);
-      expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
+      expect(await db.client.ttl(keys.investigation(id))).toBeGreaterThan(190);
     }
   });
 
@@ -48,7 +40,7 @@ describe('skip', () => {
     expect(await store.skip(id, 'late')).toBe(false);
     expect(await store.get(id)).toMatchObject({ status: 'completed', skipReason: null });
     expect(await store.skip(MISSING, 'late')).toBe(false);
-    expect(await client.exists(keys.investigation(MISSING))).toBe(0);
+    expect(await db.client.exists(keys.investigation(MISSING))).toBe(0);
   });
 });
 
@@ -82,11 +74,11 @@ describe('complete', () => {
 
   it('leaves a cancelled investigation cancelled, and a missing one missing, saying it did not complete them', async () => {
     const { id } = await store.claim(issue('x'));
-    await client.hset(keys.investigation(id), 'status', 'cancelled');
+    await db.client.hset(keys.investigation(id), 'status', 'cancelled');
     expect(await store.complete(id, { rca: 'r', toolCalls: [], usage })).toBe(false);
     expect(await store.get(id)).toMatchObject({ status: 'cancelled', rca: null });
     expect(await store.complete(MISSING, { rca: 'r', toolCalls: [], usage })).toBe(false);
-    expect(await client.exists(keys.investigation(MISSING))).toBe(0);
+    expect(await db.client.exists(keys.investigation(MISSING))).toBe(0);
   });
 });
 
@@ -96,13 +88,13 @@ describe('kept outputs', () => {
     await store.saveOutput(id, 'call_1', `big output with ${SECRET} and a lone \ud800`);
     expect(await store.getOutput(id, 'call_1')).toBe('big output with [redacted] and a lone \ud800');
     expect(await store.getOutput(id, 'call_2')).toBeNull();
-    const ttl = await client.ttl(keys.output(id, 'call_1'));
+    const ttl = await db.client.ttl(keys.output(id, 'call_1'));
     expect(ttl).toBeGreaterThan(190);
     expect(ttl).toBeLessThanOrEqual(200);
   });
 
   it('are not looked up for an id that is not an investigation id', async () => {
-    const offline = new Redis(redis.url, { lazyConnect: true, enableOfflineQueue: false });
+    const offline = new Redis(db.redis.url, { lazyConnect: true, enableOfflineQueue: false });
     const cut = new InvestigationStore(offline, { dedupTtlSeconds: 100, retentionSeconds: 200 });
     expect(await cut.getOutput('../etc', 'call_1')).toBeNull();
     await expect(cut.getOutput(MISSING, 'call_1')).rejects.toThrow();
@@ -127,7 +119,7 @@ describe('addLinkedFromMany', () => {
     await store.addLinkedFromMany([[a.id, from[0]!], [b.id, from[0]!], [a.id, from[1]!]]);
     expect((await store.get(a.id))!.linkedFrom).toEqual(from);
     expect((await store.get(b.id))!.linkedFrom).toEqual([from[0]]);
-    expect(await client.ttl(keys.linkedFrom(b.id))).toBeGreaterThan(190);
+    expect(await db.client.ttl(keys.linkedFrom(b.id))).toBeGreaterThan(190);
     await store.addLinkedFromMany([]);
   });
 });

@@ -1,36 +1,28 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Issue } from '../../../../src/issue.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createRedactor } from '../../../../src/redact.js';
 import type { ConversationEntry } from '../../../../src/store/investigation.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/store/keys.js';
 import { RunControl } from '../../../../src/store/run-control.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { redisClient } from '../../../helpers/redis-client.js';
+import { ticketIssue as issue } from '../../../helpers/ticket-issue.js';
 
 // Cancelling a run, asking follow-ups, and conditional updates, on real Redis.
 
 const SECRET = 'sk-run-control-secret';
-let redis: TestRedis;
-let client: Redis;
+const db = redisClient();
 let store: InvestigationStore;
 let runs: RunControl;
 
-const issue = (identity: string): Issue => ({
-  identity, fingerprint: identity, source: 'tickets', sourceInstance: 'x', title: `t ${identity}`, description: '', url: null,
-  severity: 'warning', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T00:00:00.000Z', raw: null,
-});
 const usage = { promptTokens: 1, completionTokens: 1, llmCalls: 1 };
 const entry = (question: string, status: ConversationEntry['status']): ConversationEntry => ({
   question, answer: status === 'answered' ? 'a' : null, status, askedAt: '2026-11-30T00:00:00.000Z', answeredAt: null, error: null,
 });
 
-beforeAll(async () => { redis = await startRedis(); client = new Redis(redis.url); });
-afterAll(async () => { client.disconnect(); await redis.stop(); });
 beforeEach(async () => {
-  await client.flushall();
-  store = new InvestigationStore(client, { dedupTtlSeconds: 100, retentionSeconds: 200 }, createRedactor([SECRET]));
-  runs = new RunControl(client, 200, createRedactor([SECRET]));
+  store = new InvestigationStore(db.client, { dedupTtlSeconds: 100, retentionSeconds: 200 }, createRedactor([SECRET]));
+  runs = new RunControl(db.client, 200, createRedactor([SECRET]));
 });
 
 async function completed(identity = 'a'): Promise<string> {
@@ -43,23 +35,23 @@ describe('cancel', () => {
   it('cancels a queued, running or waiting investigation, finishing it and starting its retention', async () => {
     for (const status of ['queued', 'running', 'awaiting_approval']) {
       const { id } = await store.claim(issue(status));
-      await client.hset(keys.investigation(id), 'status', status);
+      await db.client.hset(keys.investigation(id), 'status', status);
       expect(await runs.cancel(id)).toEqual({ phase: 'investigation', previous: status });
       const inv = (await store.get(id))!;
       expect(inv).toMatchObject({ status: 'cancelled', finishedAt: expect.any(String) });
       expect(inv.updatedAt).toBe(inv.finishedAt);
-      expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
+      expect(await db.client.ttl(keys.investigation(id))).toBeGreaterThan(190);
     }
   });
 
   it('cancels the follow-up of a completed investigation, which stays completed', async () => {
     const id = await completed();
     await runs.ask(id, [], 'why?');
-    expect(await client.ttl(keys.investigation(id))).toBe(-1);
+    expect(await db.client.ttl(keys.investigation(id))).toBe(-1);
     expect(await runs.cancel(id)).toEqual({ phase: 'ask', previous: 'queued' });
     const inv = (await store.get(id))!;
     expect(inv).toMatchObject({ status: 'completed', conversation: [expect.objectContaining({ status: 'cancelled' })] });
-    expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
+    expect(await db.client.ttl(keys.investigation(id))).toBeGreaterThan(190);
   });
 
   it('says what the status is when nothing is active, and leaves the record alone', async () => {
@@ -82,18 +74,18 @@ describe('ask', () => {
       question: 'and [redacted]?', answer: null, status: 'queued', askedAt: expect.any(String), answeredAt: null, error: null,
     }]);
     expect(inv.updatedAt).toBe(inv.conversation[1]!.askedAt);
-    expect(await client.ttl(keys.investigation(id))).toBe(-1);
+    expect(await db.client.ttl(keys.investigation(id))).toBe(-1);
   });
 
   it('refuses a second question while one is queued, running or waiting, and any on an unfinished investigation', async () => {
     const id = await completed();
     await runs.ask(id, [], 'one');
     for (const status of ['queued', 'running', 'awaiting_approval']) {
-      await client.hset(keys.investigation(id), 'askStatus', status);
+      await db.client.hset(keys.investigation(id), 'askStatus', status);
       expect(await runs.ask(id, [], 'two')).toEqual({ outcome: 'busy', status });
     }
     for (const status of ['answered', 'failed', 'cancelled']) {
-      await client.hset(keys.investigation(id), 'askStatus', status);
+      await db.client.hset(keys.investigation(id), 'askStatus', status);
       expect((await runs.ask(id, [], 'three')).outcome).toBe('ok');
     }
     const { id: queued } = await store.claim(issue('q'));
@@ -123,7 +115,7 @@ describe('updateIf', () => {
     expect((await store.get(id))!.error).toBeNull();
     expect(await runs.updateIf(id, 'investigation', 'queued', { error: `leaked ${SECRET}`, rca: 'lone \ud800' })).toBe(true);
     expect(await store.get(id)).toMatchObject({ error: 'leaked [redacted]', rca: 'lone \ud800' });
-    expect(await client.ttl(keys.investigation(id))).toBe(-1);
+    expect(await db.client.ttl(keys.investigation(id))).toBe(-1);
     expect(await runs.updateIf('00000000-0000-4000-8000-000000000000', 'investigation', 'queued', { error: 'x' })).toBe(false);
   });
 
@@ -131,7 +123,7 @@ describe('updateIf', () => {
     const id = await completed();
     await runs.ask(id, [], 'q');
     expect(await runs.updateIf(id, 'ask', 'queued', { askStatus: 'failed' }, true)).toBe(true);
-    const ttl = await client.ttl(keys.investigation(id));
+    const ttl = await db.client.ttl(keys.investigation(id));
     expect(ttl).toBeGreaterThan(190);
     expect(ttl).toBeLessThanOrEqual(200);
   });

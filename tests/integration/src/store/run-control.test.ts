@@ -1,25 +1,20 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Issue } from '../../../../src/issue.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AwaitingTurn } from '../../../../src/loop/loop-state.js';
 import { createRedactor } from '../../../../src/redact.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/store/keys.js';
 import { RunControl } from '../../../../src/store/run-control.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { redisClient } from '../../../helpers/redis-client.js';
+import { ticketIssue as issue } from '../../../helpers/ticket-issue.js';
 
 // The run state machine on real Redis: begin, pause, decide, expire, cancel, ask, updateIf.
 
 const SECRET = 'sk-run-control-secret';
-let redis: TestRedis;
-let client: Redis;
+const db = redisClient();
 let store: InvestigationStore;
 let runs: RunControl;
 
-const issue = (identity: string): Issue => ({
-  identity, fingerprint: identity, source: 'tickets', sourceInstance: 'x', title: `t ${identity}`, description: '', url: null,
-  severity: 'warning', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T00:00:00.000Z', raw: null,
-});
 const turn = (seq: number, ids: string[]): AwaitingTurn => ({
   seq,
   calls: ids.map((id) => ({ id, name: 'restart', arguments: '{}' })),
@@ -28,12 +23,9 @@ const turn = (seq: number, ids: string[]): AwaitingTurn => ({
 });
 const usage = { promptTokens: 1, completionTokens: 1, llmCalls: 1 };
 
-beforeAll(async () => { redis = await startRedis(); client = new Redis(redis.url); });
-afterAll(async () => { client.disconnect(); await redis.stop(); });
 beforeEach(async () => {
-  await client.flushall();
-  store = new InvestigationStore(client, { dedupTtlSeconds: 100, retentionSeconds: 200 }, createRedactor([SECRET]));
-  runs = new RunControl(client, 200, createRedactor([SECRET]));
+  store = new InvestigationStore(db.client, { dedupTtlSeconds: 100, retentionSeconds: 200 }, createRedactor([SECRET]));
+  runs = new RunControl(db.client, 200, createRedactor([SECRET]));
 });
 
 /** A record running under job j1. */
@@ -90,7 +82,7 @@ describe('pause and decide', () => {
     expect(Date.parse(view.expiresAt) - Date.parse(view.requestedAt)).toBe(60_000);
     expect(await store.get(id)).toMatchObject({ status: 'awaiting_approval', approvals: view });
     expect(await runs.pauseState(id)).toEqual({ seq: 1, expired: false });
-    const ttl = await client.ttl(keys.approvals(id));
+    const ttl = await db.client.ttl(keys.approvals(id));
     expect(ttl).toBeGreaterThan(190);
     expect(ttl).toBeLessThanOrEqual(200);
   });
