@@ -1,48 +1,29 @@
-import { Queue, type Worker } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Investigator } from '../../../../src/investigator.js';
 import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
 import { initialState } from '../../../../src/loop/loop-state.js';
-import { CancelSignals } from '../../../../src/queue/cancel-signals.js';
-import { Continuations } from '../../../../src/queue/continuations.js';
 import { Intake } from '../../../../src/queue/intake.js';
 import { RunControl } from '../../../../src/store/run-control.js';
-import { startInvestigationWorker } from '../../../../src/queue/investigation-worker.js';
-import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
 import type { Investigation } from '../../../../src/store/investigation.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
+import { startTestWorker, workerQueue, type TestWorker } from '../../../helpers/worker-queue.js';
 
 // A job whose investigation is already finished (redelivered after a crash, or enqueued again
 // by hand) must not run the LLM again: a completed one only asks for its write-back again, a
 // failed one does nothing.
 
-let redis: TestRedis;
-let conn: Redis;
-let workerConn: Redis;
+const q = workerQueue();
+let w: TestWorker | undefined;
 let store: InvestigationStore;
 let intake: Intake;
-let queue: Queue;
-let worker: Worker | undefined;
 let investigated: Issue[];
 let completions: Investigation[];
-let continuations: Continuations;
-let cancels: CancelSignals;
 
-beforeAll(async () => {
-  redis = await startRedis();
-  conn = new Redis(redis.url, { maxRetriesPerRequest: null });
-  workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
-  queue = new Queue(QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
-});
-afterAll(async () => { await queue.close(); conn.disconnect(); workerConn.disconnect(); await redis.stop(); });
 beforeEach(async () => {
-  await conn.flushall();
-  store = new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
-  intake = new Intake(conn, store, { attempts: 3, backoffMs: 100, retentionSeconds: 3600 });
+  store = new InvestigationStore(q.conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
+  intake = new Intake(q.conn, store, { attempts: 3, backoffMs: 100, retentionSeconds: 3600 });
   investigated = [];
   completions = [];
   const investigator = {
@@ -52,14 +33,12 @@ beforeEach(async () => {
     },
   } as unknown as Investigator;
   const log = createLogger('silent');
-  continuations = new Continuations(conn, { attempts: 3, backoffMs: 100, retentionSeconds: 3600 });
-  cancels = await CancelSignals.start(new Redis(redis.url, { maxRetriesPerRequest: null }), log);
-  worker = startInvestigationWorker(workerConn, {
-    store, runs: new RunControl(conn, 3600), investigator, continuations, cancels, log, approvalTimeoutSeconds: 3600,
+  w = await startTestWorker(q, {
+    store, runs: new RunControl(q.conn, 3600), investigator, log, backoffMs: 100,
     onCompleted: async (inv) => { completions.push(inv); },
-  }, { concurrency: 1, backoffMs: 100, lockDurationMs: 30_000, stalledIntervalMs: 30_000 });
+  });
 });
-afterEach(async () => { await worker?.close(); await intake.close(); await continuations.close(); await cancels.close(); });
+afterEach(async () => { await w?.close(); await intake.close(); });
 
 function alert(identity: string): Issue {
   return {
@@ -72,7 +51,7 @@ function alert(identity: string): Issue {
 /** Enqueues the investigation's job and waits until BullMQ has finished it. */
 async function runJob(id: string): Promise<void> {
   await intake.enqueue(id);
-  await waitFor(`job ${id} to finish`, async () => ['completed', 'failed'].includes(await (await queue.getJob(id))?.getState() ?? ''), 10_000);
+  await waitFor(`job ${id} to finish`, async () => ['completed', 'failed'].includes(await (await q.queue.getJob(id))?.getState() ?? ''), 10_000);
 }
 
 describe('the investigation worker', () => {
@@ -110,6 +89,6 @@ describe('the investigation worker', () => {
     expect(investigated).toEqual([]);
     expect(completions).toEqual([]);
     expect(await store.get(id)).toBeNull();
-    expect(await (await queue.getJob(id))?.getState()).toBe('completed');
+    expect(await (await q.queue.getJob(id))?.getState()).toBe('completed');
   });
 });

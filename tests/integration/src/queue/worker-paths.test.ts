@@ -1,54 +1,35 @@
 import { Writable } from 'node:stream';
-import { Queue, type Worker } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
 import type { InvestigateOptions, Investigator } from '../../../../src/investigator.js';
 import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
 import { initialState, type LoopState } from '../../../../src/loop/loop-state.js';
 import type { LoopResult } from '../../../../src/loop/run-loop.js';
-import { CancelSignals } from '../../../../src/queue/cancel-signals.js';
-import { Continuations } from '../../../../src/queue/continuations.js';
 import { Intake } from '../../../../src/queue/intake.js';
-import { startInvestigationWorker } from '../../../../src/queue/investigation-worker.js';
-import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
 import { createRedactor } from '../../../../src/redact.js';
 import type { Investigation } from '../../../../src/store/investigation.js';
 import { keys } from '../../../../src/store/keys.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { RunControl } from '../../../../src/store/run-control.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
+import { startTestWorker, workerQueue, type TestWorker } from '../../../helpers/worker-queue.js';
 
 // Each way an investigation's job can end, with a scripted investigator on real Redis and BullMQ.
 
 const SECRET = 'sk-worker-secret';
-let redis: TestRedis;
-let conn: Redis;
-let workerConn: Redis;
+const q = workerQueue();
+let w: TestWorker | undefined;
 let store: InvestigationStore;
-let queue: Queue;
-let worker: Worker | undefined;
 let logs: Array<Record<string, unknown>>;
 let completions: Investigation[];
 let calls: Array<{ issue: Issue; resumeFrom: LoopState | null | undefined }>;
 /** What the investigator does on its nth call (from 0). */
 let script: (n: number, opts: InvestigateOptions) => Promise<LoopResult>;
 let onCompleted: (inv: Investigation) => Promise<void>;
-let continuations: Continuations;
-let cancels: CancelSignals;
 
-beforeAll(async () => {
-  redis = await startRedis();
-  conn = new Redis(redis.url, { maxRetriesPerRequest: null });
-  workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
-  queue = new Queue(QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
-});
-afterAll(async () => { await queue.close(); conn.disconnect(); workerConn.disconnect(); await redis.stop(); });
 beforeEach(async () => {
-  await conn.flushall();
-  store = new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }, createRedactor([SECRET]));
+  store = new InvestigationStore(q.conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }, createRedactor([SECRET]));
   logs = [];
   completions = [];
   calls = [];
@@ -61,14 +42,12 @@ beforeEach(async () => {
   } as unknown as Investigator;
   const sink = new Writable({ write(c: Buffer, _e, cb) { for (const l of c.toString().split('\n')) if (l.trim()) logs.push(JSON.parse(l)); cb(); } });
   const log = createLogger('info', sink, createRedactor([SECRET]));
-  continuations = new Continuations(conn, { attempts: 3, backoffMs: 50, retentionSeconds: 3600 });
-  cancels = await CancelSignals.start(new Redis(redis.url, { maxRetriesPerRequest: null }), log);
-  worker = startInvestigationWorker(workerConn, {
-    store, runs: new RunControl(conn, 3600, createRedactor([SECRET])), investigator, continuations, cancels, log, approvalTimeoutSeconds: 3600,
+  w = await startTestWorker(q, {
+    store, runs: new RunControl(q.conn, 3600, createRedactor([SECRET])), investigator, log, backoffMs: 50,
     onCompleted: (inv) => onCompleted(inv),
-  }, { concurrency: 1, backoffMs: 50, lockDurationMs: 30_000, stalledIntervalMs: 30_000 });
+  });
 });
-afterEach(async () => { await worker?.close(); await continuations.close(); await cancels.close(); });
+afterEach(async () => { await w?.close(); });
 
 const alert = (identity: string): Issue => ({
   identity, fingerprint: identity, source: 'alertmanager', sourceInstance: 'am', title: `Alert ${identity}`, description: '', url: null,
@@ -86,10 +65,10 @@ function stepped(text = 'see https://grafana.internal/d/1 and http://prom.intern
 }
 
 async function run(identity: string, attempts: number): Promise<string> {
-  const intake = new Intake(conn, store, { attempts, backoffMs: 50, retentionSeconds: 3600 });
+  const intake = new Intake(q.conn, store, { attempts, backoffMs: 50, retentionSeconds: 3600 });
   const { queued: [id] } = await intake.accept([alert(identity)]);
   await intake.close();
-  await waitFor(`job ${id} to finish`, async () => ['completed', 'failed'].includes(await queue.getJobState(id!)), 15_000);
+  await waitFor(`job ${id} to finish`, async () => ['completed', 'failed'].includes(await q.queue.getJobState(id!)), 15_000);
   return id!;
 }
 
@@ -137,17 +116,17 @@ describe('an investigation job', () => {
   });
 
   it('drops a job whose record has expired, saying so', async () => {
-    const intake = new Intake(conn, store, { attempts: 1, backoffMs: 50, retentionSeconds: 3600 });
+    const intake = new Intake(q.conn, store, { attempts: 1, backoffMs: 50, retentionSeconds: 3600 });
     const id = '00000000-0000-4000-8000-0000000000ee';
     await intake.enqueue(id);
     await intake.close();
-    await waitFor('the job to finish', async () => (await queue.getJobState(id)) === 'completed');
+    await waitFor('the job to finish', async () => (await q.queue.getJobState(id)) === 'completed');
     expect(calls).toEqual([]);
     expect(logs).toEqual([expect.objectContaining({ level: 40, id, msg: 'investigation record gone (expired?); dropping job' })]);
   });
 
   it('logs the worker\'s own errors', async () => {
-    worker!.emit('error', new Error('connection reset'));
+    w!.worker.emit('error', new Error('connection reset'));
     expect(logs).toEqual([expect.objectContaining({ level: 50, err: 'connection reset', msg: 'worker error' })]);
   });
 
@@ -158,7 +137,7 @@ describe('an investigation job', () => {
       const { id } = await store.claim(alert(`settle-${state}`));
       await store.markRunning(id, 1);
       ids.push(id);
-      worker!.emit('failed', fakeJob(id, state) as never, new Error('job stalled more than allowable limit'), 'active');
+      w!.worker.emit('failed', fakeJob(id, state) as never, new Error('job stalled more than allowable limit'), 'active');
     }
     const [failed, unknown, delayed, waiting] = ids as [string, string, string, string];
     await waitFor('the records to settle', async () => (await store.get(unknown))?.status === 'failed' && (await store.get(failed))?.status === 'failed');
@@ -172,13 +151,13 @@ describe('an investigation job', () => {
 
   it('uses the error\'s message when BullMQ kept no reason, and logs what it could not settle', async () => {
     const { id } = await store.claim(alert('no-reason'));
-    worker!.emit('failed', { id, data: { investigationId: id }, failedReason: '', getState: async () => 'failed' } as never, new Error('lock lost'), 'active');
+    w!.worker.emit('failed', { id, data: { investigationId: id }, failedReason: '', getState: async () => 'failed' } as never, new Error('lock lost'), 'active');
     await waitFor('the record to fail', async () => (await store.get(id))?.status === 'failed');
     expect((await store.get(id))!.error).toBe('lock lost');
-    worker!.emit('failed', { id: 'broken', data: { investigationId: id }, getState: async () => { throw new Error('redis gone'); } } as never, new Error('x'), 'active');
+    w!.worker.emit('failed', { id: 'broken', data: { investigationId: id }, getState: async () => { throw new Error('redis gone'); } } as never, new Error('x'), 'active');
     await waitFor('the warning', async () => logs.find((l) => l.msg === 'could not settle a failed job'));
     expect(logs.find((l) => l.msg === 'could not settle a failed job')).toMatchObject({ level: 40, id: 'broken', err: 'redis gone' });
-    worker!.emit('failed', undefined as never, new Error('no job'), 'active');
+    w!.worker.emit('failed', undefined as never, new Error('no job'), 'active');
   });
 
   it('fails at once on a permanent error, keeping the progress made and the reason, without the secret', async () => {
@@ -189,7 +168,7 @@ describe('an investigation job', () => {
       status: 'failed', attempts: 1, error: 'LLM answered 401: bad key [redacted]',
       toolCalls: [{ name: 'prometheus_query', durationMs: 12 }], usage: { promptTokens: 10, completionTokens: 2, llmCalls: 1 },
     });
-    const job = (await queue.getJob(id))!;
+    const job = (await q.queue.getJob(id))!;
     expect(job.failedReason).toBe('LLM answered 401: bad key [redacted]');
     expect(JSON.stringify(job.stacktrace)).not.toContain(SECRET);
     expect(completions).toEqual([]);
@@ -199,7 +178,7 @@ describe('an investigation job', () => {
   it('fails with no progress when it failed before its first step', async () => {
     script = async () => { throw new PermanentError('nope'); };
     const id = await run('no-progress', 1);
-    const raw = await conn.hgetall(keys.investigation(id));
+    const raw = await q.conn.hgetall(keys.investigation(id));
     expect(raw.toolCalls).toBeUndefined();
     expect(raw.usage).toBeUndefined();
   });
@@ -257,12 +236,12 @@ describe('an investigation job', () => {
 
   it('fails at once on a damaged checkpoint (a permanent error), without investigating or retrying', async () => {
     script = async () => ({ answer: 'never', finishReason: 'answer', state: initialState([]) });
-    const intake = new Intake(conn, store, { attempts: 2, backoffMs: 50, retentionSeconds: 3600 });
+    const intake = new Intake(q.conn, store, { attempts: 2, backoffMs: 50, retentionSeconds: 3600 });
     const { id } = await store.claim(alert('corrupt'));
-    await conn.set(keys.checkpoint(id), '{not json');
+    await q.conn.set(keys.checkpoint(id), '{not json');
     await intake.enqueue(id);
-    await waitFor('the job to fail for good', async () => (await queue.getJobState(id)) === 'failed');
-    expect((await queue.getJob(id))!.attemptsMade).toBe(1);
+    await waitFor('the job to fail for good', async () => (await q.queue.getJobState(id)) === 'failed');
+    expect((await q.queue.getJob(id))!.attemptsMade).toBe(1);
     await intake.close();
     const inv = (await store.get(id))!;
     expect(inv).toMatchObject({ status: 'failed', attempts: 1, error: 'saved checkpoint is damaged (not JSON); the investigation cannot resume from it' });
