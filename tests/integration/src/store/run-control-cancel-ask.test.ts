@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createRedactor } from '../../../../src/redact.js';
 import type { ConversationEntry } from '../../../../src/store/investigation.js';

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AwaitingTurn } from '../../../../src/loop/loop-state.js';
 import { createRedactor } from '../../../../src/redact.js';
