@@ -1,51 +1,29 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
 import { composeComment } from '../../../../src/writeback/compose-comment.js';
-import type { RcaWriter } from '../../../../src/writeback/rca-writer.js';
 import { writeRca } from '../../../../src/writeback/write-rca.js';
-import { OpsgenieApi } from '../../../../sources/opsgenie/api.js';
-import { opsgenieWriter } from '../../../../sources/opsgenie/writer.js';
-import { startOpsgenieDouble, type OgAlert, type OpsgenieDouble } from '../../../helpers/doubles/opsgenie-double.js';
+import { opsgenieWriterSuite } from '../../../helpers/opsgenie-writer-suite.js';
 
 const doc = (rca: string, inv = 'inv-1') => composeComment({ rca, issueKey: '42', investigationId: inv, allowedHosts: new Set() });
 const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e);
 
 describe('OpsGenie write-back: the asynchronous request, seen through (processing, failed, lost, expired) without a second note', () => {
-  let og: OpsgenieDouble;
-  let alert: OgAlert;
-  let now: number;
-  let writer: RcaWriter;
-  const locator = () => ({ key: '42', ref: { alertId: alert.id } });
-  const notes = () => og.notes(alert.id);
-  const posts = () => og.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/notes'));
-  const polls = () => og.requests.filter((r) => r.path.startsWith('/v2/alerts/requests/'));
-  const makeWriter = (key = 'test-genie-key', timeoutMs = 5_000) =>
-    opsgenieWriter(new OpsgenieApi(og.url, key, timeoutMs), og.url, 'Lestrade', { limit: 25_000, now: () => now });
+  const t = opsgenieWriterSuite();
+  const { locator, notes, posts, polls, makeWriter } = t;
 
-  beforeAll(async () => { og = await startOpsgenieDouble(); });
-  afterAll(async () => { await og?.close(); });
-  beforeEach(() => {
-    og.state.alerts.clear();
-    og.state.processingPolls = 0;
-    og.requests.length = 0;
-    og.faults.clear();
-    now = 1_000_000;
-    alert = og.addAlert({ message: 'Checkout 502s', tinyId: '42' });
-    writer = makeWriter();
-  });
   afterEach(() => {
-    expect(og.violations).toEqual([]);
-    expect(og.responseViolations).toEqual([]);
+    expect(t.og.violations).toEqual([]);
+    expect(t.og.responseViolations).toEqual([]);
   });
 
   it('request still processing: RetryableError with a short wait and no note; the next attempt polls the same request (one POST)', async () => {
-    og.state.processingPolls = 1;
-    const err = await fail(writeRca(writer, locator(), doc('x'), null));
+    t.og.state.processingPolls = 1;
+    const err = await fail(writeRca(t.writer, locator(), doc('x'), null));
     expect(err).toBeInstanceOf(RetryableError);
     expect((err as RetryableError).retryAfterMs).toBe(2_000);
     expect((err as Error).message).toMatch(/still processing request/);
     expect(notes()).toHaveLength(0);
-    const out = await writeRca(writer, locator(), doc('x'), null);
+    const out = await writeRca(t.writer, locator(), doc('x'), null);
     expect(out.action).toBe('created');
     expect(notes()).toHaveLength(1);
     expect(posts()).toHaveLength(1);
@@ -53,8 +31,8 @@ describe('OpsGenie write-back: the asynchronous request, seen through (processin
   });
 
   it('another process (a fresh writer) given the resume token polls the same request instead of adding a second note', async () => {
-    og.state.processingPolls = 2;
-    const err = await fail(writeRca(writer, locator(), doc('x'), null)) as RetryableError;
+    t.og.state.processingPolls = 2;
+    const err = await fail(writeRca(t.writer, locator(), doc('x'), null)) as RetryableError;
     expect(err.resumeToken).toEqual(expect.any(String));
     const elsewhere = makeWriter();
     const again = await fail(writeRca(elsewhere, locator(), doc('x'), null, { resume: err.resumeToken! })) as RetryableError;
@@ -68,53 +46,53 @@ describe('OpsGenie write-back: the asynchronous request, seen through (processin
   });
 
   it('a failed request is retried: the next attempt adds it again, and there is still exactly one note', async () => {
-    og.state.failNext('Internal error while processing the request');
-    const err = await fail(writeRca(writer, locator(), doc('x'), null));
+    t.og.state.failNext('Internal error while processing the request');
+    const err = await fail(writeRca(t.writer, locator(), doc('x'), null));
     expect(err).toBeInstanceOf(RetryableError);
     expect((err as Error).message).toMatch(/failed request .*Internal error/);
     expect(notes()).toHaveLength(0);
-    await writeRca(writer, locator(), doc('x'), null);
+    await writeRca(t.writer, locator(), doc('x'), null);
     expect(notes()).toHaveLength(1);
     expect(posts()).toHaveLength(2);
   });
 
   it('a request that failed because the alert is gone is permanent', async () => {
-    og.state.failNext('Alert does not exist');
-    const err = await fail(writeRca(writer, locator(), doc('x'), null));
+    t.og.state.failNext('Alert does not exist');
+    const err = await fail(writeRca(t.writer, locator(), doc('x'), null));
     expect(err).toBeInstanceOf(PermanentError);
-    expect((err as Error).message).toBe(`OpsGenie could not add the note to alert ${alert.id}: Alert does not exist`);
+    expect((err as Error).message).toBe(`OpsGenie could not add the note to alert ${t.alert.id}: Alert does not exist`);
   });
 
   it('a lost answer while OpsGenie is still processing: the retry waits for the note instead of adding it again', async () => {
-    og.state.processingPolls = 5;
-    og.faults.add({ method: 'POST', path: /\/notes$/, kind: 'accept-then-drop' });
-    expect(await fail(writeRca(writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
-    const waiting = await fail(writeRca(writer, locator(), doc('x'), null));
+    t.og.state.processingPolls = 5;
+    t.og.faults.add({ method: 'POST', path: /\/notes$/, kind: 'accept-then-drop' });
+    expect(await fail(writeRca(t.writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
+    const waiting = await fail(writeRca(t.writer, locator(), doc('x'), null));
     expect((waiting as Error).message).toMatch(/answer to adding the note .* was lost; waiting/);
     expect(posts()).toHaveLength(1);
-    og.state.settle();
-    expect((await writeRca(writer, locator(), doc('x'), null)).action).toBe('updated');
+    t.og.state.settle();
+    expect((await writeRca(t.writer, locator(), doc('x'), null)).action).toBe('updated');
     expect(notes()).toHaveLength(1);
   });
 
   it('a POST that never reached OpsGenie is added again once the grace period has passed', async () => {
-    og.faults.add({ method: 'POST', path: /\/notes$/, kind: 'status', status: 502, body: { message: 'Bad Gateway', took: 0, requestId: 'r' } });
-    expect(await fail(writeRca(writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
-    expect(await fail(writeRca(writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
-    now += 31_000;
-    expect((await writeRca(writer, locator(), doc('x'), null)).action).toBe('created');
+    t.og.faults.add({ method: 'POST', path: /\/notes$/, kind: 'status', status: 502, body: { message: 'Bad Gateway', took: 0, requestId: 'r' } });
+    expect(await fail(writeRca(t.writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
+    expect(await fail(writeRca(t.writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
+    t.now += 31_000;
+    expect((await writeRca(t.writer, locator(), doc('x'), null)).action).toBe('created');
     expect(notes()).toHaveLength(1);
     expect(posts()).toHaveLength(2);
   });
 
   it('a request OpsGenie never heard of (expired) counts as lost after a while, and the note is added again (once)', async () => {
-    og.state.processingPolls = 1;
-    expect(await fail(writeRca(writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
-    og.state.requests.clear();
-    now += 11 * 60_000;
-    expect(((await fail(writeRca(writer, locator(), doc('x'), null))) as Error).message).toMatch(/treated as lost/);
-    og.state.processingPolls = 0;
-    await writeRca(writer, locator(), doc('x'), null);
+    t.og.state.processingPolls = 1;
+    expect(await fail(writeRca(t.writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
+    t.og.state.requests.clear();
+    t.now += 11 * 60_000;
+    expect(((await fail(writeRca(t.writer, locator(), doc('x'), null))) as Error).message).toMatch(/treated as lost/);
+    t.og.state.processingPolls = 0;
+    await writeRca(t.writer, locator(), doc('x'), null);
     expect(notes()).toHaveLength(1);
     expect(posts()).toHaveLength(2);
   });

@@ -1,45 +1,23 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
 import { composeComment } from '../../../../src/writeback/compose-comment.js';
-import type { RcaWriter } from '../../../../src/writeback/rca-writer.js';
 import { writeRca } from '../../../../src/writeback/write-rca.js';
-import { OpsgenieApi } from '../../../../sources/opsgenie/api.js';
-import { opsgenieWriter } from '../../../../sources/opsgenie/writer.js';
-import { startOpsgenieDouble, type OgAlert, type OpsgenieDouble } from '../../../helpers/doubles/opsgenie-double.js';
+import { opsgenieWriterSuite } from '../../../helpers/opsgenie-writer-suite.js';
 
 const doc = (rca: string, inv = 'inv-1') => composeComment({ rca, issueKey: '42', investigationId: inv, allowedHosts: new Set() });
 const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e);
 
 describe('OpsGenie write-back: one alert note per distinct RCA, through the asynchronous notes API', () => {
-  let og: OpsgenieDouble;
-  let alert: OgAlert;
-  let now: number;
-  let writer: RcaWriter;
-  const locator = () => ({ key: '42', ref: { alertId: alert.id } });
-  const notes = () => og.notes(alert.id);
-  const posts = () => og.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/notes'));
-  const polls = () => og.requests.filter((r) => r.path.startsWith('/v2/alerts/requests/'));
-  const makeWriter = (key = 'test-genie-key', timeoutMs = 5_000) =>
-    opsgenieWriter(new OpsgenieApi(og.url, key, timeoutMs), og.url, 'Lestrade', { limit: 25_000, now: () => now });
+  const t = opsgenieWriterSuite();
+  const { locator, notes, posts, polls, makeWriter } = t;
 
-  beforeAll(async () => { og = await startOpsgenieDouble(); });
-  afterAll(async () => { await og?.close(); });
-  beforeEach(() => {
-    og.state.alerts.clear();
-    og.state.processingPolls = 0;
-    og.requests.length = 0;
-    og.faults.clear();
-    now = 1_000_000;
-    alert = og.addAlert({ message: 'Checkout 502s', tinyId: '42' });
-    writer = makeWriter();
-  });
   afterEach(() => {
-    expect(og.violations).toEqual([]);
-    expect(og.responseViolations).toEqual([]);
+    expect(t.og.violations).toEqual([]);
+    expect(t.og.responseViolations).toEqual([]);
   });
 
   it('adds one note (GenieKey, identifierType=id, our user), and counts it written once the request succeeded', async () => {
-    const out = await writeRca(writer, locator(), doc('## Root cause\nPool exhausted.'), null);
+    const out = await writeRca(t.writer, locator(), doc('## Root cause\nPool exhausted.'), null);
     expect(out.action).toBe('created');
     expect(notes()).toHaveLength(1);
     const n = notes()[0]!;
@@ -55,8 +33,8 @@ describe('OpsGenie write-back: one alert note per distinct RCA, through the asyn
   });
 
   it('an unchanged RCA (from another investigation) adds nothing; a changed one adds a note, as notes cannot be edited', async () => {
-    const first = await writeRca(writer, locator(), doc('## Root cause\nA', 'inv-1'), null);
-    const again = await writeRca(writer, locator(), doc('## Root cause\nA', 'inv-2'), first.comment.id);
+    const first = await writeRca(t.writer, locator(), doc('## Root cause\nA', 'inv-1'), null);
+    const again = await writeRca(t.writer, locator(), doc('## Root cause\nA', 'inv-2'), first.comment.id);
     expect(again).toEqual({ action: 'updated', comment: first.comment });
     expect(posts()).toHaveLength(1);
     const changed = await writeRca(makeWriter(), locator(), doc('## Root cause\nB', 'inv-3'), null);
@@ -66,29 +44,29 @@ describe('OpsGenie write-back: one alert note per distinct RCA, through the asyn
   });
 
   it.each(['accept-then-drop', 'accept-then-502'] as const)('%s on the note POST: retryable, and the retry finds the note (one in the end)', async (kind) => {
-    og.faults.add({ method: 'POST', path: /\/notes$/, kind });
-    expect(await fail(writeRca(writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
+    t.og.faults.add({ method: 'POST', path: /\/notes$/, kind });
+    expect(await fail(writeRca(t.writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
     expect(notes()).toHaveLength(1);
-    const retry = await writeRca(writer, locator(), doc('x'), null);
+    const retry = await writeRca(t.writer, locator(), doc('x'), null);
     expect(retry).toEqual({ action: 'updated', comment: { id: notes()[0]!.offset, url: null } });
     expect(notes()).toHaveLength(1);
     expect(posts()).toHaveLength(1);
   });
 
   it('finds our note past the first page of notes, ignoring notes of others and about other alerts', async () => {
-    for (let i = 0; i < 120; i++) og.state.addNote(alert.id, `note ${i}`);
-    og.state.addNote(alert.id, 'about another alert\n\nlestrade:rca:43 sha=0123456789ab', 'Lestrade');
-    const ours = og.state.addNote(alert.id, 'RCA\n\nlestrade:rca:42 sha=0123456789ab', 'Lestrade');
-    og.state.addNote(alert.id, 'a human note after ours');
-    expect(await writer.find(locator(), null)).toEqual({ id: ours.offset, url: null });
-    const pages = og.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/notes'));
+    for (let i = 0; i < 120; i++) t.og.state.addNote(t.alert.id, `note ${i}`);
+    t.og.state.addNote(t.alert.id, 'about another alert\n\nlestrade:rca:43 sha=0123456789ab', 'Lestrade');
+    const ours = t.og.state.addNote(t.alert.id, 'RCA\n\nlestrade:rca:42 sha=0123456789ab', 'Lestrade');
+    t.og.state.addNote(t.alert.id, 'a human note after ours');
+    expect(await t.writer.find(locator(), null)).toEqual({ id: ours.offset, url: null });
+    const pages = t.og.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/notes'));
     expect(pages.map((r) => r.query.offset)).toEqual([undefined, expect.any(String)]);
     expect(pages.every((r) => r.query.order === 'asc' && r.query.limit === '100')).toBe(true);
   });
 
   it('429 is retryable with OpsGenie\'s wait (Retry-After, X-RateLimit-Period-In-Sec) or a minute, without sleeping', async () => {
     const body = { message: 'You are making too many requests!', took: 0, requestId: 'r' };
-    og.faults.add(
+    t.og.faults.add(
       { method: 'GET', path: /\/notes$/, kind: 'status', status: 429, headers: { 'retry-after': '7' }, body },
       { method: 'GET', path: /\/notes$/, kind: 'status', status: 429, headers: { 'x-ratelimit-state': 'THROTTLED', 'x-ratelimit-period-in-sec': '30' }, body },
       { method: 'POST', path: /\/notes$/, kind: 'status', status: 429, body },
@@ -96,7 +74,7 @@ describe('OpsGenie write-back: one alert note per distinct RCA, through the asyn
     const started = Date.now();
     const waits = [];
     for (let i = 0; i < 3; i++) {
-      const err = await fail(writeRca(writer, locator(), doc('x'), null));
+      const err = await fail(writeRca(t.writer, locator(), doc('x'), null));
       expect(err).toBeInstanceOf(RetryableError);
       expect((err as Error).message).toMatch(/^OpsGenie answered HTTP 429: .*You are making too many requests!/);
       waits.push((err as RetryableError).retryAfterMs);
@@ -105,19 +83,19 @@ describe('OpsGenie write-back: one alert note per distinct RCA, through the asyn
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(notes()).toHaveLength(0);
     // A 429 refused the POST before anything happened: the retry adds the note without waiting for it to show up.
-    expect((await writeRca(writer, locator(), doc('x'), null)).action).toBe('created');
+    expect((await writeRca(t.writer, locator(), doc('x'), null)).action).toBe('created');
     expect(notes()).toHaveLength(1);
   });
 
   it('other 4xx are permanent with OpsGenie\'s message; 5xx and timeouts are retryable', async () => {
     const denied = await fail(writeRca(makeWriter('wrong-key'), locator(), doc('x'), null));
     expect(denied).toBeInstanceOf(PermanentError);
-    expect((denied as Error).message).toBe(`OpsGenie answered HTTP 401: list notes of alert ${alert.id}: Could not authenticate`);
-    og.faults.add({ method: 'POST', path: /\/notes$/, kind: 'status', status: 403, body: { message: 'You do not have permission to add notes', took: 0, requestId: 'r' } });
-    expect(((await fail(writeRca(writer, locator(), doc('x'), null))) as Error).message).toMatch(/HTTP 403: add note to alert .*: You do not have permission to add notes$/);
-    og.faults.add({ method: 'GET', path: /\/notes$/, kind: 'status', status: 503 });
-    expect(await fail(writeRca(writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
-    og.faults.add({ method: 'GET', path: /\/notes$/, kind: 'delay', ms: 1_000 });
+    expect((denied as Error).message).toBe(`OpsGenie answered HTTP 401: list notes of alert ${t.alert.id}: Could not authenticate`);
+    t.og.faults.add({ method: 'POST', path: /\/notes$/, kind: 'status', status: 403, body: { message: 'You do not have permission to add notes', took: 0, requestId: 'r' } });
+    expect(((await fail(writeRca(t.writer, locator(), doc('x'), null))) as Error).message).toMatch(/HTTP 403: add note to alert .*: You do not have permission to add notes$/);
+    t.og.faults.add({ method: 'GET', path: /\/notes$/, kind: 'status', status: 503 });
+    expect(await fail(writeRca(t.writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
+    t.og.faults.add({ method: 'GET', path: /\/notes$/, kind: 'delay', ms: 1_000 });
     const slow = await fail(writeRca(makeWriter('test-genie-key', 200), locator(), doc('x'), null));
     expect(slow).toBeInstanceOf(RetryableError);
     expect((slow as Error).message).toMatch(/^OpsGenie \(list notes of alert .*\) unreachable: /);
