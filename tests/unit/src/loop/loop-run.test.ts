@@ -1,31 +1,18 @@
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
 import { RetryableError } from '../../../../src/errors.js';
 import { initialState } from '../../../../src/loop/loop-state.js';
 import { runLoop } from '../../../../src/loop/run-loop.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import type { Tool } from '../../../../src/tools/types.js';
-import { startScriptedLlm, toolResults, type Reply, type ScriptedLlm, type Script } from '../../../helpers/scripted-llm.js';
+import { toolResults, type Reply, type Script } from '../../../helpers/scripted-llm.js';
+import { echoTool as echo, scriptedLoop } from '../../../helpers/scripted-loop.js';
 
 // What the loop sends the model and keeps in its history, step by step.
 
-let llm: ScriptedLlm | undefined;
-afterEach(async () => { await llm?.close(); llm = undefined; });
+const loop = scriptedLoop();
 
-const echo: Tool = {
-  name: 'echo',
-  description: 'echoes its text',
-  params: z.strictObject({ text: z.string() }),
-  run: async (p) => ({ status: 'success', data: `echo:${p.text as string}` }),
-};
-
-async function run(script: Reply[] | Script, opts: { maxSteps?: number; temperature?: number; signal?: AbortSignal } = {}) {
-  llm = await startScriptedLlm(script);
-  const client = new OpenAI({ apiKey: 'test', baseURL: llm.baseUrl, maxRetries: 0 });
-  const state = initialState([{ role: 'system', content: 'sys' }, { role: 'user', content: 'investigate' }]);
-  return runLoop(state, { client, model: 'scripted', executor: new ToolExecutor({ tools: [echo] }), ...opts });
-}
+const run = (script: Reply[] | Script, opts: { maxSteps?: number; temperature?: number; signal?: AbortSignal } = {}) => loop.run(script, [echo], opts);
 
 /** A client whose completions come from `reply`, for message shapes the scripted server does not produce. */
 function fakeClient(reply: () => unknown): OpenAI {
@@ -43,7 +30,7 @@ describe('runLoop history', () => {
     expect(assistant.tool_calls?.map((c) => [c.id, c.function.name])).toEqual([['c1', 'echo']]);
     expect(result.state.messages[3]).toMatchObject({ role: 'tool', tool_call_id: 'c1' });
     // The model saw its own call and the answer to it.
-    expect(llm!.requests[1]!.messages[2]).toMatchObject({ role: 'assistant', content: 'let me look', tool_calls: [{ id: 'c1' }] });
+    expect(loop.llm!.requests[1]!.messages[2]).toMatchObject({ role: 'assistant', content: 'let me look', tool_calls: [{ id: 'c1' }] });
     expect(result.state.messages.at(-1)).toEqual({ role: 'assistant', content: 'RCA' });
   });
 
@@ -52,7 +39,7 @@ describe('runLoop history', () => {
     expect(result).toMatchObject({ answer: 'partial', finishReason: 'forced' });
     expect(result.state.messages.at(-1)).toEqual({ role: 'assistant', content: 'partial' });
     expect(result.state.toolCalls).toEqual([]);
-    expect(llm!.requests[0]!.tools).toBeUndefined();
+    expect(loop.llm!.requests[0]!.tools).toBeUndefined();
   });
 
   it('answers with an empty text when the forced step brings tool calls and no text', async () => {
@@ -63,7 +50,7 @@ describe('runLoop history', () => {
 
   it('tells the model, in so many words, that the budget is spent on the forced step', async () => {
     await run([{ content: 'fine' }], { maxSteps: 1 });
-    expect(llm!.requests[0]!.messages.at(-1)).toEqual({
+    expect(loop.llm!.requests[0]!.messages.at(-1)).toEqual({
       role: 'user',
       content: 'You have used the investigation budget. Do not call tools. Answer now with the best root-cause analysis the evidence above supports, and say what is still unknown.',
     });
@@ -73,27 +60,27 @@ describe('runLoop history', () => {
     const result = await run([{ content: ' \n\t ' }, { content: 'the RCA' }]);
     expect(result.answer).toBe('the RCA');
     expect(result.state.steps).toBe(2);
-    expect(llm!.requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: 'Your reply was empty. Continue the investigation or give the root-cause analysis now.' });
+    expect(loop.llm!.requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: 'Your reply was empty. Continue the investigation or give the root-cause analysis now.' });
   });
 });
 
 describe('runLoop requests', () => {
   it('sends the temperature only when one is set', async () => {
     await run([{ content: 'a' }], { temperature: 0.2 });
-    expect(llm!.requests[0]!.temperature).toBe(0.2);
-    await llm!.close();
+    expect(loop.llm!.requests[0]!.temperature).toBe(0.2);
+    await loop.llm!.close();
     await run([{ content: 'a' }], { temperature: 0 });
-    expect(llm!.requests[0]!.temperature).toBe(0);
-    await llm!.close();
+    expect(loop.llm!.requests[0]!.temperature).toBe(0);
+    await loop.llm!.close();
     await run([{ content: 'a' }]);
-    expect('temperature' in llm!.requests[0]!).toBe(false);
+    expect('temperature' in loop.llm!.requests[0]!).toBe(false);
   });
 
   it('offers every tool with its parameters, and lets the model choose', async () => {
     await run([{ content: 'a' }]);
-    expect(llm!.requests[0]!.tool_choice).toBe('auto');
+    expect(loop.llm!.requests[0]!.tool_choice).toBe('auto');
     // The tool's own parameters, plus the output filters every tool offers (output_grep, …).
-    expect(llm!.requests[0]!.tools).toEqual([{
+    expect(loop.llm!.requests[0]!.tools).toEqual([{
       type: 'function',
       function: {
         name: 'echo', description: 'echoes its text',
@@ -153,6 +140,6 @@ describe('a repeated call, refused', () => {
     expect(refused.map((r) => [r.status, r.elapsedMs])).toEqual([['error', 0], ['error', 0], ['error', 0], ['error', 0]]);
     expect(refused.map((r) => r.params)).toEqual([{ text: 'a' }, {}, {}, [1]]);
     expect(refused.every((r) => r.tool === 'echo' && /already made/.test(r.error!))).toBe(true);
-    expect(toolResults(llm!.requests[2]!).slice(4).map((t) => t.result.status)).toEqual(['error', 'error', 'error', 'error']);
+    expect(toolResults(loop.llm!.requests[2]!).slice(4).map((t) => t.result.status)).toEqual(['error', 'error', 'error', 'error']);
   });
 });

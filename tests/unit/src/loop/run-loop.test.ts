@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
 import { initialState } from '../../../../src/loop/loop-state.js';
@@ -7,24 +7,12 @@ import { runLoop } from '../../../../src/loop/run-loop.js';
 import { toolCallCountIs } from '../../../../src/loop/stop-conditions.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import type { Tool } from '../../../../src/tools/types.js';
-import { startScriptedLlm, toolResults, type Reply, type ScriptedLlm, type Script } from '../../../helpers/scripted-llm.js';
+import { startScriptedLlm, toolResults, type Reply, type Script } from '../../../helpers/scripted-llm.js';
+import { echoTool as echo, scriptedLoop } from '../../../helpers/scripted-loop.js';
 
-let llm: ScriptedLlm | undefined;
-afterEach(async () => { await llm?.close(); llm = undefined; });
+const loop = scriptedLoop();
 
-const echo: Tool = {
-  name: 'echo',
-  description: 'echoes its text',
-  params: z.strictObject({ text: z.string() }),
-  run: async (p) => ({ status: 'success', data: `echo:${p.text as string}` }),
-};
-
-async function run(script: Reply[] | Script, tools: Tool[], opts: { maxSteps?: number; maxParallelTools?: number; maxRetries?: number } = {}) {
-  llm = await startScriptedLlm(script);
-  const client = new OpenAI({ apiKey: 'test', baseURL: llm.baseUrl, maxRetries: opts.maxRetries ?? 0 });
-  const state = initialState([{ role: 'system', content: 'sys' }, { role: 'user', content: 'investigate' }]);
-  return runLoop(state, { client, model: 'scripted', executor: new ToolExecutor({ tools }), ...opts });
-}
+const run = (script: Reply[] | Script, tools: Tool[], opts: { maxSteps?: number; maxParallelTools?: number; maxRetries?: number } = {}) => loop.run(script, tools, opts);
 
 describe('runLoop', () => {
   it('feeds tool results back to the model until it answers, summing usage', async () => {
@@ -35,11 +23,11 @@ describe('runLoop', () => {
     expect(result.answer).toBe('RCA: it was hi');
     expect(result.finishReason).toBe('answer');
     expect(result.state.usage).toEqual({ promptTokens: 120, completionTokens: 12, llmCalls: 2 });
-    const [tool] = toolResults(llm!.requests[1]!);
+    const [tool] = toolResults(loop.llm!.requests[1]!);
     expect(tool!.result).toMatchObject({ tool: 'echo', status: 'success', data: 'echo:hi', params: { text: 'hi' } });
     expect(typeof tool!.result.elapsedMs).toBe('number');
-    expect(llm!.requests[0]!.tools!.map((t) => t.function.name)).toEqual(['echo']);
-    expect(llm!.requests[0]!.tools![0]!.function.parameters).toMatchObject({ type: 'object', properties: { text: { type: 'string' } } });
+    expect(loop.llm!.requests[0]!.tools!.map((t) => t.function.name)).toEqual(['echo']);
+    expect(loop.llm!.requests[0]!.tools![0]!.function.parameters).toMatchObject({ type: 'object', properties: { text: { type: 'string' } } });
   });
 
   it('runs one turn\'s calls in parallel within the bound, answering every tool_call', async () => {
@@ -57,7 +45,7 @@ describe('runLoop', () => {
     const calls = ['a', 'b', 'c', 'd', 'e'].map((t) => ({ name: 'slow', arguments: { text: t } }));
     await run([{ toolCalls: calls }, { content: 'done' }], [slow], { maxParallelTools: 2 });
     expect(peak).toBe(2);
-    const answered = toolResults(llm!.requests[1]!).map((t) => t.tool_call_id);
+    const answered = toolResults(loop.llm!.requests[1]!).map((t) => t.tool_call_id);
     expect(answered).toEqual(['call_0_0', 'call_0_1', 'call_0_2', 'call_0_3', 'call_0_4']);
   });
 
@@ -73,7 +61,7 @@ describe('runLoop', () => {
       { content: 'answered anyway' },
     ], [echo, boom]);
     expect(result.answer).toBe('answered anyway');
-    const results = toolResults(llm!.requests[1]!).map((t) => t.result);
+    const results = toolResults(loop.llm!.requests[1]!).map((t) => t.result);
     expect(results.map((r) => r.status)).toEqual(['error', 'error', 'error', 'error']);
     expect(results[0]!.error).toBe('kaput');
     expect(results[1]!.error).toMatch(/unknown tool "nope"/);
@@ -90,7 +78,7 @@ describe('runLoop', () => {
       { content: 'fine' },
     ], [two]);
     expect(runs).toBe(2);
-    const second = toolResults(llm!.requests[2]!).slice(1).map((t) => t.result);
+    const second = toolResults(loop.llm!.requests[2]!).slice(1).map((t) => t.result);
     expect(second[0]).toMatchObject({ status: 'error', error: expect.stringMatching(/already made/) });
     expect(second[1]).toMatchObject({ status: 'success' });
     expect(result.state.toolCalls).toHaveLength(3);
@@ -101,19 +89,19 @@ describe('runLoop', () => {
     const counted: Tool = { ...echo, name: 'counted', run: async () => { runs += 1; await new Promise((r) => setTimeout(r, 20)); return { status: 'success', data: 'ok' }; } };
     await run([{ toolCalls: [{ name: 'counted', arguments: { text: 'x' } }, { name: 'counted', arguments: { text: 'x' } }] }, { content: 'ok' }], [counted]);
     expect(runs).toBe(1);
-    expect(toolResults(llm!.requests[1]!).map((t) => t.result.status)).toEqual(['success', 'error']);
+    expect(toolResults(loop.llm!.requests[1]!).map((t) => t.result.status)).toEqual(['success', 'error']);
   });
 
   it('reports no_data as its own status, not an error', async () => {
     const empty: Tool = { ...echo, name: 'empty', run: async () => ({ status: 'no_data' }) };
     await run([{ toolCalls: [{ name: 'empty', arguments: { text: 'x' } }] }, { content: 'nothing there' }], [empty]);
-    expect(toolResults(llm!.requests[1]!)[0]!.result).toMatchObject({ status: 'no_data', data: 'no data found' });
+    expect(toolResults(loop.llm!.requests[1]!)[0]!.result).toMatchObject({ status: 'no_data', data: 'no data found' });
   });
 
   it('nudges the model once it replies with nothing', async () => {
     const result = await run([{ content: '' }, { content: 'the RCA' }], [echo]);
     expect(result.answer).toBe('the RCA');
-    expect(llm!.requests[1]!.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/reply was empty/) });
+    expect(loop.llm!.requests[1]!.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/reply was empty/) });
   });
 
   it('offers no tools on the last step, forcing an answer', async () => {
@@ -121,14 +109,14 @@ describe('runLoop', () => {
     const result = await run(script, [echo], { maxSteps: 3 });
     expect(result.answer).toBe('forced answer');
     expect(result.finishReason).toBe('forced');
-    expect(llm!.requests).toHaveLength(3);
-    expect(llm!.requests.map((r) => Boolean(r.tools))).toEqual([true, true, false]);
-    expect(llm!.requests[2]!.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/Do not call tools/) });
+    expect(loop.llm!.requests).toHaveLength(3);
+    expect(loop.llm!.requests.map((r) => Boolean(r.tools))).toEqual([true, true, false]);
+    expect(loop.llm!.requests[2]!.messages.at(-1)).toMatchObject({ role: 'user', content: expect.stringMatching(/Do not call tools/) });
   });
 
   it('stops early on a stop condition', async () => {
-    llm = await startScriptedLlm((req) => (req.tools ? { toolCalls: [{ name: 'echo', arguments: { text: String(req.messages.length) } }] } : { content: 'enough' }));
-    const client = new OpenAI({ apiKey: 'test', baseURL: llm.baseUrl, maxRetries: 0 });
+    loop.llm = await startScriptedLlm((req) => (req.tools ? { toolCalls: [{ name: 'echo', arguments: { text: String(req.messages.length) } }] } : { content: 'enough' }));
+    const client = new OpenAI({ apiKey: 'test', baseURL: loop.llm.baseUrl, maxRetries: 0 });
     const state = initialState([{ role: 'user', content: 'go' }]);
     const result = await runLoop(state, { client, model: 'm', executor: new ToolExecutor({ tools: [echo] }), stopWhen: [toolCallCountIs(2)] });
     expect(result.answer).toBe('enough');
@@ -140,22 +128,22 @@ describe('runLoop', () => {
     const restart: Tool = { ...echo, name: 'restart', sideEffects: true, run: async () => { ran = true; return { status: 'success', data: 'restarted' }; } };
     await run([{ toolCalls: [{ name: 'restart', arguments: { text: 'api' } }] }, { content: 'needs approval' }], [restart]);
     expect(ran).toBe(false);
-    expect(toolResults(llm!.requests[1]!)[0]!.result).toMatchObject({ status: 'approval_required' });
+    expect(toolResults(loop.llm!.requests[1]!)[0]!.result).toMatchObject({ status: 'approval_required' });
   });
 
   it('sorts LLM failures: 429 is retryable with its Retry-After, 400 is permanent', async () => {
     const err429 = await run([{ status: 429, headers: { 'retry-after': '7' } }], [echo]).catch((e: unknown) => e);
     expect(err429).toBeInstanceOf(RetryableError);
     expect((err429 as RetryableError).retryAfterMs).toBe(7000);
-    await llm!.close();
+    await loop.llm!.close();
     const err400 = await run([{ status: 400, errorMessage: 'model does not exist' }], [echo]).catch((e: unknown) => e);
     expect(err400).toBeInstanceOf(PermanentError);
     expect((err400 as Error).message).toMatch(/400.*model does not exist/);
   });
 
   it('turns an LLM timeout into a retryable error', async () => {
-    llm = await startScriptedLlm(async () => { await new Promise((r) => setTimeout(r, 2_000)); return { content: 'late' }; });
-    const client = new OpenAI({ apiKey: 'test', baseURL: llm.baseUrl, maxRetries: 0, timeout: 200 });
+    loop.llm = await startScriptedLlm(async () => { await new Promise((r) => setTimeout(r, 2_000)); return { content: 'late' }; });
+    const client = new OpenAI({ apiKey: 'test', baseURL: loop.llm.baseUrl, maxRetries: 0, timeout: 200 });
     const err = await runLoop(initialState([{ role: 'user', content: 'go' }]), { client, model: 'm', executor: new ToolExecutor({ tools: [echo] }) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RetryableError);
     expect((err as Error).message).toMatch(/LLM unreachable: .*timed out/i);
@@ -171,22 +159,22 @@ describe('runLoop', () => {
   it('lets the SDK retry a 503 honouring retry-after-ms', async () => {
     const result = await run([{ status: 503, headers: { 'retry-after-ms': '20' } }, { content: 'after retry' }], [echo], { maxRetries: 2 });
     expect(result.answer).toBe('after retry');
-    expect(llm!.requests).toHaveLength(2);
+    expect(loop.llm!.requests).toHaveLength(2);
   });
 
   it('resumes from a checkpointed state without redoing earlier steps', async () => {
     const saved: unknown[] = [];
-    llm = await startScriptedLlm([{ toolCalls: [{ name: 'echo', arguments: { text: 'one' } }] }, { status: 500 }]);
-    const client = new OpenAI({ apiKey: 'test', baseURL: llm.baseUrl, maxRetries: 0 });
+    loop.llm = await startScriptedLlm([{ toolCalls: [{ name: 'echo', arguments: { text: 'one' } }] }, { status: 500 }]);
+    const client = new OpenAI({ apiKey: 'test', baseURL: loop.llm.baseUrl, maxRetries: 0 });
     const executor = new ToolExecutor({ tools: [echo] });
     const state = initialState([{ role: 'user', content: 'go' }]);
     await expect(runLoop(state, { client, model: 'm', executor, onStep: (s) => { saved.push(structuredClone(s)); } })).rejects.toBeInstanceOf(RetryableError);
-    await llm.close();
-    llm = await startScriptedLlm([{ content: 'resumed' }]);
-    const client2 = new OpenAI({ apiKey: 'test', baseURL: llm.baseUrl, maxRetries: 0 });
+    await loop.llm.close();
+    loop.llm = await startScriptedLlm([{ content: 'resumed' }]);
+    const client2 = new OpenAI({ apiKey: 'test', baseURL: loop.llm.baseUrl, maxRetries: 0 });
     const resumed = await runLoop(saved.at(-1) as typeof state, { client: client2, model: 'm', executor });
     expect(resumed.answer).toBe('resumed');
     expect(resumed.state.steps).toBe(2);
-    expect(toolResults(llm.requests[0]!)[0]!.result).toMatchObject({ data: 'echo:one' });
+    expect(toolResults(loop.llm.requests[0]!)[0]!.result).toMatchObject({ data: 'echo:one' });
   });
 });
