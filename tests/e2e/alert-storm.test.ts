@@ -8,6 +8,7 @@ import { freePort } from '../helpers/free-port.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { stopAll } from '../helpers/stop-all.js';
 
 /**
  * One investigation per problem: a real Alertmanager delivers a storm of 200 alerts in 5 groups
@@ -36,12 +37,7 @@ beforeAll(async () => {
   // notified before all its alerts arrived would rightly get a follow-up (tested in storm-policy.test.ts).
   am = await startAlertmanager({ webhookUrl: `${svc.base}/webhooks/alertmanager`, token: TOKEN, maxAlerts: 0, repeatInterval: '1h', groupWait: '2s' });
 });
-afterAll(async () => {
-  await am?.stop();
-  await svc?.close();
-  await llm?.close();
-  await redis?.stop();
-});
+afterAll(async () => { await stopAll(am, svc, llm, redis); });
 
 describe('an alert storm from a real Alertmanager, investigateBy: group', () => {
   it('200 alerts in 5 groups become 5 investigations, each prompt listing every alert of its group', async () => {

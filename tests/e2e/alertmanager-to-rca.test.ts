@@ -5,6 +5,7 @@ import { startPrometheus, type TestPrometheus } from '../helpers/prometheus.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, toolResults, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { stopAll } from '../helpers/stop-all.js';
 
 /**
  * The whole spine with real parts: Prometheus fires an alert to a real Alertmanager, which
@@ -34,13 +35,7 @@ beforeAll(async () => {
   am = await startAlertmanager({ port: amPort, webhookUrl: `${svc.base}/webhooks/alertmanager`, token: 'e2e-token' });
 }, 90_000);
 
-afterAll(async () => {
-  await am?.stop();
-  await svc?.close();
-  await prom?.stop();
-  await llm?.close();
-  await redis?.stop();
-});
+afterAll(async () => { await stopAll(am, svc, prom, llm, redis); });
 
 const deliveries = () => svc.logs.filter((l) => l.msg === 'webhook accepted').length;
 

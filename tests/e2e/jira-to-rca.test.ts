@@ -8,6 +8,7 @@ import { startJiraDouble, type JiraDouble } from '../helpers/doubles/jira-double
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { stopAll } from '../helpers/stop-all.js';
 
 /**
  * Jira → Lestrade → Jira through the real service: webhook deliveries as Jira sends them, real
@@ -65,12 +66,7 @@ describe('Jira Cloud: signed webhooks → investigation → one ADF comment, edi
     });
   }, 90_000);
 
-  afterAll(async () => {
-    await svc?.close();
-    await llm?.close();
-    await jira?.close();
-    await redis?.stop();
-  });
+  afterAll(async () => { await stopAll(svc, llm, jira, redis); });
 
   it('a signed jira:issue_created is investigated and answered with exactly one ADF comment', async () => {
     const res = await deliver(svc, createdPayload(jira, 'cloud-issue-created'), { 'x-atlassian-webhook-identifier': 'delivery-1' }, SECRET);
@@ -150,13 +146,7 @@ describe('Jira Data Center: shared-token webhook → wiki-markup comment; Jira o
     off = await startTestService(redis.url, { JIRA_URL: jira.url, JIRA_EMAIL: 'someone@example.com' }, { workers: false });
   }, 90_000);
 
-  afterAll(async () => {
-    await off?.close();
-    await svc?.close();
-    await llm?.close();
-    await jira?.close();
-    await redis?.stop();
-  });
+  afterAll(async () => { await stopAll(off, svc, llm, jira, redis); });
 
   it('a delivery with the shared token is investigated and answered in wiki markup', async () => {
     const wrong = await deliver(svc, createdPayload(jira, 'dc-issue-created'), { 'x-lestrade-token': 'nope' });
