@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENT_HEADING } from '../../src/writeback/compose-comment.js';
 import type { GithubDouble } from '../helpers/doubles/github-double.js';
+import { getInvestigation, writtenBack } from '../helpers/investigations-api.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { stopAll } from '../helpers/stop-all.js';
 import { BOT, seededDouble } from '../fixtures/github/double-setup.js';
 import { commentCreated, EXAMPLE_REPO, issuesLabeled, signed } from '../fixtures/github/payloads.js';
 
@@ -38,10 +40,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await svc?.close();
-  await llm?.close();
-  await gh?.close();
-  await redis?.stop();
+  await stopAll(svc, llm, gh, redis);
   expect(gh.violations).toEqual([]);
 });
 
@@ -52,11 +51,8 @@ async function post(event: string, payload: unknown, opts: { secret?: string; de
 }
 
 const list = async () => (await getJson(`${svc.base}/api/investigations`)).body.items as Array<{ id: string; status: string }>;
-const get = async (id: string) => (await getJson(`${svc.base}/api/investigations/${id}`)).body;
-const written = (id: string) => waitFor(`write-back of ${id}`, async () => {
-  const inv = await get(id);
-  return inv.writeBacks?.[0]?.status === 'written' && inv;
-}, 30_000);
+const get = (id: string) => getInvestigation(svc, id);
+const written = (id: string) => writtenBack(svc, id, 30_000);
 const commentsOn = (n: number) => gh.state.comments(owner, name, n);
 
 describe('GitHub issues → investigation → one RCA comment', () => {

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_ALERT_ID, jsmOpsFixtureText } from '../fixtures/jsm-ops/fixtures.js';
 import { startJsmOpsDouble, type JsmOpsDouble } from '../helpers/doubles/jsm-ops-double.js';
+import { listInvestigations as investigations, writtenBack, type Json } from '../helpers/investigations-api.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
-import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+import { stopAll } from '../helpers/stop-all.js';
 
 /**
  * JSM Operations → Lestrade → JSM through the real service: a JSM Webhook integration's action
@@ -11,14 +13,11 @@ import { getJson, startTestService, waitFor, type TestService } from '../helpers
  * scripted model, and the RCA as one note on the alert.
  */
 const TOKEN = 'e2e-jsm-token';
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function deliver(svc: TestService, text: string, headers: Record<string, string> = { 'x-lestrade-token': TOKEN }) {
   const res = await fetch(`${svc.base}/webhooks/jsm-ops`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
   return { status: res.status, body: (await res.json()) as Json };
 }
-
-const investigations = async (svc: TestService) => (await getJson(`${svc.base}/api/investigations`)).body.items as Json[];
 
 describe('JSM Operations: webhook with the header token → investigation → exactly one alert note', () => {
   let redis: TestRedis;
@@ -40,22 +39,13 @@ describe('JSM Operations: webhook with the header token → investigation → ex
     off = await startTestService(redis.url, { JSM_OPS_SITE_URL: jsm.url, JSM_OPS_WEBHOOK_TOKEN: TOKEN }, { workers: false });
   }, 90_000);
 
-  afterAll(async () => {
-    await off?.close();
-    await svc?.close();
-    await llm?.close();
-    await jsm?.close();
-    await redis?.stop();
-  });
+  afterAll(async () => { await stopAll(off, svc, llm, jsm, redis); });
 
   it('a Create is investigated and answered with one note, under the cloudId looked up from the site', async () => {
     const res = await deliver(svc, jsmOpsFixtureText('create'));
     expect(res).toMatchObject({ status: 200, body: { queued: [expect.any(String)] } });
     firstId = res.body.queued[0];
-    const inv = await waitFor('the note written back', async () => {
-      const i = (await getJson(`${svc.base}/api/investigations/${firstId}`)).body as Json;
-      return i.writeBacks?.[0]?.status === 'written' && i;
-    }, 40_000);
+    const inv = await writtenBack(svc, firstId, 40_000, 'the note written back');
     const notes = jsm.notes(FIXTURE_ALERT_ID);
     expect(notes).toHaveLength(1);
     expect(notes[0]!.note).toContain('A bad deploy of checkout v2.4.0.');

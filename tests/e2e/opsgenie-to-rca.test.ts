@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_ALERT_ID, opsgenieFixtureText } from '../fixtures/opsgenie/fixtures.js';
 import { startOpsgenieDouble, type OpsgenieDouble } from '../helpers/doubles/opsgenie-double.js';
+import { listInvestigations as investigations, writtenBack, type Json } from '../helpers/investigations-api.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
-import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { getJson, startTestService, type TestService } from '../helpers/service.js';
+import { stopAll } from '../helpers/stop-all.js';
 
 /**
  * OpsGenie → Lestrade → OpsGenie through the real service: webhook deliveries as OpsGenie's Webhook
@@ -14,7 +16,6 @@ import { getJson, startTestService, waitFor, type TestService } from '../helpers
  * workers, the scripted model, and the note written through the double's asynchronous API.
  */
 const TOKEN = 'e2e-opsgenie-token';
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 function configFile(): string {
   const path = join(mkdtempSync(join(tmpdir(), 'lestrade-og-e2e-')), 'lestrade.yaml');
@@ -26,8 +27,6 @@ async function deliver(svc: TestService, text: string, headers: Record<string, s
   const res = await fetch(`${svc.base}/webhooks/opsgenie`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
   return { status: res.status, body: (await res.json()) as Json };
 }
-
-const investigations = async (svc: TestService) => (await getJson(`${svc.base}/api/investigations`)).body.items as Json[];
 
 describe('OpsGenie: webhook with the header token → investigation → exactly one alert note', () => {
   let redis: TestRedis;
@@ -50,22 +49,13 @@ describe('OpsGenie: webhook with the header token → investigation → exactly 
     off = await startTestService(redis.url, { OPSGENIE_WEBHOOK_TOKEN: TOKEN }, { workers: false });
   }, 90_000);
 
-  afterAll(async () => {
-    await off?.close();
-    await svc?.close();
-    await llm?.close();
-    await og?.close();
-    await redis?.stop();
-  });
+  afterAll(async () => { await stopAll(off, svc, llm, og, redis); });
 
   it('a Create is investigated and the RCA added as one note, counted written once OpsGenie processed the request', async () => {
     const res = await deliver(svc, opsgenieFixtureText('create'));
     expect(res).toMatchObject({ status: 200, body: { queued: [expect.any(String)], duplicates: [] } });
     firstId = res.body.queued[0];
-    const inv = await waitFor('the note written back', async () => {
-      const i = (await getJson(`${svc.base}/api/investigations/${firstId}`)).body as Json;
-      return i.writeBacks?.[0]?.status === 'written' && i;
-    }, 40_000);
+    const inv = await writtenBack(svc, firstId, 40_000, 'the note written back');
     const notes = og.notes(FIXTURE_ALERT_ID);
     expect(notes).toHaveLength(1);
     expect(notes[0]!.note).toContain('The upstream connection pool is exhausted.');

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPagerDutyDouble, type PagerDutyDouble } from '../helpers/doubles/pagerduty-double.js';
+import { getInvestigation, writtenBack } from '../helpers/investigations-api.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
-import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { stopAll } from '../helpers/stop-all.js';
 import { alertFromEvent, incidentEvent, loadFixture, signed } from '../fixtures/pagerduty/fixtures.js';
 
 /**
@@ -30,14 +32,11 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await svc?.close();
-  await llm?.close();
-  await pd?.close();
-  await redis?.stop();
+  await stopAll(svc, llm, pd, redis);
   expect(pd.violations).toEqual([]);
 });
 
-const get = async (id: string) => (await getJson(`${svc.base}/api/investigations/${id}`)).body;
+const get = (id: string) => getInvestigation(svc, id);
 
 describe('Alertmanager first, then the PagerDuty incident made from the same alert', () => {
   it('links the incident to the Alertmanager investigation: one LLM investigation in all, the note carries its RCA', async () => {
@@ -61,10 +60,7 @@ describe('Alertmanager first, then the PagerDuty incident made from the same ale
     expect(pdRes).toMatchObject({ queued: [], duplicates: [], linked: [expect.any(String)] });
     const pdId = pdRes.linked[0] as string;
 
-    const linked = await waitFor('the incident\'s note', async () => {
-      const inv = await get(pdId);
-      return inv.writeBacks?.[0]?.status === 'written' && inv;
-    }, 30_000);
+    const linked = await writtenBack(svc, pdId, 30_000, 'the incident\'s note');
     expect(linked).toMatchObject({ status: 'linked', linkedTo: [amId], issue: { related: [{ source: 'alertmanager', identity: (await get(amId!)).issue.identity }] } });
     expect((await get(amId!)).linkedFrom).toEqual([pdId]);
     expect(llm.requests).toHaveLength(1);

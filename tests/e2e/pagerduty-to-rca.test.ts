@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENT_HEADING } from '../../src/writeback/compose-comment.js';
 import { startPagerDutyDouble, type PagerDutyDouble, type PdIncident } from '../helpers/doubles/pagerduty-double.js';
+import { getInvestigation, writtenBack } from '../helpers/investigations-api.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { stopAll } from '../helpers/stop-all.js';
 import { alertFromEvent, incidentEvent, noteEvent, signed } from '../fixtures/pagerduty/fixtures.js';
 
 /**
@@ -36,10 +38,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await svc?.close();
-  await llm?.close();
-  await pd?.close();
-  await redis?.stop();
+  await stopAll(svc, llm, pd, redis);
   expect(pd.violations).toEqual([]);
   expect(pd.responseViolations).toEqual([]);
 });
@@ -50,11 +49,8 @@ async function post(payload: unknown, opts: { secrets?: string[]; webhookId?: st
   return { status: res.status, body: await res.json(), webhookId: s.headers['x-webhook-id'] };
 }
 const list = async () => (await getJson(`${svc.base}/api/investigations`)).body.items as Array<{ id: string }>;
-const get = async (id: string) => (await getJson(`${svc.base}/api/investigations/${id}`)).body;
-const written = (id: string) => waitFor(`write-back of ${id}`, async () => {
-  const inv = await get(id);
-  return inv.writeBacks?.[0]?.status === 'written' && inv;
-}, 30_000);
+const get = (id: string) => getInvestigation(svc, id);
+const written = (id: string) => writtenBack(svc, id, 30_000);
 const notePosts = () => pd.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/notes'));
 
 describe('PagerDuty incident → investigation → one note', () => {
