@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_ALERT_ID, jsmOpsFixtureText } from '../fixtures/jsm-ops/fixtures.js';
 import { startJsmOpsDouble, type JsmOpsDouble } from '../helpers/doubles/jsm-ops-double.js';
-import { listInvestigations as investigations, writtenBack, type Json } from '../helpers/investigations-api.js';
+import { listInvestigations as investigations, writtenBack } from '../helpers/investigations-api.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { stopAll } from '../helpers/stop-all.js';
+import { postWebhook } from '../helpers/webhook-post.js';
 
 /**
  * JSM Operations → Lestrade → JSM through the real service: a JSM Webhook integration's action
@@ -14,10 +15,7 @@ import { stopAll } from '../helpers/stop-all.js';
  */
 const TOKEN = 'e2e-jsm-token';
 
-async function deliver(svc: TestService, text: string, headers: Record<string, string> = { 'x-lestrade-token': TOKEN }) {
-  const res = await fetch(`${svc.base}/webhooks/jsm-ops`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
-  return { status: res.status, body: (await res.json()) as Json };
-}
+const deliver = (svc: TestService, text: string, headers: Record<string, string> = { 'x-lestrade-token': TOKEN }) => postWebhook(svc, 'jsm-ops', text, headers);
 
 describe('JSM Operations: webhook with the header token → investigation → exactly one alert note', () => {
   let redis: TestRedis;

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_ALERT_ID, opsgenieFixtureText } from '../fixtures/opsgenie/fixtures.js';
 import { startOpsgenieDouble, type OpsgenieDouble } from '../helpers/doubles/opsgenie-double.js';
-import { listInvestigations as investigations, writtenBack, type Json } from '../helpers/investigations-api.js';
+import { listInvestigations as investigations, writtenBack } from '../helpers/investigations-api.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { getJson, startTestService, type TestService } from '../helpers/service.js';
 import { stopAll } from '../helpers/stop-all.js';
+import { postWebhook } from '../helpers/webhook-post.js';
 
 /**
  * OpsGenie → Lestrade → OpsGenie through the real service: webhook deliveries as OpsGenie's Webhook
@@ -23,10 +24,7 @@ function configFile(): string {
   return path;
 }
 
-async function deliver(svc: TestService, text: string, headers: Record<string, string> = { 'x-lestrade-token': TOKEN }) {
-  const res = await fetch(`${svc.base}/webhooks/opsgenie`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: text });
-  return { status: res.status, body: (await res.json()) as Json };
-}
+const deliver = (svc: TestService, text: string, headers: Record<string, string> = { 'x-lestrade-token': TOKEN }) => postWebhook(svc, 'opsgenie', text, headers);
 
 describe('OpsGenie: webhook with the header token → investigation → exactly one alert note', () => {
   let redis: TestRedis;
