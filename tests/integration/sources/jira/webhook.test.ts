@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { InputError, RetryableError } from '../../../../src/errors.js';
 import type { DeliveryOutcome, WebhookHandler } from '../../../../src/source.js';
 import { cloudApi } from '../../../../sources/jira/cloud-api.js';
@@ -6,45 +6,39 @@ import { JiraConfigSchema } from '../../../../sources/jira/config.js';
 import { dataCenterApi } from '../../../../sources/jira/datacenter-api.js';
 import { jiraWebhook } from '../../../../sources/jira/webhook.js';
 import { jiraFixture, type Json } from '../../../fixtures/jira/fixtures.js';
-import { startJiraDouble, type JiraDouble } from '../../../helpers/doubles/jira-double.js';
+import { jiraDoubleSuite } from '../../../helpers/jira-double-suite.js';
 
 /** The webhook's decisions that need Jira's API: triggers.jql, the command's issue fetch, our own account. */
 const alice = { accountId: '712020:alice', name: 'alice', key: 'JIRAUSER10100', displayName: 'Alice Oncall', emailAddress: 'alice@example.com' };
 
 describe.each(['cloud', 'datacenter'] as const)('Jira webhook handling against the API (%s)', (deployment) => {
-  let jira: JiraDouble;
+  const d = jiraDoubleSuite(deployment, (jira) => {
+    jira.addIssue({ key: 'OPS-7', summary: 'Checkout 502s', priority: 'High', description: 'errors since 09:00' });
+  });
   const prefix = deployment === 'cloud' ? 'cloud' : 'dc';
   const handler = (triggers: Json = {}): WebhookHandler => {
-    const config = JiraConfigSchema.parse({ url: jira.url, webhookToken: 't', triggers: { projects: ['OPS'], ...triggers } });
-    const api = deployment === 'cloud' ? cloudApi(jira.url, 'lestrade@example.com', 'test-api-token') : dataCenterApi(jira.url, 'test-pat');
+    const config = JiraConfigSchema.parse({ url: d.jira.url, webhookToken: 't', triggers: { projects: ['OPS'], ...triggers } });
+    const api = deployment === 'cloud' ? cloudApi(d.jira.url, 'lestrade@example.com', 'test-api-token') : dataCenterApi(d.jira.url, 'test-pat');
     return jiraWebhook(config, api);
   };
   const handle = (h: WebhookHandler, body: Json) => Promise.resolve(h.handle(body, { headers: {}, rawBody: Buffer.from(JSON.stringify(body)) }));
   const issuesOf = (o: DeliveryOutcome) => (o.kind === 'issues' ? o.issues : []);
 
-  beforeAll(async () => { jira = await startJiraDouble({ deployment }); });
-  afterAll(async () => { await jira?.close(); });
-  beforeEach(() => {
-    jira.state.issues.clear();
-    jira.requests.length = 0;
-    jira.faults.clear();
-    jira.addIssue({ key: 'OPS-7', summary: 'Checkout 502s', priority: 'High', description: 'errors since 09:00' });
-  });
   afterEach(() => {
-    expect(jira.violations).toEqual([]);
+    expect(d.jira.violations).toEqual([]);
   });
 
   it('a created issue is mapped from the payload without asking Jira', async () => {
     const out = await handle(handler(), jiraFixture(`${prefix}-issue-created`));
     expect(issuesOf(out).map((i) => [i.identity, i.status])).toEqual([['OPS-7', 'open']]);
-    expect(jira.requests).toEqual([]);
+    expect(d.jira.requests).toEqual([]);
   });
 
   it('triggers.jql is checked through the API as key = X AND (<jql>)', async () => {
     const created = jiraFixture(`${prefix}-issue-created`);
     expect(issuesOf(await handle(handler({ jql: 'priority = High' }), created))).toHaveLength(1);
     expect(await handle(handler({ jql: 'priority = Low' }), created)).toEqual({ kind: 'ignored', reason: 'OPS-7 does not match sources.jira.triggers.jql' });
-    const search = jira.requests.find((r) => r.path.includes('/search'))!;
+    const search = d.jira.requests.find((r) => r.path.includes('/search'))!;
     const jql = search.method === 'POST' ? (search.body as { jql: string }).jql : search.query.jql;
     expect(jql).toBe('key = OPS-7 AND (priority = High)');
     if (deployment === 'cloud') expect((search.body as { reconcileIssues?: number[] }).reconcileIssues).toEqual([10042]);
@@ -54,36 +48,36 @@ describe.each(['cloud', 'datacenter'] as const)('Jira webhook handling against t
     const created = jiraFixture(`${prefix}-issue-created`);
     const refused = await handle(handler({ jql: 'bogus ~~ (' }), created);
     expect(refused).toMatchObject({ kind: 'ignored', reason: expect.stringMatching(/^OPS-7: checking sources.jira.triggers.jql failed: Jira answered HTTP 400/) });
-    jira.violations.length = 0;
-    jira.faults.add({ path: /\/search/, kind: 'status', status: 503 });
+    d.jira.violations.length = 0;
+    d.jira.faults.add({ path: /\/search/, kind: 'status', status: 503 });
     await expect(handle(handler({ jql: 'priority = High' }), created)).rejects.toBeInstanceOf(RetryableError);
   });
 
   it('the command fetches the issue, with comments as untrusted text, under the comment\'s identity', async () => {
-    jira.addComment({ issueKey: 'OPS-7', body: 'rolled back, no change', author: alice });
-    jira.addComment({ issueKey: 'OPS-7', body: 'our earlier RCA · lestrade:rca:OPS-7' });
+    d.jira.addComment({ issueKey: 'OPS-7', body: 'rolled back, no change', author: alice });
+    d.jira.addComment({ issueKey: 'OPS-7', body: 'our earlier RCA · lestrade:rca:OPS-7' });
     const out = await handle(handler(), jiraFixture(`${prefix}-comment-created-command`));
     const [issue] = issuesOf(out);
     expect(issue).toMatchObject({ identity: `OPS-7/comment/${deployment === 'cloud' ? '10210' : '10310'}`, fingerprint: 'OPS-7', title: 'Checkout 502s', description: 'errors since 09:00' });
     expect(issue?.untrusted).toEqual([{ label: expect.stringMatching(/^comment by Alice Oncall at /), text: 'rolled back, no change' }]);
-    expect(jira.requests.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining([`GET ${jira.apiPath}/myself`, `GET ${jira.apiPath}/issue/OPS-7`]));
+    expect(d.jira.requests.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining([`GET ${d.jira.apiPath}/myself`, `GET ${d.jira.apiPath}/issue/OPS-7`]));
   });
 
   it('a command by Lestrade\'s own account starts nothing (accountId on Cloud, name/key on Data Center)', async () => {
     const doc = jiraFixture(`${prefix}-comment-created-command`);
-    doc.comment.author = deployment === 'cloud' ? { accountId: jira.user.accountId, displayName: 'Lestrade Bot' } : { name: jira.user.name, key: jira.user.key, displayName: 'Lestrade Bot' };
+    doc.comment.author = deployment === 'cloud' ? { accountId: d.jira.user.accountId, displayName: 'Lestrade Bot' } : { name: d.jira.user.name, key: d.jira.user.key, displayName: 'Lestrade Bot' };
     expect(await handle(handler(), doc)).toEqual({ kind: 'ignored', reason: expect.stringMatching(/our own \(by Lestrade's account\)/) });
-    expect(jira.requests.some((r) => r.path.includes('/issue/'))).toBe(false);
+    expect(d.jira.requests.some((r) => r.path.includes('/issue/'))).toBe(false);
   });
 
   it('our own echoed comment starts nothing and asks Jira nothing', async () => {
     const out = await handle(handler(), jiraFixture(`${prefix}-comment-created-own`));
     expect(out.kind).toBe('ignored');
-    if (deployment === 'cloud') expect(jira.requests).toEqual([]);
+    if (deployment === 'cloud') expect(d.jira.requests).toEqual([]);
   });
 
   it('a command on an issue Lestrade cannot read is ignored with the reason', async () => {
-    jira.state.issues.clear();
+    d.jira.state.issues.clear();
     const out = await handle(handler(), jiraFixture(`${prefix}-comment-created-command`));
     expect(out).toMatchObject({ kind: 'ignored', reason: expect.stringMatching(/^OPS-7 cannot be read with Lestrade's account/) });
   });
