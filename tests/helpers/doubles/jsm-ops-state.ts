@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AsyncNoteRequests, type NoteRequest } from './async-note-requests.js';
 
 /** In-memory JSM Operations: alerts, their notes (with ids, editable) and add-note requests. */
 
@@ -27,16 +28,8 @@ export interface JsmAlert {
   notes: JsmNote[];
 }
 
-export interface JsmRequest {
-  id: string;
+export interface JsmRequest extends NoteRequest {
   alertId: string;
-  note: string;
-  owner: string;
-  pollsLeft: number;
-  done: boolean;
-  isSuccess?: boolean;
-  status?: string;
-  processedAt?: number;
 }
 
 export type NewJsmAlert = Partial<Omit<JsmAlert, 'notes' | 'createdAt' | 'updatedAt'>> & { message: string; createdAt?: Date };
@@ -47,16 +40,15 @@ export type NewJsmAlert = Partial<Omit<JsmAlert, 'notes' | 'createdAt' | 'update
  */
 export type AddNoteMode = 'note' | 'request';
 
-export class JsmOpsState {
+export class JsmOpsState extends AsyncNoteRequests<JsmRequest> {
   readonly alerts = new Map<string, JsmAlert>();
-  readonly requests = new Map<string, JsmRequest>();
   addNoteMode: AddNoteMode = 'note';
-  processingPolls = 0;
-  private readonly failures: string[] = [];
   private nextTiny = 10;
   private nextNote = 0;
 
-  constructor(readonly cloudId: string, readonly owner: string, readonly clock: () => Date = () => new Date()) {}
+  constructor(readonly cloudId: string, readonly owner: string, readonly clock: () => Date = () => new Date()) {
+    super();
+  }
 
   now(): number {
     return this.clock().getTime();
@@ -86,34 +78,12 @@ export class JsmOpsState {
     return n;
   }
 
-  failNext(status: string, times = 1): void {
-    for (let i = 0; i < times; i++) this.failures.push(status);
-  }
-
   submit(alertId: string, note: string): JsmRequest {
-    const r: JsmRequest = { id: randomUUID(), alertId, note, owner: this.owner, pollsLeft: this.processingPolls, done: false };
-    this.requests.set(r.id, r);
-    if (r.pollsLeft === 0) this.process(r);
-    return r;
+    return this.enqueue({ alertId, note, owner: this.owner });
   }
 
-  poll(id: string): JsmRequest | undefined {
-    const r = this.requests.get(id);
-    if (!r) return undefined;
-    if (!r.done && r.pollsLeft > 0) {
-      r.pollsLeft -= 1;
-      return undefined;
-    }
-    if (!r.done) this.process(r);
-    return r;
-  }
-
-  settle(): void {
-    for (const r of this.requests.values()) if (!r.done) this.process(r);
-  }
-
-  private process(r: JsmRequest): void {
-    const failure = this.failures.shift();
+  protected process(r: JsmRequest): void {
+    const failure = this.nextFailure();
     Object.assign(r, { done: true, processedAt: this.now() });
     if (failure || !this.alerts.has(r.alertId)) {
       Object.assign(r, { isSuccess: false, status: failure ?? 'Alert does not exist' });

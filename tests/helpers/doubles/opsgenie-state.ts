@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AsyncNoteRequests, type NoteRequest } from './async-note-requests.js';
 
 /** In-memory OpsGenie: alerts, their notes, and the asynchronous requests that add notes. */
 
@@ -29,33 +30,22 @@ export interface OgAlert {
   notes: OgNote[];
 }
 
-export interface OgRequest {
-  id: string;
+export interface OgRequest extends NoteRequest {
   alertIdentifier: string;
   identifierType: string;
-  note: string;
-  owner: string;
-  /** Status polls still answered "not processed yet" (404). */
-  pollsLeft: number;
-  done: boolean;
-  isSuccess?: boolean;
-  status?: string;
   alertId?: string;
-  processedAt?: number;
 }
 
 export type NewOgAlert = Partial<Omit<OgAlert, 'notes' | 'createdAt' | 'updatedAt'>> & { message: string; createdAt?: Date | number };
 
-export class OpsgenieState {
+export class OpsgenieState extends AsyncNoteRequests<OgRequest> {
   readonly alerts = new Map<string, OgAlert>();
-  readonly requests = new Map<string, OgRequest>();
-  /** How many status polls answer 404 before a note request is processed; 0 processes it at once. */
-  processingPolls = 0;
-  private readonly failures: string[] = [];
   private nextTiny = 100;
   private nextOffset = 0;
 
-  constructor(readonly clock: () => Date = () => new Date()) {}
+  constructor(readonly clock: () => Date = () => new Date()) {
+    super();
+  }
 
   now(): number {
     return this.clock().getTime();
@@ -94,38 +84,13 @@ export class OpsgenieState {
     return n;
   }
 
-  /** The next `times` note requests fail when processed, with this status. */
-  failNext(status: string, times = 1): void {
-    for (let i = 0; i < times; i++) this.failures.push(status);
-  }
-
   submit(alertIdentifier: string, identifierType: string, note: string, owner: string): OgRequest {
-    const r: OgRequest = { id: randomUUID(), alertIdentifier, identifierType, note, owner, pollsLeft: this.processingPolls, done: false };
-    this.requests.set(r.id, r);
-    if (r.pollsLeft === 0) this.process(r);
-    return r;
+    return this.enqueue({ alertIdentifier, identifierType, note, owner });
   }
 
-  /** One status poll: the request once processed, else undefined (OpsGenie's 404). */
-  poll(id: string): OgRequest | undefined {
-    const r = this.requests.get(id);
-    if (!r) return undefined;
-    if (!r.done && r.pollsLeft > 0) {
-      r.pollsLeft -= 1;
-      return undefined;
-    }
-    if (!r.done) this.process(r);
-    return r;
-  }
-
-  /** Processes every pending request, as OpsGenie eventually does whether anyone polls or not. */
-  settle(): void {
-    for (const r of this.requests.values()) if (!r.done) this.process(r);
-  }
-
-  private process(r: OgRequest): void {
+  protected process(r: OgRequest): void {
     const alert = this.find(r.alertIdentifier, r.identifierType);
-    const failure = this.failures.shift();
+    const failure = this.nextFailure();
     Object.assign(r, { done: true, processedAt: this.now(), alertId: alert?.id ?? '' });
     if (failure || !alert) {
       Object.assign(r, { isSuccess: false, status: failure ?? 'Alert does not exist' });
