@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { composeComment } from '../../src/writeback/compose-comment.js';
 import type { RcaWriter } from '../../src/writeback/rca-writer.js';
 import { OpsgenieApi } from '../../sources/opsgenie/api.js';
 import { opsgenieWriter } from '../../sources/opsgenie/writer.js';
 import { startOpsgenieDouble, type OgAlert, type OpsgenieDouble } from './doubles/opsgenie-double.js';
+
+/** The RCA comment for alert #42, from investigation `inv`. */
+export const opsgenieDoc = (rca: string, inv = 'inv-1') => composeComment({ rca, issueKey: '42', investigationId: inv, allowedHosts: new Set() });
 
 /** The OpsGenie double, the alert #42 on it, the writer and its clock, as the current test sees them. */
 export interface OpsgenieWriterSuite {

@@ -6,9 +6,9 @@ import { writeRca } from '../../../../src/writeback/write-rca.js';
 import { JsmOpsApi } from '../../../../sources/jsm-ops/api.js';
 import { jsmOpsWriter } from '../../../../sources/jsm-ops/writer.js';
 import { startJsmOpsDouble, type JsmAlert, type JsmOpsDouble } from '../../../helpers/doubles/jsm-ops-double.js';
+import { failureOf as fail } from '../../../helpers/failure-of.js';
 
 const doc = (rca: string, inv = 'inv-1') => composeComment({ rca, issueKey: '77', investigationId: inv, allowedHosts: new Set() });
-const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e);
 
 describe.each(['note', 'request'] as const)('JSM Operations write-back, add-note answering %s', (mode) => {
   let jsm: JsmOpsDouble;

@@ -1,11 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
-import { composeComment } from '../../../../src/writeback/compose-comment.js';
 import { writeRca } from '../../../../src/writeback/write-rca.js';
-import { opsgenieWriterSuite } from '../../../helpers/opsgenie-writer-suite.js';
-
-const doc = (rca: string, inv = 'inv-1') => composeComment({ rca, issueKey: '42', investigationId: inv, allowedHosts: new Set() });
-const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e);
+import { failureOf as fail } from '../../../helpers/failure-of.js';
+import { opsgenieDoc as doc, opsgenieWriterSuite } from '../../../helpers/opsgenie-writer-suite.js';
 
 describe('OpsGenie write-back: one alert note per distinct RCA, through the asynchronous notes API', () => {
   const t = opsgenieWriterSuite();

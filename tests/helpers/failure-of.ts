@@ -1,0 +1,2 @@
+/** What the promise was rejected with; a promise that resolves instead fails the test ("expected a failure"). */
+export const failureOf = (p: Promise<unknown>): Promise<unknown> => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e);
