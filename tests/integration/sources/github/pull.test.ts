@@ -1,16 +1,13 @@
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../src/errors.js';
 import { createLogger } from '../../../../src/log.js';
 import { runPoll } from '../../../../src/polling/poll-runner.js';
-import { Intake } from '../../../../src/queue/intake.js';
-import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/store/keys.js';
 import { github } from '../../../../sources/github/index.js';
 import { GitHubIssueSearch } from '../../../../sources/github/issue-search.js';
 import { githubPollers } from '../../../../sources/github/pollers.js';
 import type { GithubDouble } from '../../../helpers/doubles/github-double.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { intakeOnRedis } from '../../../helpers/intake-on-redis.js';
 import { apiOn, BOT, configFor, seededDouble } from '../../../fixtures/github/double-setup.js';
 
 let gh: GithubDouble;
@@ -66,17 +63,7 @@ describe('lestrade investigate github (pull mode)', () => {
 });
 
 describe('the poller', () => {
-  let redis: TestRedis;
-  let conn: Redis;
-  let intake: Intake;
-  beforeAll(async () => { redis = await startRedis(); conn = new Redis(redis.url, { maxRetriesPerRequest: null }); });
-  afterAll(async () => { await intake?.close(); conn.disconnect(); await redis.stop(); });
-  beforeEach(async () => {
-    await conn.flushall();
-    await intake?.close();
-    intake = new Intake(conn, new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });
-  });
-
+  const db = intakeOnRedis();
   it('keeps the newest updated_at as its cursor and asks only for what changed since, so a restart neither misses nor repeats', async () => {
     gh.addIssue({ owner: 'octo', repo: 'app', number: 1, title: 'a', labels: ['lestrade'], updated_at: at(1) });
     gh.addIssue({ owner: 'octo', repo: 'app', number: 2, title: 'b', labels: ['lestrade'], updated_at: at(5) });
@@ -85,18 +72,18 @@ describe('the poller', () => {
     const [poller] = githubPollers(config, api, log);
     expect(poller!.id).toBe('github:octo/app:is:open label:lestrade');
 
-    expect(await runPoll(poller!, conn, intake, log)).toEqual({ queued: 2, seen: 2 });
-    expect(await conn.get(keys.pollCursor(poller!.id))).toBe(at(5));
+    expect(await runPoll(poller!, db.conn, db.intake, log)).toEqual({ queued: 2, seen: 2 });
+    expect(await db.conn.get(keys.pollCursor(poller!.id))).toBe(at(5));
     expect(searches().at(-1)!.query).toMatchObject({ q: 'repo:octo/app is:issue is:open label:lestrade', sort: 'updated', order: 'asc' });
 
     gh.addIssue({ owner: 'octo', repo: 'app', number: 4, title: 'c', labels: ['lestrade'], updated_at: at(7) });
     // A restart: a new poller object, the cursor from Redis.
     const [restarted] = githubPollers(config, apiOn(gh, { poll: [{ repo: 'octo/app' }] }).api, log);
-    expect(await runPoll(restarted!, conn, intake, log)).toEqual({ queued: 1, seen: 2 });
+    expect(await runPoll(restarted!, db.conn, db.intake, log)).toEqual({ queued: 1, seen: 2 });
     expect(searches().at(-1)!.query.q).toBe(`repo:octo/app is:issue is:open label:lestrade updated:>=${at(5)}`);
-    expect(await conn.get(keys.pollCursor(poller!.id))).toBe(at(7));
+    expect(await db.conn.get(keys.pollCursor(poller!.id))).toBe(at(7));
 
-    expect(await runPoll(restarted!, conn, intake, log)).toEqual({ queued: 0, seen: 1 });
+    expect(await runPoll(restarted!, db.conn, db.intake, log)).toEqual({ queued: 0, seen: 1 });
   });
 
   it('skips a public repository that is not allowed', async () => {

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
 import { runPoll, startPolling } from '../../../../src/polling/poll-runner.js';
@@ -8,12 +8,10 @@ import type { Poller } from '../../../../src/source.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { QUEUE_PREFIX } from '../../../../src/queue/names.js';
 import { keys } from '../../../../src/store/keys.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { intakeOnRedis } from '../../../helpers/intake-on-redis.js';
 import { waitFor } from '../../../helpers/service.js';
 
-let redis: TestRedis;
-let conn: Redis;
-let intake: Intake;
+const db = intakeOnRedis();
 const log = createLogger('silent');
 
 const ticket = (key: string): Issue => ({
@@ -36,59 +34,51 @@ function fakeSource(id = 'tickets:all') {
   return { poller, updates, cursors };
 }
 
-beforeAll(async () => { redis = await startRedis(); conn = new Redis(redis.url, { maxRetriesPerRequest: null }); });
-afterAll(async () => { await intake?.close(); conn.disconnect(); await redis.stop(); });
-beforeEach(async () => {
-  await conn.flushall();
-  await intake?.close();
-  intake = new Intake(conn, new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });
-});
-
 describe('polling', () => {
   it('resumes from the stored cursor, so overlapping polls and a restart investigate each issue once', async () => {
     const src = fakeSource();
     src.updates.push({ key: 'OPS-1', at: '2026-11-30T08:00:00Z' }, { key: 'OPS-2', at: '2026-11-30T08:05:00Z' });
-    expect(await runPoll(src.poller, conn, intake, log)).toEqual({ queued: 2, seen: 2 });
+    expect(await runPoll(src.poller, db.conn, db.intake, log)).toEqual({ queued: 2, seen: 2 });
     src.updates.push({ key: 'OPS-3', at: '2026-11-30T08:10:00Z' });
     // A "restarted" runner: same Redis, fresh poller object.
     const again = fakeSource();
     again.updates.push(...src.updates);
-    expect(await runPoll(again.poller, conn, intake, log)).toEqual({ queued: 1, seen: 2 });
+    expect(await runPoll(again.poller, db.conn, db.intake, log)).toEqual({ queued: 1, seen: 2 });
     expect(again.cursors).toEqual(['2026-11-30T08:05:00Z']);
-    expect(await conn.zcard(keys.index())).toBe(3);
+    expect(await db.conn.zcard(keys.index())).toBe(3);
   });
 
   it('keeps the cursor where it was when intake fails, so nothing is missed', async () => {
     const src = fakeSource();
     src.updates.push({ key: 'OPS-1', at: '2026-11-30T08:00:00Z' });
-    await runPoll(src.poller, conn, intake, log);
+    await runPoll(src.poller, db.conn, db.intake, log);
     src.updates.push({ key: 'OPS-2', at: '2026-11-30T09:00:00Z' });
-    const broken = new Intake(conn, new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), { attempts: 1, backoffMs: 1, retentionSeconds: 3600 });
+    const broken = new Intake(db.conn, new InvestigationStore(db.conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), { attempts: 1, backoffMs: 1, retentionSeconds: 3600 });
     broken.accept = async () => { throw new Error('Redis went away'); };
-    await expect(runPoll(src.poller, conn, broken, log)).rejects.toThrow('Redis went away');
-    expect(await conn.get(keys.pollCursor('tickets:all'))).toBe('2026-11-30T08:00:00Z');
-    expect((await runPoll(src.poller, conn, intake, log))?.queued).toBe(1);
+    await expect(runPoll(src.poller, db.conn, broken, log)).rejects.toThrow('Redis went away');
+    expect(await db.conn.get(keys.pollCursor('tickets:all'))).toBe('2026-11-30T08:00:00Z');
+    expect((await runPoll(src.poller, db.conn, db.intake, log))?.queued).toBe(1);
     await broken.close();
   });
 
   it('runs one poll of a poller at a time', async () => {
     const src = fakeSource();
-    await conn.set(`${keys.pollCursor('tickets:all')}:lock`, 'another process', 'PX', 5_000);
-    expect(await runPoll(src.poller, conn, intake, log)).toBeNull();
+    await db.conn.set(`${keys.pollCursor('tickets:all')}:lock`, 'another process', 'PX', 5_000);
+    expect(await runPoll(src.poller, db.conn, db.intake, log)).toBeNull();
     expect(src.cursors).toEqual([]);
   });
 
   it('schedules pollers with BullMQ and drops schedules of pollers no longer configured', async () => {
-    const workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const workerConn = new Redis(db.redis.url, { maxRetriesPerRequest: null });
     const src = fakeSource('tickets:new');
     src.updates.push({ key: 'OPS-9', at: '2026-11-30T08:00:00Z' });
-    const old = await startPolling([fakeSource('tickets:old').poller], conn, workerConn, intake, log);
+    const old = await startPolling([fakeSource('tickets:old').poller], db.conn, workerConn, db.intake, log);
     await old();
-    const stop = await startPolling([src.poller], conn, workerConn, intake, log);
+    const stop = await startPolling([src.poller], db.conn, workerConn, db.intake, log);
     try {
-      await waitFor('a scheduled poll', async () => (await conn.zcard(keys.index())) === 1);
+      await waitFor('a scheduled poll', async () => (await db.conn.zcard(keys.index())) === 1);
       const { Queue } = await import('bullmq');
-      const q = new Queue('polls', { connection: conn, prefix: QUEUE_PREFIX });
+      const q = new Queue('polls', { connection: db.conn, prefix: QUEUE_PREFIX });
       const schedulers = await q.getJobSchedulers();
       await q.close();
       expect(schedulers).toHaveLength(1);
