@@ -1,26 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENT_HEADING } from '../../../../src/writeback/compose-comment.js';
 import { startPagerDutyDouble, type PagerDutyDouble, type PdIncident } from '../../../helpers/doubles/pagerduty-double.js';
+import { runCli as run } from '../../../helpers/run-cli.js';
 import { startScriptedLlm, type ScriptedLlm } from '../../../helpers/scripted-llm.js';
 import { alertFromEvent } from '../../../fixtures/pagerduty/fixtures.js';
-
-const BIN = new URL('../../../../bin/lestrade.js', import.meta.url).pathname;
-const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
-
-function run(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d; });
-    child.stderr.on('data', (d: Buffer) => { stderr += d; });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 let pd: PagerDutyDouble;
 let llm: ScriptedLlm;
