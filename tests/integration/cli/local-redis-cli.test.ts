@@ -19,7 +19,7 @@ afterAll(async () => { await foreign.stop(); });
 function serve(env: Record<string, string>, ms = 20_000): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, 'serve'], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LESTRADE_FROM_SOURCE: '1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => { stderr += d; });

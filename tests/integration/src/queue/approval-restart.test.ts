@@ -26,7 +26,7 @@ afterAll(async () => {
 
 async function serve(config: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { PATH: process.env.PATH ?? '', REDIS_URL: redis.url, OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONFIG: config, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1' },
+    env: { PATH: process.env.PATH ?? '', LESTRADE_FROM_SOURCE: '1', REDIS_URL: redis.url, OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONFIG: config, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1' },
     stdio: 'ignore',
   });
   children.push(child);
