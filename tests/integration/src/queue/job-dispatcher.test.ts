@@ -30,14 +30,15 @@ async function claim(n: number, priority = 0, prefix = 'a'): Promise<string[]> {
   return items.map((r) => r.id);
 }
 const waiting = () => queue.getJobCountByTypes('waiting', 'prioritized');
-/** The queue, its single adds held until release(): a drain paused at a known await. `adding`: one has begun. */
+/** The queue, its adds held until release(): a drain paused at a known await. `adding`: one has begun. */
 function holdingAdds() {
   let release!: () => void;
   let begun!: () => void;
   const gate = new Promise<void>((r) => { release = r; });
   const adding = new Promise<void>((r) => { begun = r; });
   const add: typeof queue.add = async (...args) => { begun(); await gate; return queue.add(...args); };
-  const held = new Proxy(queue, { get: (target, p) => (p === 'add' ? add : Reflect.get(target, p, target)) });
+  const addBulk: typeof queue.addBulk = async (...args) => { begun(); await gate; return queue.addBulk(...args); };
+  const held = new Proxy(queue, { get: (target, p) => (p === 'add' ? add : p === 'addBulk' ? addBulk : Reflect.get(target, p, target)) });
   return { queue: held, adding, release };
 }
 
