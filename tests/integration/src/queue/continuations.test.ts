@@ -58,3 +58,16 @@ describe('Continuations', () => {
     });
   });
 });
+
+describe('close', () => {
+  it('lets go of the shared connection: the listeners its two queues put on it are gone', async () => {
+    const count = () => (['error', 'close', 'ready'] as const).map((e) => client.listenerCount(e));
+    const before = count();
+    const own = new Continuations(client, { attempts: 1, backoffMs: 250, retentionSeconds: 900 });
+    await own.ask(ID, 1);
+    await own.expireLater(ID, 'ask', 1, 60_000);
+    expect(count()).toEqual(before.map((n) => n + 2));
+    await own.close();
+    expect(count()).toEqual(before);
+  });
+});

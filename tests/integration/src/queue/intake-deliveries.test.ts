@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DEFAULT_PRIORITIES, IntakePolicy } from '../../../../src/intake/intake-policy.js';
 import type { Issue } from '../../../../src/issue.js';
 import { Intake } from '../../../../src/queue/intake.js';
+import { dispatchBacklog } from '../../../../src/queue/job-dispatcher.js';
 import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
@@ -69,6 +70,13 @@ describe('a delivery', () => {
     expect((await queue.getJob(id))!.priority).toBe(DEFAULT_PRIORITIES.critical);
   });
 
+  it('leaves a group\'s job at its priority when a less urgent member joins', async () => {
+    const { queued: [id] } = await intake.accept([issue('c1', { group, severity: 'critical' })]);
+    await intake.flush();
+    expect(await intake.accept([issue('w1', { group }), issue('w2', { group, severity: 'info' })])).toMatchObject({ queued: [], joined: [id] });
+    expect((await queue.getJob(id!))!.priority).toBe(DEFAULT_PRIORITIES.critical);
+  });
+
   it('reports a group resolved only once every member has', async () => {
     const { queued: [id] } = await intake.accept([issue('m1', { group }), issue('m2', { group })]);
     expect((await intake.accept([issue('m1', { group, status: 'resolved' })])).resolved).toEqual([]);
@@ -80,6 +88,13 @@ describe('jobs', () => {
   it('are added right after a delivery, without waiting for a flush or a sweep', async () => {
     const { queued: [id] } = await intake.accept([issue('soon')]);
     await waitFor('the job', async () => (await queue.getJob(id!)) !== undefined, 3_000);
+  });
+
+  it('of the last delivery are all added once close() returns: it waits for the running drain', async () => {
+    const { queued } = await intake.accept([issue('c1'), issue('c2')]);
+    await intake.close();
+    for (const id of queued) expect(await queue.getJob(id)).toBeDefined();
+    expect((await dispatchBacklog(conn)).count).toBe(0);
   });
 
   it('left in the dispatch set by a process that died are added by the sweep', async () => {

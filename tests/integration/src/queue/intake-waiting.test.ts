@@ -61,3 +61,13 @@ describe('waitingStats', () => {
     expect(await intake.waitingStats(NOW)).toEqual({ waiting: 3, oldestWaitingSeconds: 7 });
   });
 });
+
+describe('waitingStats over many delayed retries', () => {
+  it('looks at the hundred due first: the oldest retry, due first, counts whatever comes after it', async () => {
+    await add('retry-oldest', 100_000, { delay: 60_000 });
+    await queue.addBulk(Array.from({ length: 100 }, (_, i) => ({
+      name: 'investigate', data: { investigationId: `r${i}` }, opts: { jobId: `r${i}`, timestamp: NOW - 1_000, delay: 60_000 + i },
+    })));
+    expect(await intake.waitingStats(NOW)).toEqual({ waiting: 101, oldestWaitingSeconds: 100 });
+  });
+});

@@ -53,6 +53,16 @@ describe('Intake.accept', () => {
     }
   });
 
+  it('queues again, in full, the repeats it remembers but Redis has forgotten (their identities expired)', async () => {
+    const first = (await accept([issue('a@1'), issue('b@1')])).queued;
+    await conn.flushall(); // as if the identities' TTL had run out
+    const again = await accept([issue('c@1'), issue('a@1'), issue('b@1')]);
+    expect(again).toMatchObject({ queued: [expect.any(String), expect.any(String), expect.any(String)], duplicates: [] });
+    expect(again.queued.filter((id) => first.includes(id))).toEqual([]);
+    const records = await Promise.all(again.queued.map((id) => store.get(id)));
+    expect(records.map((r) => [r!.status, r!.issue.identity])).toEqual([['queued', 'c@1'], ['queued', 'a@1'], ['queued', 'b@1']]);
+  });
+
   it('reports a repeat as a duplicate, and keeps its waiting job as it is', async () => {
     const [id] = (await accept([issue('a@1')])).queued;
     const before = (await queue.getJob(id!))!.timestamp;

@@ -30,6 +30,17 @@ async function claim(n: number, priority = 0, prefix = 'a'): Promise<string[]> {
   return items.map((r) => r.id);
 }
 const waiting = () => queue.getJobCountByTypes('waiting', 'prioritized');
+/** The queue, its adds held until release(): a drain paused at a known await. `adding`: one has begun. */
+function holdingAdds() {
+  let release!: () => void;
+  let begun!: () => void;
+  const gate = new Promise<void>((r) => { release = r; });
+  const adding = new Promise<void>((r) => { begun = r; });
+  const add: typeof queue.add = async (...args) => { begun(); await gate; return queue.add(...args); };
+  const addBulk: typeof queue.addBulk = async (...args) => { begun(); await gate; return queue.addBulk(...args); };
+  const held = new Proxy(queue, { get: (target, p) => (p === 'add' ? add : p === 'addBulk' ? addBulk : Reflect.get(target, p, target)) });
+  return { queue: held, adding, release };
+}
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -93,14 +104,26 @@ describe('JobDispatcher', () => {
   });
 
   it('takes claims made while a drain runs in that same drain', async () => {
-    await claim(3, 0, 'first');
-    dispatcher = new JobDispatcher(client, queue, options, 200);
+    const [first] = await claim(1, 0, 'first');
+    const held = holdingAdds();
+    dispatcher = new JobDispatcher(client, held.queue, options, 200);
     const running = dispatcher.kick();
-    await claim(2, 0, 'second');
+    // The drain has read the set (one entry) and is adding its job: a claim lands now.
+    await held.adding;
+    const [late] = await claim(1, 0, 'late');
     const again = dispatcher.kick();
+    held.release();
     await Promise.all([running, again]);
-    expect(await waiting()).toBe(5);
+    expect(await queue.getJob(first!)).toBeDefined();
+    expect(await queue.getJob(late!)).toBeDefined();
     expect(await client.zcard(keys.dispatch())).toBe(0);
+  });
+
+  it('takes a new claim at once when it has not yet found the window full', async () => {
+    const [a] = await claim(1);
+    dispatcher = new JobDispatcher(client, queue, options, 200);
+    await dispatcher.kick(true);
+    expect(await queue.getJob(a!)).toBeDefined();
   });
 
   it('sweeps periodically for entries left behind, logging a failed sweep', async () => {

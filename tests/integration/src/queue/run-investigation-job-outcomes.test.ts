@@ -157,6 +157,17 @@ describe('a follow-up question', () => {
     expect(deps.logs.at(-1)).toMatchObject({ level: 40, phase: 'ask', attempt: 1, retryAfterMs: 700, msg: 'investigation will be retried' });
   });
 
+  it('is answered without admission, which is for starting investigations (a budget reached holds nothing back)', async () => {
+    const id = await asked('budget');
+    deps.hooks = { admit: async () => ({ kind: 'wait', reason: 'budget reached', delayMs: 5_000, until: '2026-11-30T09:00:00.000Z' }), settled: async () => {} };
+    deps.script = async (call) => ({ answer: 'because', finishReason: 'answer', state: { ...call.state!, question: 'why?' } });
+    const job = fakeJob(id, { phase: 'ask' });
+    await runInvestigationJob(job, deps);
+    expect(job.moved).toEqual([]);
+    expect(await deps.store.get(id)).toMatchObject({ status: 'completed', waitingReason: null });
+    expect((await deps.store.get(id))!.conversation.at(-1)).toMatchObject({ answer: 'because', status: 'answered' });
+  });
+
   it('is not run again once answered', async () => {
     const id = await asked('answered');
     await deps.runs.updateIf(id, 'ask', 'queued', { askStatus: 'answered' });

@@ -43,6 +43,21 @@ describe('a job of a finished investigation', () => {
     expect(deps.completions).toEqual([id]);
     expect(deps.calls).toEqual([]);
   });
+
+  it('ends a cancelled or failed one\'s stale job at once, not held back by admission (a budget reached)', async () => {
+    deps.hooks = { admit: async () => ({ kind: 'wait', reason: 'budget reached', delayMs: 5_000, until: '2026-11-30T09:00:00.000Z' }), settled: async () => {} };
+    const cancelled = (await deps.store.claim(alert('cancelled'))).id;
+    await deps.runs.cancel(cancelled);
+    const failed = (await deps.store.claim(alert('failed'))).id;
+    await deps.store.fail(failed, 'bad key');
+    for (const [id, status] of [[cancelled, 'cancelled'], [failed, 'failed']] as const) {
+      const job = fakeJob(id);
+      await runInvestigationJob(job, deps);
+      expect(job.moved).toEqual([]);
+      expect(await deps.store.get(id)).toMatchObject({ status, waitingReason: null });
+    }
+    expect(deps.calls).toEqual([]);
+  });
 });
 
 describe('admission', () => {
