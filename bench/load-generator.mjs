@@ -4,26 +4,12 @@
 // Every body is sent once. Prints {requests, seconds, rate, p50, p99, cpuUs} as JSON (cpuUs: its own CPU per
 // request while sending, to show what it takes from the servers' two cores).
 import net from 'node:net';
+import { alertBodies } from './alert-bodies.mjs';
 
 const spec = JSON.parse(process.argv[2]);
 const url = new URL(spec.url);
 
-function bodies({ count, perDelivery, offset }) {
-  const out = [];
-  for (let i = 0; i < count; i++) {
-    const alerts = [];
-    for (let k = 0; k < perDelivery; k++) {
-      const n = offset + i * perDelivery + k;
-      alerts.push({ status: 'firing', labels: { alertname: `Bench${i}`, severity: 'warning', pod: `pod-${n}` }, annotations: { summary: 'bench' },
-        startsAt: '2026-11-30T04:00:00.123456789Z', endsAt: '0001-01-01T00:00:00Z', generatorURL: '', fingerprint: n.toString(16).padStart(16, '0') });
-    }
-    out.push(Buffer.from(JSON.stringify({ version: '4', groupKey: `{}:{alertname="Bench${i}"}`, truncatedAlerts: 0, receiver: 'bench', status: 'firing',
-      alerts, groupLabels: { alertname: `Bench${i}` }, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://am' })));
-  }
-  return out;
-}
-
-const requests = bodies(spec).map((body) => Buffer.concat([Buffer.from(
+const requests = alertBodies(spec).map((body) => Buffer.concat([Buffer.from(
   `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`), body]));
 
 /** Where the response in `buf` ends, its status and length, or null while incomplete (Content-Length framing only). */

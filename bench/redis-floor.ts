@@ -6,31 +6,24 @@
  */
 import { Redis } from 'ioredis';
 import { issuesFromWebhook } from '../sources/alertmanager/map.js';
-import type { WebhookPayload } from '../sources/alertmanager/schema.js';
+import { WebhookPayloadSchema } from '../sources/alertmanager/schema.js';
+import { parseJsonBody, readJson } from '../src/http/read-json-body.js';
 import type { RedisClient } from '../src/queue/redis-connections.js';
 import { CLAIM_MANY } from '../src/store/claim-script.js';
 import { InvestigationStore } from '../src/store/investigation-store.js';
+import { alertBodies } from './alert-bodies.mjs';
 import { aofRewrites, compactAof, redisCpu, rewritesDuring } from './redis-info.js';
 
 export interface FloorResult { calls: number; rate: number; p50: number; p99: number; redisUs: number; clientUs: number; rewrites: number }
-
-function payload(i: number, perDelivery: number, offset: number): WebhookPayload {
-  const alerts = Array.from({ length: perDelivery }, (_, k) => {
-    const n = offset + i * perDelivery + k;
-    return { status: 'firing' as const, labels: { alertname: `Bench${i}`, severity: 'warning', pod: `pod-${n}` }, annotations: { summary: 'bench' },
-      startsAt: '2026-11-30T04:00:00.123456789Z', endsAt: '0001-01-01T00:00:00Z', generatorURL: '', fingerprint: n.toString(16).padStart(16, '0') };
-  });
-  return { version: '4', groupKey: `{}:{alertname="Bench${i}"}`, truncatedAlerts: 0, receiver: 'bench', status: 'firing', alerts,
-    groupLabels: { alertname: `Bench${i}` }, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://am' } as WebhookPayload;
-}
 
 /** The EVALSHA argument lists the store would send for these deliveries (recorded, not sent). */
 async function recordCalls(count: number, perDelivery: number, offset: number): Promise<unknown[][]> {
   const calls: unknown[][] = [];
   const recorder = { evalsha: async (...args: unknown[]) => { calls.push(args); return [0]; } } as unknown as RedisClient;
   const store = new InvestigationStore(recorder, { dedupTtlSeconds: 30 * 86_400, retentionSeconds: 30 * 86_400 });
-  for (let i = 0; i < count; i++) {
-    const issues = issuesFromWebhook(payload(i, perDelivery, offset));
+  for (const body of alertBodies({ count, perDelivery, offset })) {
+    // Parsed and validated as the webhook does (the schema's defaults included), then mapped.
+    const issues = issuesFromWebhook(readJson(parseJsonBody(body), WebhookPayloadSchema));
     await store.claimMany(issues.map((issue) => ({ kind: 'claim' as const, issue, status: 'queued' as const, priority: 3 })));
   }
   return calls;
