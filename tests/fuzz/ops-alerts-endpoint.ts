@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Issue } from '../../src/issue.js';
-import { isWellFormed } from '../../src/text.js';
 import { issueFromAction as jsmIssueFromAction } from '../../sources/jsm-ops/map.js';
 import { AlertTriggersSchema, decideAction, type AlertTriggers } from '../../sources/ops-alerts-common/triggers.js';
 import { ActionPayloadSchema, type ActionPayload } from '../../sources/ops-alerts-common/webhook-payload.js';

@@ -268,14 +268,6 @@ function forge(body: string, f: Forgery, deliveryId?: string): Record<string, st
   return headers(body, { deliveryId, signature });
 }
 
-/** An incident.triggered the source investigates (it passes the triggers), whatever its id. */
-function investigatedIncident(doc: unknown): { id: string } | null {
-  const envelope = WebhookEnvelopeSchema.safeParse(doc);
-  const e = IncidentEventSchema.safeParse(doc);
-  if (!envelope.success || !e.success || envelope.data.event.event_type !== 'incident.triggered') return null;
-  return filterReason(e.data.event.data, TRIGGERS) ? null : e.data.event.data;
-}
-
 const regressions: Array<Omit<KnownDefect, 'hits'>> = [
   {
     title: 'PagerDuty: an investigated incident.triggered whose id holds a lone UTF-16 surrogate (no URL can name it) is not 5xx',
