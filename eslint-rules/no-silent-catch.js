@@ -41,6 +41,13 @@ function ignoresParams(fn, sourceCode) {
   });
 }
 
+/** Statements: a comment just above one that holds the handler explains it. */
+const STATEMENT = /(Statement|Declaration)$/;
+/** Where the search for an enclosing statement stops: a comment above a block or a function explains more than one catch. */
+const BOUNDARY = new Set([
+  'BlockStatement', 'StaticBlock', 'Program', 'ClassBody', 'ArrowFunctionExpression', 'FunctionExpression', 'FunctionDeclaration',
+]);
+
 function isFunction(node) {
   return node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression';
 }
@@ -74,13 +81,22 @@ const rule = {
   create(context) {
     const sourceCode = context.sourceCode;
 
-    /** A comment inside `inside`, or on the line of `anchor` or the line just above it. */
+    /**
+     * Explained: a comment inside `inside`, on the line of `anchor`, or ending on the line just above `anchor` or
+     * above the start of a statement that holds it (up to the enclosing block), so that a comment above a statement
+     * still counts once a formatter has broken its call chain over several lines.
+     */
     function explained(anchor, inside) {
       if (sourceCode.getCommentsInside(inside).length > 0) return true;
       const line = anchor.loc.start.line;
+      const above = new Set([line - 1]);
+      for (const node of sourceCode.getAncestors(anchor).reverse()) {
+        if (BOUNDARY.has(node.type)) break;
+        if (STATEMENT.test(node.type)) above.add(node.loc.start.line - 1);
+      }
       return sourceCode
         .getAllComments()
-        .some((comment) => comment.loc.end.line === line - 1 || comment.loc.start.line === line || comment.loc.end.line === line);
+        .some((c) => above.has(c.loc.end.line) || (c.loc.start.line <= line && c.loc.end.line >= line));
     }
 
     return {
