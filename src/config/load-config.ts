@@ -61,7 +61,7 @@ export function loadConfig(env: Env, configPath = env.LESTRADE_CONFIG, sources: 
     const where = configPath ? ` (file ${configPath} and environment)` : ' (environment)';
     throw new ConfigError(`invalid configuration${where}: ${describeZodIssues(parsed.error.issues)}`);
   }
-  return parsed.data as Config;
+  return parsed.data;
 }
 
 function readYamlFile(path: string): Record<string, unknown> {
