@@ -39,7 +39,7 @@ const double = (): PagerDutyDouble => {
   return pd;
 };
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const hmac = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
@@ -209,7 +209,9 @@ const valid: fc.Arbitrary<unknown> = fc.record({
     },
   };
   const first = v.alerts.alerts[0]?.summary ?? '';
-  const description = v.alerts.format === 'json' ? v.alerts.description : v.alerts.format === 'plain' ? (first !== v.title ? first : '') : undefined;
+  let description: string | undefined;
+  if (v.alerts.format === 'json') description = v.alerts.description;
+  else if (v.alerts.format === 'plain') description = first !== v.title ? first : '';
   generated.set(body, { alerts: v.alerts.alerts, description, idPrefix: v.idPrefix });
   return body;
 });
