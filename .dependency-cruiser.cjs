@@ -7,16 +7,18 @@
  * leaf files directly in src/ (types and helpers that import nothing but each other).
  */
 const LAYERS = {
-  '(root)': 0, model: 0,
-  redis: 1, 'outbound-http': 1, 'intake-policy': 1, render: 1,
-  config: 2,
-  store: 3, llm: 3, prompts: 3, tools: 3,
-  context: 4,
-  loop: 5,
-  investigation: 6, budget: 6,
-  queue: 7, writeback: 7,
-  http: 8, polling: 8,
-  app: 9,
+  '(root)': 0,
+  model: 1,
+  redis: 2, 'outbound-http': 2, 'intake-policy': 2, render: 2,
+  registration: 3,
+  config: 4,
+  store: 5, tools: 5, llm: 5, prompts: 5,
+  context: 6,
+  loop: 7,
+  investigation: 8, budget: 8,
+  queue: 9, writeback: 9,
+  http: 10, polling: 10,
+  app: 11,
 };
 
 /** Folders that every source (or toolset) may share; any other cross-folder import is forbidden. */
@@ -75,6 +77,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/' },
       to: { path: '^src/[^/]+/', pathNot: anyOf(Object.keys(LAYERS)) },
+    },
+    {
+      name: 'src-folder-has-a-layer-too',
+      comment: 'every folder of src/ is given a layer in LAYERS (.dependency-cruiser.cjs), importers too',
+      severity: 'error',
+      from: { path: '^src/[^/]+/', pathNot: anyOf(Object.keys(LAYERS)) },
+      to: {},
     },
     noCrossImports('sources', SHARED_SOURCE_FOLDERS),
     noCrossImports('toolsets', SHARED_TOOLSET_FOLDERS),
