@@ -26,7 +26,10 @@ const folderReadmes = (dir: string) =>
 
 describe('links between the docs', () => {
   const files = [
-    join(ROOT, 'README.md'), ...markdownFiles(join(ROOT, 'docs')), ...folderReadmes('sources'), ...folderReadmes('toolsets'),
+    join(ROOT, 'README.md'),
+    ...markdownFiles(join(ROOT, 'docs')),
+    ...folderReadmes('sources'),
+    ...folderReadmes('toolsets'),
   ];
 
   it('resolve to files and headings that exist, from README.md, docs/ and the source and toolset READMEs', () => {
