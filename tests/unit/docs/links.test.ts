@@ -47,6 +47,15 @@ describe('links between the docs', () => {
   });
 });
 
+describe('folder READMEs', () => {
+  it('every folder of sources/ and toolsets/ has a README.md', () => {
+    const folders = ['sources', 'toolsets'].flatMap((dir) =>
+      readdirSync(join(ROOT, dir)).map((name) => join(dir, name)).filter((p) => statSync(join(ROOT, p)).isDirectory()));
+    expect(folders.length).toBeGreaterThan(8);
+    expect(folders.filter((f) => !existsSync(join(ROOT, f, 'README.md')))).toEqual([]);
+  });
+});
+
 describe('brokenLinks', () => {
   const dir = mkdtempSync(join(tmpdir(), 'links-'));
   writeFileSync(join(dir, 'b.md'), '# B page\n\n## Skip rules\n\n## Skip rules\n');
