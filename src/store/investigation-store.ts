@@ -1,15 +1,15 @@
-import type { RedisClient } from '../queue/redis-connections.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import type { Issue } from '../issue.js';
-import type { LoopState } from '../loop/loop-state.js';
+import type { LoopState } from '../model/loop-state.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import type { AskStatus, ConversationEntry, Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
-import type { WriteBackRecord } from '../writeback/write-back-record.js';
+import type { WriteBackRecord } from '../model/write-back-record.js';
 import { claimMany, type ClaimItem } from './claim-many.js';
 import type { ClaimReply } from './claim-script.js';
 import { extraFields } from './extra-fields.js';
 import { loadGroupIssue } from './group-members.js';
-import { isInvestigationId, keysOf } from './keys.js';
-import { decodeField, encodeField } from './lossless.js';
+import { isInvestigationId, keysOf } from '../redis/keys.js';
+import { decodeField, encodeField } from '../redis/lossless.js';
 import { noSecrets, type Redactor } from '../redact.js';
 
 /**

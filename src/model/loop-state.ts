@@ -1,0 +1,78 @@
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ToolResult } from './tool-result.js';
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  llmCalls: number;
+}
+
+/** One call of a paused turn that waits for a human. */
+export interface PendingApproval {
+  toolCallId: string;
+  tool: string;
+  params: Record<string, unknown>;
+  /** Why a human must decide (side effects, the toolset's list, the bash policy). */
+  reason: string;
+  /** The exact call approved: checked again when it runs. */
+  callKey: string;
+}
+
+/** A turn whose calls are not all answered yet: the rest wait for approvals. */
+export interface AwaitingTurn {
+  /** Which pause this is (1, 2, ...): decisions and expiry name it, so a stale one cannot act on a later pause. */
+  seq: number;
+  calls: Array<{ id: string; name: string; arguments: string }>;
+  /** By call index: the result of a call that ran or was refused; null while it waits for a decision. */
+  results: Array<ToolResult | null>;
+  approvals: PendingApproval[];
+}
+
+export interface Compaction {
+  at: string;
+  step: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** Messages replaced by the summary. */
+  summarizedMessages: number;
+  /** Tool results cut to fit when the summary was not enough. */
+  truncatedResults: number;
+}
+
+export interface ContextStats {
+  windowTokens: number;
+  /** The largest conversation (messages plus tool schemas) sent to the model. */
+  peakTokens: number;
+  compactions: Compaction[];
+}
+
+/**
+ * Everything the loop knows. The message history is the memory: this object is what gets
+ * checkpointed, and a loop started from it carries on where the last one stopped.
+ */
+export interface LoopState {
+  messages: ChatCompletionMessageParam[];
+  steps: number;
+  usage: Usage;
+  toolCalls: ToolResult[];
+  /** Canonical "tool(args)" keys already run, to refuse identical repeats (kept across compaction). */
+  callKeys: string[];
+  /** The paused turn, while calls wait for a human. */
+  awaiting: AwaitingTurn | null;
+  /** How many times this conversation paused for approval. */
+  pauses: number;
+  /** Set when approvals expired: the next step offers no tools and asks for the answer. */
+  forceAnswer: 'approval_expired' | null;
+  /** The follow-up question being answered, if any (kept visible through compaction). */
+  question: string | null;
+  /** Which conversation entry that question is (a retry or resume goes on; a new entry starts over). */
+  questionEntry: number | null;
+  context: ContextStats;
+}
+
+export function initialState(messages: ChatCompletionMessageParam[]): LoopState {
+  return {
+    messages, steps: 0, usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 }, toolCalls: [], callKeys: [],
+    awaiting: null, pauses: 0, forceAnswer: null, question: null, questionEntry: null, context: { windowTokens: 0, peakTokens: 0, compactions: [] },
+  };
+}

@@ -1,0 +1,108 @@
+import type { z } from 'zod';
+import type { Issue, IssueLocator } from '../issue.js';
+import type { Logger } from '../log.js';
+import type { RcaWriter } from '../render/rca-writer.js';
+
+export type Env = Record<string, string | undefined>;
+
+/** Where one environment variable lands inside a source's config slice (`sources.<name>`). */
+export type EnvBinding = [variable: string, path: string[], type: 'string' | 'int' | 'number' | 'boolean'];
+
+/** A webhook delivery as it arrived: header names in lower case, the body raw and unparsed. */
+export interface Delivery {
+  headers: Readonly<Record<string, string | undefined>>;
+  rawBody: Buffer;
+}
+
+export type Verdict = { ok: true } | { ok: false; reason: string };
+
+/** What a source makes of one delivery. */
+export type DeliveryOutcome =
+  /** Issues for intake: open ones are claimed and queued, resolved ones mark their investigation. */
+  | { kind: 'issues'; issues: Issue[]; log?: Record<string, unknown>; extra?: Record<string, unknown> }
+  /** Understood and deliberately not acted on (not a trigger, untrusted author, our own echo). */
+  | { kind: 'ignored'; reason: string }
+  /** A vendor handshake such as GitHub's ping. */
+  | { kind: 'reply'; status: number; body: unknown };
+
+/**
+ * How the engine's one webhook route talks to a source. The route checks, in order:
+ * source on → content type → checkHeaders → body size → verify(raw body) → delivery replay →
+ * JSON → handle → intake. Any step that refuses changes nothing.
+ */
+export interface WebhookHandler {
+  /** Credentials that arrive in headers (bearer, basic, a shared token): checked before the body is read. */
+  checkHeaders?(headers: Delivery['headers']): Verdict;
+  /** Signatures over the raw body, checked before it is parsed. */
+  verify?(delivery: Delivery): Verdict | Promise<Verdict>;
+  /** The vendor's id of this delivery (X-GitHub-Delivery, X-Atlassian-Webhook-Identifier), to drop replays. */
+  deliveryId?(headers: Delivery['headers']): string | undefined;
+  /** Validates the parsed body (InputError naming the field when bad) and maps it. */
+  handle(body: unknown, delivery: Delivery): DeliveryOutcome | Promise<DeliveryOutcome>;
+}
+
+/** Fetches issues from a source (pull mode, polling) and, where the source allows, writes back. */
+export interface SourceClient<Q = unknown> {
+  fetchIssues(query: Q): Promise<Issue[]>;
+  fetchIssue?(locator: IssueLocator): Promise<Issue | null>;
+}
+
+/** One option of `lestrade investigate <source>`, in commander's syntax. */
+export interface CliOption {
+  flags: string;
+  description: string;
+  /** Collect every occurrence into an array. */
+  repeatable?: boolean;
+  /** A positive integer. */
+  integer?: boolean;
+  defaultValue?: string;
+}
+
+/** `lestrade investigate <name>`: the options it takes and how they become a client and a query. */
+export interface PullSpec<C> {
+  description: string;
+  /** What one fetched issue is called in the CLI's output ("active alert", "issue"). */
+  noun?: string;
+  options: CliOption[];
+  /** Throws ConfigError naming the missing setting when the source cannot be reached. */
+  prepare(config: C, options: Record<string, unknown>, ctx: SourceContext): { client: SourceClient; query: unknown };
+}
+
+/** A scheduled query run by `serve` (one run at a time across processes), resuming from a cursor. */
+export interface Poller {
+  /** Stable id, unique across sources: e.g. "github:octo/repo". */
+  id: string;
+  everyMs: number;
+  /** Issues changed since the cursor (null on the first run), and the cursor to resume from next time. */
+  poll(cursor: string | null): Promise<{ issues: Issue[]; cursor: string }>;
+}
+
+export interface SourceContext {
+  log: Logger;
+  env: Env;
+  /** Lestrade's own public base URL, when configured, for links back to its API. */
+  publicUrl?: string;
+}
+
+/**
+ * Everything a source is, in one registration: its config slice, webhook, client, write-back
+ * and pollers. sources/index.ts lists them; the engine mounts each.
+ */
+export interface SourceRegistration<C = unknown> {
+  readonly name: string;
+  /** The schema of `sources.<name>` in the config file; validated with the rest of the config. */
+  readonly configSchema: z.ZodType<C>;
+  readonly env: EnvBinding[];
+  /** Why this source is off with this config (e.g. no credentials), or null when it is on. */
+  disabledReason(config: C): string | null;
+  /** Said at start-up, e.g. "webhook accepts unauthenticated requests". */
+  warnings?(config: C): string[];
+  webhook?(config: C, ctx: SourceContext): WebhookHandler;
+  /** The write-back of an on source, or null where it has nowhere to write. */
+  writer?(config: C, ctx: SourceContext): RcaWriter | null;
+  pollers?(config: C, ctx: SourceContext): Poller[];
+  pull?: PullSpec<C>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySource = SourceRegistration<any>;
