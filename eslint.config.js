@@ -25,6 +25,7 @@ export default tseslint.config(
           allowDefaultProject: [
             '*.js',
             '*.mjs',
+            '*.cjs',
             'vitest.stryker.config.ts',
             'bin/*.js',
             'bench/*.mjs',
@@ -57,7 +58,7 @@ export default tseslint.config(
   {
     // Plain JavaScript has no types to check against: every value the type-checked rules see is `any`, so the
     // no-unsafe-* rules would flag every line that touches one. The other type-aware rules still apply.
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: {
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
@@ -65,6 +66,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
     },
+  },
+  {
+    // CommonJS configuration files (.dependency-cruiser.cjs).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
   },
   {
     // Tests and benchmarks may be long: a test reads best as one story.
