@@ -2,27 +2,6 @@ import type { CallVerdict } from '../../src/tools/types.js';
 import { parseOptions } from './options.js';
 import { allow, checkOptions, deny } from './verdicts.js';
 
-/**
- * awk can run commands (system(), print | "cmd", "cmd" | getline), write files (print > "f"),
- * read files (getline < "f") and read the environment (ENVIRON, where Lestrade's secrets live).
- * String literals are blanked first, so a pattern like /a|b/ inside quotes is not mistaken.
- */
-export function checkAwk(args: string[]): CallVerdict {
-  const p = parseOptions(args, { valued: ['F', 'v'], ask: { '-f': 'reads its program from a file' } });
-  const program = p.operands[0];
-  if (program === undefined && p.ask.length === 0) return deny('awk needs a program');
-  if (program !== undefined) {
-    const code = program.replace(/"(?:[^"\\]|\\.)*"/g, '""');
-    if (/\bsystem\s*\(/.test(code)) return deny('awk system() runs commands');
-    if (/\bENVIRON\b/.test(code)) return deny('awk ENVIRON reads the environment');
-    if (/\bgetline\b/.test(code)) return deny('awk getline reads files or command output');
-    if (/\b(close|fflush)\s*\(/.test(code)) return deny('awk close()/fflush() act on files or commands');
-    if (/(^|[^|])\|(?!\|)/.test(code.replace(/\/(?:[^/\\\n]|\\.)+\//g, '//'))) return deny('awk pipes (|) run commands');
-    if (/\bprintf?\b[^;}\n]*>/.test(code)) return deny('awk print > writes files');
-  }
-  return checkOptions('awk', { ...p, operands: p.operands.slice(1) }, 0);
-}
-
 /** jq's program may read the environment (env, $ENV: Lestrade's secrets) or load modules from disk. */
 export function checkJq(args: string[]): CallVerdict {
   const rest: string[] = [];
