@@ -3,7 +3,7 @@ import { checkCurl } from './curl-rules.js';
 import { checkKubectl } from './kubectl-rules.js';
 import { parseCommand } from './parse-command.js';
 import { checkAwk } from './awk-rules.js';
-import { checkJq } from './program-checks.js';
+import { checkJq } from './jq-rules.js';
 import { TEXT_RULES } from './text-rules.js';
 import { allow, ask, deny, strictest } from './verdicts.js';
 
