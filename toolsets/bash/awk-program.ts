@@ -11,10 +11,15 @@ export type AwkToken =
 export type AwkLex = { ok: true; tokens: AwkToken[] } | { ok: false; reason: string };
 
 /** Keywords after which an expression starts: a "/" there opens a regex. */
-const EXPRESSION_KEYWORDS = new Set(['print', 'printf', 'return', 'case', 'else', 'do', 'in', 'getline', 'delete', 'BEGIN', 'END']);
+const EXPRESSION_KEYWORDS = new Set([
+  'print', 'printf', 'return', 'case', 'else', 'do', 'in', 'getline', 'delete', 'BEGIN', 'END',
+]);
 /** Keywords whose parenthesised condition is followed by a statement (which may start with a regex). */
 const CONDITION_KEYWORDS = new Set(['if', 'while', 'for', 'switch']);
-const OPERATORS = ['>>=', '**=', '&&', '||', '|&', '>>', '<=', '>=', '==', '!=', '!~', '++', '--', '+=', '-=', '*=', '/=', '%=', '^=', '**'];
+const OPERATORS = [
+  '>>=', '**=', '&&', '||', '|&', '>>', '<=', '>=', '==', '!=', '!~',
+  '++', '--', '+=', '-=', '*=', '/=', '%=', '^=', '**',
+];
 
 export function lexAwk(text: string): AwkLex {
   const tokens: AwkToken[] = [];
@@ -26,7 +31,7 @@ export function lexAwk(text: string): AwkLex {
     const ch = text[i]!;
     if (/\s/.test(ch)) { i++; continue; }
     if (ch === '#') break; // a comment runs to the end of the line, and a command line has one line
-    if (ch === '\\') return { ok: false, reason: 'a backslash outside a string or regex is not allowed in an awk program' };
+    if (ch === '\\') return { ok: false, reason: 'a backslash outside a string or regex is not allowed in awk' };
     if (ch === '"') {
       const end = stringEnd(text, i);
       if (end < 0) return { ok: false, reason: 'unterminated string in the awk program' };

@@ -23,21 +23,26 @@ const REFUSED_NAMES: Record<string, string> = {
 };
 
 const LOADS = 'loads a shared library (runs code)';
+const AT = 'awk @ constructs (@load, @include, @f()) load code or call any function (gawk)';
 const WRITES = 'writes a file';
+const FROM_FILE = 'reads its program from a file';
 
 /** awk's options: -F and -v run; programs from files or options are for a human; libraries and dumps never. */
 const SPEC: OptionSpec = {
   flags: [],
-  valued: ['F', 'v', 'f', 'i', 'l', 'E', 'e', 'W', '--field-separator', '--assign', '--file', '--include', '--load', '--exec', '--source'],
+  valued: ['F', 'v', 'f', 'i', 'l', 'E', 'e', 'W',
+    '--field-separator', '--assign', '--file', '--include', '--load', '--exec', '--source'],
   denied: {
     '-l': LOADS, '--load': LOADS,
-    '-d': WRITES, '--dump-variables': WRITES, '-p': WRITES, '--profile': WRITES, '-o': WRITES, '--pretty-print': WRITES,
+    '-d': WRITES, '--dump-variables': WRITES, '-p': WRITES, '--profile': WRITES,
+    '-o': WRITES, '--pretty-print': WRITES,
     '-D': 'starts the debugger', '--debug': 'starts the debugger',
   },
   ask: {
-    '-f': 'reads its program from a file', '--file': 'reads its program from a file', '-E': 'reads its program from a file',
-    '--exec': 'reads its program from a file', '-i': 'includes a source file', '--include': 'includes a source file',
-    '-e': 'program text given in an option', '--source': 'program text given in an option', '-W': 'implementation options (mawk -W exec reads a file)',
+    '-f': FROM_FILE, '--file': FROM_FILE, '-E': FROM_FILE, '--exec': FROM_FILE,
+    '-i': 'includes a source file', '--include': 'includes a source file',
+    '-e': 'program text given in an option', '--source': 'program text given in an option',
+    '-W': 'implementation options (mawk -W exec reads a file)',
   },
   stopAtOperand: true,
 };
@@ -53,7 +58,7 @@ export function checkAwk(args: string[]): CallVerdict {
   for (const o of p.options) {
     if (o.name === '-v' || o.name === '--assign') {
       const name = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(o.value ?? '')?.[1];
-      if (name === undefined) return deny(`awk -v ${JSON.stringify(o.value ?? '')} is not a plain name=value assignment`);
+      if (name === undefined) return deny(`awk -v ${JSON.stringify(o.value ?? '')} is not a name=value assignment`);
       if (Object.hasOwn(REFUSED_NAMES, name)) return deny(`awk -v ${name}: ${REFUSED_NAMES[name]}`);
     }
   }
@@ -84,11 +89,13 @@ function rawCheck(program: string): string | null {
   const name = /\b(ARGV|ARGC|ENVIRON|PROCINFO|SYMTAB|FUNCTAB|getline)\b/.exec(program)?.[1]
     ?? /\b(system|close|fflush)\s*\(/.exec(program)?.[1];
   if (name) return `awk ${REFUSED_NAMES[name]}`;
-  if (/@\s*([A-Za-z_]\w*\s*\(|load\b|include\b|namespace\b)/.test(program)) return 'awk @ constructs (@load, @include, @f()) load code or call any function (gawk)';
+  if (/@\s*([A-Za-z_]\w*\s*\(|load\b|include\b|namespace\b)/.test(program)) return AT;
   if (/\/inet[46]?\//.test(program)) return 'awk /inet files open network connections (gawk)';
   if (program.includes('|&')) return 'awk pipes (|) run commands (so does |&)';
   return null;
 }
+
+const PRINT_TO_FILE = 'awk print > writes files (so does >>)';
 
 function tokenCheck(tokens: AwkToken[]): string | null {
   let depth = 0;
@@ -97,12 +104,12 @@ function tokenCheck(tokens: AwkToken[]): string | null {
     if (t.kind === 'word' && Object.hasOwn(REFUSED_NAMES, t.text)) return `awk ${REFUSED_NAMES[t.text]}`;
     if (t.kind === 'word' && (t.text === 'print' || t.text === 'printf')) printDepth = depth;
     if (t.kind !== 'op') continue;
-    if (t.text === '@') return 'awk @ constructs (@load, @include, @f()) load code or call any function (gawk)';
+    if (t.text === '@') return AT;
     if (t.text === '|' || t.text === '|&') return 'awk pipes (|) run commands (so does |&)';
     if (t.text === '(') depth++;
     else if (t.text === ')') depth--;
     else if (t.text === ';' || t.text === '{' || t.text === '}') printDepth = -1;
-    else if ((t.text === '>' || t.text === '>>') && depth === printDepth) return 'awk print > writes files (so does >>)';
+    else if ((t.text === '>' || t.text === '>>') && depth === printDepth) return PRINT_TO_FILE;
   }
   return null;
 }

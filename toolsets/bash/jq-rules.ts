@@ -5,6 +5,8 @@ import { allow, checkOptions, deny } from './verdicts.js';
 
 const ENVIRONMENT = 'reads the environment';
 const MODULES = 'loads modules from disk';
+const FROM_FILE = 'reads its program from a file';
+const MODULE_DIR = 'loads modules from a folder';
 
 /** jq builtins that reach past the input: the environment, file names, the module search path. */
 const REFUSED_CALLS: Record<string, string> = {
@@ -32,10 +34,11 @@ export function checkJq(args: string[]): CallVerdict {
     rest.push(a);
   }
   const p = parseOptions(rest, {
-    flags: ['r', 'c', 'S', 'e', 's', 'n', 'j', 'a', 'C', 'M', 'R', '--raw-output', '--compact-output', '--sort-keys', '--slurp', '--null-input',
-      '--join-output', '--exit-status', '--tab', '--raw-input', '--ascii-output', '--color-output', '--monochrome-output', '--stream', '--seq'],
+    flags: ['r', 'c', 'S', 'e', 's', 'n', 'j', 'a', 'C', 'M', 'R', '--raw-output', '--compact-output', '--sort-keys',
+      '--slurp', '--null-input', '--join-output', '--exit-status', '--tab', '--raw-input', '--ascii-output',
+      '--color-output', '--monochrome-output', '--stream', '--seq'],
     valued: ['--indent', 'f', 'L', '--from-file', '--library-path'],
-    ask: { '-f': 'reads its program from a file', '--from-file': 'reads its program from a file', '-L': 'loads modules from a folder', '--library-path': 'loads modules from a folder' },
+    ask: { '-f': FROM_FILE, '--from-file': FROM_FILE, '-L': MODULE_DIR, '--library-path': MODULE_DIR },
   });
   const programFromFile = p.ask.some((a) => a.startsWith('-f') || a.startsWith('--from-file'));
   if (!programFromFile && p.operands[0] !== undefined) {

@@ -36,13 +36,17 @@ interface Ctx {
 
 /** GNU-style option parsing: clusters (-iv), attached values (-n5, --lines=5), and "--" ending options. */
 export function parseOptions(args: string[], spec: OptionSpec): ParsedOptions {
-  const c: Ctx = { spec, flags: new Set(spec.flags ?? []), valued: new Set(spec.valued ?? []), out: { operands: [], options: [], unknown: [], denied: [], ask: [] } };
+  const out: ParsedOptions = { operands: [], options: [], unknown: [], denied: [], ask: [] };
+  const c: Ctx = { spec, flags: new Set(spec.flags ?? []), valued: new Set(spec.valued ?? []), out };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') { c.out.operands.push(...args.slice(i + 1)); break; }
     if (arg.startsWith('--')) { i = longOption(arg, args, i, c); continue; }
     if (arg.startsWith('-') && arg.length > 1) {
-      if (spec.numericShorthand && /^-\d+$/.test(arg)) { c.out.options.push({ name: '-n', value: arg.slice(1) }); continue; }
+      if (spec.numericShorthand && /^-\d+$/.test(arg)) {
+        c.out.options.push({ name: '-n', value: arg.slice(1) });
+        continue;
+      }
       i = shortCluster(arg, args, i, c);
       continue;
     }

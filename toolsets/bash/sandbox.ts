@@ -6,7 +6,7 @@ export type SandboxMode = 'bubblewrap' | 'none';
 
 export interface SandboxConfig {
   mode: SandboxMode;
-  /** Host paths bound read-only into the sandbox at the same place (binaries elsewhere, certificates, cloud CLIs' config). */
+  /** Host paths bound read-only at the same place (binaries elsewhere, certificates, cloud CLIs' config). */
   readOnlyPaths: string[];
   /** Environment variables passed in besides the base ones (PATH, locale, KUBECONFIG, in-cluster service). */
   env: string[];
@@ -21,20 +21,30 @@ export interface Sandbox {
   check(): Promise<string | null>;
 }
 
-/** Only these reach the network (kubectl the API server, curl the configured hosts); every other stage has none. */
+/** Only these reach the network (kubectl its API server, curl the configured hosts); other stages have none. */
 export const NETWORK_PROGRAMS = new Set(['kubectl', 'curl']);
 
-const BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'USER', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT'];
+const BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'USER', 'KUBERNETES_SERVICE_HOST',
+  'KUBERNETES_SERVICE_PORT'];
 const SCRATCH = '/tmp';
 
-/** What the tools need of /etc: name resolution, CA certificates, the loader cache, alternatives (awk), time zones. No passwd, shadow or keys. */
-const ETC = ['/etc/alternatives', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/resolv.conf', '/etc/hosts', '/etc/nsswitch.conf',
-  '/etc/host.conf', '/etc/gai.conf', '/etc/services', '/etc/protocols', '/etc/ssl/certs', '/etc/ssl/openssl.cnf', '/etc/pki/tls/certs',
-  '/etc/pki/ca-trust', '/etc/ca-certificates', '/etc/localtime', '/etc/timezone'];
+/**
+ * What the tools need of /etc: name resolution, CA certificates, the loader cache, alternatives (awk),
+ * time zones. No passwd, shadow or keys.
+ */
+const ETC = [
+  '/etc/alternatives', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/resolv.conf', '/etc/hosts',
+  '/etc/nsswitch.conf', '/etc/host.conf', '/etc/gai.conf', '/etc/services', '/etc/protocols', '/etc/ssl/certs',
+  '/etc/ssl/openssl.cnf', '/etc/pki/tls/certs', '/etc/pki/ca-trust', '/etc/ca-certificates', '/etc/localtime',
+  '/etc/timezone',
+];
 /** A pod's service account (in-cluster kubectl): the token the tools are meant to use. */
 const IN_CLUSTER = '/var/run/secrets/kubernetes.io/serviceaccount';
 
-const FIX = 'install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap), or set toolsets.bash.sandbox: none (LESTRADE_BASH_SANDBOX=none) to run commands without it';
+const NONE = 'set toolsets.bash.sandbox: none (LESTRADE_BASH_SANDBOX=none)';
+const FIX = `install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap), or ${NONE} to run commands without it`;
+const NO_NAMESPACES = 'allow user namespaces (e.g. sysctl kernel.unprivileged_userns_clone=1; in a container, '
+  + `a seccomp/AppArmor profile that permits them), or ${NONE}`;
 
 /**
  * The OS boundary under the bash policy: each stage of an allowed (or approved) line runs in its
@@ -53,25 +63,25 @@ export function createSandbox(cfg: SandboxConfig, hostEnv: NodeJS.ProcessEnv = p
     return { mode: 'none', wrap: (argv) => argv, env: dropUndefined(plain), check: async () => null };
   }
   const bwrap = findOnPath('bwrap', hostEnv.PATH ?? '');
-  const common = [...mounts(cfg, kube), '--clearenv', ...Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v!]), '--chdir', SCRATCH];
+  const setenv = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v!]);
+  const common = [...mounts(cfg, kube), '--clearenv', ...setenv, '--chdir', SCRATCH];
   const wrap = (argv: string[]) => [
-    bwrap ?? 'bwrap', '--unshare-all', ...(NETWORK_PROGRAMS.has(argv[0]!) ? ['--share-net'] : []), '--die-with-parent', '--new-session',
-    ...common, '--', ...argv,
+    bwrap ?? 'bwrap', '--unshare-all', ...(NETWORK_PROGRAMS.has(argv[0]!) ? ['--share-net'] : []),
+    '--die-with-parent', '--new-session', ...common, '--', ...argv,
   ];
-  return {
-    mode: 'bubblewrap',
-    wrap,
-    env,
-    check: async () => {
-      if (!bwrap) return `bwrap (bubblewrap) is not installed: ${FIX}`;
-      const missing = cfg.readOnlyPaths.find((p) => !isAbsolute(p) || !existsSync(p));
-      if (missing) return `toolsets.bash.readOnlyPaths: ${JSON.stringify(missing)} is not an absolute path that exists`;
-      const probe = await runCommand(wrap(['true']), { timeoutMs: 10_000, maxBytes: 4096, env }).catch((e: Error) => ({ exitCode: -1, stderr: e.message, stdout: '' }));
-      if (probe.exitCode === 0) return null;
-      const why = (probe.stderr || probe.stdout).trim().split('\n').at(-1)?.slice(0, 300) ?? '';
-      return `bubblewrap cannot create its namespaces here (${why || `exit ${probe.exitCode}`}): allow user namespaces (e.g. sysctl kernel.unprivileged_userns_clone=1; in a container, a seccomp/AppArmor profile that permits them), or set toolsets.bash.sandbox: none (LESTRADE_BASH_SANDBOX=none)`;
-    },
-  };
+  return { mode: 'bubblewrap', wrap, env, check: () => checkBubblewrap(bwrap, cfg, wrap(['true']), env) };
+}
+
+/** Runs `true` in the sandbox as configured: null when it ran, else why not and the fix. */
+async function checkBubblewrap(bwrap: string | null, cfg: SandboxConfig, probe: string[], env: NodeJS.ProcessEnv) {
+  if (!bwrap) return `bwrap (bubblewrap) is not installed: ${FIX}`;
+  const missing = cfg.readOnlyPaths.find((p) => !isAbsolute(p) || !existsSync(p));
+  if (missing) return `toolsets.bash.readOnlyPaths: ${JSON.stringify(missing)} is not an absolute path that exists`;
+  const out = await runCommand(probe, { timeoutMs: 10_000, maxBytes: 4096, env })
+    .catch((e: Error) => ({ exitCode: -1, stderr: e.message, stdout: '' }));
+  if (out.exitCode === 0) return null;
+  const why = (out.stderr || out.stdout).trim().split('\n').at(-1)?.slice(0, 300) ?? '';
+  return `bubblewrap cannot create its namespaces here (${why || `exit ${out.exitCode}`}): ${NO_NAMESPACES}`;
 }
 
 function mounts(cfg: SandboxConfig, kube: string[]): string[] {
@@ -91,13 +101,16 @@ function mounts(cfg: SandboxConfig, kube: string[]): string[] {
 
 /** The kubeconfig files kubectl would read: $KUBECONFIG's list, else ~/.kube/config. */
 function kubeconfigFiles(hostEnv: NodeJS.ProcessEnv): string[] {
-  const list = hostEnv.KUBECONFIG ? hostEnv.KUBECONFIG.split(delimiter) : hostEnv.HOME ? [join(hostEnv.HOME, '.kube', 'config')] : [];
+  let list: string[] = [];
+  if (hostEnv.KUBECONFIG) list = hostEnv.KUBECONFIG.split(delimiter);
+  else if (hostEnv.HOME) list = [join(hostEnv.HOME, '.kube', 'config')];
   return list.filter((p) => p !== '' && isAbsolute(p) && existsSync(p));
 }
 
 function sandboxEnv(cfg: SandboxConfig, hostEnv: NodeJS.ProcessEnv, kube: string[]): NodeJS.ProcessEnv {
   const names = [...BASE_ENV, ...cfg.env];
-  const env: NodeJS.ProcessEnv = Object.fromEntries(names.flatMap((n) => (hostEnv[n] === undefined ? [] : [[n, hostEnv[n]]])));
+  const pairs = names.flatMap((n) => (hostEnv[n] === undefined ? [] : [[n, hostEnv[n]]]));
+  const env: NodeJS.ProcessEnv = Object.fromEntries(pairs);
   env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
   env.HOME = SCRATCH;
   env.TMPDIR = SCRATCH;
