@@ -144,6 +144,10 @@ const baseShape = {
       timeoutMs: z.int().positive().default(30_000),
       maxOutputBytes: z.int().positive().default(1_048_576),
       env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
+      /** Where commands run: "bubblewrap" (the default; the toolset fails to start without it) or "none", said explicitly. */
+      sandbox: z.enum(['bubblewrap', 'none']).default('bubblewrap'),
+      /** Host paths bound read-only into the sandbox (binaries outside /usr, certificates a kubeconfig names, cloud CLIs' config). */
+      readOnlyPaths: z.array(z.string().regex(/^\//, 'an absolute path')).default([]),
     }).prefault({}),
   }).prefault({}),
   /** A folder whose templates override the built-in ones of the same name. */
