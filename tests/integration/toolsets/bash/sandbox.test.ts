@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paramsKey } from '../../../../src/loop/loop-state.js';
+import { paramsKey } from '../../../../src/tools/call-key.js';
 import { runPipeline } from '../../../../src/tools/run-pipeline.js';
 import { resolveToolsets } from '../../../../src/tools/toolset-registry.js';
 import { createBashToolset } from '../../../../toolsets/bash/index.js';
