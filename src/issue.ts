@@ -53,6 +53,12 @@ export const IssueSchema = z.object({
    * data; it never becomes instructions.
    */
   untrusted: z.array(z.object({ label: z.string(), text: z.string() })).optional(),
+  /**
+   * Hosts named by text the source knows trusted people wrote (an Alertmanager rule's
+   * annotations, a GitHub issue opened by a trusted author). Links to them stay live in the
+   * write-back; no host of third-party text (`untrusted`, an alert's body) is ever listed here.
+   */
+  trustedHosts: z.array(z.string()).optional(),
   /** The vendor payload this Issue was made from, kept for the prompt and for debugging. */
   raw: z.unknown(),
   /**

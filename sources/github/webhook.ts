@@ -22,7 +22,7 @@ export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger)
   const issuesOf = async (e: Event, trigger: Trigger, extra: Record<string, unknown>): Promise<DeliveryOutcome> => {
     const login = await api.botLogin().catch(() => null);
     const comments = await recentComments(api, e, log);
-    const issue = toIssue(e.issue as GhIssue, { repo: e.repository.full_name, instance: api.instance, trigger, comments, botLogin: login });
+    const issue = toIssue(e.issue as GhIssue, { repo: e.repository.full_name, instance: api.instance, trigger, comments, botLogin: login, trustedAssociations: config.trustedAssociations });
     return { kind: 'issues', issues: [issue], log: { repo: e.repository.full_name, number: e.issue.number, ...extra } };
   };
 
