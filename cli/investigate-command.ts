@@ -51,7 +51,7 @@ export async function investigateFromSource(source: AnySource, config: Config, e
       });
       const w = await writeWithRetries(() => writeRca(writer, issue.locator!, doc, null, { resume }), (token) => { resume = token; });
       written = { action: w.action, commentId: w.comment.id, url: w.comment.url };
-      out(`\n(${w.action === 'created' ? 'Posted' : 'Updated'} comment on ${issue.locator.key}${w.comment.url ? `: ${w.comment.url}` : ''})\n`);
+      out(`\n(${w.action === 'created' ? 'Posted' : 'Updated'} comment on ${issue.locator.label ?? issue.locator.key}${w.comment.url ? `: ${w.comment.url}` : ''})\n`);
     }
     results.push(report(issue, answer, state, written));
   }

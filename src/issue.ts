@@ -8,12 +8,14 @@ export const SeveritySchema = z.enum(['critical', 'high', 'warning', 'info', 'un
 export type Severity = z.infer<typeof SeveritySchema>;
 
 /**
- * Where an issue lives in its source, for writing back: `key` is stable and human-readable
- * ("octo/app#12", "OPS-7"); `ref` holds the source's own coordinates (repo and number, issue key,
+ * Where an issue lives in its source, for writing back: `key` is stable and unique, human-readable
+ * where the source allows ("octo/app#12", "OPS-7"; an alert's id where short numbers are reused); `ref` holds the source's own coordinates (repo and number, issue key,
  * incident id), which each source parses with its own schema.
  */
 export const IssueLocatorSchema = z.object({
   key: z.string().min(1),
+  /** How people name the issue, where that is not unique over time (an OpsGenie tinyId, "#42"): shown, never keyed on. */
+  label: z.string().min(1).optional(),
   ref: z.record(z.string(), z.union([z.string(), z.number()])),
 });
 export type IssueLocator = z.infer<typeof IssueLocatorSchema>;

@@ -32,7 +32,7 @@ export function commentFor(inv: Pick<Investigation, 'id' | 'issue' | 'rca' | 'li
     ...(issue.trustedHosts ?? []), ...inv.linkHosts, ...(opts.linkHosts ?? []),
   ]);
   return composeComment({
-    rca: capRca(inv.rca ?? ''), issueKey: issue.locator?.key ?? issue.identity, investigationId: inv.id, resultsUrl, allowedHosts,
+    rca: capRca(inv.rca ?? ''), issueKey: issue.locator?.label ?? issue.locator?.key ?? issue.identity, investigationId: inv.id, resultsUrl, allowedHosts,
     allowMentions: opts.allowMentions === true,
   });
 }

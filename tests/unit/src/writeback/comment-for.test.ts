@@ -50,6 +50,12 @@ describe('commentFor: which links stay live', () => {
     expect(hosts).toEqual(['github.com', 'grafana.example.com', 'trusted.example.com', 'wiki.example.com']);
   });
 
+  it('names the issue by its locator\'s label where it has one (an OpsGenie tinyId), else by its key', () => {
+    const og = issue({ locator: { key: 'abc-1', label: '#42', ref: { alertId: 'abc-1' } } });
+    expect(commentFor({ id: 'i1', issue: og, rca: 'x', linkHosts: [] }).footer).toBe('Lestrade investigation `i1` for `#42`');
+    expect(commentFor({ id: 'i1', issue: issue(), rca: 'x', linkHosts: [] }).footer).toBe('Lestrade investigation `i1` for `acme/shop#12`');
+  });
+
   it('vouches for Lestrade\'s own results link', () => {
     const doc = commentFor({ id: 'i1', issue: issue({ url: null }), rca: 'x', linkHosts: [] }, { publicUrl: 'https://lestrade.example.com/' });
     expect(doc.footer).toContain('<https://lestrade.example.com/api/investigations/i1>');
