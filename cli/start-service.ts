@@ -6,7 +6,7 @@ import { splitTokens } from '../src/http/check-credentials.js';
 import { createHttpServer } from '../src/http/create-app.js';
 import { isLlmConfigured } from '../src/llm/create-client.js';
 import type { Logger } from '../src/log.js';
-import { mountSources, webhookMounts } from '../src/app/mount-sources.js';
+import { mountSources, startupWarnings, webhookMounts } from '../src/app/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
 import { IntakePolicy } from '../src/intake-policy/intake-policy.js';
 import { Intake } from '../src/queue/intake-queue.js';
@@ -66,7 +66,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   for (const m of mounted) {
     if (m.offReason) log.info({ source: m.name, reason: m.offReason }, 'source off');
     else log.info({ source: m.name, writeBack: Boolean(m.writer), pollers: m.pollers.length }, 'source on');
-    for (const w of m.warnings) log.warn({ source: m.name }, w);
+    for (const w of startupWarnings(m, opts.http)) log.warn({ source: m.name }, w);
   }
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
   // Closed in this order: the HTTP server, then every worker at once, then queues and connections.

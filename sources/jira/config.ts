@@ -97,6 +97,12 @@ export function webhookWarnings(config: JiraConfig): string[] {
   if (config.webhookSecret && config.webhookToken) {
     out.push('JIRA_WEBHOOK_TOKEN is not accepted while JIRA_WEBHOOK_SECRET is set: every delivery to /webhooks/jira must be signed');
   }
+  return out;
+}
+
+/** Said by every process that runs the Jira source. */
+export function configWarnings(config: JiraConfig): string[] {
+  const out: string[] = [];
   if (config.triggers.projects.length === 0) {
     out.push(`sources.jira.triggers.projects is empty: new issues start nothing; only the label "${config.triggers.triggerLabel}" and the comment "${config.triggers.command}" do`);
   }
