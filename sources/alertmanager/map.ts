@@ -1,5 +1,5 @@
 import { normaliseSeverity, type Issue } from '../../src/issue.js';
-import { hostsIn } from '../../src/writeback/sanitize-markdown.js';
+import { hostsIn } from '../../src/render/sanitize-markdown.js';
 import { alertIdentity, normaliseTime } from '../common/alert-identity.js';
 import type { ApiAlert, WebhookAlert, WebhookPayload } from './schema.js';
 

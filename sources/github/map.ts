@@ -1,5 +1,5 @@
 import { normaliseSeverity, type Issue, type IssueLocator, type Severity } from '../../src/issue.js';
-import { hostsIn } from '../../src/writeback/sanitize-markdown.js';
+import { hostsIn } from '../../src/render/sanitize-markdown.js';
 import { hasAnyMarker } from './marker.js';
 
 export const SOURCE = 'github';

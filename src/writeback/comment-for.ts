@@ -1,6 +1,6 @@
 import type { Investigation } from '../store/investigation.js';
-import { composeComment, type CommentDoc } from './compose-comment.js';
-import { hostsIn } from './sanitize-markdown.js';
+import { composeComment, type CommentDoc } from '../render/compose-comment.js';
+import { hostsIn } from '../render/sanitize-markdown.js';
 
 /**
  * Longest RCA rendered into a comment. Markdown lexing is quadratic on some crafted inputs

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeMarkdown } from '../../../../src/writeback/sanitize-markdown.js';
+import { sanitizeMarkdown } from '../../../../src/render/sanitize-markdown.js';
 import { githubReferences } from '../../../helpers/github-references.js';
 
 const allowedHosts = new Set<string>();
