@@ -6,7 +6,7 @@ import { splitTokens } from '../src/check-credentials.js';
 import { createHttpServer } from '../src/http/create-app.js';
 import { isLlmConfigured } from '../src/llm/create-client.js';
 import type { Logger } from '../src/log.js';
-import { mountSources, webhookMounts } from '../src/app/mount-sources.js';
+import { mountSources, startupWarnings, webhookMounts } from '../src/app/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
 import { IntakePolicy } from '../src/intake-policy/intake-policy.js';
 import { Intake } from '../src/queue/intake-queue.js';
@@ -104,7 +104,7 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
-  logMounted(mounted, log);
+  logMounted(mounted, log, opts.http);
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
   const workerClosers: Closer[] = [];
   const closers: Closer[] = [() => Promise.all(workerClosers.map((c) => c())), () => intake.close(), () => continuations.close()];
@@ -119,11 +119,11 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   };
 }
 
-function logMounted(mounted: Core['mounted'], log: Logger): void {
+function logMounted(mounted: Core['mounted'], log: Logger, servesWebhooks: boolean): void {
   for (const m of mounted) {
     if (m.offReason) log.info({ source: m.name, reason: m.offReason }, 'source off');
     else log.info({ source: m.name, writeBack: Boolean(m.writer), pollers: m.pollers.length }, 'source on');
-    for (const w of m.warnings) log.warn({ source: m.name }, w);
+    for (const w of startupWarnings(m, servesWebhooks)) log.warn({ source: m.name }, w);
   }
 }
 
@@ -131,7 +131,7 @@ function logMounted(mounted: Core['mounted'], log: Logger): void {
 async function startWorkers(core: Core): Promise<void> {
   const { config, redisUrl, log, redis, store, writers, intake, mounted } = core;
   const workerRedis = createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix);
-  const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs });
+  const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, linkHosts: config.writeBack.linkHosts, allowMentions: config.writeBack.allowMentions, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs });
   const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
   core.workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
   if (core.llmConfigured) {

@@ -115,6 +115,10 @@ const baseShape = {
     backoffMs: z.int().positive().default(10_000),
     /** How often an incident linked to a running investigation checks whether its RCA is ready. */
     linkedPollMs: z.int().min(100).default(30_000),
+    /** Hosts links in a write-back may point to, besides those tool results and trusted text named. */
+    linkHosts: z.array(z.string().min(1)).default([]),
+    /** Keep @mentions and issue references (#1, owner/repo#7, GH-1) live in write-backs. */
+    allowMentions: z.boolean().default(false),
   }).prefault({}),
   tools: z.strictObject({
     /** What is kept of one tool output (the model gets at most maxResultTokens of it; the rest is retrievable). */
