@@ -14,11 +14,22 @@ import { hostsIn } from './sanitize-markdown.js';
 export const MAX_RCA_CHARS = 20_000;
 
 export function commentFor(inv: Pick<Investigation, 'id' | 'issue' | 'rca' | 'linkHosts'>, publicUrl?: string): CommentDoc {
-  const resultsUrl = publicUrl ? `${publicUrl.replace(/\/+$/, '')}/api/investigations/${inv.id}` : undefined;
+  const resultsUrl = resultsUrlOf(inv.id, publicUrl);
+  const issue = inv.issue;
+  const allowedHosts = allowedHostsFor(inv, resultsUrl);
+  return composeComment({ rca: capRca(inv.rca ?? ''), issueKey: issue.locator?.key ?? issue.identity, investigationId: inv.id, resultsUrl, allowedHosts });
+}
+
+/** Lestrade's own page of an investigation, when server.publicUrl is set. */
+export function resultsUrlOf(id: string, publicUrl?: string): string | undefined {
+  return publicUrl ? `${publicUrl.replace(/\/+$/, '')}/api/investigations/${id}` : undefined;
+}
+
+/** The hosts a rendering of the RCA may link to: those the issue or a tool result named, and Lestrade's own. */
+export function allowedHostsFor(inv: Pick<Investigation, 'issue' | 'linkHosts'>, resultsUrl?: string): Set<string> {
   const issue = inv.issue;
   const issueText = [issue.title, issue.description, issue.url ?? '', ...Object.values(issue.annotations), ...(issue.untrusted ?? []).map((u) => u.text)].join('\n');
-  const allowedHosts = new Set([...hostsIn(issueText), ...inv.linkHosts, ...(resultsUrl ? hostsIn(resultsUrl) : [])]);
-  return composeComment({ rca: capRca(inv.rca ?? ''), issueKey: issue.locator?.key ?? issue.identity, investigationId: inv.id, resultsUrl, allowedHosts });
+  return new Set([...hostsIn(issueText), ...inv.linkHosts, ...(resultsUrl ? hostsIn(resultsUrl) : [])]);
 }
 
 function capRca(rca: string): string {

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { matches, parseMatcher, type LabelMatcher } from '../intake/label-matcher.js';
+import type { Issue } from '../issue.js';
+
+/** One route of `destinations.routes`: which issues (source, Alertmanager matchers) go where. */
+export const RouteSchema = z.strictObject({
+  /** The source(s) this route takes; unset, only issues without a ticket of their own (e.g. Alertmanager's). */
+  source: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+  /** Alertmanager matchers on the issue's labels, all of which must match: `severity=~"critical|warning"`. */
+  matchers: z.array(z.string().min(1)).default([]),
+  /** Destinations, each `name` or `name:target` (e.g. `slack:#prod-alerts`, `slack:C0123456`). */
+  destinations: z.array(z.string().min(1)).min(1),
+  /** Like Alertmanager's: after a match, go on trying the routes below. */
+  continue: z.boolean().default(false),
+});
+export type RouteConfig = z.infer<typeof RouteSchema>;
+
+export const RoutingConfigSchema = z.strictObject({
+  routes: z.array(RouteSchema).default([]),
+  /**
+   * The default route: where issues without a ticket of their own go when no route matched.
+   * Unset, every destination that is on (e.g. SLACK_BOT_TOKEN + SLACK_CHANNEL set).
+   */
+  default: z.array(z.string().min(1)).optional(),
+});
+export type RoutingConfig = z.infer<typeof RoutingConfigSchema>;
+
+/** A destination named by a route: its registration name and optional target (a Slack channel). */
+export interface DestinationRef {
+  name: string;
+  target: string | null;
+  /** As written: "slack:#alerts"; the job and the API's writeBacks know it by this. */
+  ref: string;
+}
+
+interface Route {
+  sources: string[] | null;
+  matchers: LabelMatcher[];
+  destinations: DestinationRef[];
+  continue: boolean;
+}
+
+/** What routing needs to know of each registered destination. */
+export interface RoutableDestination {
+  name: string;
+  on: boolean;
+  targetError?(target: string): string | null;
+}
+
+export interface Router {
+  /** The destinations an issue goes to, each once, in route order. */
+  route(issue: Pick<Issue, 'source' | 'labels' | 'locator'>): DestinationRef[];
+  /** Routes naming destinations that are off (said at start-up); they are dropped from routing. */
+  warnings: string[];
+}
+
+/**
+ * Compiles `destinations.routes` and `destinations.default` once, at start-up: a bad matcher,
+ * an unknown destination or a bad target is a ConfigError naming the key.
+ */
+export function compileRouter(config: RoutingConfig, known: readonly RoutableDestination[]): Router {
+  const warnings: string[] = [];
+  const refs = (list: readonly string[], where: string) => list.flatMap((text, j) => {
+    const ref = parseRef(text, `${where}[${j}]`, known);
+    if (ref) return [ref];
+    warnings.push(`${where}[${j}]: destination ${text} is off; that route does not send to it`);
+    return [];
+  });
+  const routes: Route[] = config.routes.map((r, i) => ({
+    sources: r.source === undefined ? null : [r.source].flat(),
+    matchers: r.matchers.map((m, j) => parseMatcher(m, `destinations.routes[${i}].matchers[${j}]`)),
+    destinations: refs(r.destinations, `destinations.routes[${i}].destinations`),
+    continue: r.continue,
+  }));
+  const fallback = config.default === undefined
+    ? known.filter((d) => d.on).map((d) => ({ name: d.name, target: null, ref: d.name }))
+    : refs(config.default, 'destinations.default');
+  return { warnings, route: (issue) => routeIssue(routes, fallback, issue) };
+}
+
+function routeIssue(routes: readonly Route[], fallback: DestinationRef[], issue: Pick<Issue, 'source' | 'labels' | 'locator'>): DestinationRef[] {
+  const out = new Map<string, DestinationRef>();
+  let matched = false;
+  for (const r of routes) {
+    const sourceOk = r.sources ? r.sources.includes(issue.source) : !issue.locator;
+    if (!sourceOk || !r.matchers.every((m) => matches(m, issue.labels))) continue;
+    matched = true;
+    for (const d of r.destinations) out.set(d.ref, d);
+    if (!r.continue) break;
+  }
+  // The default route takes what no route did, and only issues with no ticket of their own.
+  if (!matched && !issue.locator) for (const d of fallback) out.set(d.ref, d);
+  return [...out.values()];
+}
+
+function parseRef(text: string, where: string, known: readonly RoutableDestination[]): DestinationRef | null {
+  const colon = text.indexOf(':');
+  const name = colon < 0 ? text : text.slice(0, colon);
+  const target = colon < 0 ? null : text.slice(colon + 1);
+  const dest = known.find((d) => d.name === name);
+  if (!dest) {
+    throw new ConfigError(`${where}: no destination "${name}" (known: ${known.map((d) => d.name).join(', ')}); write name or name:target`);
+  }
+  if (target !== null) {
+    let error = dest.targetError ? dest.targetError(target) : `${name} takes no target`;
+    if (target === '') error = 'empty target';
+    if (error) throw new ConfigError(`${where}: "${text}": ${error}`);
+  }
+  return dest.on ? { name, target, ref: text } : null;
+}
