@@ -1,6 +1,6 @@
 import type { Delivered, DeliveryContext } from '../src/destinations/destination.js';
 import { PermanentError } from '../src/errors.js';
-import { vendorFailure, vendorUnreachable } from '../src/vendor/http-failure.js';
+import { vendorFailure, vendorUnreachable } from '../src/outbound-http/http-failure.js';
 
 export interface PostOptions {
   vendor: string;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { matches, parseMatcher, type LabelMatcher } from '../intake/label-matcher.js';
+import { matches, parseMatcher, type LabelMatcher } from '../intake-policy/label-matcher.js';
 import type { Issue } from '../issue.js';
 
 /** One route of `destinations.routes`: which issues (source, Alertmanager matchers) go where. */
