@@ -26,6 +26,9 @@ import { RunControl } from '../src/store/run-control.js';
 import { WriteBackQueue } from '../src/writeback/write-back-queue.js';
 import { startWriteBackWorker } from '../src/writeback/write-back-worker.js';
 import { sources } from '../sources/index.js';
+import { destinations as destinationRegistry } from '../destinations/index.js';
+import { mountDestinations } from '../src/app/mount-destinations.js';
+import { DestinationQueue } from '../src/destinations/destination-queue.js';
 import { buildInvestigator } from './build-investigator.js';
 
 export interface ServiceOptions {
@@ -69,18 +72,31 @@ export async function startService(config: Config, redisUrl: string, log: Logger
     for (const w of m.warnings) log.warn({ source: m.name }, w);
   }
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
+  const routed = mountDestinations(destinationRegistry, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
+  for (const [name, state] of routed.status) if (state.startsWith('off')) log.info({ destination: name, reason: state.slice(5) }, 'destination off');
+  for (const w of routed.router.warnings) log.warn(w);
+  // Bad credentials are reported (log, /readyz), never fatal: the rest of Lestrade works without them.
+  routed.check().catch((err: Error) => log.error({ err: err.message }, 'destination check failed'));
   // Closed in this order: the HTTP server, then every worker at once, then queues and connections.
   const workerClosers: Array<() => Promise<unknown>> = [];
   const closers: Array<() => Promise<unknown>> = [() => Promise.all(workerClosers.map((c) => c())), () => intake.close(), () => continuations.close()];
 
   const writeBacks = new WriteBackQueue(redis, store, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
-  const requestWriteBack = async (inv: Investigation) => { if (writers.has(inv.source)) await writeBacks.request(inv); };
+  const deliveries = new DestinationQueue(redis, store, routed.router, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
+  const requestWriteBack = async (inv: Investigation) => {
+    if (writers.has(inv.source)) await writeBacks.request(inv);
+    await deliveries.completed(inv);
+  };
   intake.onLinked = async (id) => { const inv = await store.get(id); if (inv) await requestWriteBack(inv); };
-  closers.push(() => writeBacks.close());
+  intake.onResolved = async (id) => { const inv = await store.get(id); if (inv) await deliveries.resolved(inv); };
+  closers.push(() => writeBacks.close(), () => deliveries.close());
 
   if (opts.workers) {
     const workerRedis = createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix);
-    const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs });
+    const wbDeps = { redis, store, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds };
+    const wbWorker = startWriteBackWorker(workerRedis, { ...wbDeps, writers }, {
+      concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs,
+    }, { ...wbDeps, destinations: routed.destinations });
     const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
     workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
     if (llmConfigured) {
@@ -116,6 +132,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
     if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api is open to anyone who can reach this port');
     const http = createHttpServer({
       redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger,
+      destinations: () => Object.fromEntries(routed.status),
       bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
     });
     server = await new Promise<Server>((resolve, reject) => {

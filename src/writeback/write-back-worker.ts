@@ -4,7 +4,12 @@ import { PermanentError } from '../errors.js';
 import { WRITE_BACK_QUEUE_NAME, type WriteBackJobData } from '../redis/queue-names.js';
 import { keysOf } from '../redis/keys.js';
 import { retryDelay } from '../queue/retry-delay.js';
+import { DELIVERY_JOB } from '../destinations/destination-queue.js';
+import { runDelivery, type DeliveryDeps, type DeliveryJobData } from '../destinations/run-delivery.js';
 import { runWriteBack, type WriteBackDeps } from './run-write-back.js';
+
+/** How long a delivery waits (plus up to as much again) while another delivery holds its thread. */
+const BUSY_WAIT_MS = 500;
 
 export interface WriteBackWorkerOptions {
   concurrency: number;
@@ -17,21 +22,25 @@ export interface WriteBackWorkerOptions {
  * Runs write-back jobs. A vendor's 429/5xx becomes a delayed retry through the queue, honouring
  * the vendor's Retry-After or rate-limit reset; no worker sleeps waiting for a vendor.
  */
-export function startWriteBackWorker(redis: RedisClient, deps: WriteBackDeps, opts: WriteBackWorkerOptions): Worker<WriteBackJobData> {
+export function startWriteBackWorker(redis: RedisClient, deps: WriteBackDeps, opts: WriteBackWorkerOptions, delivery?: DeliveryDeps): Worker<WriteBackJobData> {
   const worker = new Worker<WriteBackJobData>(
     WRITE_BACK_QUEUE_NAME,
     async (job, token) => {
       const attempt = job.attemptsMade + 1;
       let outcome: Awaited<ReturnType<typeof runWriteBack>>;
       try {
-        outcome = await runWriteBack(job.data.investigationId, attempt, attempt >= (job.opts.attempts ?? 1), deps);
+        const last = attempt >= (job.opts.attempts ?? 1);
+        if (job.name !== DELIVERY_JOB) outcome = await runWriteBack(job.data.investigationId, attempt, last, deps);
+        // A delivery left by a process with other destinations configured: nothing here to deliver it to.
+        else outcome = delivery ? await runDelivery(job.data as unknown as DeliveryJobData, attempt, last, delivery) : 'skipped';
       } catch (err) {
         if (err instanceof PermanentError) throw new UnrecoverableError(err.message);
         throw err;
       }
       if (outcome === 'waiting') {
-        // A linked issue waits for the investigation it links to; waiting is not a failed attempt.
-        await job.moveToDelayed(Date.now() + opts.linkedPollMs, token);
+        // A linked issue waits for the investigation it links to, a delivery for its thread's lock; waiting is not a failed attempt.
+        const waitMs = job.name === DELIVERY_JOB ? BUSY_WAIT_MS + Math.floor(Math.random() * BUSY_WAIT_MS) : opts.linkedPollMs;
+        await job.moveToDelayed(Date.now() + waitMs, token);
         throw new DelayedError();
       }
     },
