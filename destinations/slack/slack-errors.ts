@@ -4,7 +4,6 @@ import { PermanentError, RetryableError } from '../../src/errors.js';
 /** Codes Slack answers (HTTP 200, ok:false) that a later try may not meet again. */
 const TRANSIENT = new Set(['ratelimited', 'internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'team_added_to_org']);
 const BAD_TOKEN = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired', 'no_permission', 'ekm_access_denied']);
-const RATE_LIMIT_WAIT_MS = 30_000;
 
 /**
  * A Slack failure as the queue needs it: rate limits, 5xx and network errors are retried later
@@ -29,7 +28,8 @@ export function slackFailure(err: unknown, channel: string | null): RetryableErr
 
 function platformFailure(code: string, data: { needed?: string }, channel: string | null): RetryableError | PermanentError {
   if (TRANSIENT.has(code)) {
-    return new RetryableError(`Slack answered ok:false ${code}`, code === 'ratelimited' ? { retryAfterMs: RATE_LIMIT_WAIT_MS } : {});
+    // Slack's HTTP 200 `ratelimited` carries no Retry-After the SDK passes on: the queue's backoff decides.
+    return new RetryableError(`Slack answered ok:false ${code}`);
   }
   return new PermanentError(`Slack answered ok:false ${code}: ${fixFor(code, data, channel)}`);
 }

@@ -40,8 +40,8 @@ export async function runDelivery(job: DeliveryJobData, attempt: number, lastAtt
   const destination = deps.destinations.get(name ?? '');
   const current = inv.writeBacks.find((w) => w.destination === job.ref);
   const record = (patch: Partial<WriteBackRecord>): WriteBackRecord & { destination: string } => ({
-    target: destination?.describe(target) ?? job.ref, status: 'pending', commentId: null, url: null, error: null, ...current,
-    destination: job.ref, attempts: attempt, updatedAt: new Date().toISOString(), ...patch,
+    status: 'pending', commentId: null, url: null, error: null, ...current,
+    target: destination?.describe(target) ?? job.ref, destination: job.ref, attempts: attempt, updatedAt: new Date().toISOString(), ...patch,
   });
   if (!destination) {
     await deps.store.saveDestinationWriteBack(inv.id, record({ status: 'failed', error: `destination ${name} is off` }));
