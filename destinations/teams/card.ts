@@ -13,7 +13,7 @@ export interface TeamsMessage {
 
 export type AdaptiveCard = Record<string, unknown> & { type: 'AdaptiveCard'; version: string; body: unknown[] };
 
-const COLOR: Record<string, string> = { critical: 'attention', high: 'attention', warning: 'warning', info: 'accent', unknown: 'default' };
+const COLOR: Record<string, string> = { critical: 'Attention', high: 'Attention', warning: 'Warning', info: 'Accent', unknown: 'Default' };
 const MAX_TEXT = 20_000;
 
 export function teamsMessage(view: DestinationView): TeamsMessage {
@@ -23,9 +23,9 @@ export function teamsMessage(view: DestinationView): TeamsMessage {
 export function adaptiveCard(view: DestinationView): AdaptiveCard {
   const labels = Object.entries(view.issue.labels).sort(([a], [b]) => a.localeCompare(b)).slice(0, 12);
   const body: unknown[] = [
-    { type: 'TextBlock', text: plain(view.investigation.title), weight: 'Bolder', size: 'Large', wrap: true, style: 'heading' },
+    { type: 'TextBlock', text: plain(view.investigation.title), weight: 'Bolder', size: 'Large', wrap: true },
     {
-      type: 'TextBlock', text: `Severity: ${view.issue.severity.toUpperCase()}`, color: COLOR[view.issue.severity] ?? 'default',
+      type: 'TextBlock', text: `Severity: ${view.issue.severity.toUpperCase()}`, color: COLOR[view.issue.severity] ?? 'Default',
       weight: 'Bolder', spacing: 'Small', wrap: true,
     },
     { type: 'FactSet', facts: [
