@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EnvBinding } from '../../src/source.js';
+import type { EnvBinding } from '../../src/registration/source.js';
 
 export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Delivered, DeliveryContext, Destination, DestinationRegistration, DestinationView } from '../../src/destinations/destination.js';
-import { splitTokens } from '../../src/http/check-credentials.js';
+import { splitTokens } from '../../src/check-credentials.js';
 import { postOnce } from '../http-post.js';
 import { webhookPayload } from './payload.js';
 import { signatureHeader } from './sign.js';

@@ -1,5 +1,5 @@
 import type { DestinationView } from '../../src/destinations/destination.js';
-import { toMarkdown } from '../../src/writeback/compose-comment.js';
+import { toMarkdown } from '../../src/render/compose-comment.js';
 
 /** The body of a webhook delivery, version 1 (schemas/webhook-v1.schema.json). */
 export interface WebhookPayloadV1 {

@@ -2,7 +2,7 @@ import type { Config } from '../config/schema.js';
 import type { AnyDestination, Destination } from '../destinations/destination.js';
 import { compileRouter, type Router } from '../destinations/routing.js';
 import type { Logger } from '../log.js';
-import type { SourceContext } from '../source.js';
+import type { SourceContext } from '../registration/source.js';
 
 /** The destinations that are on, the router over them, and each one's state for /readyz. */
 export interface MountedDestinations {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RoutingConfigSchema, type RoutingConfig } from '../destinations/routing.js';
+import { RoutingConfigSchema, type RoutingConfig } from './routing-schema.js';
 import { DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../intake-policy/intake-policy.js';
 import { SeveritySchema, type Severity } from '../issue.js';
 import { REDIS_URL_PATTERN } from '../redis/redis-url.js';
@@ -154,8 +154,6 @@ const baseShape = {
   }).prefault({}),
 };
 
-const BaseConfigSchema = z.strictObject(baseShape);
-
 type Sliced = ReadonlyArray<{ name: string; configSchema: z.ZodType }>;
 
 /**
@@ -174,4 +172,4 @@ export function buildConfigSchema(sources: Sliced, destinations: Sliced = []) {
 }
 
 /** The engine's config; each source and destination reads its own slice through its registration. */
-export type Config = z.infer<typeof BaseConfigSchema> & { sources: Record<string, unknown>; destinations: RoutingConfig & Record<string, unknown> };
+export type Config = z.infer<z.ZodObject<typeof baseShape, z.core.$strict>> & { sources: Record<string, unknown>; destinations: RoutingConfig & Record<string, unknown> };

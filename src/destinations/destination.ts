@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { Severity } from '../issue.js';
 import type { Logger } from '../log.js';
-import type { EnvBinding, SourceContext } from '../source.js';
-import type { CommentDoc } from '../writeback/compose-comment.js';
+import type { EnvBinding, SourceContext } from '../registration/source.js';
+import type { CommentDoc } from '../render/compose-comment.js';
 
 /**
  * What a destination is told about one investigation: vendor-free, already sanitised. The RCA's

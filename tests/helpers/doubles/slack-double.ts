@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { FaultQueue } from './faults.js';
 import { loadSlackSpec } from './slack-spec.js';
-import { BOT, SlackState, type SlackMessageRecord } from './slack-state.js';
+import { SlackState, type SlackMessageRecord } from './slack-state.js';
 import { slackHandlers } from './slack-handlers.js';
 
 export { BOT } from './slack-state.js';
