@@ -8,6 +8,7 @@ COPY scripts ./scripts
 COPY cli ./cli
 COPY src ./src
 COPY sources ./sources
+COPY destinations ./destinations
 COPY toolsets ./toolsets
 COPY templates ./templates
 RUN npm run build

@@ -7,6 +7,7 @@ import { createLogger } from '../src/log.js';
 import { buildToolsets } from './build-investigator.js';
 import { investigateFromSource, type PullOptions } from './investigate-command.js';
 import { sources } from '../sources/index.js';
+import { destinations } from '../destinations/index.js';
 import { startLocalRedis } from './local-redis.js';
 import { startService } from './start-service.js';
 
@@ -15,7 +16,7 @@ const program = new Command('lestrade')
   .description('Investigates alerts and tickets with an LLM and the tools you allow it')
   .option('-c, --config <file>', 'YAML config file (or LESTRADE_CONFIG)');
 
-const config = () => loadConfig(env, program.opts<{ config?: string }>().config ?? env.LESTRADE_CONFIG, sources);
+const config = () => loadConfig(env, program.opts<{ config?: string }>().config ?? env.LESTRADE_CONFIG, sources, destinations);
 
 async function runService(http: boolean) {
   const cfg = config();

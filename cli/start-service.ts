@@ -26,6 +26,10 @@ import { RunControl } from '../src/store/run-control.js';
 import { WriteBackQueue } from '../src/writeback/write-back-queue.js';
 import { startWriteBackWorker } from '../src/writeback/write-back-worker.js';
 import { sources } from '../sources/index.js';
+import { destinations as destinationRegistry } from '../destinations/index.js';
+import { mountDestinations, type MountedDestinations } from '../src/app/mount-destinations.js';
+import { DELIVERY_JOB, DestinationQueue } from '../src/destinations/destination-queue.js';
+import { runDelivery, type DeliveryJobData } from '../src/destinations/run-delivery.js';
 import { buildInvestigator } from './build-investigator.js';
 
 export interface ServiceOptions {
@@ -68,6 +72,7 @@ interface Core {
   writers: Map<string, RcaWriter>;
   writeBacks: WriteBackQueue;
   requestWriteBack: (inv: Investigation) => Promise<void>;
+  routed: MountedDestinations;
   /** Closed in this order: the HTTP server, then every worker at once, then queues and connections. */
   closers: Closer[];
   workerClosers: Closer[];
@@ -106,17 +111,31 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   logMounted(mounted, log, opts.http);
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
+  const routed = mountDestinations(destinationRegistry, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
+  logDestinations(routed, log);
   const workerClosers: Closer[] = [];
   const closers: Closer[] = [() => Promise.all(workerClosers.map((c) => c())), () => intake.close(), () => continuations.close()];
 
   const writeBacks = new WriteBackQueue(redis, store, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
-  const requestWriteBack = async (inv: Investigation) => { if (writers.has(inv.source)) await writeBacks.request(inv); };
+  const deliveries = new DestinationQueue(redis, store, routed.router, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
+  const requestWriteBack = async (inv: Investigation) => {
+    if (writers.has(inv.source)) await writeBacks.request(inv);
+    await deliveries.completed(inv);
+  };
   intake.onLinked = async (id) => { const inv = await store.get(id); if (inv) await requestWriteBack(inv); };
-  closers.push(() => writeBacks.close());
+  intake.onResolved = async (id) => { const inv = await store.get(id); if (inv) await deliveries.resolved(inv); };
+  closers.push(() => writeBacks.close(), () => deliveries.close());
   return {
     config, redisUrl, log, opts, redis, store, runs, continuations, policy, clock, ledger, budgets, intake, llmConfigured,
-    mounted, writers, writeBacks, requestWriteBack, closers, workerClosers,
+    mounted, writers, writeBacks, requestWriteBack, routed, closers, workerClosers,
   };
+}
+
+/** Destinations off (and why), route warnings; credentials checked in the background: reported, never fatal. */
+function logDestinations(routed: MountedDestinations, log: Logger): void {
+  for (const [name, state] of routed.status) if (state.startsWith('off')) log.info({ destination: name, reason: state.slice(5) }, 'destination off');
+  for (const w of routed.router.warnings) log.warn(w);
+  routed.check().catch((err: Error) => log.error({ err: err.message }, 'destination check failed'));
 }
 
 function logMounted(mounted: Core['mounted'], log: Logger, servesWebhooks: boolean): void {
@@ -131,7 +150,13 @@ function logMounted(mounted: Core['mounted'], log: Logger, servesWebhooks: boole
 async function startWorkers(core: Core): Promise<void> {
   const { config, redisUrl, log, redis, store, writers, intake, mounted } = core;
   const workerRedis = createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix);
-  const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, linkHosts: config.writeBack.linkHosts, allowMentions: config.writeBack.allowMentions, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs });
+  const wbDeps = {
+    redis, store, log, publicUrl: config.server.publicUrl, linkHosts: config.writeBack.linkHosts, allowMentions: config.writeBack.allowMentions,
+    retentionSeconds: config.queue.retentionSeconds,
+  };
+  const wbWorker = startWriteBackWorker(workerRedis, { ...wbDeps, writers }, {
+    concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs,
+  }, { [DELIVERY_JOB]: (data, attempt, last) => runDelivery(data as DeliveryJobData, attempt, last, { ...wbDeps, destinations: core.routed.destinations }) });
   const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
   core.workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
   if (core.llmConfigured) {
@@ -174,6 +199,7 @@ async function startHttp(core: Core): Promise<Server> {
   if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api is open to anyone who can reach this port');
   const http = createHttpServer({
     redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger,
+    destinations: () => Object.fromEntries(core.routed.status),
     bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
   });
   const server = await new Promise<Server>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RoutingConfigSchema, type RoutingConfig } from './routing-schema.js';
 import { DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../intake-policy/intake-policy.js';
 import { SeveritySchema, type Severity } from '../issue.js';
 import { REDIS_URL_PATTERN } from '../redis/redis-url.js';
@@ -161,11 +162,22 @@ const baseShape = {
   }).prefault({}),
 };
 
-/** The config schema with one `sources.<name>` slice per registered source, each validated by its own schema. */
-export function buildConfigSchema(sources: ReadonlyArray<{ name: string; configSchema: z.ZodType }>) {
+type Sliced = ReadonlyArray<{ name: string; configSchema: z.ZodType }>;
+
+/**
+ * The config schema with one `sources.<name>` slice per registered source and one
+ * `destinations.<name>` per registered destination (beside `destinations.routes` and `.default`),
+ * each validated by its own schema.
+ */
+export function buildConfigSchema(sources: Sliced, destinations: Sliced = []) {
   const slices = Object.fromEntries(sources.map((s) => [s.name, s.configSchema.prefault({})]));
-  return z.strictObject({ ...baseShape, sources: z.strictObject(slices).prefault({}) });
+  const destinationSlices = Object.fromEntries(destinations.map((d) => [d.name, d.configSchema.prefault({})]));
+  return z.strictObject({
+    ...baseShape,
+    sources: z.strictObject(slices).prefault({}),
+    destinations: z.strictObject({ ...RoutingConfigSchema.shape, ...destinationSlices }).prefault({}),
+  });
 }
 
-/** The engine's config; each source reads its own slice of `sources` through its registration. */
-export type Config = z.infer<z.ZodObject<typeof baseShape, z.core.$strict>> & { sources: Record<string, unknown> };
+/** The engine's config; each source and destination reads its own slice through its registration. */
+export type Config = z.infer<z.ZodObject<typeof baseShape, z.core.$strict>> & { sources: Record<string, unknown>; destinations: RoutingConfig & Record<string, unknown> };

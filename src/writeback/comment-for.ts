@@ -19,22 +19,36 @@ export interface CommentOptions {
 }
 
 /**
- * The comment for an investigation. Links survive only to hosts someone trusted vouched for: a
- * tool result, the configuration, the issue's own address, Lestrade's own, and text its source
- * knows trusted people wrote (`issue.trustedHosts`). Never to a host only third-party text named:
- * a commenter's "our status page is https://evil.example/" is how an injected model exfiltrates.
+ * The comment for an investigation, for a ticket or a destination alike. Links survive only to the
+ * hosts of allowedHostsFor.
  */
 export function commentFor(inv: Pick<Investigation, 'id' | 'issue' | 'rca' | 'linkHosts'>, opts: CommentOptions = {}): CommentDoc {
-  const resultsUrl = opts.publicUrl ? `${opts.publicUrl.replace(/\/+$/, '')}/api/investigations/${inv.id}` : undefined;
+  const resultsUrl = resultsUrlOf(inv.id, opts.publicUrl);
   const issue = inv.issue;
-  const allowedHosts = new Set([
-    ...hostsIn([issue.url ?? '', resultsUrl ?? ''].join('\n')),
-    ...(issue.trustedHosts ?? []), ...inv.linkHosts, ...(opts.linkHosts ?? []),
-  ]);
+  const allowedHosts = allowedHostsFor(inv, resultsUrl, opts.linkHosts);
   return composeComment({
     rca: capRca(inv.rca ?? ''), issueKey: issue.locator?.label ?? issue.locator?.key ?? issue.identity, investigationId: inv.id, resultsUrl, allowedHosts,
     allowMentions: opts.allowMentions === true,
   });
+}
+
+/** Lestrade's own page of an investigation, when server.publicUrl is set. */
+export function resultsUrlOf(id: string, publicUrl?: string): string | undefined {
+  return publicUrl ? `${publicUrl.replace(/\/+$/, '')}/api/investigations/${id}` : undefined;
+}
+
+/**
+ * The hosts a rendering of the RCA may link to: hosts someone trusted vouched for — a tool result,
+ * the configuration (writeBack.linkHosts), the issue's own address, Lestrade's own, and text its
+ * source knows trusted people wrote (`issue.trustedHosts`). Never a host only third-party text named:
+ * a commenter's "our status page is https://evil.example/" is how an injected model exfiltrates.
+ */
+export function allowedHostsFor(inv: Pick<Investigation, 'issue' | 'linkHosts'>, resultsUrl?: string, linkHosts: readonly string[] = []): Set<string> {
+  const issue = inv.issue;
+  return new Set([
+    ...hostsIn([issue.url ?? '', resultsUrl ?? ''].join('\n')),
+    ...(issue.trustedHosts ?? []), ...inv.linkHosts, ...linkHosts,
+  ]);
 }
 
 function capRca(rca: string): string {

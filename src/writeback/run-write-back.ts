@@ -44,7 +44,7 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
   const inv = await deps.store.get(id);
   const locator = inv?.issue.locator;
   if (!inv || !locator) return 'skipped';
-  const current = inv.writeBacks[0];
+  const current = inv.writeBacks.find((w) => !w.destination);
   if (current && current.status !== 'pending') return 'skipped';
   const answer = await answerOf(inv, deps.store);
   if (answer === 'waiting' || answer === null) return answer ?? 'skipped';
