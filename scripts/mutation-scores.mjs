@@ -7,6 +7,7 @@
 // last committed are read under the new path (scripts/mutation-rename.mjs rewrites the file itself).
 //   node scripts/mutation-scores.mjs [report.json] [--min N] [--files]
 // --min N: exit 1 when a folder is under N%. --files: also list each file with missing or surviving mutants.
+// --missing: also list each missing mutant (file:line:column, mutator, replacement; 1-based as in Stryker's report).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
@@ -17,6 +18,7 @@ const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
 const min = args.includes('--min') ? Number(args[args.indexOf('--min') + 1]) : null;
 const listFiles = args.includes('--files');
+const listMissing = args.includes('--missing');
 const given = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--min');
 const reportPath = given ?? `${root}reports/stryker-incremental.json`;
 const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
@@ -71,6 +73,15 @@ if (listFiles) {
   for (const [file, ms] of matched) {
     const t = tally(ms);
     if (t.Missing || t.Survived || t.NoCoverage) console.log(row(file, t));
+  }
+}
+if (listMissing) {
+  console.log('\nMissing mutants (no valid result for the current code):');
+  for (const [file, ms] of matched) {
+    for (const m of ms.filter((x) => x.status === 'Missing')) {
+      const { line, column } = m.location.start;
+      console.log(`  ${file}:${line + 1}:${column + 1} ${m.mutatorName} → ${m.replacement.split('\n')[0].slice(0, 80)}`);
+    }
   }
 }
 if (low.length) {
