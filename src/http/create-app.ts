@@ -4,7 +4,7 @@ import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake-queue.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
-import { checkAuthorization } from './check-credentials.js';
+import { checkAuthorization } from '../check-credentials.js';
 import { errorHandler } from './error-handler.js';
 import { investigationActions } from './investigation-actions.js';
 import { investigationsRouter } from './investigations-router.js';
