@@ -3,22 +3,38 @@ import { composeComment, type CommentDoc } from '../render/compose-comment.js';
 import { hostsIn } from '../render/sanitize-markdown.js';
 
 /**
- * The comment for an investigation. Links survive only to hosts that the issue or a tool result
- * mentioned (and Lestrade's own): anything else in the model's text could be an exfiltration channel.
- */
-/**
  * Longest RCA rendered into a comment. Markdown lexing is quadratic on some crafted inputs
  * (markedjs/marked#4099), and no vendor takes more than 65,536 characters anyway; the comment
  * links to the full RCA in Lestrade's API.
  */
 export const MAX_RCA_CHARS = 20_000;
 
-export function commentFor(inv: Pick<Investigation, 'id' | 'issue' | 'rca' | 'linkHosts'>, publicUrl?: string): CommentDoc {
-  const resultsUrl = publicUrl ? `${publicUrl.replace(/\/+$/, '')}/api/investigations/${inv.id}` : undefined;
+export interface CommentOptions {
+  /** server.publicUrl: the comment links to the full results there. */
+  publicUrl?: string;
+  /** writeBack.linkHosts: hosts the operators vouch for. */
+  linkHosts?: readonly string[];
+  /** writeBack.allowMentions. */
+  allowMentions?: boolean;
+}
+
+/**
+ * The comment for an investigation. Links survive only to hosts someone trusted vouched for: a
+ * tool result, the configuration, the issue's own address, Lestrade's own, and text its source
+ * knows trusted people wrote (`issue.trustedHosts`). Never to a host only third-party text named:
+ * a commenter's "our status page is https://evil.example/" is how an injected model exfiltrates.
+ */
+export function commentFor(inv: Pick<Investigation, 'id' | 'issue' | 'rca' | 'linkHosts'>, opts: CommentOptions = {}): CommentDoc {
+  const resultsUrl = opts.publicUrl ? `${opts.publicUrl.replace(/\/+$/, '')}/api/investigations/${inv.id}` : undefined;
   const issue = inv.issue;
-  const issueText = [issue.title, issue.description, issue.url ?? '', ...Object.values(issue.annotations), ...(issue.untrusted ?? []).map((u) => u.text)].join('\n');
-  const allowedHosts = new Set([...hostsIn(issueText), ...inv.linkHosts, ...(resultsUrl ? hostsIn(resultsUrl) : [])]);
-  return composeComment({ rca: capRca(inv.rca ?? ''), issueKey: issue.locator?.key ?? issue.identity, investigationId: inv.id, resultsUrl, allowedHosts });
+  const allowedHosts = new Set([
+    ...hostsIn([issue.url ?? '', resultsUrl ?? ''].join('\n')),
+    ...(issue.trustedHosts ?? []), ...inv.linkHosts, ...(opts.linkHosts ?? []),
+  ]);
+  return composeComment({
+    rca: capRca(inv.rca ?? ''), issueKey: issue.locator?.label ?? issue.locator?.key ?? issue.identity, investigationId: inv.id, resultsUrl, allowedHosts,
+    allowMentions: opts.allowMentions === true,
+  });
 }
 
 function capRca(rca: string): string {

@@ -17,6 +17,9 @@ export interface WriteBackDeps {
   writers: ReadonlyMap<string, RcaWriter>;
   log: Logger;
   publicUrl?: string;
+  /** writeBack.linkHosts and writeBack.allowMentions (see commentFor). */
+  linkHosts?: readonly string[];
+  allowMentions?: boolean;
   retentionSeconds: number;
 }
 
@@ -64,6 +67,7 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
   } catch (err) {
     return await recordFailure(id, err, lastAttempt, record, deps);
   } finally {
+    // A lock not released expires (LOCK_MS) and only delays a retry; the write-back's own outcome matters more.
     await deps.redis.eval(RELEASE_LUA, 1, lockKey, token).catch(() => undefined);
   }
 }
@@ -93,7 +97,7 @@ async function writeUnderLock(inv: Investigation, answer: Answer, writer: RcaWri
     await deps.store.saveWriteBack(inv.id, record({ status: 'superseded', commentId: stored.id, url: stored.url, error: `investigation ${stored.investigationId} is newer and already wrote` }));
     return 'superseded' as const;
   }
-  const doc = commentFor({ ...answer, issue: inv.issue }, deps.publicUrl);
+  const doc = commentFor({ ...answer, issue: inv.issue }, { publicUrl: deps.publicUrl, linkHosts: deps.linkHosts, allowMentions: deps.allowMentions });
   const resumeKey = keysOf(deps.redis).writeResume(inv.source, locator.key);
   let out;
   try {
