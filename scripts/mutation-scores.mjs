@@ -27,9 +27,10 @@ const expand = (p) => {
   const m = /^(.*?)\{([^}]*)\}(.*)$/.exec(p);
   return m ? m[2].split(',').flatMap((x) => expand(m[1] + x + m[3])) : [p];
 };
-// eslint-disable-next-line no-control-regex -- \u0000 stands in for `**/` while `*` is replaced; no path holds it
+/* eslint-disable no-control-regex -- \u0000 stands in for the globstar while `*` is replaced; no path holds it */
 const toRegExp = (glob) => new RegExp(`^${glob.replace(/[.+^$()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\u0000')
   .replace(/\*/g, '[^/]*').replace(/\u0000/g, '(.*/)?')}$`);
+/* eslint-enable no-control-regex */
 
 /** Renames since the report was last committed (none outside a git checkout or for an uncommitted report). */
 function renamesSinceReport() {
