@@ -143,7 +143,13 @@ export function tally(mutants) {
     c.mutants++;
   }
   const detected = c.Killed + c.Timeout;
-  return { ...c, score: c.mutants ? (100 * detected) / c.mutants : 100 };
+  const measured = c.mutants - c.Missing;
+  return {
+    ...c,
+    score: c.mutants ? (100 * detected) / c.mutants : 100,
+    // Over the mutants that have a valid result only: what --allow-missing gates on.
+    measuredScore: measured ? (100 * detected) / measured : 100,
+  };
 }
 
 /** Renames (old path → new path) from the output of `git diff --name-status -M`. */

@@ -7,6 +7,9 @@
 // last committed are read under the new path (scripts/mutation-rename.mjs rewrites the file itself).
 //   node scripts/mutation-scores.mjs [report.json] [--min N] [--files]
 // --min N: exit 1 when a folder is under N%. --files: also list each file with missing or surviving mutants.
+// --allow-missing: gate on the score over the mutants that have a valid result (a stale result still never
+//   counts: its mutant is missing), and report the missing ones without failing on them. A stopgap for CI
+//   while the runs that measure today's code are outstanding (docs/mutation-testing.md says which).
 // --missing: also list each missing mutant (file:line:column, mutator, replacement; 1-based as in Stryker's report).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,6 +22,7 @@ const args = process.argv.slice(2);
 const min = args.includes('--min') ? Number(args[args.indexOf('--min') + 1]) : null;
 const listFiles = args.includes('--files');
 const listMissing = args.includes('--missing');
+const allowMissing = args.includes('--allow-missing');
 const given = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--min');
 const reportPath = given ?? `${root}reports/stryker-incremental.json`;
 const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
@@ -59,19 +63,21 @@ const report = renamed(JSON.parse(readFileSync(reportPath, 'utf8')), renames);
 const matched = match(current, report, (testFile) => existsSync(`${root}${testFile}`));
 
 const pct = (n) => `${n.toFixed(1)}%`;
-const row = (name, t) => `| ${name} | ${t.mutants} | ${t.Killed} | ${t.Timeout} | ${t.Survived} | ${t.NoCoverage} | ${t.Missing} | ${pct(t.score)} |`;
+const row = (name, t) => `| ${name} | ${t.mutants} | ${t.Killed} | ${t.Timeout} | ${t.Survived} | ${t.NoCoverage} | ${t.Missing} | ${pct(t.score)} | ${pct(t.measuredScore)} |`;
 const carried = [...renames.keys()].filter((old) => old in (JSON.parse(readFileSync(reportPath, 'utf8')).files ?? {}));
 console.log(`Mutants of the current code (${mutants.length} in ${sources.length} files, ${Math.round(performance.now() - started)} ms) `
   + `against ${relative(process.cwd(), reportPath)}${carried.length ? `; results of ${carried.length} files renamed since ${base.slice(0, 8)} read under their new paths` : ''}:\n`);
-console.log('| folder | mutants | killed | timeout | survived | no coverage | missing | score |\n|---|---|---|---|---|---|---|---|');
+console.log('| folder | mutants | killed | timeout | survived | no coverage | missing | score | measured |\n|---|---|---|---|---|---|---|---|---|');
 const low = [];
+const unmeasured = [];
 for (const { folder, files } of folders) {
   const t = tally(files.flatMap((f) => matched.get(f)));
-  if (min !== null && t.score < min) low.push(folder);
+  if (min !== null && (allowMissing ? t.measuredScore : t.score) < min) low.push(folder);
+  if (t.Missing) unmeasured.push(`${folder} (${t.Missing})`);
   console.log(row(folder, t));
 }
 if (listFiles) {
-  console.log('\n| file | mutants | killed | timeout | survived | no coverage | missing | score |\n|---|---|---|---|---|---|---|---|');
+  console.log('\n| file | mutants | killed | timeout | survived | no coverage | missing | score | measured |\n|---|---|---|---|---|---|---|---|---|');
   for (const [file, ms] of matched) {
     const t = tally(ms);
     if (t.Missing || t.Survived || t.NoCoverage) console.log(row(file, t));
@@ -85,6 +91,10 @@ if (listMissing) {
       console.log(`  ${file}:${line + 1}:${column + 1} ${m.mutatorName} → ${m.replacement.split('\n')[0].slice(0, 80)}`);
     }
   }
+}
+if (unmeasured.length) {
+  const how = allowMissing ? 'NOT gated (--allow-missing): the score column counts them as not killed' : 'counted as not killed';
+  console.error(`\n${unmeasured.join(', ')}: mutants of the current code with no valid result, ${how}.`);
 }
 if (low.length) {
   console.error(`\nmutation score below ${min}% in ${low.join(', ')}. Missing mutants have no result for the current code: `
