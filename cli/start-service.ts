@@ -4,7 +4,12 @@ import type { Config } from '../src/config/schema.js';
 import { redactorFromConfig } from '../src/config/secrets.js';
 import { splitTokens } from '../src/http/check-credentials.js';
 import { createHttpServer } from '../src/http/create-app.js';
-import { isLlmConfigured } from '../src/llm/create-client.js';
+import { createLlmClient, isLlmConfigured } from '../src/llm/create-client.js';
+import { LlmProbe } from '../src/llm/llm-probe.js';
+import { buildVersion } from '../src/observability/build-version.js';
+import { startTracing } from '../src/observability/otel-sdk.js';
+import { PrometheusMetrics } from '../src/observability/prometheus-metrics.js';
+import { SharedStateReader } from '../src/observability/shared-state.js';
 import type { Logger } from '../src/log.js';
 import { mountSources, webhookMounts } from '../src/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
@@ -62,6 +67,11 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   const intake = new Intake(redis, store, { ...config.queue, policy, now: clock, dispatchWindow: config.queue.dispatchWindow });
   intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
+  const version = buildVersion();
+  const shared = new SharedStateReader(redis);
+  const metrics = new PrometheusMetrics({ version, pricing: config.pricing, sharedState: () => shared.read() });
+  const tracing = startTracing(opts.env, version);
+  if (tracing) log.info({ url: tracing.url }, 'tracing on: spans go to the OTLP/HTTP endpoint');
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   for (const m of mounted) {
     if (m.offReason) log.info({ source: m.name, reason: m.offReason }, 'source off');
@@ -71,7 +81,10 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
   // Closed in this order: the HTTP server, then every worker at once, then queues and connections.
   const workerClosers: Array<() => Promise<unknown>> = [];
-  const closers: Array<() => Promise<unknown>> = [() => Promise.all(workerClosers.map((c) => c())), () => intake.close(), () => continuations.close()];
+  const closers: Array<() => Promise<unknown>> = [
+    () => Promise.all(workerClosers.map((c) => c())), () => intake.close(), () => continuations.close(), () => shared.close(),
+    async () => tracing?.shutdown(),
+  ];
 
   const writeBacks = new WriteBackQueue(redis, store, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
   const requestWriteBack = async (inv: Investigation) => { if (writers.has(inv.source)) await writeBacks.request(inv); };
@@ -80,11 +93,11 @@ export async function startService(config: Config, redisUrl: string, log: Logger
 
   if (opts.workers) {
     const workerRedis = createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix);
-    const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs });
+    const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds, metrics }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs });
     const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
     workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
     if (llmConfigured) {
-      const { investigator, toolsets } = await buildInvestigator(config, opts.env);
+      const { investigator, toolsets } = await buildInvestigator(config, opts.env, metrics);
       for (const s of toolsets.statuses) log.info({ toolset: s.name, state: s.state, reason: s.reason }, 'toolset');
       const onCompleted = async (inv: Investigation) => {
         await requestWriteBack(inv);
@@ -94,7 +107,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
       const cancels = await CancelSignals.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
       const worker = startInvestigationWorker(workerRedis, {
         store, runs, investigator, continuations, cancels, log, approvalTimeoutSeconds: config.approvals.timeoutSeconds,
-        onCompleted, hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),
+        onCompleted, metrics, hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),
       }, config.queue);
       // A job taken leaves room in BullMQ's window for the storm's backlog (see job-dispatcher.ts).
       worker.on('active', () => { intake.flush().catch(() => undefined); });
@@ -114,9 +127,13 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   if (opts.http) {
     const apiTokens = splitTokens(config.server.apiToken);
     if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api is open to anyone who can reach this port');
+    const metricsTokens = splitTokens(config.server.metricsToken);
+    if (metricsTokens.length === 0) log.info('no LESTRADE_METRICS_TOKEN set: GET /metrics is open (it carries no ids, free text or secrets)');
+    const llmProbe = llmConfigured ? new LlmProbe(createLlmClient(config.llm), config.llm.readinessCacheSeconds * 1000) : undefined;
     const http = createHttpServer({
       redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger,
       bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
+      metrics, metricsTokens, llmProbe,
     });
     server = await new Promise<Server>((resolve, reject) => {
       http.once('error', reject);

@@ -14,6 +14,8 @@ import { pauseTurn, resolveAwaiting, type ApprovalOutcome } from './approvals.js
 import { callKey, type AwaitingTurn, type LoopState } from './loop-state.js';
 import { toOpenAiTool } from './tool-specs.js';
 import type { StopCondition } from './stop-conditions.js';
+import { noMetrics, type Metrics } from '../observability/metrics.js';
+import { observeLlmCall } from '../observability/observe-llm-call.js';
 
 export interface LoopOptions {
   client: OpenAI;
@@ -40,6 +42,8 @@ export interface LoopOptions {
   budget?: ContextBudget;
   /** Keeps the whole of a tool output that was too large to send (retrievable through the API). */
   keepOutput?: (toolCallId: string, text: string) => Promise<void>;
+  /** Counts and times each LLM request (lestrade_llm_*). */
+  metrics?: Metrics;
 }
 
 export interface LoopResult {
@@ -152,7 +156,8 @@ function throwIfCancelled(signal: AbortSignal | undefined): void {
 
 async function callModel(state: LoopState, opts: LoopOptions, tools: ChatCompletionTool[]) {
   try {
-    const response = await opts.client.chat.completions.create(
+    const observed = { metrics: opts.metrics ?? noMetrics, model: opts.model, baseUrl: opts.client.baseURL };
+    const response = await observeLlmCall(observed, () => opts.client.chat.completions.create(
       {
         model: opts.model,
         messages: state.messages,
@@ -160,7 +165,7 @@ async function callModel(state: LoopState, opts: LoopOptions, tools: ChatComplet
         ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
       },
       { signal: opts.signal },
-    );
+    ));
     state.usage.llmCalls += 1;
     state.usage.promptTokens += response.usage?.prompt_tokens ?? 0;
     state.usage.completionTokens += response.usage?.completion_tokens ?? 0;

@@ -12,6 +12,8 @@ import type { WorkerHooks } from './admission.js';
 import type { CancelSignals } from './cancel-signals.js';
 import type { Continuations } from './continuations.js';
 import type { InvestigationJobData } from './names.js';
+import type { InvestigationOutcome, Metrics } from '../observability/metrics.js';
+import { GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
 
 /** Called once an investigation is completed (and again if its job is redelivered): requests its write-back. */
 export type OnCompleted = (inv: Investigation) => Promise<void>;
@@ -27,6 +29,8 @@ export interface JobDeps {
   onCompleted?: OnCompleted;
   /** Admission (skip rules, budgets, a group's quiet time) and usage accounting; none in tests that do not need them. */
   hooks?: WorkerHooks;
+  /** Counts each run by source, phase and outcome, with its time and steps. */
+  metrics?: Metrics;
 }
 
 const statusOf = (inv: Investigation, phase: Phase) => (phase === 'ask' ? inv.conversation.at(-1)?.status : inv.status);
@@ -61,6 +65,7 @@ async function admitted(job: Job<InvestigationJobData>, inv: Investigation, deps
   const gate = deps.hooks ? await deps.hooks.admit(inv) : { kind: 'run' as const };
   if (gate.kind === 'skip') {
     await deps.store.skip(inv.id, gate.reason);
+    deps.metrics?.investigationRun({ source: inv.source, phase: 'investigation', outcome: 'skipped', seconds: 0, steps: null });
     deps.log.info({ id: inv.id, reason: gate.reason }, 'investigation skipped');
     return false;
   }
@@ -74,10 +79,26 @@ async function admitted(job: Job<InvestigationJobData>, inv: Investigation, deps
   return true;
 }
 
+/**
+ * One run, traced as the root span of its own trace (`invoke_agent lestrade`): the LLM calls and
+ * tool calls of the run are its children. A run resumed by a later job (approvals, a retry) is a new trace.
+ */
 async function runPhase(job: Job<InvestigationJobData>, inv: Investigation, phase: Phase, deps: JobDeps): Promise<void> {
-  const { id } = inv;
   const attempt = job.attemptsMade + 1;
-  if (!(await deps.runs.begin(id, phase, attempt, job.id ?? id))) return;
+  if (!(await deps.runs.begin(inv.id, phase, attempt, job.id ?? inv.id))) return;
+  const attributes = {
+    [GEN_AI.operation]: 'invoke_agent', [GEN_AI.agentName]: 'lestrade',
+    'lestrade.investigation.id': inv.id, 'lestrade.source': inv.source, 'lestrade.phase': phase, 'lestrade.attempt': attempt,
+  };
+  await inSpan('invoke_agent lestrade', SpanKind.INTERNAL, attributes, () => runBegun(job, inv, phase, attempt, deps));
+}
+
+async function runBegun(job: Job<InvestigationJobData>, inv: Investigation, phase: Phase, attempt: number, deps: JobDeps): Promise<void> {
+  const { id } = inv;
+  const started = performance.now();
+  const ended = (outcome: InvestigationOutcome, steps: number | null) => deps.metrics?.investigationRun({
+    source: inv.source, phase, outcome, seconds: (performance.now() - started) / 1000, steps,
+  });
   deps.log.info({ id, title: inv.title, attempt, phase }, phase === 'ask' ? 'follow-up started' : 'investigation started');
   const controller = deps.cancels.register(id);
   let partial: LoopState | null = null;
@@ -100,9 +121,12 @@ async function runPhase(job: Job<InvestigationJobData>, inv: Investigation, phas
     const result = phase === 'ask'
       ? await deps.investigator.followUp(requireCheckpoint(checkpoint), inv.conversation.at(-1)!.question, inv.conversation.length - 1, opts)
       : await deps.investigator.investigate(issue, { ...opts, resumeFrom: checkpoint });
-    completed = await settle(inv, phase, result, deps);
+    const outcome = await settle(inv, phase, result, deps);
+    ended(outcome, result.state.steps);
+    completed = outcome === 'completed';
   } catch (err) {
-    await handleFailure(err, { inv, phase, attempt, job, partial, cancelled: controller.signal.aborted }, deps);
+    const steps = (partial as LoopState | null)?.steps ?? null;
+    await handleFailure(err, { inv, phase, attempt, job, partial, cancelled: controller.signal.aborted, ended: (o) => ended(o, steps) }, deps);
   } finally {
     deps.cancels.release(id, controller);
   }
@@ -117,8 +141,8 @@ function requireCheckpoint(state: LoopState | null): LoopState {
   return state;
 }
 
-/** Records what the loop ended with; true when the investigation itself completed. */
-async function settle(inv: Investigation, phase: Phase, result: LoopResult, deps: JobDeps): Promise<boolean> {
+/** Records what the loop ended with; "completed" when the investigation itself completed. */
+async function settle(inv: Investigation, phase: Phase, result: LoopResult, deps: JobDeps): Promise<InvestigationOutcome> {
   const { id } = inv;
   const { usage, toolCalls, context } = result.state;
   const progress = { toolCalls: toolCalls.map(toToolCallRecord), usage, context };
@@ -130,7 +154,7 @@ async function settle(inv: Investigation, phase: Phase, result: LoopResult, deps
     if (await deps.runs.pause(id, phase, turn, deps.approvalTimeoutSeconds)) {
       deps.log.info({ id, phase, seq: turn.seq, calls: turn.approvals.map((a) => a.tool) }, 'investigation awaits approval');
     }
-    return false;
+    return 'awaiting_approval';
   }
   if (phase === 'ask') {
     const conversation = inv.conversation.map((e, i, all) => (i === all.length - 1
@@ -142,14 +166,15 @@ async function settle(inv: Investigation, phase: Phase, result: LoopResult, deps
       usage: JSON.stringify(usage), context: JSON.stringify(context), updatedAt: new Date().toISOString(),
     }, true);
     deps.log.info({ id, llmCalls: usage.llmCalls }, 'follow-up answered');
-    return false;
+    return 'answered';
   }
   const toolText = result.state.messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : ''));
   const completed = await deps.store.complete(id, { rca: result.answer, ...progress, linkHosts: [...hostsIn(toolText.join('\n'))] });
   // Accounting must not turn a completed investigation into a retried one.
   if (completed) await deps.hooks?.settled(id, usage).catch((err: Error) => deps.log.warn({ id, err: err.message }, 'could not record usage'));
   if (completed) deps.log.info({ id, llmCalls: usage.llmCalls, toolCalls: toolCalls.length }, 'investigation completed');
-  return completed;
+  // Not completed: the record had left "running" meanwhile (a cancel).
+  return completed ? 'completed' : 'cancelled';
 }
 
 interface FailureContext {
@@ -159,12 +184,15 @@ interface FailureContext {
   job: Job<InvestigationJobData>;
   partial: LoopState | null;
   cancelled: boolean;
+  /** Records how the run ended (metrics). */
+  ended: (outcome: InvestigationOutcome) => void;
 }
 
 async function handleFailure(err: unknown, f: FailureContext, deps: JobDeps): Promise<void> {
   const { id } = f.inv;
   if (err instanceof CancelledError || f.cancelled) {
     deps.log.info({ id, phase: f.phase }, 'investigation cancelled');
+    f.ended('cancelled');
     return;
   }
   // One rule for failures nobody typed (src/errors.ts): configuration and input errors are permanent.
@@ -183,6 +211,7 @@ async function handleFailure(err: unknown, f: FailureContext, deps: JobDeps): Pr
   } else {
     await deps.store.requeue(id, message);
   }
+  f.ended(giveUp ? 'failed' : 'retried');
   if (giveUp) {
     deps.log.error({ id, phase: f.phase, err: message, attempt: f.attempt }, f.phase === 'ask' ? 'follow-up failed' : 'investigation failed');
     throw new UnrecoverableError(message);
