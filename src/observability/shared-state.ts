@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
 import { dispatchBacklog } from '../queue/job-dispatcher.js';
-import { EXPIRY_QUEUE_NAME, QUEUE_NAME, WRITE_BACK_QUEUE_NAME } from '../queue/names.js';
-import type { RedisClient } from '../queue/redis-connections.js';
-import { keysOf } from '../store/keys.js';
+import { EXPIRY_QUEUE_NAME, QUEUE_NAME, WRITE_BACK_QUEUE_NAME } from '../redis/queue-names.js';
+import type { RedisClient } from '../redis/redis-connections.js';
+import { keysOf } from '../redis/keys.js';
 
 /** What every process reports alike, because it is read from Redis at scrape time. */
 export interface SharedState {

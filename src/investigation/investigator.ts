@@ -1,0 +1,86 @@
+import type OpenAI from 'openai';
+import type { LlmConfig } from '../config/schema.js';
+import type { ContextBudget } from '../context/context-budget.js';
+import type { Issue } from '../issue.js';
+import { abandonTurn, type ApprovalOutcome } from '../loop/approvals.js';
+import { initialState, type LoopState } from '../loop/loop-state.js';
+import { runLoop, type LoopResult } from '../loop/run-loop.js';
+import type { PromptRenderer } from '../prompts/prompt-renderer.js';
+import type { ToolExecutor } from '../tools/tool-executor.js';
+import type { Metrics } from '../observability/metrics.js';
+
+export interface InvestigatorDeps {
+  client: OpenAI;
+  llm: LlmConfig;
+  executor: ToolExecutor;
+  prompts: PromptRenderer;
+  toolsets: Array<{ name: string; description: string }>;
+  /** The context window's rules; without one, nothing is measured or compacted. */
+  budget?: ContextBudget;
+  /** Counts and times each LLM request. */
+  metrics?: Metrics;
+}
+
+export interface InvestigateOptions {
+  /** A checkpoint to resume from instead of starting over. */
+  resumeFrom?: LoopState | null;
+  onStep?: (state: LoopState) => Promise<void> | void;
+  signal?: AbortSignal;
+  /** Pause on calls that need a human (the service); without it they are answered "approval_required" (the CLI). */
+  pauseForApproval?: boolean;
+  /** The decisions a paused state resumes with. */
+  approvals?: ApprovalOutcome;
+  /** Keeps a tool output too large to send whole. */
+  keepOutput?: (toolCallId: string, text: string) => Promise<void>;
+}
+
+/** Builds the prompt for one issue and runs the loop over it. Shared by workers and the CLI. */
+export class Investigator {
+  constructor(private readonly deps: InvestigatorDeps) {}
+
+  async investigate(issue: Issue, opts: InvestigateOptions = {}): Promise<LoopResult> {
+    return this.run(opts.resumeFrom ?? this.freshState(issue), opts);
+  }
+
+  /**
+   * Carries a finished conversation on with a follow-up question: same tools, a fresh step
+   * budget. A state already answering this question (a retry, a resume) goes on as it is; one
+   * left by a cancelled or failed question gets the new question after its loose ends are closed.
+   */
+  async followUp(state: LoopState, question: string, entry: number, opts: InvestigateOptions = {}): Promise<LoopResult> {
+    if (state.questionEntry !== entry) {
+      abandonTurn(state);
+      state.questionEntry = entry;
+      state.messages.push({ role: 'user', content: `Follow-up question from the on-call engineer (answer it from the evidence above, using tools if needed, in markdown):\n\n${question}` });
+      state.question = question;
+      state.steps = 0;
+    }
+    return this.run(state, opts);
+  }
+
+  private run(state: LoopState, opts: InvestigateOptions): Promise<LoopResult> {
+    return runLoop(state, {
+      client: this.deps.client,
+      model: this.deps.llm.model,
+      executor: this.deps.executor,
+      maxSteps: this.deps.llm.maxSteps,
+      maxParallelTools: this.deps.llm.maxParallelTools,
+      temperature: this.deps.llm.temperature,
+      onStep: opts.onStep,
+      signal: opts.signal,
+      pauseForApproval: opts.pauseForApproval,
+      approvals: opts.approvals,
+      budget: this.deps.budget,
+      keepOutput: opts.keepOutput,
+      metrics: this.deps.metrics,
+    });
+  }
+
+  private freshState(issue: Issue): LoopState {
+    const ctx = { issue, toolsets: this.deps.toolsets, now: new Date().toISOString() };
+    return initialState([
+      { role: 'system', content: this.deps.prompts.render('system', ctx) },
+      { role: 'user', content: this.deps.prompts.render('investigate', ctx) },
+    ]);
+  }
+}

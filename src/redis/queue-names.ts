@@ -1,0 +1,30 @@
+import { keys } from './keys.js';
+
+/** BullMQ's prefix in the default namespace, for tests; code uses keysOf(connection).queuePrefix (see keys.ts). */
+export const QUEUE_PREFIX = keys.queuePrefix;
+export const QUEUE_NAME = 'investigations';
+
+export interface InvestigationJobData {
+  investigationId: string;
+  /** Which run the job is for: the investigation (the default) or its follow-up question. */
+  phase?: 'investigation' | 'ask';
+}
+
+/** Delayed jobs that end a pause for approval nobody decided in time; a queue of their own. */
+export const EXPIRY_QUEUE_NAME = 'approval-expiries';
+
+export interface ExpiryJobData {
+  investigationId: string;
+  phase: 'investigation' | 'ask';
+  /** The pause this job ends, if it is still the one waiting. */
+  seq: number;
+}
+
+export const WRITE_BACK_QUEUE_NAME = 'writebacks';
+
+export interface WriteBackJobData {
+  investigationId: string;
+}
+
+/** BullMQ job ids may not contain ':'. */
+export const writeBackJobId = (investigationId: string) => `wb-${investigationId}`;
