@@ -134,7 +134,7 @@ async function fitContext(state: LoopState, opts: LoopOptions, budget: ContextBu
   state.context.windowTokens = budget.windowTokens;
   let tokens = budget.counter.conversation(state.messages, tools);
   if (tokens > budget.compactThreshold) {
-    await compactHistory(state, { client: opts.client, model: opts.model, budget, tools, signal: opts.signal });
+    await compactHistory(state, { client: opts.client, model: opts.model, budget, tools, signal: opts.signal, metrics: opts.metrics });
     tokens = budget.counter.conversation(state.messages, tools);
     // The compacted history is the new checkpoint.
     await opts.onStep?.(state);
