@@ -15,7 +15,10 @@ export interface MetricsExposition {
 export function metricsRoute(metrics: MetricsExposition, tokens: string[]): RequestHandler {
   return async (req, res) => {
     if (!checkAuthorization(req.get('authorization'), { bearerTokens: tokens })) {
-      res.status(401).set('www-authenticate', 'Bearer').json({ error: 'unauthorized: /metrics needs the bearer token of LESTRADE_METRICS_TOKEN' });
+      res
+        .status(401)
+        .set('www-authenticate', 'Bearer')
+        .json({ error: 'unauthorized: /metrics needs the bearer token of LESTRADE_METRICS_TOKEN' });
       return;
     }
     const body = await metrics.render();

@@ -22,10 +22,14 @@ export class LlmProbe {
   /** "ok", or why not, naming the URL. */
   async check(): Promise<string> {
     if (this.cached && this.now() - this.cached.at < this.cacheMs) return this.cached.result;
-    this.inflight ??= this.probe().then((result) => {
-      this.cached = { at: this.now(), result };
-      return result;
-    }).finally(() => { this.inflight = null; });
+    this.inflight ??= this.probe()
+      .then((result) => {
+        this.cached = { at: this.now(), result };
+        return result;
+      })
+      .finally(() => {
+        this.inflight = null;
+      });
     return this.inflight;
   }
 
@@ -35,10 +39,12 @@ export class LlmProbe {
       await this.client.models.list({ timeout: PROBE_TIMEOUT_MS, maxRetries: 0 });
       return 'ok';
     } catch (err) {
-      if (err instanceof OpenAI.APIConnectionError) return `unreachable: GET ${url}: ${err.message} (OPENAI_BASE_URL, llm.baseUrl)`;
+      if (err instanceof OpenAI.APIConnectionError)
+        return `unreachable: GET ${url}: ${err.message} (OPENAI_BASE_URL, llm.baseUrl)`;
       if (!(err instanceof OpenAI.APIError)) return `failed: GET ${url}: ${(err as Error).message}`;
       const status = err.status ?? 0;
-      if (status === 401 || status === 403) return `refused: GET ${url} answered ${status}; check OPENAI_API_KEY (llm.apiKey)`;
+      if (status === 401 || status === 403)
+        return `refused: GET ${url} answered ${status}; check OPENAI_API_KEY (llm.apiKey)`;
       if (status >= 500) return `failing: GET ${url} answered ${status}`;
       return 'ok';
     }

@@ -23,18 +23,13 @@ export type WebhookOutcome =
 
 /** How one run of an investigation (or of a follow-up question) ended. */
 export type InvestigationOutcome =
-  | 'completed'
-  | 'answered'
-  | 'awaiting_approval'
-  | 'cancelled'
-  | 'retried'
-  | 'failed'
-  | 'skipped';
+  'completed' | 'answered' | 'awaiting_approval' | 'cancelled' | 'retried' | 'failed' | 'skipped';
 
 export type InvestigationPhase = 'investigation' | 'ask';
 
 /** How one LLM request ended: its class of failure, not its message. */
-export type LlmOutcome = 'ok' | 'rate_limited' | 'timeout' | 'unreachable' | 'server_error' | 'client_error' | 'cancelled' | 'error';
+export type LlmOutcome =
+  'ok' | 'rate_limited' | 'timeout' | 'unreachable' | 'server_error' | 'client_error' | 'cancelled' | 'error';
 
 /** A tool result's status (src/tools/types.ts). */
 export type ToolStatus = 'success' | 'error' | 'no_data' | 'approval_required' | 'denied';
@@ -49,7 +44,13 @@ export interface TokenUsage {
 
 export interface Metrics {
   webhookDelivery(source: string, outcome: WebhookOutcome, seconds: number): void;
-  investigationRun(run: { source: string; phase: InvestigationPhase; outcome: InvestigationOutcome; seconds: number; steps: number | null }): void;
+  investigationRun(run: {
+    source: string;
+    phase: InvestigationPhase;
+    outcome: InvestigationOutcome;
+    seconds: number;
+    steps: number | null;
+  }): void;
   llmRequest(model: string, outcome: LlmOutcome, seconds: number, usage: TokenUsage | null): void;
   toolCall(toolset: string, tool: string, status: ToolStatus, seconds: number): void;
   writeBack(target: string, outcome: WriteBackOutcome): void;

@@ -17,23 +17,31 @@ export interface LlmCallContext {
 export async function observeLlmCall(c: LlmCallContext, call: () => Promise<ChatCompletion>): Promise<ChatCompletion> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
-  return inSpan(`chat ${c.model}`, SpanKind.CLIENT, { [GEN_AI.operation]: 'chat', [GEN_AI.provider]: 'openai', [GEN_AI.requestModel]: c.model, ...server(c.baseUrl) }, async (span) => {
-    let response: ChatCompletion;
-    try {
-      response = await call();
-    } catch (err) {
-      c.metrics.llmRequest(c.model, llmOutcomeOf(err), seconds(), null);
-      throw err;
-    }
-    const input = response.usage?.prompt_tokens ?? 0;
-    const output = response.usage?.completion_tokens ?? 0;
-    c.metrics.llmRequest(c.model, 'ok', seconds(), { input, output });
-    span.setAttributes({
-      [GEN_AI.responseModel]: response.model, [GEN_AI.responseId]: response.id, [GEN_AI.inputTokens]: input, [GEN_AI.outputTokens]: output,
-      [GEN_AI.finishReasons]: response.choices.map((ch) => ch.finish_reason ?? 'unknown'),
-    });
-    return response;
-  });
+  return inSpan(
+    `chat ${c.model}`,
+    SpanKind.CLIENT,
+    { [GEN_AI.operation]: 'chat', [GEN_AI.provider]: 'openai', [GEN_AI.requestModel]: c.model, ...server(c.baseUrl) },
+    async (span) => {
+      let response: ChatCompletion;
+      try {
+        response = await call();
+      } catch (err) {
+        c.metrics.llmRequest(c.model, llmOutcomeOf(err), seconds(), null);
+        throw err;
+      }
+      const input = response.usage?.prompt_tokens ?? 0;
+      const output = response.usage?.completion_tokens ?? 0;
+      c.metrics.llmRequest(c.model, 'ok', seconds(), { input, output });
+      span.setAttributes({
+        [GEN_AI.responseModel]: response.model,
+        [GEN_AI.responseId]: response.id,
+        [GEN_AI.inputTokens]: input,
+        [GEN_AI.outputTokens]: output,
+        [GEN_AI.finishReasons]: response.choices.map((ch) => ch.finish_reason ?? 'unknown'),
+      });
+      return response;
+    },
+  );
 }
 
 /** The class of an LLM failure, from the SDK's error types. */

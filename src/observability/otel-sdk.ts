@@ -23,9 +23,14 @@ export interface Tracing {
 export function startTracing(env: Env, version: string): Tracing | null {
   const url = tracesUrl(env);
   if (!url || /^true$/i.test(env.OTEL_SDK_DISABLED ?? '') || env.OTEL_TRACES_EXPORTER?.trim() === 'none') return null;
-  const resource = resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'lestrade', 'service.version': version })
-    .merge(detectResources({ detectors: [envDetector] }));
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }))] });
+  const resource = resourceFromAttributes({
+    'service.name': env.OTEL_SERVICE_NAME || 'lestrade',
+    'service.version': version,
+  }).merge(detectResources({ detectors: [envDetector] }));
+  const provider = new NodeTracerProvider({
+    resource,
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }))],
+  });
   provider.register();
   return {
     url,

@@ -18,6 +18,41 @@ const SECONDS_TOOL = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const SECONDS_RUN = [1, 5, 10, 30, 60, 120, 300, 600, 1200, 3600];
 const STEPS = [1, 2, 3, 5, 8, 13, 21, 34, 55];
 
+/** Each metric's help text (docs/metrics.md says more). */
+const HELP: Record<string, string> = {
+  lestrade_build_info: 'Always 1; the running version in its label.',
+  lestrade_webhook_deliveries_total: 'Webhook deliveries received, by source and what became of them.',
+  lestrade_webhook_duration_seconds: "Time from a delivery's request to its answer.",
+  lestrade_investigations_total:
+    'Runs of investigations (phase investigation) and follow-up questions (phase ask), by how they ended.',
+  lestrade_investigation_duration_seconds: 'Wall time of one run (one job) of an investigation or follow-up.',
+  lestrade_investigation_steps: 'LLM steps (model calls) of the conversation when a run ends.',
+  lestrade_llm_requests_total: 'Chat completion requests, by model and outcome.',
+  lestrade_llm_request_duration_seconds: "Time of one chat completion request (the SDK's own retries included).",
+  lestrade_llm_tokens_total: 'Tokens the LLM reported, kind input (prompt) or output (completion).',
+  lestrade_llm_cost_total: "What the tokens cost at pricing.models' prices, in pricing.currency (0 without a price).",
+  lestrade_tool_calls_total: 'Tool calls through the executor, by toolset, tool and result status.',
+  lestrade_tool_call_duration_seconds: 'Time of one tool call.',
+  lestrade_write_backs_total: 'Write-back attempts, by target (the source written to) and outcome.',
+  lestrade_redis_up: '1 when this scrape could read the shared state from Redis, else 0.',
+  lestrade_queue_jobs: 'Jobs per queue and state, read from Redis at scrape time (every process reports the same).',
+  lestrade_approvals_pending: 'Investigation runs paused until a human approves or denies their calls.',
+  lestrade_approvals_oldest_pending_seconds: 'How long the oldest pending approval has waited (0 when none waits).',
+  lestrade_budget_held: 'Investigations a budget holds back until it allows (budgets.*).',
+};
+
+function counter<L extends string>(registers: Registry[], name: string, labelNames: L[]): Counter<L> {
+  return new Counter({ name, help: HELP[name]!, labelNames, registers });
+}
+
+function gauge<L extends string>(registers: Registry[], name: string, labelNames: L[]): Gauge<L> {
+  return new Gauge({ name, help: HELP[name]!, labelNames, registers });
+}
+
+function histogram<L extends string>(registers: Registry[], name: string, labelNames: L[], buckets: number[]) {
+  return new Histogram<L>({ name, help: HELP[name]!, labelNames, buckets, registers });
+}
+
 /** The metrics port on a prom-client registry of its own, rendered by GET /metrics. */
 export class PrometheusMetrics implements Metrics {
   readonly registry = new Registry();
@@ -37,22 +72,27 @@ export class PrometheusMetrics implements Metrics {
   private inflight: Promise<void> | null = null;
 
   constructor(private readonly opts: PrometheusMetricsOptions) {
-    const registers = [this.registry];
+    const r = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    new Gauge({ name: 'lestrade_build_info', help: 'Always 1; the running version in its label.', labelNames: ['version'], registers }).set({ version: opts.version }, 1);
-    this.webhooks = new Counter({ name: 'lestrade_webhook_deliveries_total', help: 'Webhook deliveries received, by source and what became of them.', labelNames: ['source', 'outcome'], registers });
-    this.webhookSeconds = new Histogram({ name: 'lestrade_webhook_duration_seconds', help: 'Time from a delivery\'s request to its answer.', labelNames: ['source'], buckets: SECONDS_FAST, registers });
-    this.investigations = new Counter({ name: 'lestrade_investigations_total', help: 'Runs of investigations (phase investigation) and follow-up questions (phase ask), by how they ended.', labelNames: ['source', 'phase', 'outcome'], registers });
-    this.investigationSeconds = new Histogram({ name: 'lestrade_investigation_duration_seconds', help: 'Wall time of one run (one job) of an investigation or follow-up.', labelNames: ['source', 'phase', 'outcome'], buckets: SECONDS_RUN, registers });
-    this.investigationSteps = new Histogram({ name: 'lestrade_investigation_steps', help: 'LLM steps (model calls) an investigation took, counted when a run ends.', labelNames: ['source', 'phase'], buckets: STEPS, registers });
-    this.llmRequests = new Counter({ name: 'lestrade_llm_requests_total', help: 'Chat completion requests, by model and outcome.', labelNames: ['model', 'outcome'], registers });
-    this.llmSeconds = new Histogram({ name: 'lestrade_llm_request_duration_seconds', help: 'Time of one chat completion request (the SDK\'s own retries included).', labelNames: ['model', 'outcome'], buckets: SECONDS_LLM, registers });
-    this.llmTokens = new Counter({ name: 'lestrade_llm_tokens_total', help: 'Tokens the LLM reported, kind input (prompt) or output (completion).', labelNames: ['model', 'kind'], registers });
-    this.llmCost = new Counter({ name: 'lestrade_llm_cost_total', help: 'What the tokens cost at pricing.models\' prices, in pricing.currency (0 for a model without a price).', labelNames: ['model', 'currency'], registers });
-    this.toolCalls = new Counter({ name: 'lestrade_tool_calls_total', help: 'Tool calls through the executor, by toolset, tool and result status.', labelNames: ['toolset', 'tool', 'status'], registers });
-    this.toolSeconds = new Histogram({ name: 'lestrade_tool_call_duration_seconds', help: 'Time of one tool call.', labelNames: ['toolset', 'tool'], buckets: SECONDS_TOOL, registers });
-    this.writeBacks = new Counter({ name: 'lestrade_write_backs_total', help: 'Write-back attempts, by target (the source written to) and outcome.', labelNames: ['target', 'outcome'], registers });
-    this.shared = sharedGauges(registers);
+    gauge(r, 'lestrade_build_info', ['version']).set({ version: opts.version }, 1);
+    this.webhooks = counter(r, 'lestrade_webhook_deliveries_total', ['source', 'outcome']);
+    this.webhookSeconds = histogram(r, 'lestrade_webhook_duration_seconds', ['source'], SECONDS_FAST);
+    this.investigations = counter(r, 'lestrade_investigations_total', ['source', 'phase', 'outcome']);
+    this.investigationSeconds = histogram(
+      r,
+      'lestrade_investigation_duration_seconds',
+      ['source', 'phase', 'outcome'],
+      SECONDS_RUN,
+    );
+    this.investigationSteps = histogram(r, 'lestrade_investigation_steps', ['source', 'phase'], STEPS);
+    this.llmRequests = counter(r, 'lestrade_llm_requests_total', ['model', 'outcome']);
+    this.llmSeconds = histogram(r, 'lestrade_llm_request_duration_seconds', ['model', 'outcome'], SECONDS_LLM);
+    this.llmTokens = counter(r, 'lestrade_llm_tokens_total', ['model', 'kind']);
+    this.llmCost = counter(r, 'lestrade_llm_cost_total', ['model', 'currency']);
+    this.toolCalls = counter(r, 'lestrade_tool_calls_total', ['toolset', 'tool', 'status']);
+    this.toolSeconds = histogram(r, 'lestrade_tool_call_duration_seconds', ['toolset', 'tool'], SECONDS_TOOL);
+    this.writeBacks = counter(r, 'lestrade_write_backs_total', ['target', 'outcome']);
+    this.shared = sharedGauges(r);
   }
 
   webhookDelivery(source: string, outcome: string, seconds: number): void {
@@ -64,7 +104,8 @@ export class PrometheusMetrics implements Metrics {
     const { source, phase, outcome } = run;
     this.investigations.inc({ source, phase, outcome });
     this.investigationSeconds.observe({ source, phase, outcome }, run.seconds);
-    if (run.steps !== null && outcome !== 'retried' && outcome !== 'awaiting_approval') this.investigationSteps.observe({ source, phase }, run.steps);
+    if (run.steps !== null && outcome !== 'retried' && outcome !== 'awaiting_approval')
+      this.investigationSteps.observe({ source, phase }, run.steps);
   }
 
   llmRequest(model: string, outcome: string, seconds: number, usage: TokenUsage | null): void {
@@ -90,7 +131,9 @@ export class PrometheusMetrics implements Metrics {
   /** The exposition text, after reading the shared gauges from Redis (bounded: Redis down still answers). */
   async render(): Promise<string> {
     if (this.opts.sharedState) {
-      this.inflight ??= this.refresh(this.opts.sharedState).finally(() => { this.inflight = null; });
+      this.inflight ??= this.refresh(this.opts.sharedState).finally(() => {
+        this.inflight = null;
+      });
       await this.inflight;
     }
     return this.registry.metrics();
@@ -103,7 +146,9 @@ export class PrometheusMetrics implements Metrics {
   private async refresh(read: () => Promise<SharedState>): Promise<void> {
     const timeoutMs = this.opts.sharedStateTimeoutMs ?? 2_000;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs); });
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
+    });
     try {
       this.shared.set(await Promise.race([read(), timeout]));
     } catch {
@@ -120,12 +165,12 @@ interface SharedGauges {
   unknown(): void;
 }
 
-function sharedGauges(registers: Registry[]): SharedGauges {
-  const up = new Gauge({ name: 'lestrade_redis_up', help: '1 when this scrape could read the shared state from Redis, else 0 (and the gauges read from it are absent).', registers });
-  const jobs = new Gauge({ name: 'lestrade_queue_jobs', help: 'Jobs per queue and state, read from Redis at scrape time (every process reports the same).', labelNames: ['queue', 'state'], registers });
-  const pending = new Gauge({ name: 'lestrade_approvals_pending', help: 'Investigation runs paused until a human approves or denies their calls.', registers });
-  const oldest = new Gauge({ name: 'lestrade_approvals_oldest_pending_seconds', help: 'How long the oldest pending approval has waited (0 when none waits).', registers });
-  const held = new Gauge({ name: 'lestrade_budget_held', help: 'Investigations a budget holds back until it allows (budgets.*).', registers });
+function sharedGauges(r: Registry[]): SharedGauges {
+  const up = gauge(r, 'lestrade_redis_up', []);
+  const jobs = gauge(r, 'lestrade_queue_jobs', ['queue', 'state']);
+  const pending = gauge(r, 'lestrade_approvals_pending', []);
+  const oldest = gauge(r, 'lestrade_approvals_oldest_pending_seconds', []);
+  const held = gauge(r, 'lestrade_budget_held', []);
   return {
     set(state) {
       up.set(1);

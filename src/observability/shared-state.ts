@@ -16,7 +16,15 @@ export interface SharedState {
 }
 
 /** BullMQ's job states we report ("completed" only grows with retention, so it is left out). */
-export const QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed', 'paused', 'waiting-children'] as const;
+export const QUEUE_STATES = [
+  'waiting',
+  'prioritized',
+  'active',
+  'delayed',
+  'failed',
+  'paused',
+  'waiting-children',
+] as const;
 /** Lestrade's own backlog of claimed investigations not yet handed to BullMQ (see job-dispatcher.ts). */
 export const BACKLOG_STATE = 'backlog';
 /** At most this many delayed jobs are looked at per scrape for approvals and budgets (bounded work). */
@@ -28,19 +36,31 @@ const BUDGET_REASON = 'budget:';
 export class SharedStateReader {
   private readonly queues: Map<string, Queue>;
 
-  constructor(private readonly redis: RedisClient, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly now: () => number = Date.now,
+  ) {
     const prefix = keysOf(redis).queuePrefix;
-    this.queues = new Map([QUEUE_NAME, WRITE_BACK_QUEUE_NAME, EXPIRY_QUEUE_NAME].map((name) => [name, new Queue(name, { connection: redis, prefix })]));
+    this.queues = new Map(
+      [QUEUE_NAME, WRITE_BACK_QUEUE_NAME, EXPIRY_QUEUE_NAME].map((name) => [
+        name,
+        new Queue(name, { connection: redis, prefix }),
+      ]),
+    );
   }
 
   async read(): Promise<SharedState> {
     const [counts, backlog, approvals, budgetHeld] = await Promise.all([
-      Promise.all([...this.queues].map(async ([queue, q]) => ({ queue, counts: await q.getJobCounts(...QUEUE_STATES) }))),
+      Promise.all(
+        [...this.queues].map(async ([queue, q]) => ({ queue, counts: await q.getJobCounts(...QUEUE_STATES) })),
+      ),
       dispatchBacklog(this.redis),
       this.pendingApprovals(),
       this.heldByBudget(),
     ]);
-    const queues: SharedState['queues'] = counts.flatMap(({ queue, counts: c }) => QUEUE_STATES.map((state) => ({ queue, state, count: c[state] ?? 0 })));
+    const queues: SharedState['queues'] = counts.flatMap(({ queue, counts: c }) =>
+      QUEUE_STATES.map((state) => ({ queue, state, count: c[state] ?? 0 })),
+    );
     queues.push({ queue: QUEUE_NAME, state: BACKLOG_STATE, count: backlog.count });
     return { queues, ...approvals, budgetHeld };
   }
@@ -65,7 +85,10 @@ export class SharedStateReader {
       return status === 'awaiting_approval' && Number(seq) === j.data.seq && expired !== '1';
     });
     const oldest = pending.length ? Math.min(...pending.map((j) => j.timestamp)) : null;
-    return { approvalsPending: pending.length, oldestApprovalSeconds: oldest === null ? null : Math.max(0, (this.now() - oldest) / 1000) };
+    return {
+      approvalsPending: pending.length,
+      oldestApprovalSeconds: oldest === null ? null : Math.max(0, (this.now() - oldest) / 1000),
+    };
   }
 
   /** Delayed investigation jobs whose record says a budget holds them (admission.ts sets the reason). */

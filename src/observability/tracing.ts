@@ -27,7 +27,12 @@ export const GEN_AI = {
  * Runs `fn` in a new span (a child of the active one), ended when `fn` settles; a throw marks it
  * an error with `error.type` (the error's class, never its message: messages can carry secrets).
  */
-export async function inSpan<T>(name: string, kind: SpanKind, attributes: Attributes, fn: (span: Span) => Promise<T>): Promise<T> {
+export async function inSpan<T>(
+  name: string,
+  kind: SpanKind,
+  attributes: Attributes,
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
   return trace.getTracer(TRACER).startActiveSpan(name, { kind, attributes }, async (span) => {
     try {
       return await fn(span);

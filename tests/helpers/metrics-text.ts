@@ -8,6 +8,7 @@ export function sample(text: string, name: string, labels: Record<string, string
     if (!m || m[1] !== name) return false;
     return Object.entries(labels).every(([k, v]) => (m[2] ?? '').includes(`${k}="${v}"`));
   });
-  if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}: ${found.join('; ')}`);
+  if (found.length > 1)
+    throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}: ${found.join('; ')}`);
   return found[0] ? Number(found[0].split(/\s+/).at(-1)) : null;
 }

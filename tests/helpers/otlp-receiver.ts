@@ -23,7 +23,13 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-type AnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: AnyValue[] } };
+type AnyValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: number;
+  boolValue?: boolean;
+  arrayValue?: { values?: AnyValue[] };
+};
 type KeyValue = { key: string; value: AnyValue };
 
 /**
@@ -52,24 +58,46 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     endpoint: `http://127.0.0.1:${port}`,
     spans,
     contentTypes,
-    close: () => new Promise((r) => { server.close(() => r()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 
 interface ExportRequest {
   resourceSpans?: Array<{
     resource?: { attributes?: KeyValue[] };
-    scopeSpans?: Array<{ spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: KeyValue[]; status?: { code?: number } }> }>;
+    scopeSpans?: Array<{
+      spans?: Array<{
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        kind: number;
+        attributes?: KeyValue[];
+        status?: { code?: number };
+      }>;
+    }>;
   }>;
 }
 
 function parseTraces(body: ExportRequest): ReceivedSpan[] {
   return (body.resourceSpans ?? []).flatMap((rs) => {
     const resource = attributes(rs.resource?.attributes);
-    return (rs.scopeSpans ?? []).flatMap((ss) => (ss.spans ?? []).map((s) => ({
-      traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId ?? '', name: s.name, kind: s.kind,
-      attributes: attributes(s.attributes), status: s.status ?? {}, resource,
-    })));
+    return (rs.scopeSpans ?? []).flatMap((ss) =>
+      (ss.spans ?? []).map((s) => ({
+        traceId: s.traceId,
+        spanId: s.spanId,
+        parentSpanId: s.parentSpanId ?? '',
+        name: s.name,
+        kind: s.kind,
+        attributes: attributes(s.attributes),
+        status: s.status ?? {},
+        resource,
+      })),
+    );
   });
 }
 

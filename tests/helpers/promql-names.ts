@@ -1,7 +1,30 @@
 /** PromQL words that are not metric names: aggregations, keywords, functions are followed by "(". */
 const KEYWORDS = new Set([
-  'sum', 'min', 'max', 'avg', 'count', 'stddev', 'stdvar', 'topk', 'bottomk', 'quantile', 'count_values', 'group',
-  'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'bool', 'offset', 'inf', 'nan',
+  'sum',
+  'min',
+  'max',
+  'avg',
+  'count',
+  'stddev',
+  'stdvar',
+  'topk',
+  'bottomk',
+  'quantile',
+  'count_values',
+  'group',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'and',
+  'or',
+  'unless',
+  'bool',
+  'offset',
+  'inf',
+  'nan',
 ]);
 
 /**
@@ -31,7 +54,8 @@ export function exportedSeriesNames(metrics: Array<{ name: string; type: string 
   const out = new Set<string>();
   for (const m of metrics) {
     out.add(m.name);
-    if (m.type === 'histogram' || m.type === 'summary') for (const s of ['_bucket', '_sum', '_count']) out.add(m.name + s);
+    if (m.type === 'histogram' || m.type === 'summary')
+      for (const s of ['_bucket', '_sum', '_count']) out.add(m.name + s);
   }
   return out;
 }

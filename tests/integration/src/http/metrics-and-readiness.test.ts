@@ -14,8 +14,16 @@ const scrape = async (svc: TestService) => {
   expect(res.status).toBe(200);
   return res.text();
 };
-const deliver = (svc: TestService, body: unknown, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) =>
-  fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const deliver = (
+  svc: TestService,
+  body: unknown,
+  headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` },
+) =>
+  fetch(`${svc.base}/webhooks/alertmanager`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 describe('GET /metrics', () => {
   it('counts each webhook delivery by what became of it', async () => {
@@ -25,20 +33,45 @@ describe('GET /metrics', () => {
     expect((await deliver(svc, amFixture('group-next').body)).status).toBe(200);
     expect((await deliver(svc, amFixture('group-next').body, {})).status).toBe(401);
     expect((await deliver(svc, { ...amFixture('group-next').body, alerts: 'no' })).status).toBe(400);
-    expect((await deliver(svc, { ...amFixture('group-next').body, huge: 'x'.repeat(2 * 1024 * 1024) })).status).toBe(413);
-    expect((await fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' })).status).toBe(415);
+    expect((await deliver(svc, { ...amFixture('group-next').body, huge: 'x'.repeat(2 * 1024 * 1024) })).status).toBe(
+      413,
+    );
+    expect(
+      (
+        await fetch(`${svc.base}/webhooks/alertmanager`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain' },
+          body: 'x',
+        })
+      ).status,
+    ).toBe(415);
     const text = await scrape(svc);
-    const count = (outcome: string) => sample(text, 'lestrade_webhook_deliveries_total', { source: 'alertmanager', outcome });
+    const count = (outcome: string) =>
+      sample(text, 'lestrade_webhook_deliveries_total', { source: 'alertmanager', outcome });
     expect({
-      accepted: count('accepted'), duplicate: count('duplicate'), rejected_auth: count('rejected_auth'),
-      rejected_schema: count('rejected_schema'), too_large: count('too_large'), rejected_content_type: count('rejected_content_type'),
-    }).toEqual({ accepted: 1, duplicate: 1, rejected_auth: 1, rejected_schema: 1, too_large: 1, rejected_content_type: 1 });
+      accepted: count('accepted'),
+      duplicate: count('duplicate'),
+      rejected_auth: count('rejected_auth'),
+      rejected_schema: count('rejected_schema'),
+      too_large: count('too_large'),
+      rejected_content_type: count('rejected_content_type'),
+    }).toEqual({
+      accepted: 1,
+      duplicate: 1,
+      rejected_auth: 1,
+      rejected_schema: 1,
+      too_large: 1,
+      rejected_content_type: 1,
+    });
     expect(sample(text, 'lestrade_webhook_duration_seconds_count', { source: 'alertmanager' })).toBe(6);
     // Read from Redis at scrape time: the two queued alerts of the first delivery (no LLM, so they wait).
     await waitFor('the queued jobs', async () => {
       const t = await scrape(svc);
-      return (sample(t, 'lestrade_queue_jobs', { queue: 'investigations', state: 'prioritized' }) ?? 0)
-        + (sample(t, 'lestrade_queue_jobs', { queue: 'investigations', state: 'waiting' }) ?? 0) === 2;
+      return (
+        (sample(t, 'lestrade_queue_jobs', { queue: 'investigations', state: 'prioritized' }) ?? 0) +
+          (sample(t, 'lestrade_queue_jobs', { queue: 'investigations', state: 'waiting' }) ?? 0) ===
+        2
+      );
     });
     expect(sample(text, 'lestrade_redis_up')).toBe(1);
     expect(sample(text, 'lestrade_build_info', { version: '0.1.0' })).toBe(1);
@@ -64,8 +97,12 @@ describe('GET /metrics', () => {
   });
 
   it('needs the bearer token when LESTRADE_METRICS_TOKEN is set, and only that one', async () => {
-    h.svc = await startTestService(h.redis.url, { LESTRADE_METRICS_TOKEN: 'scrape-me, rotated', LESTRADE_API_TOKEN: 'api-token' });
-    const get = (authorization?: string) => fetch(`${h.svc!.base}/metrics`, { headers: authorization ? { authorization } : {} });
+    h.svc = await startTestService(h.redis.url, {
+      LESTRADE_METRICS_TOKEN: 'scrape-me, rotated',
+      LESTRADE_API_TOKEN: 'api-token',
+    });
+    const get = (authorization?: string) =>
+      fetch(`${h.svc!.base}/metrics`, { headers: authorization ? { authorization } : {} });
     expect((await get()).status).toBe(401);
     expect((await get('Bearer api-token')).status).toBe(401);
     expect((await get('Bearer scrape-me')).status).toBe(200);
@@ -74,17 +111,25 @@ describe('GET /metrics', () => {
 
   it('counts pending approvals from Redis until a human decides', async () => {
     const { config } = runtimeConfig('approvals: { timeoutSeconds: 600 }\n');
-    h.llm = await startScriptedLlm((req) => (req.messages.some((m) => m.role === 'tool')
-      ? { content: '## Root cause\nrestarted' }
-      : { toolCalls: [{ name: 'restart', arguments: { name: 'web' }, id: 'call_restart' }] }));
-    h.svc = await startTestService(h.redis.url, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_CONFIG: config });
+    h.llm = await startScriptedLlm((req) =>
+      req.messages.some((m) => m.role === 'tool')
+        ? { content: '## Root cause\nrestarted' }
+        : { toolCalls: [{ name: 'restart', arguments: { name: 'web' }, id: 'call_restart' }] },
+    );
+    h.svc = await startTestService(h.redis.url, {
+      OPENAI_API_KEY: 'sk-x',
+      OPENAI_BASE_URL: h.llm.baseUrl,
+      LESTRADE_CONFIG: config,
+    });
     const svc = h.svc;
     const id = await deliverOne(svc.base);
     await statusIs(svc.base, id, ['awaiting_approval']);
     await waitFor('one pending approval', async () => sample(await scrape(svc), 'lestrade_approvals_pending') === 1);
     expect(sample(await scrape(svc), 'lestrade_approvals_oldest_pending_seconds')).toBeGreaterThanOrEqual(0);
     const decided = await fetch(`${svc.base}/api/investigations/${id}/approvals`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ decisions: [{ toolCallId: 'call_restart', approved: true }] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ decisions: [{ toolCallId: 'call_restart', approved: true }] }),
     });
     expect(decided.status).toBeLessThan(300);
     // The expiry job stays delayed until its time; the pause it belongs to is over.
@@ -104,7 +149,11 @@ describe('GET /readyz', () => {
     const { config } = runtimeConfig('llm: { readinessCacheSeconds: 0 }\n');
     h.llm = await startScriptedLlm([]);
     const url = `${h.llm.baseUrl}/models`;
-    h.svc = await startTestService(h.redis.url, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_CONFIG: config });
+    h.svc = await startTestService(h.redis.url, {
+      OPENAI_API_KEY: 'sk-x',
+      OPENAI_BASE_URL: h.llm.baseUrl,
+      LESTRADE_CONFIG: config,
+    });
     const ready = await getJson(`${h.svc.base}/readyz`);
     expect(ready).toMatchObject({ status: 200, body: { status: 'ready', checks: { redis: 'ok', llm: 'ok' } } });
     expect(h.llm.modelListings()).toBe(1);
@@ -116,7 +165,7 @@ describe('GET /readyz', () => {
     expect(down.body.checks.llm).toContain(`unreachable: GET ${url}`);
   });
 
-  it('keeps the probe\'s answer for llm.readinessCacheSeconds', async () => {
+  it("keeps the probe's answer for llm.readinessCacheSeconds", async () => {
     h.llm = await startScriptedLlm([]);
     h.svc = await startTestService(h.redis.url, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: h.llm.baseUrl });
     await Promise.all([getJson(`${h.svc.base}/readyz`), getJson(`${h.svc.base}/readyz`)]);

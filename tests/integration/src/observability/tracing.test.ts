@@ -11,21 +11,41 @@ const h = serviceHarness();
 describe('OpenTelemetry traces', () => {
   it('are off unless an OTLP endpoint is set, and follow the OTLP endpoint rules', async () => {
     expect(startTracing({}, 'test')).toBeNull();
-    expect(startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1', OTEL_SDK_DISABLED: 'true' }, 'test')).toBeNull();
-    expect(startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1', OTEL_TRACES_EXPORTER: 'none' }, 'test')).toBeNull();
-    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toBe('http://collector:4318/v1/traces');
-    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/custom' })).toBe('http://b:4318/custom');
+    expect(
+      startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1', OTEL_SDK_DISABLED: 'true' }, 'test'),
+    ).toBeNull();
+    expect(
+      startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1', OTEL_TRACES_EXPORTER: 'none' }, 'test'),
+    ).toBeNull();
+    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toBe(
+      'http://collector:4318/v1/traces',
+    );
+    expect(
+      tracesUrl({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/custom',
+      }),
+    ).toBe('http://b:4318/custom');
   });
 
   it('send one trace per investigation run: a chat span per LLM call, an execute_tool span per tool call, no content', async () => {
     const receiver = await startOtlpReceiver();
-    h.llm = await startScriptedLlm((req) => (toolResults(req).length === 0
-      ? { toolCalls: [{ name: 'say', arguments: { word: 'secret-evidence' }, id: 'call_say_1' }], usage: { prompt: 120, completion: 8 } }
-      : { content: '## Root cause\nthe secret-evidence', usage: { prompt: 200, completion: 30 } }));
+    h.llm = await startScriptedLlm((req) =>
+      toolResults(req).length === 0
+        ? {
+            toolCalls: [{ name: 'say', arguments: { word: 'secret-evidence' }, id: 'call_say_1' }],
+            usage: { prompt: 120, completion: 8 },
+          }
+        : { content: '## Root cause\nthe secret-evidence', usage: { prompt: 200, completion: 30 } },
+    );
     const { config } = runtimeConfig();
     h.svc = await startTestService(h.redis.url, {
-      OPENAI_API_KEY: 'sk-trace', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_MODEL: 'scripted-model', LESTRADE_CONFIG: config,
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: 'lestrade-test',
+      OPENAI_API_KEY: 'sk-trace',
+      OPENAI_BASE_URL: h.llm.baseUrl,
+      LESTRADE_MODEL: 'scripted-model',
+      LESTRADE_CONFIG: config,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_SERVICE_NAME: 'lestrade-test',
     });
     try {
       const id = await deliverOne(h.svc.base);
@@ -39,8 +59,12 @@ describe('OpenTelemetry traces', () => {
       const root = roots[0]!;
       expect(root.parentSpanId).toBe('');
       expect(root.attributes).toMatchObject({
-        'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'lestrade', 'lestrade.investigation.id': id,
-        'lestrade.source': 'alertmanager', 'lestrade.phase': 'investigation', 'lestrade.attempt': 1,
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': 'lestrade',
+        'lestrade.investigation.id': id,
+        'lestrade.source': 'alertmanager',
+        'lestrade.phase': 'investigation',
+        'lestrade.attempt': 1,
       });
       expect(root.resource).toMatchObject({ 'service.name': 'lestrade-test', 'service.version': expect.any(String) });
       const children = receiver.spans.filter((s) => s.parentSpanId === root.spanId);
@@ -50,13 +74,24 @@ describe('OpenTelemetry traces', () => {
       const [chat1, tool, chat2] = children;
       expect(chat1!.kind).toBe(3); // CLIENT
       expect(chat1!.attributes).toMatchObject({
-        'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'scripted-model',
-        'gen_ai.usage.input_tokens': 120, 'gen_ai.usage.output_tokens': 8, 'gen_ai.response.finish_reasons': ['tool_calls'],
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'openai',
+        'gen_ai.request.model': 'scripted-model',
+        'gen_ai.usage.input_tokens': 120,
+        'gen_ai.usage.output_tokens': 8,
+        'gen_ai.response.finish_reasons': ['tool_calls'],
         'server.address': '127.0.0.1',
       });
-      expect(chat2!.attributes).toMatchObject({ 'gen_ai.usage.input_tokens': 200, 'gen_ai.usage.output_tokens': 30, 'gen_ai.response.finish_reasons': ['stop'] });
+      expect(chat2!.attributes).toMatchObject({
+        'gen_ai.usage.input_tokens': 200,
+        'gen_ai.usage.output_tokens': 30,
+        'gen_ai.response.finish_reasons': ['stop'],
+      });
       expect(tool!.attributes).toMatchObject({
-        'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'say', 'gen_ai.tool.call.id': 'call_say_1', 'lestrade.tool.status': 'success',
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': 'say',
+        'gen_ai.tool.call.id': 'call_say_1',
+        'lestrade.tool.status': 'success',
       });
       // No prompt, completion, tool argument or tool output reaches the spans.
       expect(JSON.stringify(receiver.spans)).not.toContain('secret-evidence');

@@ -6,7 +6,12 @@ import type { SharedState } from '../../../../src/observability/shared-state.js'
 import { sample } from '../../../helpers/metrics-text.js';
 
 const pricing = { currency: 'EUR', models: { priced: { inputPerMillion: 2, outputPerMillion: 10 } } };
-const state: SharedState = { queues: [{ queue: 'investigations', state: 'waiting', count: 3 }], approvalsPending: 2, oldestApprovalSeconds: 90, budgetHeld: 1 };
+const state: SharedState = {
+  queues: [{ queue: 'investigations', state: 'waiting', count: 3 }],
+  approvalsPending: 2,
+  oldestApprovalSeconds: 90,
+  budgetHeld: 1,
+};
 
 describe('PrometheusMetrics', () => {
   it('prices tokens by model, 0 for a model without a price', async () => {
@@ -21,9 +26,10 @@ describe('PrometheusMetrics', () => {
     expect(sample(text, 'lestrade_llm_tokens_total', { model: 'priced', kind: 'output' })).toBe(500_000);
   });
 
-  it('observes steps only for runs that ended the conversation\'s turn', async () => {
+  it("observes steps only for runs that ended the conversation's turn", async () => {
     const m = new PrometheusMetrics({ version: 't', pricing });
-    for (const outcome of ['completed', 'retried', 'awaiting_approval', 'failed'] as const) m.investigationRun({ source: 's', phase: 'investigation', outcome, seconds: 1, steps: 4 });
+    for (const outcome of ['completed', 'retried', 'awaiting_approval', 'failed'] as const)
+      m.investigationRun({ source: 's', phase: 'investigation', outcome, seconds: 1, steps: 4 });
     const text = await m.render();
     expect(sample(text, 'lestrade_investigation_steps_count', { source: 's' })).toBe(2);
     expect(sample(text, 'lestrade_investigations_total', { outcome: 'retried' })).toBe(1);
@@ -31,7 +37,15 @@ describe('PrometheusMetrics', () => {
 
   it('reads the shared state once per scrape, however many scrapes come at once', async () => {
     let reads = 0;
-    const m = new PrometheusMetrics({ version: 't', pricing, sharedState: async () => { reads += 1; await new Promise((r) => setTimeout(r, 50)); return state; } });
+    const m = new PrometheusMetrics({
+      version: 't',
+      pricing,
+      sharedState: async () => {
+        reads += 1;
+        await new Promise((r) => setTimeout(r, 50));
+        return state;
+      },
+    });
     const [a] = await Promise.all([m.render(), m.render(), m.render()]);
     expect(reads).toBe(1);
     expect(sample(a, 'lestrade_queue_jobs', { queue: 'investigations', state: 'waiting' })).toBe(3);
@@ -45,7 +59,9 @@ describe('PrometheusMetrics', () => {
   it('answers within its bound when Redis hangs, with lestrade_redis_up 0 and no queue series', async () => {
     let answer: SharedState | null = state;
     const m = new PrometheusMetrics({
-      version: 't', pricing, sharedStateTimeoutMs: 100,
+      version: 't',
+      pricing,
+      sharedStateTimeoutMs: 100,
       sharedState: () => (answer ? Promise.resolve(answer) : new Promise<SharedState>(() => {})),
     });
     expect(sample(await m.render(), 'lestrade_redis_up')).toBe(1);
@@ -60,7 +76,7 @@ describe('PrometheusMetrics', () => {
 });
 
 describe('llmOutcomeOf', () => {
-  it('sorts the SDK\'s errors into a closed set', () => {
+  it("sorts the SDK's errors into a closed set", () => {
     const api = (status: number) => OpenAI.APIError.generate(status, { error: { message: 'x' } }, 'x', new Headers());
     expect(llmOutcomeOf(api(429))).toBe('rate_limited');
     expect(llmOutcomeOf(api(503))).toBe('server_error');
