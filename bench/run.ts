@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { initialState } from '../src/loop/loop-state.js';
+import { initialState } from '../src/model/loop-state.js';
 import { runLoop } from '../src/loop/run-loop.js';
 import { ToolExecutor } from '../src/tools/tool-executor.js';
 import { freePort } from '../tests/helpers/free-port.js';
@@ -62,6 +62,7 @@ async function startServer(args: string[], env: Record<string, string>, port: nu
   const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+    // Refused until the server listens: keep asking.
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)
       || await fetch(`http://127.0.0.1:${port}/webhooks/alertmanager`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }).then((r) => r.ok, () => false);
     if (ok) return { child, ms: performance.now() - started };

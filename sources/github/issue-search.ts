@@ -1,5 +1,5 @@
 import type { Issue } from '../../src/issue.js';
-import type { SourceClient } from '../../src/source.js';
+import type { SourceClient } from '../../src/registration/source.js';
 import type { GitHubApi } from './api.js';
 import { isPullRequest, MAX_UNTRUSTED_COMMENTS, repoFromUrl, toIssue, type GhIssue } from './map.js';
 
@@ -25,6 +25,7 @@ export class GitHubIssueSearch implements SourceClient<PullQuery> {
 
 /** Search results as Issues, each with its recent comments as untrusted context. */
 export async function issuesWithComments(api: GitHubApi, items: readonly GhIssue[]): Promise<Issue[]> {
+  // Unknown login: our own comments are still left out by their marker, and a failed lookup must not lose the issues.
   const botLogin = await api.botLogin().catch(() => null);
   const out: Issue[] = [];
   for (const item of items) {

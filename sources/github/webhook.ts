@@ -1,6 +1,6 @@
 import { readJson } from '../../src/http/read-json-body.js';
 import type { Logger } from '../../src/log.js';
-import type { DeliveryOutcome, WebhookHandler } from '../../src/source.js';
+import type { DeliveryOutcome, WebhookHandler } from '../../src/registration/source.js';
 import type { GitHubApi } from './api.js';
 import type { GitHubConfig } from './config.js';
 import { MAX_UNTRUSTED_COMMENTS, toIssue, type GhComment, type GhIssue, type Trigger } from './map.js';
@@ -20,9 +20,10 @@ export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger)
   const ignored = (reason: string): DeliveryOutcome => ({ kind: 'ignored', reason });
 
   const issuesOf = async (e: Event, trigger: Trigger, extra: Record<string, unknown>): Promise<DeliveryOutcome> => {
+    // Unknown login: our own comments are still left out by their marker, and a failed lookup must not lose the issue.
     const login = await api.botLogin().catch(() => null);
     const comments = await recentComments(api, e, log);
-    const issue = toIssue(e.issue as GhIssue, { repo: e.repository.full_name, instance: api.instance, trigger, comments, botLogin: login });
+    const issue = toIssue(e.issue, { repo: e.repository.full_name, instance: api.instance, trigger, comments, botLogin: login });
     return { kind: 'issues', issues: [issue], log: { repo: e.repository.full_name, number: e.issue.number, ...extra } };
   };
 

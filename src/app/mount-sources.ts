@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { MountedWebhook } from '../http/webhook-route.js';
-import type { AnySource, Poller, SourceContext, WebhookHandler } from '../source.js';
-import type { RcaWriter } from '../writeback/rca-writer.js';
+import type { AnySource, Poller, SourceContext, WebhookHandler } from '../registration/source.js';
+import type { RcaWriter } from '../render/rca-writer.js';
 
 /** A registered source with its config applied: on (with what it offers) or off (with why). */
 export interface MountedSource {
@@ -34,7 +34,7 @@ export function mountSources(registrations: readonly AnySource[], config: Config
 export function webhookMounts(mounted: readonly MountedSource[], registrations: readonly AnySource[]): MountedWebhook[] {
   return mounted.flatMap((m): MountedWebhook[] => {
     if (m.webhook) return [{ name: m.name, handler: m.webhook }];
-    const hasWebhook = registrations.some((r) => r.name === m.name && r.webhook);
+    const hasWebhook = registrations.some((r) => r.name === m.name && r.webhook !== undefined);
     return hasWebhook && m.offReason ? [{ name: m.name, offReason: m.offReason }] : [];
   });
 }

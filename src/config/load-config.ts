@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, describeZodIssues } from '../errors.js';
-import type { EnvBinding } from '../source.js';
+import type { EnvBinding } from '../registration/source.js';
 import { buildConfigSchema, type Config } from './schema.js';
 
 type Env = Record<string, string | undefined>;
@@ -62,7 +62,7 @@ export function loadConfig(env: Env, configPath = env.LESTRADE_CONFIG, sources: 
     const where = configPath ? ` (file ${configPath} and environment)` : ' (environment)';
     throw new ConfigError(`invalid configuration${where}: ${describeZodIssues(parsed.error.issues)}`);
   }
-  return parsed.data as Config;
+  return parsed.data;
 }
 
 function readYamlFile(path: string): Record<string, unknown> {

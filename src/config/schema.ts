@@ -157,8 +157,6 @@ const baseShape = {
   }).prefault({}),
 };
 
-const BaseConfigSchema = z.strictObject(baseShape);
-
 /** The config schema with one `sources.<name>` slice per registered source, each validated by its own schema. */
 export function buildConfigSchema(sources: ReadonlyArray<{ name: string; configSchema: z.ZodType }>) {
   const slices = Object.fromEntries(sources.map((s) => [s.name, s.configSchema.prefault({})]));
@@ -166,4 +164,4 @@ export function buildConfigSchema(sources: ReadonlyArray<{ name: string; configS
 }
 
 /** The engine's config; each source reads its own slice of `sources` through its registration. */
-export type Config = z.infer<typeof BaseConfigSchema> & { sources: Record<string, unknown> };
+export type Config = z.infer<z.ZodObject<typeof baseShape, z.core.$strict>> & { sources: Record<string, unknown> };

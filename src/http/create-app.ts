@@ -4,7 +4,7 @@ import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake-queue.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
-import { checkAuthorization } from './check-credentials.js';
+import { checkAuthorization } from '../check-credentials.js';
 import { errorHandler } from './error-handler.js';
 import { investigationActions } from './investigation-actions.js';
 import { investigationsRouter } from './investigations-router.js';
@@ -59,6 +59,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
   app.get('/readyz', async (_req, res) => {
     const redis = await deps.redis.ping().then(() => 'ok', (err: Error) => `unreachable: ${err.message}`);
+    // The queue's numbers only inform: readiness is Redis's ping, which reports its own failure above.
     const queue = await deps.intake.waitingStats().catch(() => null);
     const waiting = queue?.waiting;
     const llm = deps.llmConfigured

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { checkAuthorization } from './check-credentials.js';
+import { checkAuthorization } from '../check-credentials.js';
 
 /** What GET /metrics renders: the Prometheus exposition text and its content type. */
 export interface MetricsExposition {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake-queue.js';
-import type { Delivery, WebhookHandler } from '../source.js';
+import type { Delivery, WebhookHandler } from '../registration/source.js';
 import { keysOf } from '../redis/keys.js';
 import { noMetrics, type Metrics, type WebhookOutcome } from '../observability/metrics.js';
 import { errorReply } from './error-handler.js';
@@ -127,7 +127,7 @@ function deliveryOutcome(kind: 'issues' | 'ignored', body: { queued?: unknown[];
 
 /** Node names headers in lower case already; a copy without a prototype, so no header name reaches Object's. */
 function lowerHeaders(req: IncomingMessage): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = Object.create(null);
+  const out = Object.create(null) as Record<string, string | undefined>;
   const raw = req.headers;
   for (const k in raw) {
     const v = raw[k];

@@ -42,7 +42,7 @@ export class LlmProbe {
       if (err instanceof OpenAI.APIConnectionError)
         return `unreachable: GET ${url}: ${err.message} (OPENAI_BASE_URL, llm.baseUrl)`;
       if (!(err instanceof OpenAI.APIError)) return `failed: GET ${url}: ${(err as Error).message}`;
-      const status = err.status ?? 0;
+      const status = Number(err.status ?? 0);
       if (status === 401 || status === 403)
         return `refused: GET ${url} answered ${status}; check OPENAI_API_KEY (llm.apiKey)`;
       if (status >= 500) return `failing: GET ${url} answered ${status}`;

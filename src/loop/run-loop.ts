@@ -10,12 +10,14 @@ import { CancelledError } from '../errors.js';
 import { classifyLlmError } from '../llm/classify-error.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { ToolResult } from '../tools/types.js';
-import { pauseTurn, resolveAwaiting, type ApprovalOutcome } from './approvals.js';
-import { callKey, type AwaitingTurn, type LoopState } from './loop-state.js';
+import { pauseTurn, resolveAwaiting } from './approvals.js';
+import type { ApprovalOutcome } from '../model/approval.js';
+import type { AwaitingTurn, LoopState } from '../model/loop-state.js';
+import { callKey } from '../tools/call-key.js';
 import { toOpenAiTool } from './tool-specs.js';
 import type { StopCondition } from './stop-conditions.js';
 import { noMetrics, type Metrics } from '../observability/metrics.js';
-import { observeLlmCall } from '../observability/observe-llm-call.js';
+import { observeLlmCall } from '../llm/observe-llm-call.js';
 
 export interface LoopOptions {
   client: OpenAI;
@@ -61,6 +63,13 @@ const APPROVALS_EXPIRED =
 
 const EMPTY_REPLY = 'Your reply was empty. Continue the investigation or give the root-cause analysis now.';
 
+/** What forces this step to answer without tools: expired approvals, the last step, a stop condition; else null. */
+function forcingMessage(state: LoopState, opts: LoopOptions, maxSteps: number): string | null {
+  if (state.forceAnswer) return APPROVALS_EXPIRED;
+  if (state.steps >= maxSteps - 1 || (opts.stopWhen ?? []).some((stop) => stop(state))) return FORCE_ANSWER;
+  return null;
+}
+
 /**
  * Model → tool calls → results → model, until the model answers or the budget runs out, or (with
  * pauseForApproval) until a call needs a human: then the state holds the paused turn and the loop
@@ -73,7 +82,7 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
   if (state.awaiting) await finishPausedTurn(state, opts);
   for (;;) {
     throwIfCancelled(opts.signal);
-    const forcedBy = state.forceAnswer ? APPROVALS_EXPIRED : state.steps >= maxSteps - 1 || (opts.stopWhen ?? []).some((stop) => stop(state)) ? FORCE_ANSWER : null;
+    const forcedBy = forcingMessage(state, opts, maxSteps);
     const forced = forcedBy !== null;
     if (forcedBy) state.messages.push({ role: 'user', content: forcedBy });
     state.forceAnswer = null;
@@ -200,8 +209,8 @@ function isFunctionCall(call: { type: string }): call is ChatCompletionMessageFu
 
 function safeParams(raw: string): Record<string, unknown> {
   try {
-    const v = JSON.parse(raw);
-    return v && typeof v === 'object' ? v : {};
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
   } catch {
     return {};
   }

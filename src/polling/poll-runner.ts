@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { closeWorker } from '../queue/close-worker.js';
 import type { Intake } from '../queue/intake-queue.js';
-import type { Poller } from '../source.js';
+import type { Poller } from '../registration/source.js';
 import { keysOf } from '../redis/keys.js';
 
 export const POLL_QUEUE_NAME = 'polls';
@@ -32,6 +32,7 @@ export async function runPoll(poller: Poller, redis: RedisClient, intake: Intake
     log.info({ poller: poller.id, seen: result.issues.length, queued: outcome.queued.length, cursor: result.cursor }, 'poll done');
     return { queued: outcome.queued.length, seen: result.issues.length };
   } finally {
+    // A lock not released expires (PX above) and only delays the next poll; the poll's own error matters more.
     await redis.eval(RELEASE_LUA, 1, lockKey, token).catch(() => undefined);
   }
 }

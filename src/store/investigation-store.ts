@@ -1,9 +1,9 @@
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Issue } from '../issue.js';
-import type { LoopState } from '../loop/loop-state.js';
+import type { LoopState } from '../model/loop-state.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import type { AskStatus, ConversationEntry, Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
-import type { WriteBackRecord } from '../writeback/write-back-record.js';
+import type { WriteBackRecord } from '../model/write-back-record.js';
 import { claimMany, type ClaimItem } from './claim-many.js';
 import type { ClaimReply } from './claim-script.js';
 import { extraFields } from './extra-fields.js';
@@ -223,20 +223,20 @@ export class InvestigationStore {
     return {
       ...summary(h),
       identity: h.identity ?? '',
-      issue: group ?? JSON.parse(h.issue ?? 'null'),
+      issue: group ?? (JSON.parse(h.issue ?? 'null') as Issue),
       rca: h.rca || null,
-      toolCalls: JSON.parse(h.toolCalls ?? '[]'),
-      usage: JSON.parse(h.usage ?? '{"promptTokens":0,"completionTokens":0,"llmCalls":0}'),
+      toolCalls: JSON.parse(h.toolCalls ?? '[]') as ToolCallRecord[],
+      usage: JSON.parse(h.usage ?? '{"promptTokens":0,"completionTokens":0,"llmCalls":0}') as Investigation['usage'],
       attempts: Number(h.attempts ?? 0),
       error: h.error || null,
       resolvedAt: h.resolvedAt ?? null,
-      writeBacks: JSON.parse(h.writeBacks ?? '[]'),
-      linkHosts: JSON.parse(h.linkHosts ?? '[]'),
-      linkedTo: JSON.parse(h.linkedTo ?? '[]'),
+      writeBacks: JSON.parse(h.writeBacks ?? '[]') as WriteBackRecord[],
+      linkHosts: JSON.parse(h.linkHosts ?? '[]') as string[],
+      linkedTo: JSON.parse(h.linkedTo ?? '[]') as string[],
       linkedFrom: linkedFrom.sort(),
-      approvals: h.approvals && (h.status === 'awaiting_approval' || h.askStatus === 'awaiting_approval') ? JSON.parse(h.approvals) : null,
+      approvals: h.approvals && (h.status === 'awaiting_approval' || h.askStatus === 'awaiting_approval') ? (JSON.parse(h.approvals) as Investigation['approvals']) : null,
       conversation: conversationOf(h),
-      context: h.context ? JSON.parse(h.context) : null,
+      context: h.context ? (JSON.parse(h.context) as Investigation['context']) : null,
       ...extraFields(h),
     };
   }

@@ -1,5 +1,5 @@
 import { describeZodIssues } from '../errors.js';
-import { callKey, paramsKey } from '../loop/loop-state.js';
+import { callKey, paramsKey } from './call-key.js';
 import { applyFilters, hasFilters, splitFilters, type Filters } from './output-filters.js';
 import { shapeOutput } from './shape-output.js';
 import type { CallVerdict, Tool, ToolOutput, ToolResult } from './types.js';
@@ -106,7 +106,7 @@ export class ToolExecutor {
     if (!parsed.success) {
       return done({ status: 'error', error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}`, params: rawParams });
     }
-    const params = parsed.data as Record<string, unknown>;
+    const params = parsed.data;
     const shown = hasFilters(split.filters) ? { ...params, ...split.filters } : params;
     const verdict = await this.verdict(tool, params);
     if (verdict.decision === 'deny') return done({ status: 'error', error: `refused: ${verdict.reason}`, params: shown });

@@ -6,8 +6,8 @@ import { keysOf } from '../redis/keys.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';
 import { commentFor } from './comment-for.js';
-import type { RcaWriter } from './rca-writer.js';
-import type { WriteBackRecord } from './write-back-record.js';
+import type { RcaWriter } from '../render/rca-writer.js';
+import type { WriteBackRecord } from '../model/write-back-record.js';
 import { WriteRefusedError, writeRca } from './write-rca.js';
 import type { Metrics, WriteBackOutcome } from '../observability/metrics.js';
 
@@ -71,6 +71,7 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
     deps.metrics?.writeBack(inv.source, failureOutcome(err, lastAttempt));
     return await recordFailure(id, err, lastAttempt, record, deps);
   } finally {
+    // A lock not released expires (LOCK_MS) and only delays a retry; the write-back's own outcome matters more.
     await deps.redis.eval(RELEASE_LUA, 1, lockKey, token).catch(() => undefined);
   }
 }

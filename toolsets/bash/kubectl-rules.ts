@@ -1,6 +1,6 @@
 import type { CallVerdict } from '../../src/tools/types.js';
 import { parseOptions } from './options.js';
-import { allow, ask, checkOptions, deny } from './verdicts.js';
+import { ask, checkOptions, deny } from './verdicts.js';
 
 const READ_VERBS = new Set(['get', 'describe', 'logs', 'top', 'events', 'explain', 'api-resources', 'api-versions', 'version', 'cluster-info']);
 

@@ -88,8 +88,8 @@ describe('lestrade serve', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let logs = '';
-    child.stdout.on('data', (d: Buffer) => { logs += d; });
-    child.stderr.on('data', (d: Buffer) => { logs += d; });
+    child.stdout.on('data', (d: Buffer) => { logs += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { logs += d.toString(); });
     try {
       const base = `http://127.0.0.1:${port}`;
       await waitFor(`serve to listen (${logs})`, async () => (await fetch(`${base}/healthz`)).ok, 30_000);

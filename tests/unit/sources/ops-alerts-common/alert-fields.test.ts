@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { composeComment } from '../../../../src/writeback/compose-comment.js';
+import { composeComment } from '../../../../src/render/compose-comment.js';
 import { locatorOf, severityOfPriority } from '../../../../sources/ops-alerts-common/alert-fields.js';
 import { headerTokenCheck } from '../../../../sources/ops-alerts-common/header-token.js';
 import { parseLosslessJson } from '../../../../sources/ops-alerts-common/lossless-json.js';
@@ -16,6 +16,7 @@ describe('parseLosslessJson: integers past 2^53 come back as their exact digits'
 
   it('leaves strings (escaped quotes included), floats, exponents and safe integers alone', () => {
     const text = '[ "a \\" 12345678901234567890 \\\\", 1.5e300, 12345678901234567890.5, 9007199254740991, {"k\\"":1e2} ]';
+    // eslint-disable-next-line no-loss-of-precision -- the literal is what JSON.parse would make of the text
     expect(parseLosslessJson(text)).toEqual(['a " 12345678901234567890 \\', 1.5e300, 12345678901234567890.5, 9007199254740991, { 'k"': 100 }]);
   });
 

@@ -5,7 +5,7 @@ import { ContextBudget } from '../../../../src/context/context-budget.js';
 import { fairTruncate } from '../../../../src/context/fair-truncate.js';
 import { modelProfile } from '../../../../src/context/model-family.js';
 import { TokenCounter } from '../../../../src/context/token-counter.js';
-import { initialState } from '../../../../src/loop/loop-state.js';
+import { initialState } from '../../../../src/model/loop-state.js';
 import { applyFilters, splitFilters } from '../../../../src/tools/output-filters.js';
 import { startScriptedLlm, type ScriptedLlm } from '../../../helpers/scripted-llm.js';
 
@@ -77,9 +77,9 @@ describe('compaction', () => {
     const small = messages[2]!.content;
     expect(fairTruncate(messages, counter, 2_000)).toBe(2);
     expect(messages[2]!.content).toBe(small);
-    const cut = JSON.parse(messages[1]!.content as string);
+    const cut = JSON.parse(messages[1]!.content);
     expect(cut).toMatchObject({ truncated: true, data: expect.stringMatching(/cut to fit the context window/) });
-    const total = messages.slice(1).reduce((s, m) => s + counter.count(m.content as string), 0);
+    const total = messages.slice(1).reduce((s, m) => s + counter.count(m.content), 0);
     expect(total).toBeLessThanOrEqual(2_100);
   });
 

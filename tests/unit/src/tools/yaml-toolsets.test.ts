@@ -17,7 +17,7 @@ let httpUrl = '';
 const server = createServer((req, res) => {
   const url = new URL(req.url!, 'http://x');
   res.writeHead(url.searchParams.get('q') === 'none' ? 200 : 200, { 'content-type': 'text/plain' });
-  res.end(url.searchParams.get('q') === 'none' ? '' : `path=${url.pathname} q=${url.searchParams.get('q')} auth=${req.headers['x-token']}`);
+  res.end(url.searchParams.get('q') === 'none' ? '' : `path=${url.pathname} q=${url.searchParams.get('q')} auth=${String(req.headers['x-token'])}`);
 });
 beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

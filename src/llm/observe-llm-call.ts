@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import type { LlmOutcome, Metrics } from './metrics.js';
-import { GEN_AI, inSpan, SpanKind } from './tracing.js';
+import type { LlmOutcome, Metrics } from '../observability/metrics.js';
+import { GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
 
 export interface LlmCallContext {
   metrics: Metrics;
@@ -50,7 +50,7 @@ export function llmOutcomeOf(err: unknown): LlmOutcome {
   if (err instanceof OpenAI.APIConnectionTimeoutError) return 'timeout';
   if (err instanceof OpenAI.APIConnectionError) return 'unreachable';
   if (err instanceof OpenAI.APIError) {
-    const status = err.status ?? 0;
+    const status = Number(err.status ?? 0);
     if (status === 429) return 'rate_limited';
     if (status === 408) return 'timeout';
     if (status >= 500) return 'server_error';

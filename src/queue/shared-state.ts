@@ -1,6 +1,12 @@
 import { Queue } from 'bullmq';
-import { dispatchBacklog } from '../queue/job-dispatcher.js';
-import { EXPIRY_QUEUE_NAME, QUEUE_NAME, WRITE_BACK_QUEUE_NAME } from '../redis/queue-names.js';
+import { dispatchBacklog } from './job-dispatcher.js';
+import {
+  EXPIRY_QUEUE_NAME,
+  QUEUE_NAME,
+  WRITE_BACK_QUEUE_NAME,
+  type ExpiryJobData,
+  type InvestigationJobData,
+} from '../redis/queue-names.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { keysOf } from '../redis/keys.js';
 
@@ -70,7 +76,9 @@ export class SharedStateReader {
    * humans decided first: a pause is pending while its record still awaits approval on that pause.
    */
   private async pendingApprovals(): Promise<Pick<SharedState, 'approvalsPending' | 'oldestApprovalSeconds'>> {
-    const jobs = (await this.queues.get(EXPIRY_QUEUE_NAME)!.getDelayed(0, SCAN_LIMIT - 1)).filter((j) => j?.data);
+    const jobs = (
+      await (this.queues.get(EXPIRY_QUEUE_NAME) as Queue<ExpiryJobData>).getDelayed(0, SCAN_LIMIT - 1)
+    ).filter((j) => j?.data);
     if (jobs.length === 0) return { approvalsPending: 0, oldestApprovalSeconds: null };
     const k = keysOf(this.redis);
     const pipeline = this.redis.pipeline();
@@ -93,7 +101,9 @@ export class SharedStateReader {
 
   /** Delayed investigation jobs whose record says a budget holds them (admission.ts sets the reason). */
   private async heldByBudget(): Promise<number> {
-    const jobs = (await this.queues.get(QUEUE_NAME)!.getDelayed(0, SCAN_LIMIT - 1)).filter((j) => j?.data);
+    const jobs = (
+      await (this.queues.get(QUEUE_NAME) as Queue<InvestigationJobData>).getDelayed(0, SCAN_LIMIT - 1)
+    ).filter((j) => j?.data);
     if (jobs.length === 0) return 0;
     const k = keysOf(this.redis);
     const pipeline = this.redis.pipeline();

@@ -1,8 +1,6 @@
-import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { llmOutcomeOf } from '../../../../src/observability/observe-llm-call.js';
-import { PrometheusMetrics } from '../../../../src/observability/prometheus-metrics.js';
-import type { SharedState } from '../../../../src/observability/shared-state.js';
+import { PrometheusMetrics } from '../../../../src/http/prometheus-metrics.js';
+import type { SharedState } from '../../../../src/queue/shared-state.js';
 import { sample } from '../../../helpers/metrics-text.js';
 
 const pricing = { currency: 'EUR', models: { priced: { inputPerMillion: 2, outputPerMillion: 10 } } };
@@ -72,19 +70,5 @@ describe('PrometheusMetrics', () => {
     expect(sample(text, 'lestrade_redis_up')).toBe(0);
     expect(sample(text, 'lestrade_queue_jobs', { state: 'waiting' })).toBeNull();
     expect(sample(text, 'lestrade_build_info', { version: 't' })).toBe(1);
-  });
-});
-
-describe('llmOutcomeOf', () => {
-  it("sorts the SDK's errors into a closed set", () => {
-    const api = (status: number) => OpenAI.APIError.generate(status, { error: { message: 'x' } }, 'x', new Headers());
-    expect(llmOutcomeOf(api(429))).toBe('rate_limited');
-    expect(llmOutcomeOf(api(503))).toBe('server_error');
-    expect(llmOutcomeOf(api(400))).toBe('client_error');
-    expect(llmOutcomeOf(api(408))).toBe('timeout');
-    expect(llmOutcomeOf(new OpenAI.APIConnectionTimeoutError())).toBe('timeout');
-    expect(llmOutcomeOf(new OpenAI.APIConnectionError({ message: 'refused' }))).toBe('unreachable');
-    expect(llmOutcomeOf(new OpenAI.APIUserAbortError())).toBe('cancelled');
-    expect(llmOutcomeOf(new Error('other'))).toBe('error');
   });
 });
