@@ -9,7 +9,7 @@
 const LAYERS = {
   '(root)': 0,
   model: 1,
-  redis: 2, 'outbound-http': 2, 'intake-policy': 2, render: 2,
+  redis: 2, 'outbound-http': 2, 'intake-policy': 2, render: 2, observability: 2,
   registration: 3,
   config: 4,
   store: 5, tools: 5, llm: 5, prompts: 5,

@@ -4,7 +4,12 @@ import type { Config } from '../src/config/schema.js';
 import { redactorFromConfig } from '../src/config/secrets.js';
 import { splitTokens } from '../src/check-credentials.js';
 import { createHttpServer } from '../src/http/create-app.js';
-import { isLlmConfigured } from '../src/llm/create-client.js';
+import { createLlmClient, isLlmConfigured } from '../src/llm/create-client.js';
+import { LlmProbe } from '../src/llm/llm-probe.js';
+import { buildVersion } from '../src/app/build-version.js';
+import { startTracing } from '../src/observability/otel-sdk.js';
+import { PrometheusMetrics } from '../src/http/prometheus-metrics.js';
+import { SharedStateReader } from '../src/queue/shared-state.js';
 import type { Logger } from '../src/log.js';
 import { mountSources, startupWarnings, webhookMounts } from '../src/app/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
@@ -73,6 +78,8 @@ interface Core {
   writeBacks: WriteBackQueue;
   requestWriteBack: (inv: Investigation) => Promise<void>;
   routed: MountedDestinations;
+  /** What every layer records, served on GET /metrics. */
+  metrics: PrometheusMetrics;
   /** Closed in this order: the HTTP server, then every worker at once, then queues and connections. */
   closers: Closer[];
   workerClosers: Closer[];
@@ -108,13 +115,21 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   const intake = new Intake(redis, store, { ...config.queue, policy, now: clock, dispatchWindow: config.queue.dispatchWindow });
   intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
+  const version = buildVersion();
+  const shared = new SharedStateReader(redis);
+  const metrics = new PrometheusMetrics({ version, pricing: config.pricing, sharedState: () => shared.read() });
+  const tracing = startTracing(opts.env, version);
+  if (tracing) log.info({ url: tracing.url }, 'tracing on: spans go to the OTLP/HTTP endpoint');
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   logMounted(mounted, log, opts.http);
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
   const routed = mountDestinations(destinationRegistry, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   logDestinations(routed, log);
   const workerClosers: Closer[] = [];
-  const closers: Closer[] = [() => Promise.all(workerClosers.map((c) => c())), () => intake.close(), () => continuations.close()];
+  const closers: Closer[] = [
+    () => Promise.all(workerClosers.map((c) => c())), () => intake.close(), () => continuations.close(),
+    () => shared.close(), async () => tracing?.shutdown(),
+  ];
 
   const writeBacks = new WriteBackQueue(redis, store, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
   const deliveries = new DestinationQueue(redis, store, routed.router, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
@@ -127,7 +142,7 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   closers.push(() => writeBacks.close(), () => deliveries.close());
   return {
     config, redisUrl, log, opts, redis, store, runs, continuations, policy, clock, ledger, budgets, intake, llmConfigured,
-    mounted, writers, writeBacks, requestWriteBack, routed, closers, workerClosers,
+    mounted, writers, writeBacks, requestWriteBack, routed, closers, workerClosers, metrics,
   };
 }
 
@@ -148,13 +163,13 @@ function logMounted(mounted: Core['mounted'], log: Logger, servesWebhooks: boole
 
 /** The write-back worker and the pollers; the investigation workers too when an LLM is configured. */
 async function startWorkers(core: Core): Promise<void> {
-  const { config, redisUrl, log, redis, store, writers, intake, mounted } = core;
+  const { config, redisUrl, log, redis, store, writers, intake, mounted, metrics } = core;
   const workerRedis = createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix);
   const wbDeps = {
     redis, store, log, publicUrl: config.server.publicUrl, linkHosts: config.writeBack.linkHosts, allowMentions: config.writeBack.allowMentions,
     retentionSeconds: config.queue.retentionSeconds,
   };
-  const wbWorker = startWriteBackWorker(workerRedis, { ...wbDeps, writers }, {
+  const wbWorker = startWriteBackWorker(workerRedis, { ...wbDeps, writers, metrics }, {
     concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs,
   }, { [DELIVERY_JOB]: (data, attempt, last) => runDelivery(data as DeliveryJobData, attempt, last, { ...wbDeps, destinations: core.routed.destinations }) });
   const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
@@ -170,7 +185,7 @@ async function startWorkers(core: Core): Promise<void> {
 /** The investigation worker (with its cancel signals) and the approvals' expiry worker. */
 async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typeof createWorkerRedis>): Promise<void> {
   const { config, redisUrl, log, opts, store, runs, continuations, policy, budgets, ledger, clock, intake, writeBacks } = core;
-  const { investigator, toolsets } = await buildInvestigator(config, opts.env);
+  const { investigator, toolsets } = await buildInvestigator(config, opts.env, core.metrics);
   for (const s of toolsets.statuses) log.info({ toolset: s.name, state: s.state, reason: s.reason }, 'toolset');
   const onCompleted = async (inv: Investigation) => {
     await core.requestWriteBack(inv);
@@ -180,7 +195,7 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
   const cancels = await CancelSignals.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
   const worker = startInvestigationWorker(workerRedis, {
     store, runs, investigator, continuations, cancels, log, approvalTimeoutSeconds: config.approvals.timeoutSeconds,
-    onCompleted, hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),
+    onCompleted, metrics: core.metrics, hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),
   }, config.queue);
   // A job taken leaves room in BullMQ's window for the storm's backlog (see job-dispatcher.ts).
   worker.on('active', () => { intake.flush().catch(() => undefined); });
@@ -197,10 +212,15 @@ async function startHttp(core: Core): Promise<Server> {
   const { config, log, redis, store, runs, continuations, intake, mounted, llmConfigured, budgets, ledger } = core;
   const apiTokens = splitTokens(config.server.apiToken);
   if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api is open to anyone who can reach this port');
+  const metricsTokens = splitTokens(config.server.metricsToken);
+  if (metricsTokens.length === 0) log.info('no LESTRADE_METRICS_TOKEN set: GET /metrics is open (no ids, free text or secrets in it)');
+  const probeClient = llmConfigured ? createLlmClient(config.llm) : undefined;
+  const llmProbe = probeClient && new LlmProbe(probeClient, config.llm.readinessCacheSeconds * 1000);
   const http = createHttpServer({
     redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger,
     destinations: () => Object.fromEntries(core.routed.status),
     bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
+    metrics: core.metrics, metricsTokens, llmProbe,
   });
   const server = await new Promise<Server>((resolve, reject) => {
     http.once('error', reject);

@@ -19,6 +19,7 @@ const ENV_MAP: EnvBinding[] = [
   ['PORT', ['server', 'port'], 'int'],
   ['HOST', ['server', 'host'], 'string'],
   ['LESTRADE_API_TOKEN', ['server', 'apiToken'], 'string'],
+  ['LESTRADE_METRICS_TOKEN', ['server', 'metricsToken'], 'string'],
   ['REDIS_URL', ['redis', 'url'], 'string'],
   ['LESTRADE_REDIS_PREFIX', ['redis', 'prefix'], 'string'],
   ['LESTRADE_REDIS_DATA_DIR', ['redis', 'dataDir'], 'string'],

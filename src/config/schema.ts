@@ -25,6 +25,8 @@ export const LlmConfigSchema = z.strictObject({
   contextWindow: z.int().min(2_000).optional(),
   /** Older turns are compacted (summarised) when a request would fill more than this share of the window. */
   compactAt: z.number().min(0.3).max(0.99).default(0.9),
+  /** How long /readyz keeps the answer of its LLM probe (GET {baseUrl}/models); 0 probes every time. */
+  readinessCacheSeconds: z.number().min(0).max(600).default(20),
 });
 export type LlmConfig = z.infer<typeof LlmConfigSchema>;
 
@@ -36,6 +38,8 @@ const baseShape = {
     bodyLimitBytes: z.int().positive().default(1_048_576),
     /** When set, /api/* requires "Authorization: Bearer <token>" (comma-separate several to rotate). */
     apiToken: secret.optional(),
+    /** When set, GET /metrics requires "Authorization: Bearer <token>" (comma-separate several to rotate); unset, it is open. */
+    metricsToken: secret.optional(),
     /** Lestrade's address as others reach it, for links from written-back comments to the full RCA. */
     publicUrl: z.url().optional(),
   }).prefault({}),

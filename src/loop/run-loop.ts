@@ -16,6 +16,8 @@ import type { AwaitingTurn, LoopState } from '../model/loop-state.js';
 import { callKey } from '../tools/call-key.js';
 import { toOpenAiTool } from './tool-specs.js';
 import type { StopCondition } from './stop-conditions.js';
+import { noMetrics, type Metrics } from '../observability/metrics.js';
+import { observeLlmCall } from '../llm/observe-llm-call.js';
 
 export interface LoopOptions {
   client: OpenAI;
@@ -42,6 +44,8 @@ export interface LoopOptions {
   budget?: ContextBudget;
   /** Keeps the whole of a tool output that was too large to send (retrievable through the API). */
   keepOutput?: (toolCallId: string, text: string) => Promise<void>;
+  /** Counts and times each LLM request (lestrade_llm_*). */
+  metrics?: Metrics;
 }
 
 export interface LoopResult {
@@ -139,7 +143,7 @@ async function fitContext(state: LoopState, opts: LoopOptions, budget: ContextBu
   state.context.windowTokens = budget.windowTokens;
   let tokens = budget.counter.conversation(state.messages, tools);
   if (tokens > budget.compactThreshold) {
-    await compactHistory(state, { client: opts.client, model: opts.model, budget, tools, signal: opts.signal });
+    await compactHistory(state, { client: opts.client, model: opts.model, budget, tools, signal: opts.signal, metrics: opts.metrics });
     tokens = budget.counter.conversation(state.messages, tools);
     // The compacted history is the new checkpoint.
     await opts.onStep?.(state);
@@ -161,7 +165,8 @@ function throwIfCancelled(signal: AbortSignal | undefined): void {
 
 async function callModel(state: LoopState, opts: LoopOptions, tools: ChatCompletionTool[]) {
   try {
-    const response = await opts.client.chat.completions.create(
+    const observed = { metrics: opts.metrics ?? noMetrics, model: opts.model, baseUrl: opts.client.baseURL };
+    const response = await observeLlmCall(observed, () => opts.client.chat.completions.create(
       {
         model: opts.model,
         messages: state.messages,
@@ -169,7 +174,7 @@ async function callModel(state: LoopState, opts: LoopOptions, tools: ChatComplet
         ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
       },
       { signal: opts.signal },
-    );
+    ));
     state.usage.llmCalls += 1;
     state.usage.promptTokens += response.usage?.prompt_tokens ?? 0;
     state.usage.completionTokens += response.usage?.completion_tokens ?? 0;

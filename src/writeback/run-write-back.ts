@@ -9,6 +9,7 @@ import { commentFor } from './comment-for.js';
 import type { RcaWriter } from '../render/rca-writer.js';
 import type { WriteBackRecord } from '../model/write-back-record.js';
 import { WriteRefusedError, writeRca } from './write-rca.js';
+import type { Metrics, WriteBackOutcome } from '../observability/metrics.js';
 
 export interface WriteBackDeps {
   redis: RedisClient;
@@ -21,6 +22,8 @@ export interface WriteBackDeps {
   linkHosts?: readonly string[];
   allowMentions?: boolean;
   retentionSeconds: number;
+  /** Counts each attempt by target (the source written to) and outcome. */
+  metrics?: Metrics;
 }
 
 /** What we remember of our comment on one issue: the first place a write-back looks. */
@@ -55,6 +58,7 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
   if (!writer || 'failure' in answer) {
     const error = 'failure' in answer ? answer.failure : `source ${inv.source} has no write-back configured`;
     await deps.store.saveWriteBack(id, record({ status: 'failed', error }));
+    deps.metrics?.writeBack(inv.source, 'failed');
     return 'failed';
   }
   const lockKey = keysOf(deps.redis).writeLock(inv.source, locator.key);
@@ -63,8 +67,11 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
     throw new RetryableError(`another write-back to ${locator.key} is running`, { retryAfterMs: 2_000 });
   }
   try {
-    return await writeUnderLock(inv, answer, writer, attempt, record, deps);
+    const written = await writeUnderLock(inv, answer, writer, attempt, record, deps);
+    deps.metrics?.writeBack(inv.source, written);
+    return written;
   } catch (err) {
+    deps.metrics?.writeBack(inv.source, failureOutcome(err, lastAttempt));
     return await recordFailure(id, err, lastAttempt, record, deps);
   } finally {
     // A lock not released expires (LOCK_MS) and only delays a retry; the write-back's own outcome matters more.
@@ -127,6 +134,12 @@ async function recordFailure(id: string, err: unknown, lastAttempt: boolean, rec
   await deps.store.saveWriteBack(id, record({ status: permanent ? 'failed' : 'pending', error: message }));
   deps.log[permanent ? 'error' : 'warn']({ id, err: message, retryAfterMs: (err as RetryableError).retryAfterMs }, permanent ? 'write-back failed' : 'write-back will be retried');
   throw err instanceof PermanentError || err instanceof RetryableError ? err : new RetryableError(message, { cause: err });
+}
+
+/** What recordFailure makes of an error: refused, given up, or to be tried again. */
+function failureOutcome(err: unknown, lastAttempt: boolean): WriteBackOutcome {
+  if (err instanceof WriteRefusedError) return 'refused';
+  return err instanceof PermanentError || lastAttempt ? 'failed' : 'retried';
 }
 
 function parseRef(text: string | null): WrittenRef | null {
