@@ -6,6 +6,9 @@ const HINTS: Record<string, string> = {
   'prometheus-alertmanager': 'apt-get install -y prometheus-alertmanager',
   'redis-cli': 'apt-get install -y redis-tools',
   openssl: 'apt-get install -y openssl',
+  promtool: 'apt-get install -y prometheus',
+  amtool: 'apt-get install -y prometheus-alertmanager',
+  kubectl: 'kubectl from the Kubernetes apt repository (https://kubernetes.io/docs/tasks/tools/install-kubectl-linux/)',
 };
 
 /** Fails (never skips) when a component the suite needs is missing, saying how to install it. */
