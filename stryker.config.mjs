@@ -22,13 +22,22 @@ export const FOLDERS = {
     // Not worker-crash.test.ts: its workers are child processes, where no mutant is active.
     tests: [
       'tests/unit/src/queue/**/*.test.ts',
-      'tests/integration/src/queue/{intake,intake-waiting,intake-deliveries,redis-connections,redis-connections-options,worker,worker-guards,worker-paths,worker-retry-after,worker-failures,job-retention,linked-issues}.test.ts',
+      'tests/integration/src/queue/{intake-queue,intake-queue-waiting,intake-queue-deliveries,worker,worker-guards,worker-paths,worker-retry-after,worker-failures,job-retention,linked-issues}.test.ts',
       'tests/integration/src/queue/{investigation-worker,run-investigation-job,run-investigation-job-outcomes,job-dispatcher,continuations,cancel-signals,expiry-worker}.test.ts',
     ],
   },
   'src/store': {
     mutate: ['src/store/**/*.ts'],
     tests: ['tests/unit/src/store/**/*.test.ts', 'tests/integration/src/store/**/*.test.ts'],
+  },
+  'src/redis': {
+    mutate: ['src/redis/**/*.ts'],
+    // Not redis-cluster.test.ts or redis-tls.test.ts: a cluster and TLS servers each take long to start.
+    tests: [
+      'tests/unit/src/redis/**/*.test.ts',
+      'tests/integration/src/redis/{redis-connections,redis-connections-options,run-script}.test.ts',
+      'tests/integration/src/store/{records,claim-many}.test.ts',
+    ],
   },
   'src/http': {
     mutate: [

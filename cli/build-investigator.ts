@@ -2,7 +2,7 @@ import type { Config } from '../src/config/schema.js';
 import { ContextBudget } from '../src/context/context-budget.js';
 import { modelProfile } from '../src/context/model-family.js';
 import { TokenCounter } from '../src/context/token-counter.js';
-import { Investigator } from '../src/investigator.js';
+import { Investigator } from '../src/investigation/investigator.js';
 import { createLlmClient } from '../src/llm/create-client.js';
 import { PromptRenderer } from '../src/prompts/prompt-renderer.js';
 import { ToolExecutor } from '../src/tools/tool-executor.js';

@@ -1,5 +1,5 @@
 import { LestradeError, RetryableError } from '../../src/errors.js';
-import { vendorFailure, vendorRetryAfterMs, vendorUnreachable } from '../../src/vendor/http-failure.js';
+import { vendorFailure, vendorRetryAfterMs, vendorUnreachable } from '../../src/outbound-http/http-failure.js';
 
 const VENDOR = 'github';
 const MIN_SECONDARY_WAIT_MS = 60_000;

@@ -1,6 +1,6 @@
 import { HttpException } from 'jira.js';
 import type { PermanentError, RetryableError } from '../../src/errors.js';
-import { vendorFailure, vendorUnreachable } from '../../src/vendor/http-failure.js';
+import { vendorFailure, vendorUnreachable } from '../../src/outbound-http/http-failure.js';
 
 const VENDOR = 'Jira';
 

@@ -4,7 +4,7 @@ import {
   AddNoteAnswerSchema, JsmAlertSchema, JsmNoteSchema, jsmReason, ListAlertsSchema, ListNotesSchema, RequestStatusSchema, type JsmAlert,
 } from './schema.js';
 import { lookUpCloudId } from './cloud-id.js';
-import { pathSegment } from '../../src/vendor/path-segment.js';
+import { pathSegment } from '../../src/outbound-http/path-segment.js';
 
 export const VENDOR = 'JSM Operations';
 const PAGE = 100;

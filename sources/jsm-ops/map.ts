@@ -1,4 +1,4 @@
-import { linkSegment } from '../../src/vendor/path-segment.js';
+import { linkSegment } from '../../src/outbound-http/path-segment.js';
 import type { Issue } from '../../src/issue.js';
 import { fieldsFromRest, fieldsFromWebhook, issueFromAlert, type AlertFields } from '../ops-alerts-common/alert-fields.js';
 import type { ActionPayload } from '../ops-alerts-common/webhook-payload.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { describeZodIssues, PermanentError } from '../../src/errors.js';
-import { vendorFailure, vendorUnreachable } from '../../src/vendor/http-failure.js';
+import { vendorFailure, vendorUnreachable } from '../../src/outbound-http/http-failure.js';
 
 export interface JsonCall {
   /** "OpsGenie", "JSM Operations": names the vendor in error messages. */

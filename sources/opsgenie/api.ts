@@ -1,6 +1,6 @@
 import { callJson, parseAnswer, queryParam, type JsonCall } from '../ops-alerts-common/http-json.js';
 import { requestStateOf, type AlertNote, type RequestState } from '../ops-alerts-common/notes-api.js';
-import { pathSegment } from '../../src/vendor/path-segment.js';
+import { pathSegment } from '../../src/outbound-http/path-segment.js';
 import {
   AcceptedSchema, GetAlertSchema, ListAlertsSchema, ListNotesSchema, opsgenieReason, RequestStatusSchema, type OgAlert,
 } from './schema.js';

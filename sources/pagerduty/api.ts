@@ -1,6 +1,6 @@
 import { pdRequest, type PdHttpOptions } from './pagerduty-http.js';
 import { AlertPageSchema, IncidentPageSchema, NoteAnswerSchema, NotesSchema, type PdAlert, type PdIncident, type PdNote } from './schema.js';
-import { pathSegment } from '../../src/vendor/path-segment.js';
+import { pathSegment } from '../../src/outbound-http/path-segment.js';
 
 /** PagerDuty caps `limit` at 100. */
 export const MAX_PAGE = 100;

@@ -1,5 +1,5 @@
 import type { PermanentError, RetryableError } from '../../src/errors.js';
-import { vendorFailure, vendorUnreachable } from '../../src/vendor/http-failure.js';
+import { vendorFailure, vendorUnreachable } from '../../src/outbound-http/http-failure.js';
 
 export const VENDOR = 'PagerDuty';
 

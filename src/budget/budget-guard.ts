@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
-import type { RedisClient } from '../queue/redis-connections.js';
-import { RedisScript } from '../store/run-script.js';
-import { keysOf } from '../store/keys.js';
+import type { RedisClient } from '../redis/redis-connections.js';
+import { RedisScript } from '../redis/run-script.js';
+import { keysOf } from '../redis/keys.js';
 import { dayOf, UsageLedger } from './usage-ledger.js';
 
 const HOUR_MS = 3_600_000;

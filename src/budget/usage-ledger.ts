@@ -1,8 +1,8 @@
 import type { Config } from '../config/schema.js';
 import type { Usage } from '../loop/loop-state.js';
-import type { RedisClient } from '../queue/redis-connections.js';
-import { RedisScript } from '../store/run-script.js';
-import { keysOf } from '../store/keys.js';
+import type { RedisClient } from '../redis/redis-connections.js';
+import { RedisScript } from '../redis/run-script.js';
+import { keysOf } from '../redis/keys.js';
 
 const DAY_RETENTION_SECONDS = 400 * 24 * 3600;
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../intake/intake-policy.js';
+import { DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../intake-policy/intake-policy.js';
 import { SeveritySchema, type Severity } from '../issue.js';
-import { REDIS_URL_PATTERN } from '../queue/redis-url.js';
-import { DEFAULT_PREFIX, PREFIX_PATTERN } from '../store/keys.js';
+import { REDIS_URL_PATTERN } from '../redis/redis-url.js';
+import { DEFAULT_PREFIX, PREFIX_PATTERN } from '../redis/keys.js';
 
 const SEVERITIES = SeveritySchema.options;
 /** BullMQ priorities, 1 first; up to 900 so the dispatch set's scores stay exact (see claim-script.ts). */

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
-import type { RedisClient } from '../queue/redis-connections.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
-import type { Intake } from '../queue/intake.js';
+import type { Intake } from '../queue/intake-queue.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import { checkAuthorization } from './check-credentials.js';
 import { errorHandler } from './error-handler.js';

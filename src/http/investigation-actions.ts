@@ -1,4 +1,4 @@
-import type { RedisClient } from '../queue/redis-connections.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import express, { type Response, type Router } from 'express';
 import { z } from 'zod';
 import { clip } from '../log-safe.js';
@@ -6,7 +6,7 @@ import { CancelSignals } from '../queue/cancel-signals.js';
 import type { Continuations } from '../queue/continuations.js';
 import type { Investigation } from '../store/investigation.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
-import { isInvestigationId } from '../store/keys.js';
+import { isInvestigationId } from '../redis/keys.js';
 import type { Phase, RunControl } from '../store/run-control.js';
 import { readJson } from './read-json-body.js';
 

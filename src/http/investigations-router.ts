@@ -1,8 +1,8 @@
 import express, { type Router } from 'express';
 import { clip } from '../log-safe.js';
-import type { WaitingStats } from '../queue/intake.js';
+import type { WaitingStats } from '../queue/intake-queue.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
-import { isInvestigationId } from '../store/keys.js';
+import { isInvestigationId } from '../redis/keys.js';
 
 /** GET /api/investigations and /api/investigations/:id. */
 export function investigationsRouter(store: InvestigationStore, llmConfigured: boolean, waitingStats?: () => Promise<WaitingStats>): Router {

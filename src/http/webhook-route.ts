@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RedisClient } from '../queue/redis-connections.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
-import type { Intake } from '../queue/intake.js';
+import type { Intake } from '../queue/intake-queue.js';
 import type { Delivery, WebhookHandler } from '../source.js';
-import { keysOf } from '../store/keys.js';
+import { keysOf } from '../redis/keys.js';
 import { errorReply } from './error-handler.js';
 import { parseJsonBody } from './read-json-body.js';
 import { readRawBody } from './read-raw-body.js';

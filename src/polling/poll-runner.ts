@@ -1,11 +1,11 @@
 import { Queue, Worker } from 'bullmq';
-import type { RedisClient } from '../queue/redis-connections.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { closeWorker } from '../queue/close-worker.js';
-import type { Intake } from '../queue/intake.js';
+import type { Intake } from '../queue/intake-queue.js';
 import type { Poller } from '../source.js';
-import { keysOf } from '../store/keys.js';
+import { keysOf } from '../redis/keys.js';
 
 export const POLL_QUEUE_NAME = 'polls';
 

@@ -1,6 +1,6 @@
 import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { UsageLedger } from '../budget/usage-ledger.js';
-import type { IntakePolicy } from '../intake/intake-policy.js';
+import type { IntakePolicy } from '../intake-policy/intake-policy.js';
 import type { Investigation } from '../store/investigation.js';
 
 /** What a worker does with a queued investigation it picked: run it, skip it, or put it back until later. */

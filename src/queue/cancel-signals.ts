@@ -1,6 +1,6 @@
-import type { RedisClient } from './redis-connections.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
-import { keysOf } from '../store/keys.js';
+import { keysOf } from '../redis/keys.js';
 
 /**
  * Reaches the worker running an investigation, in whatever process: a cancel is published on one

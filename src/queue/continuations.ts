@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
-import type { RedisClient } from './redis-connections.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import type { Phase } from '../store/run-control.js';
-import { EXPIRY_QUEUE_NAME, QUEUE_NAME, type ExpiryJobData, type InvestigationJobData } from './names.js';
-import { keysOf } from '../store/keys.js';
+import { EXPIRY_QUEUE_NAME, QUEUE_NAME, type ExpiryJobData, type InvestigationJobData } from '../redis/queue-names.js';
+import { keysOf } from '../redis/keys.js';
 
 export interface ContinuationOptions {
   attempts: number;

@@ -1,10 +1,10 @@
 import { Worker } from 'bullmq';
-import type { RedisClient } from './redis-connections.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { RunControl } from '../store/run-control.js';
 import type { Continuations } from './continuations.js';
-import { EXPIRY_QUEUE_NAME, type ExpiryJobData } from './names.js';
-import { keysOf } from '../store/keys.js';
+import { EXPIRY_QUEUE_NAME, type ExpiryJobData } from '../redis/queue-names.js';
+import { keysOf } from '../redis/keys.js';
 
 /**
  * Ends pauses nobody decided in time. The delayed jobs live in their own queue, so the work queue's

@@ -1,7 +1,7 @@
 import { Worker, type Job } from 'bullmq';
-import type { RedisClient } from './redis-connections.js';
-import { QUEUE_NAME, type InvestigationJobData } from './names.js';
-import { keysOf } from '../store/keys.js';
+import type { RedisClient } from '../redis/redis-connections.js';
+import { QUEUE_NAME, type InvestigationJobData } from '../redis/queue-names.js';
+import { keysOf } from '../redis/keys.js';
 import { retryDelay } from './retry-delay.js';
 import { runInvestigationJob, type JobDeps } from './run-investigation-job.js';
 

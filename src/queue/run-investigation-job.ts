@@ -1,6 +1,6 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { asTypedError, CancelledError, PermanentError, RetryableError } from '../errors.js';
-import type { Investigator } from '../investigator.js';
+import type { Investigator } from '../investigation/investigator.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import type { LoopState } from '../loop/loop-state.js';
 import type { Logger } from '../log.js';
@@ -11,7 +11,7 @@ import { hostsIn } from '../writeback/sanitize-markdown.js';
 import type { WorkerHooks } from './admission.js';
 import type { CancelSignals } from './cancel-signals.js';
 import type { Continuations } from './continuations.js';
-import type { InvestigationJobData } from './names.js';
+import type { InvestigationJobData } from '../redis/queue-names.js';
 
 /** Called once an investigation is completed (and again if its job is redelivered): requests its write-back. */
 export type OnCompleted = (inv: Investigation) => Promise<void>;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Issue } from '../issue.js';
-import { QUEUE_NAME } from '../queue/names.js';
-import type { RedisClient } from '../queue/redis-connections.js';
+import { QUEUE_NAME } from '../redis/queue-names.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import type { Redactor } from '../redact.js';
 import { CLAIM_MANY, parseClaimReply, type ClaimReply } from './claim-script.js';
-import { keysOf } from './keys.js';
-import { encodeField } from './lossless.js';
+import { keysOf } from '../redis/keys.js';
+import { encodeField } from '../redis/lossless.js';
 
 /** One issue of a delivery: an open one to claim (as queued, skipped or linked), or a resolved one. */
 export type ClaimItem =

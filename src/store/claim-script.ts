@@ -1,4 +1,4 @@
-import { RedisScript } from './run-script.js';
+import { RedisScript } from '../redis/run-script.js';
 
 /**
  * Claims or resolves every issue of a delivery in one call, atomically.

@@ -1,8 +1,8 @@
 import type { Issue } from '../issue.js';
 import { composeGroupIssue } from '../issue-group.js';
-import type { RedisClient } from '../queue/redis-connections.js';
-import { keysOf } from './keys.js';
-import { decodeField } from './lossless.js';
+import type { RedisClient } from '../redis/redis-connections.js';
+import { keysOf } from '../redis/keys.js';
+import { decodeField } from '../redis/lossless.js';
 
 /** A group's investigation as its worker and the API see it: one Issue listing every member. */
 export async function loadGroupIssue(redis: RedisClient, id: string): Promise<Issue | null> {

@@ -1,4 +1,4 @@
-import type { RedisClient } from '../queue/redis-connections.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import type { Issue } from '../issue.js';
 import type { LoopState } from '../loop/loop-state.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
@@ -8,8 +8,8 @@ import { claimMany, type ClaimItem } from './claim-many.js';
 import type { ClaimReply } from './claim-script.js';
 import { extraFields } from './extra-fields.js';
 import { loadGroupIssue } from './group-members.js';
-import { isInvestigationId, keysOf } from './keys.js';
-import { decodeField, encodeField } from './lossless.js';
+import { isInvestigationId, keysOf } from '../redis/keys.js';
+import { decodeField, encodeField } from '../redis/lossless.js';
 import { noSecrets, type Redactor } from '../redact.js';
 
 /**

@@ -1,10 +1,10 @@
-import type { RedisClient } from '../queue/redis-connections.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import type { ApprovalDecision, ApprovalOutcome } from '../loop/approvals.js';
 import type { AwaitingTurn } from '../loop/loop-state.js';
 import { noSecrets, type Redactor } from '../redact.js';
 import type { ConversationEntry } from './investigation.js';
-import { keysOf } from './keys.js';
-import { decodeField, encodeField } from './lossless.js';
+import { keysOf } from '../redis/keys.js';
+import { decodeField, encodeField } from '../redis/lossless.js';
 import { ASK_LUA, BEGIN_LUA, CANCEL_LUA, DECIDE_LUA, EXPIRE_LUA, PAUSE_LUA, UPDATE_IF_LUA } from './run-control-lua.js';
 
 /** A run is the investigation itself, or a follow-up question on a completed one. */

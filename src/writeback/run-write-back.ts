@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '../queue/redis-connections.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import { PermanentError, RetryableError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { keysOf } from '../store/keys.js';
+import { keysOf } from '../redis/keys.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';
 import { commentFor } from './comment-for.js';

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
-import type { RedisClient } from '../queue/redis-connections.js';
-import { WRITE_BACK_QUEUE_NAME, writeBackJobId, type WriteBackJobData } from '../queue/names.js';
-import { keysOf } from '../store/keys.js';
+import type { RedisClient } from '../redis/redis-connections.js';
+import { WRITE_BACK_QUEUE_NAME, writeBackJobId, type WriteBackJobData } from '../redis/queue-names.js';
+import { keysOf } from '../redis/keys.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';
 

@@ -1,8 +1,8 @@
 import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
-import type { RedisClient } from '../queue/redis-connections.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import { PermanentError } from '../errors.js';
-import { WRITE_BACK_QUEUE_NAME, type WriteBackJobData } from '../queue/names.js';
-import { keysOf } from '../store/keys.js';
+import { WRITE_BACK_QUEUE_NAME, type WriteBackJobData } from '../redis/queue-names.js';
+import { keysOf } from '../redis/keys.js';
 import { retryDelay } from '../queue/retry-delay.js';
 import { runWriteBack, type WriteBackDeps } from './run-write-back.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../src/store/keys.js';
+import { keys } from '../../src/redis/keys.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { anyJson, fcParams, focusedMutationsOf, mutationsOf, toJsonText } from './arbitraries.js';

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { Intake } from '../../src/queue/intake.js';
+import { Intake } from '../../src/queue/intake-queue.js';
 import { InvestigationStore } from '../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from './redis-server.js';
 

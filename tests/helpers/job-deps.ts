@@ -1,14 +1,14 @@
 import { Writable } from 'node:stream';
 import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { InvestigateOptions, Investigator } from '../../src/investigator.js';
+import type { InvestigateOptions, Investigator } from '../../src/investigation/investigator.js';
 import type { Issue } from '../../src/issue.js';
 import { createLogger } from '../../src/log.js';
 import type { LoopState } from '../../src/loop/loop-state.js';
 import type { LoopResult } from '../../src/loop/run-loop.js';
 import { CancelSignals } from '../../src/queue/cancel-signals.js';
 import type { Continuations } from '../../src/queue/continuations.js';
-import type { InvestigationJobData } from '../../src/queue/names.js';
+import type { InvestigationJobData } from '../../src/redis/queue-names.js';
 import type { JobDeps } from '../../src/queue/run-investigation-job.js';
 import { createRedactor } from '../../src/redact.js';
 import { InvestigationStore } from '../../src/store/investigation-store.js';

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { sources } from '../../sources/index.js';
 import { redactorFromConfig } from '../../src/config/secrets.js';
 import { createLogger } from '../../src/log.js';
-import { keys } from '../../src/store/keys.js';
+import { keys } from '../../src/redis/keys.js';
 
 export interface TestService extends RunningService {
   base: string;

@@ -1,12 +1,12 @@
 import { Queue, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import type { Investigator } from '../../src/investigator.js';
+import type { Investigator } from '../../src/investigation/investigator.js';
 import type { Logger } from '../../src/log.js';
 import { CancelSignals } from '../../src/queue/cancel-signals.js';
 import { Continuations } from '../../src/queue/continuations.js';
 import { startInvestigationWorker } from '../../src/queue/investigation-worker.js';
-import { QUEUE_NAME, QUEUE_PREFIX } from '../../src/queue/names.js';
+import { QUEUE_NAME, QUEUE_PREFIX } from '../../src/redis/queue-names.js';
 import type { OnCompleted } from '../../src/queue/run-investigation-job.js';
 import type { InvestigationStore } from '../../src/store/investigation-store.js';
 import type { RunControl } from '../../src/store/run-control.js';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../src/errors.js';
 import { createLogger } from '../../../../src/log.js';
 import { runPoll } from '../../../../src/polling/poll-runner.js';
-import { keys } from '../../../../src/store/keys.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { github } from '../../../../sources/github/index.js';
 import { GitHubIssueSearch } from '../../../../sources/github/issue-search.js';
 import { githubPollers } from '../../../../sources/github/pollers.js';

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { keys } from '../../../../src/store/keys.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amFixture } from '../../../helpers/fixtures.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';

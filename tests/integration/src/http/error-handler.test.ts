@@ -8,7 +8,7 @@ import { InputError, RetryableError } from '../../../../src/errors.js';
 import { errorHandler } from '../../../../src/http/error-handler.js';
 import { isRedisUnavailable } from '../../../../src/http/redis-unavailable.js';
 import { createLogger } from '../../../../src/log.js';
-import { createFastFailRedis } from '../../../../src/queue/redis-connections.js';
+import { createFastFailRedis } from '../../../../src/redis/redis-connections.js';
 import { freePort } from '../../../helpers/free-port.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 

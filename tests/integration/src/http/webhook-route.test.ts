@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../../../src/errors.js';
 import { createHttpServer } from '../../../../src/http/create-app.js';
 import { createLogger } from '../../../../src/log.js';
-import { Intake } from '../../../../src/queue/intake.js';
+import { Intake } from '../../../../src/queue/intake-queue.js';
 import type { Issue } from '../../../../src/issue.js';
 import type { WebhookHandler } from '../../../../src/source.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';

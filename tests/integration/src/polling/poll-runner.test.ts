@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
 import { runPoll, startPolling } from '../../../../src/polling/poll-runner.js';
-import { Intake } from '../../../../src/queue/intake.js';
+import { Intake } from '../../../../src/queue/intake-queue.js';
 import type { Poller } from '../../../../src/source.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
-import { QUEUE_PREFIX } from '../../../../src/queue/names.js';
-import { keys } from '../../../../src/store/keys.js';
+import { QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { intakeOnRedis } from '../../../helpers/intake-on-redis.js';
 import { waitFor } from '../../../helpers/service.js';
 

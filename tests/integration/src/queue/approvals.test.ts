@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { keys } from '../../../../src/store/keys.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { deliverOne, investigation, postJson, runtimeConfig, statusIs } from '../../../helpers/runtime.js';
 import { startScriptedLlm, toolResults, type Script } from '../../../helpers/scripted-llm.js';
 import { serviceHarness } from '../../../helpers/service-harness.js';

@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Continuations } from '../../../../src/queue/continuations.js';
-import { EXPIRY_QUEUE_NAME, QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
+import { EXPIRY_QUEUE_NAME, QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 
 // The jobs that carry a run on: their ids (one job per continuation), data and options.

@@ -5,7 +5,7 @@ import type { Issue } from '../../../../src/issue.js';
 import type { AwaitingTurn } from '../../../../src/loop/loop-state.js';
 import { Continuations } from '../../../../src/queue/continuations.js';
 import { startExpiryWorker } from '../../../../src/queue/expiry-worker.js';
-import { EXPIRY_QUEUE_NAME, QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
+import { EXPIRY_QUEUE_NAME, QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { RunControl } from '../../../../src/store/run-control.js';
 import { jobDeps, type TestJobDeps } from '../../../helpers/job-deps.js';

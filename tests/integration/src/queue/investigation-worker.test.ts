@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { RetryableError } from '../../../../src/errors.js';
 import type { Issue } from '../../../../src/issue.js';
 import { startInvestigationWorker } from '../../../../src/queue/investigation-worker.js';
-import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
-import { keys } from '../../../../src/store/keys.js';
+import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { jobDeps, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';

@@ -5,9 +5,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
 import { dispatchBacklog, JobDispatcher } from '../../../../src/queue/job-dispatcher.js';
-import { QUEUE_NAME, QUEUE_PREFIX, type InvestigationJobData } from '../../../../src/queue/names.js';
+import { QUEUE_NAME, QUEUE_PREFIX, type InvestigationJobData } from '../../../../src/redis/queue-names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
-import { keys } from '../../../../src/store/keys.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
 

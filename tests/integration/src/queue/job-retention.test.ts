@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUE_NAME, QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, writeBackJobId } from '../../../../src/queue/names.js';
+import { QUEUE_NAME, QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, writeBackJobId } from '../../../../src/redis/queue-names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { WriteBackQueue } from '../../../../src/writeback/write-back-queue.js';
 import { amFixture } from '../../../helpers/fixtures.js';

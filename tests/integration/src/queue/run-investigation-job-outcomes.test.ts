@@ -5,7 +5,7 @@ import { CancelledError, PermanentError, RetryableError } from '../../../../src/
 import type { Issue } from '../../../../src/issue.js';
 import { initialState, type LoopState } from '../../../../src/loop/loop-state.js';
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
-import { keys } from '../../../../src/store/keys.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { fakeJob, jobDeps, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 

@@ -1,15 +1,15 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
-import type { InvestigateOptions, Investigator } from '../../../../src/investigator.js';
+import type { InvestigateOptions, Investigator } from '../../../../src/investigation/investigator.js';
 import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
 import { initialState, type LoopState } from '../../../../src/loop/loop-state.js';
 import type { LoopResult } from '../../../../src/loop/run-loop.js';
-import { Intake } from '../../../../src/queue/intake.js';
+import { Intake } from '../../../../src/queue/intake-queue.js';
 import { createRedactor } from '../../../../src/redact.js';
 import type { Investigation } from '../../../../src/store/investigation.js';
-import { keys } from '../../../../src/store/keys.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { RunControl } from '../../../../src/store/run-control.js';
 import { waitFor } from '../../../helpers/service.js';

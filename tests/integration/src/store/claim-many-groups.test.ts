@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
 import type { ClaimItem } from '../../../../src/store/claim-many.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
-import { keys } from '../../../../src/store/keys.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 
 // Issues of one group (an Alertmanager group, investigateBy: group) claimed into one investigation.

@@ -2,10 +2,10 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
-import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
+import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import type { ClaimItem } from '../../../../src/store/claim-many.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
-import { keys } from '../../../../src/store/keys.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 
 // A delivery claimed in one script call: resolutions, repeats sent as known, skips, lost jobs.

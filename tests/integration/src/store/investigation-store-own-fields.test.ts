@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
 import type { Redactor } from '../../../../src/redact.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
-import { keys } from '../../../../src/store/keys.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 
 // Which fields the store hands to the redactor: free text only. Its own fields (ids, statuses,

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
-import { keys } from '../../../../src/store/keys.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 

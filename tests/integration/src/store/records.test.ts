@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
 import { initialState } from '../../../../src/loop/loop-state.js';
 import { createRedactor } from '../../../../src/redact.js';
-import { keys } from '../../../../src/store/keys.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { AwaitingTurn } from '../../../../src/loop/loop-state.js';
 import { createRedactor } from '../../../../src/redact.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
-import { keys } from '../../../../src/store/keys.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { RunControl } from '../../../../src/store/run-control.js';
 import { redisClient } from '../../../helpers/redis-client.js';
 import { ticketIssue as issue } from '../../../helpers/ticket-issue.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src/config/load-config.js';
 import { ConfigError } from '../../../../src/errors.js';
-import { mountSources } from '../../../../src/mount-sources.js';
+import { mountSources } from '../../../../src/app/mount-sources.js';
 import { createLogger } from '../../../../src/log.js';
 import { readPrivateKey } from '../../../../sources/github/client.js';
 import type { GitHubConfig } from '../../../../sources/github/config.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BudgetDecision, BudgetGuard, BudgetSubject } from '../../../../src/budget/budget-guard.js';
 import type { UsageLedger } from '../../../../src/budget/usage-ledger.js';
-import { DEFAULT_PRIORITIES, IntakePolicy } from '../../../../src/intake/intake-policy.js';
+import { DEFAULT_PRIORITIES, IntakePolicy } from '../../../../src/intake-policy/intake-policy.js';
 import { workerHooks } from '../../../../src/queue/admission.js';
 import type { Investigation } from '../../../../src/store/investigation.js';
 

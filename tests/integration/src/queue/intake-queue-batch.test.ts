@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
+import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { issuesFromWebhook } from '../../../../sources/alertmanager/map.js';
 import { WebhookPayloadSchema } from '../../../../sources/alertmanager/schema.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
+import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { startScriptedLlm, type Reply, type ScriptedLlm } from '../../../helpers/scripted-llm.js';
 import { getJson, jobsDispatched, startTestService, waitFor, type TestService } from '../../../helpers/service.js';

@@ -4,8 +4,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/log.js';
 import { closeWorker } from '../../../../src/queue/close-worker.js';
-import { EXPIRY_QUEUE_NAME, WRITE_BACK_QUEUE_NAME, writeBackJobId, QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
-import { createFastFailRedis, createWorkerRedis, waitReady, type RedisClient } from '../../../../src/queue/redis-connections.js';
+import { EXPIRY_QUEUE_NAME, WRITE_BACK_QUEUE_NAME, writeBackJobId, QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
+import { createFastFailRedis, createWorkerRedis, waitReady, type RedisClient } from '../../../../src/redis/redis-connections.js';
 import { freePort } from '../../../helpers/free-port.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 

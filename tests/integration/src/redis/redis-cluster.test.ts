@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkerRedis, type RedisClient } from '../../../../src/queue/redis-connections.js';
-import { keys } from '../../../../src/store/keys.js';
+import { createWorkerRedis, type RedisClient } from '../../../../src/redis/redis-connections.js';
+import { keys } from '../../../../src/redis/keys.js';
 import { amFixture } from '../../../helpers/fixtures.js';
 import { startRedisCluster, type TestRedisCluster } from '../../../helpers/redis-cluster.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';

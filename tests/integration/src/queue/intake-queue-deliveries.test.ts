@@ -1,11 +1,11 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PRIORITIES, IntakePolicy } from '../../../../src/intake/intake-policy.js';
+import { DEFAULT_PRIORITIES, IntakePolicy } from '../../../../src/intake-policy/intake-policy.js';
 import type { Issue } from '../../../../src/issue.js';
-import { Intake } from '../../../../src/queue/intake.js';
+import { Intake } from '../../../../src/queue/intake-queue.js';
 import { dispatchBacklog } from '../../../../src/queue/job-dispatcher.js';
-import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
+import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RedisClient } from '../queue/redis-connections.js';
+import type { RedisClient } from './redis-connections.js';
 
 /**
  * A Lua script sent by its SHA1 (EVALSHA), and in full only when Redis does not know it yet

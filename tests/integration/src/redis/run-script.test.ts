@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RedisScript } from '../../../../src/store/run-script.js';
+import { RedisScript } from '../../../../src/redis/run-script.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 
 // Scripts go by their SHA1, in full only when Redis does not know them (a restart, SCRIPT FLUSH).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src/config/load-config.js';
-import { bindKeys, createKeys, DEFAULT_PREFIX, keys, keysOf } from '../../../../src/store/keys.js';
+import { bindKeys, createKeys, DEFAULT_PREFIX, keys, keysOf } from '../../../../src/redis/keys.js';
 
 describe('key namespaces', () => {
   it('puts every key of a prefix under its hash tag or its name, and BullMQ under the same tag', () => {

@@ -1,4 +1,4 @@
-import { keys } from '../store/keys.js';
+import { keys } from './keys.js';
 
 /** BullMQ's prefix in the default namespace, for tests; code uses keysOf(connection).queuePrefix (see keys.ts). */
 export const QUEUE_PREFIX = keys.queuePrefix;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../src/errors.js';
-import { createFastFailRedis, createWorkerRedis, type RedisClient } from '../../../../src/queue/redis-connections.js';
+import { createFastFailRedis, createWorkerRedis, type RedisClient } from '../../../../src/redis/redis-connections.js';
 import { freePort } from '../../../helpers/free-port.js';
 
 // The clients each URL and TLS setting gives, read from their options (nothing listens on the port).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HASH_TAG, isInvestigationId, keys } from '../../../../src/store/keys.js';
-import { decodeField, encodeField, losslessBytes } from '../../../../src/store/lossless.js';
+import { HASH_TAG, isInvestigationId, keys } from '../../../../src/redis/keys.js';
+import { decodeField, encodeField, losslessBytes } from '../../../../src/redis/lossless.js';
 
 /** The part of a key Redis Cluster hashes: the first non-empty {…}, else the whole key. */
 function hashTag(key: string): string {

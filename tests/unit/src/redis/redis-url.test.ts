@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../src/errors.js';
-import { parseRedisUrl, REDIS_URL_PATTERN } from '../../../../src/queue/redis-url.js';
+import { parseRedisUrl, REDIS_URL_PATTERN } from '../../../../src/redis/redis-url.js';
 
 describe('parseRedisUrl', () => {
   it('hands a single server\'s URL to ioredis as it is, TLS for rediss://, whatever the scheme\'s case', () => {

@@ -4,7 +4,7 @@ import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis'
 import { ConfigError, LestradeError } from '../errors.js';
 import { redactUrl } from '../redact.js';
 import { parseRedisUrl } from './redis-url.js';
-import { bindKeys } from '../store/keys.js';
+import { bindKeys } from './keys.js';
 
 export { redactUrl } from '../redact.js';
 

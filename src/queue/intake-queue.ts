@@ -7,13 +7,13 @@ import type { ClaimReply } from '../store/claim-script.js';
 const DEFAULT_WINDOW = 200;
 /** How many recently claimed identities a process remembers (a few MB). */
 const KNOWN_IDENTITIES = 100_000;
-import type { RedisClient } from './redis-connections.js';
+import type { RedisClient } from '../redis/redis-connections.js';
 import type { Issue } from '../issue.js';
-import { PERMISSIVE_POLICY, type IntakePolicy } from '../intake/intake-policy.js';
+import { PERMISSIVE_POLICY, type IntakePolicy } from '../intake-policy/intake-policy.js';
 import type { ClaimItem } from '../store/claim-many.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
-import { QUEUE_NAME, type InvestigationJobData } from './names.js';
-import { keysOf } from '../store/keys.js';
+import { QUEUE_NAME, type InvestigationJobData } from '../redis/queue-names.js';
+import { keysOf } from '../redis/keys.js';
 
 export interface IntakeOutcome {
   queued: string[];

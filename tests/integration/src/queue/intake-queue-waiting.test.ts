@@ -1,8 +1,8 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Intake } from '../../../../src/queue/intake.js';
-import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/queue/names.js';
+import { Intake } from '../../../../src/queue/intake-queue.js';
+import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../src/errors.js';
-import { IntakePolicy, DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../../../../src/intake/intake-policy.js';
-import { matches, parseMatcher } from '../../../../src/intake/label-matcher.js';
+import { IntakePolicy, DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../../../../src/intake-policy/intake-policy.js';
+import { matches, parseMatcher } from '../../../../src/intake-policy/label-matcher.js';
 import type { Issue } from '../../../../src/issue.js';
 import { composeGroupIssue } from '../../../../src/issue-group.js';
-import { parseRedisUrl } from '../../../../src/queue/redis-url.js';
+import { parseRedisUrl } from '../../../../src/redis/redis-url.js';
 import { redactUrl } from '../../../../src/redact.js';
 import { configSecrets } from '../../../../src/config/secrets.js';
 import { loadConfig } from '../../../../src/config/load-config.js';

@@ -1,12 +1,12 @@
 import type OpenAI from 'openai';
-import type { LlmConfig } from './config/schema.js';
-import type { ContextBudget } from './context/context-budget.js';
-import type { Issue } from './issue.js';
-import { abandonTurn, type ApprovalOutcome } from './loop/approvals.js';
-import { initialState, type LoopState } from './loop/loop-state.js';
-import { runLoop, type LoopResult } from './loop/run-loop.js';
-import type { PromptRenderer } from './prompts/prompt-renderer.js';
-import type { ToolExecutor } from './tools/tool-executor.js';
+import type { LlmConfig } from '../config/schema.js';
+import type { ContextBudget } from '../context/context-budget.js';
+import type { Issue } from '../issue.js';
+import { abandonTurn, type ApprovalOutcome } from '../loop/approvals.js';
+import { initialState, type LoopState } from '../loop/loop-state.js';
+import { runLoop, type LoopResult } from '../loop/run-loop.js';
+import type { PromptRenderer } from '../prompts/prompt-renderer.js';
+import type { ToolExecutor } from '../tools/tool-executor.js';
 
 export interface InvestigatorDeps {
   client: OpenAI;
