@@ -8,12 +8,12 @@ import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import { loadYamlToolsets, resolveToolsets } from '../../../../src/tools/toolset-registry.js';
 import { freePort } from '../../../helpers/free-port.js';
 
-// The README's own YAML toolset example, loaded as written: its env prerequisite, its HTTP
+// docs/toolsets.md's own YAML toolset example, loaded as written: its env prerequisite, its HTTP
 // prerequisite (rendered with the environment Lestrade was started with, not process.env) and its
 // HTTP tool.
 
-const README = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
-const EXAMPLE = /```yaml\n(name: my-service\n[\s\S]*?)```/.exec(README)![1]!;
+const DOC = readFileSync(new URL('../../../../docs/toolsets.md', import.meta.url), 'utf8');
+const EXAMPLE = /```yaml\n(name: my-service\n[\s\S]*?)```/.exec(DOC)![1]!;
 
 let server: Server;
 let base: string;
@@ -48,7 +48,7 @@ async function resolve(files: Record<string, string>, env: Record<string, string
   return resolveToolsets(toolsets, {}, env);
 }
 
-describe("the README's YAML toolset", () => {
+describe("docs/toolsets.md's YAML toolset", () => {
   it('is enabled when its service answers its health check, and its HTTP tool calls that service', async () => {
     expect(process.env.MY_SERVICE_URL).toBeUndefined();
     const env = { MY_SERVICE_URL: base, MY_SERVICE_TOKEN: 'tok-123' };
