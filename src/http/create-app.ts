@@ -59,7 +59,10 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
-  app.get('/readyz', async (_req, res) => {
+  // ?scope=intake: ready when a webhook can be taken (Redis answers); the model is reported, not required,
+  // so an LLM outage keeps the receivers in a load balancer while accepted work waits in the queue.
+  app.get('/readyz', async (req, res) => {
+    const intakeOnly = req.query.scope === 'intake';
     const redis = await deps.redis.ping().then(() => 'ok', (err: Error) => `unreachable: ${err.message}`);
     // The queue's numbers only inform: readiness is Redis's ping, which reports its own failure above.
     const queue = await deps.intake.waitingStats().catch(() => null);
@@ -67,7 +70,7 @@ export function createApp(deps: AppDeps): Express {
     const llm = deps.llmConfigured
       ? await (deps.llmProbe?.check() ?? 'ok')
       : `not configured: investigations are queued and wait for an LLM${waiting ? ` (${waiting} waiting)` : ''}`;
-    const ready = redis === 'ok' && llm === 'ok';
+    const ready = redis === 'ok' && (intakeOnly || llm === 'ok');
     // Budgets hold work back without making the service unready: the queue still takes it.
     const limits = deps.budgets?.enabled ? withReached(await deps.budgets.status().catch(() => [])) : undefined;
     const budgets = limits ? { budgets: limits, ...(limits.some((l) => l.reached) ? { heldBack: `budget reached: ${limits.filter((l) => l.reached).map((l) => l.scope).join(', ')}; queued work waits` } : {}) } : {};

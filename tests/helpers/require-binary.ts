@@ -9,6 +9,8 @@ const HINTS: Record<string, string> = {
   openssl: 'apt-get install -y openssl',
   bwrap: 'apt-get install -y bubblewrap',
   jq: 'apt-get install -y jq',
+  amtool: 'apt-get install -y prometheus-alertmanager',
+  kubectl: 'kubectl from the Kubernetes apt repository (https://kubernetes.io/docs/tasks/tools/install-kubectl-linux/)',
 };
 
 /** Fails (never skips) when a component the suite needs is missing, saying how to install it. */

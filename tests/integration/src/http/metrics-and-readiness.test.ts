@@ -163,6 +163,10 @@ describe('GET /readyz', () => {
     expect(down.status).toBe(503);
     expect(down.body.checks.redis).toBe('ok');
     expect(down.body.checks.llm).toContain(`unreachable: GET ${url}`);
+    // What a load balancer in front of the webhooks asks: Redis takes them; the model is reported, not required.
+    const intake = await getJson(`${h.svc.base}/readyz?scope=intake`);
+    expect(intake.status).toBe(200);
+    expect(intake.body.checks.llm).toContain(`unreachable: GET ${url}`);
   });
 
   it("keeps the probe's answer for llm.readinessCacheSeconds", async () => {
