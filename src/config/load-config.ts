@@ -43,6 +43,7 @@ const ENV_MAP: EnvBinding[] = [
   ['LESTRADE_PUBLIC_URL', ['server', 'publicUrl'], 'string'],
   ['LESTRADE_TEMPLATES_DIR', ['templatesDir'], 'string'],
   ['LOG_LEVEL', ['log', 'level'], 'string'],
+  ['LESTRADE_LOG_FORMAT', ['log', 'format'], 'string'],
 ];
 
 /**
