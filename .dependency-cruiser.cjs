@@ -17,7 +17,7 @@ const LAYERS = {
   loop: 7,
   investigation: 8, budget: 8,
   queue: 9, writeback: 9,
-  http: 10, polling: 10,
+  http: 10, polling: 10, destinations: 10,
   app: 11,
 };
 

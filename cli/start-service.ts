@@ -27,6 +27,10 @@ import { WriteBackQueue } from '../src/writeback/write-back-queue.js';
 import { startWriteBackWorker } from '../src/writeback/write-back-worker.js';
 import { sources } from '../sources/index.js';
 import type { ToolsetStatus } from '../src/tools/types.js';
+import { destinations as destinationRegistry } from '../destinations/index.js';
+import { mountDestinations, type MountedDestinations } from '../src/app/mount-destinations.js';
+import { DELIVERY_JOB, DestinationQueue } from '../src/destinations/destination-queue.js';
+import { runDelivery, type DeliveryJobData } from '../src/destinations/run-delivery.js';
 import { buildInvestigator } from './build-investigator.js';
 import { startupSummary } from './startup-summary.js';
 
@@ -72,6 +76,7 @@ interface Core {
   writers: Map<string, RcaWriter>;
   writeBacks: WriteBackQueue;
   requestWriteBack: (inv: Investigation) => Promise<void>;
+  routed: MountedDestinations;
   /** Closed in this order: the HTTP server, then every worker at once, then queues and connections. */
   closers: Closer[];
   workerClosers: Closer[];
@@ -94,7 +99,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
     log.info(startupSummary({
       mode: opts.http ? 'serve' : 'worker', config, redisUrl, localRedis: opts.localRedis === true, port,
       llmConfigured: core.llmConfigured, mounted: core.mounted, toolsets: core.toolsets,
-      apiTokens: splitTokens(config.server.apiToken).length,
+      apiTokens: splitTokens(config.server.apiToken).length, destinations: core.routed.status,
     }));
     return { port, close };
   } catch (err) {
@@ -127,24 +132,43 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   const llmConfigured = isLlmConfigured(config.llm);
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
+  const routed = mountDestinations(destinationRegistry, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
+  logDestinations(routed, log);
   const workerClosers: Closer[] = [];
   const closers: Closer[] = [() => Promise.all(workerClosers.map((c) => c())), () => intake.close(), () => continuations.close()];
 
   const writeBacks = new WriteBackQueue(redis, store, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
-  const requestWriteBack = async (inv: Investigation) => { if (writers.has(inv.source)) await writeBacks.request(inv); };
+  const deliveries = new DestinationQueue(redis, store, routed.router, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
+  const requestWriteBack = async (inv: Investigation) => {
+    if (writers.has(inv.source)) await writeBacks.request(inv);
+    await deliveries.completed(inv);
+  };
   intake.onLinked = async (id) => { const inv = await store.get(id); if (inv) await requestWriteBack(inv); };
-  closers.push(() => writeBacks.close());
+  intake.onResolved = async (id) => { const inv = await store.get(id); if (inv) await deliveries.resolved(inv); };
+  closers.push(() => writeBacks.close(), () => deliveries.close());
   return {
     config, redisUrl, log, opts, redis, store, runs, continuations, policy, clock, ledger, budgets, intake, llmConfigured,
-    mounted, writers, writeBacks, requestWriteBack, closers, workerClosers, toolsets: null,
+    mounted, writers, writeBacks, requestWriteBack, routed, closers, workerClosers, toolsets: null,
   };
+}
+
+/** Route warnings; credentials checked in the background: reported, never fatal (off ones are in the summary). */
+function logDestinations(routed: MountedDestinations, log: Logger): void {
+  for (const w of routed.router.warnings) log.warn(w);
+  routed.check().catch((err: Error) => log.error({ err: err.message }, 'destination check failed'));
 }
 
 /** The write-back worker and the pollers; the investigation workers too when an LLM is configured. */
 async function startWorkers(core: Core): Promise<void> {
   const { config, redisUrl, log, redis, store, writers, intake, mounted } = core;
   const workerRedis = createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix);
-  const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs });
+  const wbDeps = {
+    redis, store, log, publicUrl: config.server.publicUrl, linkHosts: config.writeBack.linkHosts, allowMentions: config.writeBack.allowMentions,
+    retentionSeconds: config.queue.retentionSeconds,
+  };
+  const wbWorker = startWriteBackWorker(workerRedis, { ...wbDeps, writers }, {
+    concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs,
+  }, { [DELIVERY_JOB]: (data, attempt, last) => runDelivery(data as DeliveryJobData, attempt, last, { ...wbDeps, destinations: core.routed.destinations }) });
   const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
   core.workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
   // Without an LLM, issues are queued and wait (the start-up summary says so).
@@ -182,6 +206,7 @@ async function startHttp(core: Core): Promise<Server> {
   const apiTokens = splitTokens(config.server.apiToken);
   const http = createHttpServer({
     redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger,
+    destinations: () => Object.fromEntries(core.routed.status),
     bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
   });
   const server = await new Promise<Server>((resolve, reject) => {

@@ -15,6 +15,8 @@ export interface SummaryInput {
   /** Null when no investigation worker runs (no LLM). */
   toolsets: readonly ToolsetStatus[] | null;
   apiTokens: number;
+  /** Each destination's state: `off: why`, `checking`, ... */
+  destinations: ReadonlyMap<string, string>;
 }
 
 const pad = (label: string) => `  ${label.padEnd(22)} `;
@@ -28,6 +30,8 @@ export function startupSummary(s: SummaryInput): string {
   for (const m of s.mounted) lines.push(`${pad(`source ${m.name}`)}${sourceLine(m)}`);
   if (s.toolsets) for (const t of s.toolsets) lines.push(`${pad(`toolset ${t.name}`)}${toolsetLine(t)}`);
   else lines.push(`${pad('toolsets')}not loaded: no LLM configured`);
+  for (const [name, state] of s.destinations) lines.push(`${pad(`destination ${name}`)}${state}`);
+  for (const m of s.mounted) for (const w of m.warnings) lines.push(`${pad('warning')}${m.name}: ${w}`);
   if (s.mode === 'serve') lines.push(...openLines(s));
   return lines.join('\n');
 }
@@ -59,10 +63,10 @@ function toolsetLine(t: ToolsetStatus): string {
   return `${t.state}: ${t.reason ?? 'no reason given'}`;
 }
 
-/** What anyone who reaches the port can use without a credential. */
+/** What anyone who reaches the port can use without a credential (webhook warnings: only where webhooks are served). */
 function openLines(s: SummaryInput): string[] {
   const lines: string[] = [];
   if (s.apiTokens === 0) lines.push(`${pad('open')}/api has no auth: set LESTRADE_API_TOKEN`);
-  for (const m of s.mounted) for (const w of m.warnings) lines.push(`${pad('open')}${m.name}: ${w}`);
+  for (const m of s.mounted) for (const w of m.webhookWarnings) lines.push(`${pad('open')}${m.name}: ${w}`);
   return lines;
 }

@@ -29,6 +29,8 @@ export interface AppDeps {
   /** Budgets and daily usage, for /readyz and GET /api/usage. */
   budgets?: BudgetGuard;
   ledger?: UsageLedger;
+  /** Each routed destination's state ("ok", "off: …", or what its credential check said): /readyz detail, not readiness. */
+  destinations?: () => Record<string, string>;
   /** Bearer tokens guarding /api; empty leaves it open. */
   apiTokens: string[];
   log: Logger;
@@ -59,7 +61,8 @@ export function createApp(deps: AppDeps): Express {
     // Budgets hold work back without making the service unready: the queue still takes it.
     const limits = deps.budgets?.enabled ? withReached(await deps.budgets.status().catch(() => [])) : undefined;
     const budgets = limits ? { budgets: limits, ...(limits.some((l) => l.reached) ? { heldBack: `budget reached: ${limits.filter((l) => l.reached).map((l) => l.scope).join(', ')}; queued work waits` } : {}) } : {};
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets });
+    const destinations = deps.destinations ? { destinations: deps.destinations() } : {};
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets, ...destinations });
   });
   app.use('/api', (req, res, next) => {
     if (checkAuthorization(req.get('authorization'), { bearerTokens: deps.apiTokens })) return next();

@@ -70,7 +70,8 @@ async function receive(name: string, h: WebhookHandler, req: IncomingMessage, re
   if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return refuse(415, 'expected Content-Type: application/json');
   const headers = lowerHeaders(req);
   const verdict = h.checkHeaders?.(headers);
-  if (verdict && !verdict.ok) return refuse(401, 'unauthorized');
+  // The source's reason (missing versus wrong credentials; never the credential) goes to the log only.
+  if (verdict && !verdict.ok) return refuse(401, 'unauthorized', verdict.reason);
   const delivery: Delivery = { headers, rawBody: await readRawBody(req, deps.bodyLimitBytes) };
   const signed = await h.verify?.(delivery);
   if (signed && !signed.ok) return refuse(401, 'unauthorized', `signature: ${signed.reason}`);
@@ -103,6 +104,9 @@ function lowerHeaders(req: IncomingMessage): Record<string, string | undefined> 
   return out;
 }
 
-function counts(body: { queued?: unknown[]; duplicates?: unknown[]; resolved?: unknown[] }) {
-  return { queued: body.queued?.length ?? 0, duplicates: body.duplicates?.length ?? 0, resolved: body.resolved?.length ?? 0 };
+function counts(body: { queued?: unknown[]; duplicates?: unknown[]; resolved?: unknown[]; skipped?: unknown[] }) {
+  return {
+    queued: body.queued?.length ?? 0, duplicates: body.duplicates?.length ?? 0, resolved: body.resolved?.length ?? 0,
+    skipped: body.skipped?.length ?? 0,
+  };
 }

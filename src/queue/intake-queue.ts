@@ -71,6 +71,8 @@ export class Intake {
 
   /** Called for each newly linked issue: its write-back carries the linked investigations' RCA. */
   onLinked?: (id: string) => Promise<void>;
+  /** Called for each investigation whose issue (or some of its group's alerts) resolved: destinations update their message. */
+  onResolved?: (id: string) => Promise<void>;
 
   constructor(private readonly redis: RedisClient, private readonly store: InvestigationStore, private readonly opts: IntakeOptions) {
     this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
@@ -96,11 +98,13 @@ export class Intake {
     const raised = new Map<string, number>();
     const linkedFrom: Array<[string, string]> = [];
     const asks: string[] = [];
+    const changed: string[] = [];
     replies.forEach((r, i) => {
       const item = items[i]!;
       if (item.kind === 'claim' && r.code !== 'unknown') this.known.add(item.issue.source, item.issue.identity);
       if (item.kind === 'resolve') {
         if (r.code === 'resolved' && r.status === 'resolved' && !out.resolved.includes(r.id)) out.resolved.push(r.id);
+        if (r.code === 'resolved' && !changed.includes(r.id)) changed.push(r.id);
         return;
       }
       if (r.code === 'joined') {
@@ -134,6 +138,7 @@ export class Intake {
     // A job a worker took or finished meanwhile has no priority left to raise.
     for (const [id, priority] of raised) await this.queue.getJob(id).then((j) => j?.changePriority({ priority })).catch(() => undefined);
     for (const id of asks) await this.onLinked?.(id);
+    for (const id of changed) await this.onResolved?.(id);
     return out;
   }
 

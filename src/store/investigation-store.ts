@@ -164,9 +164,14 @@ export class InvestigationStore {
     }, this.opts.retentionSeconds);
   }
 
-  /** Records the state of the investigation's write-back (one per investigation: its issue). */
+  /** Records the state of the investigation's write-back to its own issue (one per investigation). */
   async saveWriteBack(id: string, record: WriteBackRecord): Promise<boolean> {
     return this.update(id, { writeBacks: JSON.stringify([record]), updatedAt: new Date().toISOString() });
+  }
+
+  /** Records the state of one routed destination's write-back: a field of its own, so destinations never race. */
+  async saveDestinationWriteBack(id: string, record: WriteBackRecord & { destination: string }): Promise<boolean> {
+    return this.update(id, { [`${DESTINATION_FIELD}${record.destination}`]: JSON.stringify(record) });
   }
 
   /**
@@ -230,7 +235,7 @@ export class InvestigationStore {
       attempts: Number(h.attempts ?? 0),
       error: h.error || null,
       resolvedAt: h.resolvedAt ?? null,
-      writeBacks: JSON.parse(h.writeBacks ?? '[]') as WriteBackRecord[],
+      writeBacks: writeBacksOf(h),
       linkHosts: JSON.parse(h.linkHosts ?? '[]') as string[],
       linkedTo: JSON.parse(h.linkedTo ?? '[]') as string[],
       linkedFrom: linkedFrom.sort(),
@@ -266,6 +271,15 @@ function conversationOf(h: Record<string, string>): ConversationEntry[] {
   const last = entries.at(-1);
   if (last && h.askStatus && last.status !== 'answered' && last.status !== 'failed') last.status = h.askStatus as AskStatus;
   return entries;
+}
+
+const DESTINATION_FIELD = 'wb:';
+
+/** The write-back to the issue's own source first, then each routed destination's, by name. */
+function writeBacksOf(h: Record<string, string>): WriteBackRecord[] {
+  const own = JSON.parse(h.writeBacks ?? '[]') as WriteBackRecord[];
+  const routed = Object.keys(h).filter((k) => k.startsWith(DESTINATION_FIELD)).sort().map((k) => JSON.parse(h[k]!) as WriteBackRecord);
+  return [...own, ...routed];
 }
 
 function decodeHash(h: Record<string, string>): Record<string, string> {

@@ -17,6 +17,9 @@ export interface WriteBackDeps {
   writers: ReadonlyMap<string, RcaWriter>;
   log: Logger;
   publicUrl?: string;
+  /** writeBack.linkHosts and writeBack.allowMentions (see commentFor). */
+  linkHosts?: readonly string[];
+  allowMentions?: boolean;
   retentionSeconds: number;
 }
 
@@ -41,7 +44,7 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
   const inv = await deps.store.get(id);
   const locator = inv?.issue.locator;
   if (!inv || !locator) return 'skipped';
-  const current = inv.writeBacks[0];
+  const current = inv.writeBacks.find((w) => !w.destination);
   if (current && current.status !== 'pending') return 'skipped';
   const answer = await answerOf(inv, deps.store);
   if (answer === 'waiting' || answer === null) return answer ?? 'skipped';
@@ -94,7 +97,7 @@ async function writeUnderLock(inv: Investigation, answer: Answer, writer: RcaWri
     await deps.store.saveWriteBack(inv.id, record({ status: 'superseded', commentId: stored.id, url: stored.url, error: `investigation ${stored.investigationId} is newer and already wrote` }));
     return 'superseded' as const;
   }
-  const doc = commentFor({ ...answer, issue: inv.issue }, deps.publicUrl);
+  const doc = commentFor({ ...answer, issue: inv.issue }, { publicUrl: deps.publicUrl, linkHosts: deps.linkHosts, allowMentions: deps.allowMentions });
   const resumeKey = keysOf(deps.redis).writeResume(inv.source, locator.key);
   let out;
   try {

@@ -26,7 +26,7 @@ export class WriteBackQueue {
   async request(inv: Pick<Investigation, 'id' | 'issue' | 'writeBacks'>): Promise<void> {
     const locator = inv.issue.locator;
     if (!locator) return;
-    const current = inv.writeBacks[0];
+    const current = inv.writeBacks.find((w) => !w.destination);
     if (current && current.status !== 'pending') return;
     if (!current) {
       await this.store.saveWriteBack(inv.id, {

@@ -1,6 +1,6 @@
 import type { Handler, HandlerInput, HandlerResult, Query } from './openapi-double.js';
 import { firstString, intParam } from './paging.js';
-import { alertJson, incidentJson, noteJson, pdError, type Site } from './pagerduty-shapes.js';
+import { alertJson, incidentJson, noteJson, pdError, userRef, type Site } from './pagerduty-shapes.js';
 import type { PagerDutyState, PdIncident } from './pagerduty-state.js';
 
 interface Ctx {
@@ -67,6 +67,13 @@ export function pagerdutyHandlers({ state, site, noteLimit }: Ctx): Record<strin
       const statuses = list(i.query, 'statuses[]');
       const { page, meta } = paged(incident.alerts.filter((a) => !statuses.length || statuses.includes(a.status)), i.query);
       return ok({ alerts: page.map((a) => alertJson(a, incident, site())), ...meta });
+    },
+
+    listUsers: (i) => {
+      const q = (typeof i.query.query === 'string' ? i.query.query : '').toLowerCase();
+      const users = [...state.users.values()].filter((u) => !q || u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q));
+      const { page, meta } = paged(users, i.query);
+      return ok({ users: page.map((u) => ({ ...userRef(u, site()), type: 'user', name: u.name, email: u.email })), ...meta });
     },
 
     listIncidentNotes: (i) => {

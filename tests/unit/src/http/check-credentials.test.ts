@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InputError } from '../../../../src/errors.js';
-import { checkAuthorization, splitTokens } from '../../../../src/check-credentials.js';
+import { authorizationProblem, checkAuthorization, splitTokens } from '../../../../src/check-credentials.js';
 import { parseJsonBody, readJson } from '../../../../src/http/read-json-body.js';
 import { splitUrlCredentials, withUrlAuthorization } from '../../../../src/outbound-http/url-credentials.js';
 import { thrownBy } from '../../../helpers/failure-of.js';
@@ -131,5 +131,29 @@ describe('readJson', () => {
     const err = thrownBy(() => readJson('text', schema)) as InputError;
     expect(err.field).toBe('');
     expect(err.message).toBe('Invalid input: expected object, received string');
+  });
+});
+
+// Issue 16, defect 12: a rejected delivery logged only "unauthorized". The reason says missing
+// versus wrong credentials, and never carries the credential. This test failed before the fix.
+describe('authorizationProblem', () => {
+  const creds = { bearerTokens: ['s3cret-token'], basic: { username: 'am', password: 'pa55word' } };
+
+  it('says what is wrong without quoting the header', () => {
+    expect(authorizationProblem(undefined, creds)).toBe('missing credentials: no Authorization header');
+    expect(authorizationProblem('', creds)).toBe('missing credentials: no Authorization header');
+    expect(authorizationProblem('Bearer wrong-token', creds)).toBe('wrong credentials: the bearer token matches none configured');
+    expect(authorizationProblem(basic('am:nope'), creds)).toBe('wrong credentials: basic-auth user or password');
+    expect(authorizationProblem(basic('am'), creds)).toBe('malformed credentials: basic auth without a colon');
+    expect(authorizationProblem('Bearer a b', creds)).toBe('malformed credentials: Authorization is not "<scheme> <credentials>"');
+    expect(authorizationProblem('Digest s3cret-token', creds)).toBe('wrong credentials: an unsupported scheme (Bearer or Basic expected)');
+    expect(authorizationProblem(basic('am:pa55word'), { bearerTokens: ['t'] })).toBe('wrong credentials: basic auth is not configured');
+  });
+
+  it('is null exactly when checkAuthorization passes', () => {
+    for (const h of [undefined, 'Bearer s3cret-token', basic('am:pa55word'), 'Bearer x', basic('x:y')]) {
+      expect(authorizationProblem(h, creds) === null).toBe(checkAuthorization(h, creds));
+    }
+    expect(authorizationProblem(undefined, { bearerTokens: [] })).toBeNull();
   });
 });
