@@ -8,21 +8,31 @@ import { buildToolsets } from './build-investigator.js';
 import { investigateFromSource, type PullOptions } from './investigate-command.js';
 import { sources } from '../sources/index.js';
 import { destinations } from '../destinations/index.js';
-import { startLocalRedis } from './local-redis.js';
-import { startService } from './start-service.js';
+import { startLocalRedis, type LocalRedis } from './local-redis.js';
+import { startService, type RunningService } from './start-service.js';
+import { startupError } from './startup-error.js';
 
 const env = process.env;
 const program = new Command('lestrade')
   .description('Investigates alerts and tickets with an LLM and the tools you allow it')
-  .option('-c, --config <file>', 'YAML config file (or LESTRADE_CONFIG)');
+  .option('-c, --config <file>', 'YAML config file (or LESTRADE_CONFIG)')
+  .option('--debug', 'on a failure, print its stack trace too');
 
 const config = () => loadConfig(env, program.opts<{ config?: string }>().config ?? env.LESTRADE_CONFIG, sources, destinations);
 
 async function runService(http: boolean) {
   const cfg = config();
-  const log = createLogger(cfg.log.level, undefined, redactorFromConfig(cfg));
-  const local = cfg.redis.url ? null : await startLocalRedis(cfg.redis.dataDir, cfg.redis.localPort, log);
-  const service = await startService(cfg, cfg.redis.url ?? local!.url, log, { http, workers: true, env });
+  const log = createLogger(cfg.log.level, undefined, redactorFromConfig(cfg), cfg.log.format);
+  let local: LocalRedis | null = null;
+  let service: RunningService;
+  try {
+    local = cfg.redis.url ? null : await startLocalRedis(cfg.redis.dataDir, cfg.redis.localPort, log);
+    service = await startService(cfg, cfg.redis.url ?? local!.url, log, { http, workers: true, env, localRedis: local !== null });
+  } catch (err) {
+    // Nothing is left running: the redis-server we started goes with us.
+    await local?.stop();
+    throw startupError(err, cfg.server);
+  }
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -83,7 +93,14 @@ function positiveInt(v: string): number {
 }
 
 program.parseAsync().catch((err: unknown) => {
-  const message = err instanceof LestradeError ? err.message : (err as Error)?.stack ?? String(err);
-  process.stderr.write(`lestrade: ${message}\n`);
+  process.stderr.write(`lestrade: ${failureLine(err)}\n`);
   process.exit(err instanceof ConfigError || err instanceof InputError ? 2 : 1);
 });
+
+/** One line; the stack only with --debug or LOG_LEVEL=debug (or trace). */
+function failureLine(err: unknown): string {
+  const debug = program.opts<{ debug?: boolean }>().debug === true || /^(debug|trace)$/i.test(env.LOG_LEVEL ?? '');
+  if (!(err instanceof Error)) return String(err);
+  if (debug && err.stack) return err.stack;
+  return err instanceof LestradeError ? err.message : err.message.split('\n')[0]!;
+}

@@ -11,7 +11,7 @@ import { startTracing } from '../src/observability/otel-sdk.js';
 import { PrometheusMetrics } from '../src/http/prometheus-metrics.js';
 import { SharedStateReader } from '../src/queue/shared-state.js';
 import type { Logger } from '../src/log.js';
-import { mountSources, startupWarnings, webhookMounts } from '../src/app/mount-sources.js';
+import { mountSources, webhookMounts } from '../src/app/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
 import { IntakePolicy } from '../src/intake-policy/intake-policy.js';
 import { Intake } from '../src/queue/intake-queue.js';
@@ -31,16 +31,20 @@ import { RunControl } from '../src/store/run-control.js';
 import { WriteBackQueue } from '../src/writeback/write-back-queue.js';
 import { startWriteBackWorker } from '../src/writeback/write-back-worker.js';
 import { sources } from '../sources/index.js';
+import type { ToolsetStatus } from '../src/tools/types.js';
 import { destinations as destinationRegistry } from '../destinations/index.js';
 import { mountDestinations, type MountedDestinations } from '../src/app/mount-destinations.js';
 import { DELIVERY_JOB, DestinationQueue } from '../src/destinations/destination-queue.js';
 import { runDelivery, type DeliveryJobData } from '../src/destinations/run-delivery.js';
 import { buildInvestigator } from './build-investigator.js';
+import { startupSummary } from './startup-summary.js';
 
 export interface ServiceOptions {
   http: boolean;
   workers: boolean;
   env: Record<string, string | undefined>;
+  /** True when `serve` started the redis-server itself (said in the start-up summary). */
+  localRedis?: boolean;
   /** The time budgets and daily usage are counted by (tests move it). */
   clock?: () => number;
 }
@@ -83,27 +87,45 @@ interface Core {
   /** Closed in this order: the HTTP server, then every worker at once, then queues and connections. */
   closers: Closer[];
   workerClosers: Closer[];
+  /** The toolsets the investigation workers loaded; null when none run (no LLM, or HTTP only). */
+  toolsets: ToolsetStatus[] | null;
 }
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
 export async function startService(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<RunningService> {
   const core = await startCore(config, redisUrl, log, opts);
-  if (opts.workers) await startWorkers(core);
-  const server = opts.http ? await startHttp(core) : undefined;
-  return {
-    port: server ? (server.address() as AddressInfo).port : null,
-    async close() {
-      for (const c of core.closers) await c().catch((err: Error) => log.warn({ err: err.message }, 'error while closing'));
-      core.redis.disconnect();
-    },
+  const close = async () => {
+    for (const c of core.closers) await c().catch((err: Error) => log.warn({ err: err.message }, 'error while closing'));
+    core.redis.disconnect();
   };
+  try {
+    // Listening first: a port in use fails the start before any worker has taken a job.
+    const server = opts.http ? await startHttp(core) : undefined;
+    if (opts.workers) await startWorkers(core);
+    const port = server ? (server.address() as AddressInfo).port : null;
+    log.info(startupSummary({
+      mode: opts.http ? 'serve' : 'worker', config, redisUrl, localRedis: opts.localRedis === true, port,
+      llmConfigured: core.llmConfigured, mounted: core.mounted, toolsets: core.toolsets,
+      apiTokens: splitTokens(config.server.apiToken).length, destinations: core.routed.status,
+    }));
+    return { port, close };
+  } catch (err) {
+    // A start that fails half-way (the port in use, ...) leaves no worker, poller or connection behind.
+    await close();
+    throw err;
+  }
 }
 
 /** Redis, the stores, intake with its dispatch sweep, the sources mounted, and the write-back queue. */
 async function startCore(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<Core> {
   const redis = createFastFailRedis(redisUrl, config.redis.tls, config.redis.prefix);
   redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection error'));
-  await waitReady(redis, redisUrl, 15_000);
+  try {
+    await waitReady(redis, redisUrl, 15_000);
+  } catch (err) {
+    redis.disconnect();
+    throw err;
+  }
   const redact = redactorFromConfig(config);
   const store = new InvestigationStore(redis, config.queue, redact);
   const runs = new RunControl(redis, config.queue.retentionSeconds, redact);
@@ -121,7 +143,6 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   const tracing = startTracing(opts.env, version);
   if (tracing) log.info({ url: tracing.url }, 'tracing on: spans go to the OTLP/HTTP endpoint');
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
-  logMounted(mounted, log, opts.http);
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
   const routed = mountDestinations(destinationRegistry, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   logDestinations(routed, log);
@@ -142,23 +163,14 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   closers.push(() => writeBacks.close(), () => deliveries.close());
   return {
     config, redisUrl, log, opts, redis, store, runs, continuations, policy, clock, ledger, budgets, intake, llmConfigured,
-    mounted, writers, writeBacks, requestWriteBack, routed, closers, workerClosers, metrics,
+    mounted, writers, writeBacks, requestWriteBack, routed, closers, workerClosers, toolsets: null, metrics,
   };
 }
 
-/** Destinations off (and why), route warnings; credentials checked in the background: reported, never fatal. */
+/** Route warnings; credentials checked in the background: reported, never fatal (off ones are in the summary). */
 function logDestinations(routed: MountedDestinations, log: Logger): void {
-  for (const [name, state] of routed.status) if (state.startsWith('off')) log.info({ destination: name, reason: state.slice(5) }, 'destination off');
   for (const w of routed.router.warnings) log.warn(w);
   routed.check().catch((err: Error) => log.error({ err: err.message }, 'destination check failed'));
-}
-
-function logMounted(mounted: Core['mounted'], log: Logger, servesWebhooks: boolean): void {
-  for (const m of mounted) {
-    if (m.offReason) log.info({ source: m.name, reason: m.offReason }, 'source off');
-    else log.info({ source: m.name, writeBack: Boolean(m.writer), pollers: m.pollers.length }, 'source on');
-    for (const w of startupWarnings(m, servesWebhooks)) log.warn({ source: m.name }, w);
-  }
 }
 
 /** The write-back worker and the pollers; the investigation workers too when an LLM is configured. */
@@ -174,11 +186,8 @@ async function startWorkers(core: Core): Promise<void> {
   }, { [DELIVERY_JOB]: (data, attempt, last) => runDelivery(data as DeliveryJobData, attempt, last, { ...wbDeps, destinations: core.routed.destinations }) });
   const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
   core.workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
-  if (core.llmConfigured) {
-    await startInvestigationWorkers(core, workerRedis);
-  } else {
-    log.warn('no LLM configured (OPENAI_API_KEY or OPENAI_BASE_URL): webhooks are accepted and queued; investigations wait until an LLM is configured and Lestrade restarted');
-  }
+  // Without an LLM, issues are queued and wait (the start-up summary says so).
+  if (core.llmConfigured) await startInvestigationWorkers(core, workerRedis);
   core.closers.push(async () => workerRedis.disconnect());
 }
 
@@ -186,7 +195,7 @@ async function startWorkers(core: Core): Promise<void> {
 async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typeof createWorkerRedis>): Promise<void> {
   const { config, redisUrl, log, opts, store, runs, continuations, policy, budgets, ledger, clock, intake, writeBacks } = core;
   const { investigator, toolsets } = await buildInvestigator(config, opts.env, core.metrics);
-  for (const s of toolsets.statuses) log.info({ toolset: s.name, state: s.state, reason: s.reason }, 'toolset');
+  core.toolsets = toolsets.statuses;
   const onCompleted = async (inv: Investigation) => {
     await core.requestWriteBack(inv);
     // Incidents linked to this investigation were waiting for its RCA.
@@ -204,16 +213,13 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
   core.closers.push(() => cancels.close());
   // Running investigations get time to finish; past it, their checkpoints let another worker resume.
   core.workerClosers.push(() => closeWorker(worker, log, config.queue.lockDurationMs));
-  log.info({ concurrency: config.queue.concurrency, model: config.llm.model }, 'workers started');
 }
 
 /** The HTTP server, listening; closed first. */
 async function startHttp(core: Core): Promise<Server> {
   const { config, log, redis, store, runs, continuations, intake, mounted, llmConfigured, budgets, ledger } = core;
   const apiTokens = splitTokens(config.server.apiToken);
-  if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api is open to anyone who can reach this port');
   const metricsTokens = splitTokens(config.server.metricsToken);
-  if (metricsTokens.length === 0) log.info('no LESTRADE_METRICS_TOKEN set: GET /metrics is open (no ids, free text or secrets in it)');
   const probeClient = llmConfigured ? createLlmClient(config.llm) : undefined;
   const llmProbe = probeClient && new LlmProbe(probeClient, config.llm.readinessCacheSeconds * 1000);
   const http = createHttpServer({
@@ -227,6 +233,5 @@ async function startHttp(core: Core): Promise<Server> {
     http.listen(config.server.port, config.server.host, () => { http.off('error', reject); resolve(http); });
   });
   core.closers.unshift(() => new Promise((r) => { server.close(() => r(undefined)); server.closeAllConnections(); }));
-  log.info({ port: (server.address() as AddressInfo).port }, 'listening');
   return server;
 }

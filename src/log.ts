@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 import { noSecrets, redactUrlsIn, type Redactor } from './redact.js';
 
 /** Paths pino blanks out wherever they appear, so secrets never reach logs. */
@@ -12,16 +13,27 @@ export const REDACT_PATHS = [
 
 export type { Logger };
 
+/** `auto`: readable lines on a terminal, JSON (one object a line) when piped or in a container. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
 /**
  * Secrets are kept out twice: by path (apiKey, password, ... fields), and by value: every line
  * written passes through `redact` (the configuration's secrets, src/config/secrets.ts) and has
- * URL passwords blanked, whatever message or error quoted them.
+ * URL passwords blanked, whatever message or error quoted them. Both happen before the pretty
+ * formatting, which only sees the redacted line.
  */
-export function createLogger(level: string, destination?: DestinationStream, redact: Redactor = noSecrets): Logger {
+export function createLogger(level: string, destination?: DestinationStream, redact: Redactor = noSecrets, format: LogFormat = 'auto'): Logger {
   return pino({
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { service: 'lestrade' },
     hooks: { streamWrite: (line) => redactUrlsIn(redact(line)) },
-  }, destination);
+  }, destination ?? defaultDestination(format));
+}
+
+function defaultDestination(format: LogFormat): DestinationStream | undefined {
+  const pretty = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
+  if (!pretty) return undefined;
+  // Local time to the millisecond, no epoch numbers; pid, host and service say nothing on a terminal.
+  return PinoPretty({ translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l', ignore: 'pid,hostname,service', sync: true });
 }

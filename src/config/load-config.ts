@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { ConfigError, describeZodIssues } from '../errors.js';
+import { ConfigError } from '../errors.js';
+import { describeConfigIssues, envOrigins } from './config-issues.js';
 import type { EnvBinding } from '../registration/source.js';
 import { buildConfigSchema, type Config } from './schema.js';
 
@@ -44,6 +45,7 @@ const ENV_MAP: EnvBinding[] = [
   ['LESTRADE_PUBLIC_URL', ['server', 'publicUrl'], 'string'],
   ['LESTRADE_TEMPLATES_DIR', ['templatesDir'], 'string'],
   ['LOG_LEVEL', ['log', 'level'], 'string'],
+  ['LESTRADE_LOG_FORMAT', ['log', 'format'], 'string'],
 ];
 
 /**
@@ -64,8 +66,9 @@ export function loadConfig(env: Env, configPath = env.LESTRADE_CONFIG, sources: 
   }
   const parsed = buildConfigSchema(sources, destinations).safeParse(tree);
   if (!parsed.success) {
-    const where = configPath ? ` (file ${configPath} and environment)` : ' (environment)';
-    throw new ConfigError(`invalid configuration${where}: ${describeZodIssues(parsed.error.issues)}`);
+    // Each issue names the variable that set the value, else the file and key (env wins over the file).
+    const issues = describeConfigIssues(parsed.error.issues, envOrigins(bindings, env), configPath);
+    throw new ConfigError(`invalid configuration: ${issues}`);
   }
   return parsed.data;
 }

@@ -163,6 +163,8 @@ const baseShape = {
   templatesDir: z.string().optional(),
   log: z.strictObject({
     level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+    /** auto: readable on a terminal, JSON when piped; json or pretty force one. */
+    format: z.enum(['auto', 'json', 'pretty']).default('auto'),
   }).prefault({}),
 };
 

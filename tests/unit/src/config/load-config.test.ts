@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src/config/load-config.js';
 import { ConfigError } from '../../../../src/errors.js';
+import { describeConfigIssues } from '../../../../src/config/config-issues.js';
 import { sources } from '../../../../sources/index.js';
 
 const file = (text: string) => {
@@ -66,5 +67,28 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, file('sources:\n  alertmanager:\n    url: not-a-url\n'), sources)).toThrow(/sources\.alertmanager\.url/);
     expect(() => loadConfig({}, file('sources:\n  nosuch: {}\n'), sources)).toThrow(/sources: Unrecognized key: "nosuch"/);
     expect(loadConfig({ ALERTMANAGER_URL: 'http://am:9093' }, undefined, sources).sources.alertmanager).toMatchObject({ url: 'http://am:9093' });
+  });
+});
+
+describe('where a bad value came from', () => {
+  it('names the environment variable and its value when one set it', () => {
+    expect(() => loadConfig({ REDIS_URL: 'localhost:6379' })).toThrow(/REDIS_URL=localhost:6379 sets redis\.url: must start/);
+    expect(() => loadConfig({ LESTRADE_CONCURRENCY: '0' }, file('queue:\n  concurrency: 4\n')))
+      .toThrow(/LESTRADE_CONCURRENCY=0 sets queue\.concurrency: /);
+    expect(() => loadConfig({ ALERTMANAGER_URL: 'nope' }, undefined, sources)).toThrow(/ALERTMANAGER_URL=nope sets sources\.alertmanager\.url: /);
+  });
+
+  it('names the file and the key when the file set it', () => {
+    const p = file('queue:\n  concurrency: 0\n');
+    expect(() => loadConfig({}, p)).toThrow(`${p}: queue.concurrency: `);
+    expect(() => loadConfig({ LESTRADE_MODEL: 'm' }, p)).not.toThrow(/LESTRADE_MODEL/);
+  });
+
+  it('never quotes the value of a credential variable, nor a URL password', () => {
+    const origins = [{ name: 'JIRA_API_TOKEN', value: 'tok-secret', path: ['sources', 'jira', 'apiToken'] }];
+    const line = describeConfigIssues([{ path: ['sources', 'jira', 'apiToken'], message: 'too short' }], origins);
+    expect(line).toBe('JIRA_API_TOKEN sets sources.jira.apiToken: too short');
+    expect(() => loadConfig({ OPENAI_BASE_URL: 'http://u:hunter2@llm:99999/v1' })).toThrow(/OPENAI_BASE_URL=http:\/\/u:/);
+    expect(() => loadConfig({ OPENAI_BASE_URL: 'http://u:hunter2@llm:99999/v1' })).not.toThrow(/hunter2/);
   });
 });
