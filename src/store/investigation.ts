@@ -1,4 +1,4 @@
-import type { Issue } from '../issue.js';
+import type { Issue, Severity } from '../issue.js';
 import type { ContextStats, Usage } from '../model/loop-state.js';
 import type { ToolResult } from '../model/tool-result.js';
 import type { WriteBackRecord } from '../model/write-back-record.js';
@@ -40,6 +40,8 @@ export interface InvestigationSummary {
   id: string;
   source: string;
   title: string;
+  /** The issue's severity (see Issue). */
+  severity: Severity;
   status: InvestigationStatus;
   issueStatus: 'open' | 'resolved';
   createdAt: string;
