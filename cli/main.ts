@@ -9,10 +9,13 @@ import { investigateFromSource } from './investigate-command.js';
 import { sources } from '../sources/index.js';
 import { startLocalRedis } from './local-redis.js';
 import { startService } from './start-service.js';
+import { packageVersion } from './version.js';
+import { addRemoteCommands } from './remote-commands.js';
 
 const env = process.env;
 const program = new Command('lestrade')
   .description('Investigates alerts and tickets with an LLM and the tools you allow it')
+  .version(packageVersion(), '-V, --version', 'print the version')
   .option('-c, --config <file>', 'YAML config file (or LESTRADE_CONFIG)');
 
 const config = () => loadConfig(env, program.opts<{ config?: string }>().config ?? env.LESTRADE_CONFIG, sources);
@@ -73,6 +76,8 @@ toolsets.command('list').description('show each toolset as enabled, disabled or 
       print(`${s.state.padEnd(9)} ${s.name.padEnd(16)} ${s.reason ?? `${s.tools.length} tools: ${s.tools.join(', ')}`}\n`);
     }
   });
+
+addRemoteCommands(program, env);
 
 function positiveInt(v: string): number {
   const n = Number(v);

@@ -1,6 +1,7 @@
 import type { Issue, Severity } from '../issue.js';
 import type { ContextStats, Usage } from '../model/loop-state.js';
 import type { ToolResult } from '../model/tool-result.js';
+import type { DecidedBy } from '../model/approval.js';
 import type { WriteBackRecord } from '../model/write-back-record.js';
 import type { StormFields } from './extra-fields.js';
 
@@ -57,6 +58,8 @@ export interface ToolCallRecord {
   durationMs: number;
   error?: string;
   feedback?: string;
+  /** Who approved or denied it, when a human did. */
+  decidedBy?: DecidedBy;
   /** Size of an output too large to send the model whole; its whole text is at /api/investigations/:id/outputs/:toolCallId. */
   outputTokens?: number;
   toolCallId?: string;
@@ -90,6 +93,6 @@ export interface Investigation extends InvestigationSummary, StormFields {
 export function toToolCallRecord(r: ToolResult): ToolCallRecord {
   return {
     name: r.tool, params: r.params, status: r.status, durationMs: r.elapsedMs, ...(r.error ? { error: r.error } : {}),
-    ...(r.feedback ? { feedback: r.feedback } : {}), ...(r.outputTokens ? { outputTokens: r.outputTokens } : {}), ...(r.callId ? { toolCallId: r.callId } : {}),
+    ...(r.feedback ? { feedback: r.feedback } : {}), ...(r.decidedBy ? { decidedBy: r.decidedBy } : {}), ...(r.outputTokens ? { outputTokens: r.outputTokens } : {}), ...(r.callId ? { toolCallId: r.callId } : {}),
   };
 }
