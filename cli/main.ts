@@ -5,7 +5,7 @@ import { redactUrlsIn } from '../src/redact.js';
 import { ConfigError, InputError, LestradeError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { buildToolsets } from './build-investigator.js';
-import { investigateFromSource } from './investigate-command.js';
+import { investigateFromSource, type PullOptions } from './investigate-command.js';
 import { sources } from '../sources/index.js';
 import { startLocalRedis } from './local-redis.js';
 import { startService } from './start-service.js';
@@ -53,7 +53,7 @@ for (const source of sources) {
   cmd.option('-n, --limit <n>', 'investigate at most n issues', positiveInt)
     .option('--update', 'write each RCA back to its issue (one comment, edited on later runs)')
     .option('--json-output-file <file>', 'also write the results as JSON')
-    .action(async (opts) => {
+    .action(async (opts: PullOptions) => {
       const cfg = config();
       await investigateFromSource(source, cfg, env, opts, createLogger(cfg.log.level === 'info' ? 'warn' : cfg.log.level), (s) => process.stdout.write(s));
     });

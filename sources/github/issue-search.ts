@@ -25,6 +25,7 @@ export class GitHubIssueSearch implements SourceClient<PullQuery> {
 
 /** Search results as Issues, each with its recent comments as untrusted context. */
 export async function issuesWithComments(api: GitHubApi, items: readonly GhIssue[]): Promise<Issue[]> {
+  // Unknown login: our own comments are still left out by their marker, and a failed lookup must not lose the issues.
   const botLogin = await api.botLogin().catch(() => null);
   const out: Issue[] = [];
   for (const item of items) {

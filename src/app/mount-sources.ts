@@ -34,7 +34,7 @@ export function mountSources(registrations: readonly AnySource[], config: Config
 export function webhookMounts(mounted: readonly MountedSource[], registrations: readonly AnySource[]): MountedWebhook[] {
   return mounted.flatMap((m): MountedWebhook[] => {
     if (m.webhook) return [{ name: m.name, handler: m.webhook }];
-    const hasWebhook = registrations.some((r) => r.name === m.name && r.webhook);
+    const hasWebhook = registrations.some((r) => r.name === m.name && r.webhook !== undefined);
     return hasWebhook && m.offReason ? [{ name: m.name, offReason: m.offReason }] : [];
   });
 }

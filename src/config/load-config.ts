@@ -39,6 +39,7 @@ const ENV_MAP: EnvBinding[] = [
   ['LESTRADE_SKIP_RESOLVED_WHILE_QUEUED', ['intake', 'skipResolvedWhileQueued'], 'boolean'],
   ['PROMETHEUS_URL', ['toolsets', 'prometheus', 'url'], 'string'],
   ['LESTRADE_BASH_ENABLED', ['toolsets', 'settings', 'bash', 'enabled'], 'boolean'],
+  ['LESTRADE_BASH_SANDBOX', ['toolsets', 'bash', 'sandbox'], 'string'],
   ['LESTRADE_PUBLIC_URL', ['server', 'publicUrl'], 'string'],
   ['LESTRADE_TEMPLATES_DIR', ['templatesDir'], 'string'],
   ['LOG_LEVEL', ['log', 'level'], 'string'],
@@ -61,7 +62,7 @@ export function loadConfig(env: Env, configPath = env.LESTRADE_CONFIG, sources: 
     const where = configPath ? ` (file ${configPath} and environment)` : ' (environment)';
     throw new ConfigError(`invalid configuration${where}: ${describeZodIssues(parsed.error.issues)}`);
   }
-  return parsed.data as Config;
+  return parsed.data;
 }
 
 function readYamlFile(path: string): Record<string, unknown> {

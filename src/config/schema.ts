@@ -144,6 +144,10 @@ const baseShape = {
       timeoutMs: z.int().positive().default(30_000),
       maxOutputBytes: z.int().positive().default(1_048_576),
       env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
+      /** Where commands run: "bubblewrap" (the default; the toolset fails to start without it) or "none", said explicitly. */
+      sandbox: z.enum(['bubblewrap', 'none']).default('bubblewrap'),
+      /** Host paths bound read-only into the sandbox (binaries outside /usr, certificates a kubeconfig names, cloud CLIs' config). */
+      readOnlyPaths: z.array(z.string().regex(/^\//, 'an absolute path')).default([]),
     }).prefault({}),
   }).prefault({}),
   /** A folder whose templates override the built-in ones of the same name. */
@@ -153,8 +157,6 @@ const baseShape = {
   }).prefault({}),
 };
 
-const BaseConfigSchema = z.strictObject(baseShape);
-
 /** The config schema with one `sources.<name>` slice per registered source, each validated by its own schema. */
 export function buildConfigSchema(sources: ReadonlyArray<{ name: string; configSchema: z.ZodType }>) {
   const slices = Object.fromEntries(sources.map((s) => [s.name, s.configSchema.prefault({})]));
@@ -162,4 +164,4 @@ export function buildConfigSchema(sources: ReadonlyArray<{ name: string; configS
 }
 
 /** The engine's config; each source reads its own slice of `sources` through its registration. */
-export type Config = z.infer<typeof BaseConfigSchema> & { sources: Record<string, unknown> };
+export type Config = z.infer<z.ZodObject<typeof baseShape, z.core.$strict>> & { sources: Record<string, unknown> };

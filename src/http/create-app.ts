@@ -51,6 +51,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
   app.get('/readyz', async (_req, res) => {
     const redis = await deps.redis.ping().then(() => 'ok', (err: Error) => `unreachable: ${err.message}`);
+    // The queue's numbers only inform: readiness is Redis's ping, which reports its own failure above.
     const queue = await deps.intake.waitingStats().catch(() => null);
     const waiting = queue?.waiting;
     const llm = deps.llmConfigured ? 'ok' : `not configured: investigations are queued and wait for an LLM${waiting ? ` (${waiting} waiting)` : ''}`;

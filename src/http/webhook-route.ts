@@ -94,7 +94,7 @@ async function receive(name: string, h: WebhookHandler, req: IncomingMessage, re
 
 /** Node names headers in lower case already; a copy without a prototype, so no header name reaches Object's. */
 function lowerHeaders(req: IncomingMessage): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = Object.create(null);
+  const out = Object.create(null) as Record<string, string | undefined>;
   const raw = req.headers;
   for (const k in raw) {
     const v = raw[k];

@@ -60,6 +60,13 @@ const APPROVALS_EXPIRED =
 
 const EMPTY_REPLY = 'Your reply was empty. Continue the investigation or give the root-cause analysis now.';
 
+/** What forces this step to answer without tools: expired approvals, the last step, a stop condition; else null. */
+function forcingMessage(state: LoopState, opts: LoopOptions, maxSteps: number): string | null {
+  if (state.forceAnswer) return APPROVALS_EXPIRED;
+  if (state.steps >= maxSteps - 1 || (opts.stopWhen ?? []).some((stop) => stop(state))) return FORCE_ANSWER;
+  return null;
+}
+
 /**
  * Model → tool calls → results → model, until the model answers or the budget runs out, or (with
  * pauseForApproval) until a call needs a human: then the state holds the paused turn and the loop
@@ -72,7 +79,7 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
   if (state.awaiting) await finishPausedTurn(state, opts);
   for (;;) {
     throwIfCancelled(opts.signal);
-    const forcedBy = state.forceAnswer ? APPROVALS_EXPIRED : state.steps >= maxSteps - 1 || (opts.stopWhen ?? []).some((stop) => stop(state)) ? FORCE_ANSWER : null;
+    const forcedBy = forcingMessage(state, opts, maxSteps);
     const forced = forcedBy !== null;
     if (forcedBy) state.messages.push({ role: 'user', content: forcedBy });
     state.forceAnswer = null;
@@ -198,8 +205,8 @@ function isFunctionCall(call: { type: string }): call is ChatCompletionMessageFu
 
 function safeParams(raw: string): Record<string, unknown> {
   try {
-    const v = JSON.parse(raw);
-    return v && typeof v === 'object' ? v : {};
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
   } catch {
     return {};
   }

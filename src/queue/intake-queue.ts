@@ -48,6 +48,12 @@ export interface WaitingStats {
 
 type Claim = Extract<ClaimItem, { kind: 'claim' }>;
 
+/** Skipped when a rule says so, else linked when every related alert is investigated already, else queued. */
+function claimStatus(skipRule: string | null, allRelatedKnown: boolean): Claim['status'] {
+  if (skipRule) return 'skipped';
+  return allRelatedKnown ? 'linked' : 'queued';
+}
+
 /**
  * Where every source hands its issues over. A delivery costs a constant number of round trips
  * to Redis whatever its size: one script claims (deduplicated by identity), joins (a group's
@@ -122,8 +128,10 @@ export class Intake {
     // The claims are durable and include the dispatch entries: the jobs are added right after,
     // off the acknowledgement's path (see job-dispatcher.ts).
     // Entries left by a process that died before dispatching are picked up here too.
+    // Not awaited (off the acknowledgement's path); a failed drain leaves its entries to the dispatcher's sweep.
     if (undispatched > 0) this.dispatcher.kick(true).catch(() => undefined);
     for (const l of lost) await this.ensureJob(l.id, l.priority);
+    // A job a worker took or finished meanwhile has no priority left to raise.
     for (const [id, priority] of raised) await this.queue.getJob(id).then((j) => j?.changePriority({ priority })).catch(() => undefined);
     for (const id of asks) await this.onLinked?.(id);
     return out;
@@ -157,7 +165,7 @@ export class Intake {
       const linkTo = [...new Set(ids.filter((id): id is string => Boolean(id)))];
       const priority = this.policy.priority(issue);
       const rule = this.policy.skipRule(issue);
-      const status: Claim['status'] = rule ? 'skipped' : related.length > 0 && ids.every(Boolean) ? 'linked' : 'queued';
+      const status = claimStatus(rule, related.length > 0 && ids.every(Boolean));
       const known = this.known.has(issue.source, issue.identity);
       return { kind: 'claim', issue, status, priority, linkTo, known, ...(rule ? { skippedBy: rule } : {}) };
     });

@@ -194,20 +194,29 @@ function rebuildLink(t: Tokens.Link, allowed: Set<string>): string {
   return `${rebuild(t.tokens, allowed)} (${codeSpan(t.href)})`;
 }
 
+/** A task item's checkbox; none for an item that is no task. */
+function taskBox(item: Tokens.ListItem): string {
+  if (!item.task) return '';
+  return item.checked ? '[x] ' : '[ ] ';
+}
+
 function rebuildItem(item: Tokens.ListItem, allowed: Set<string>): string {
   const bullet = /^[ \t]*(?:[*+-]|\d{1,9}[.)])/.exec(item.raw)?.[0] ?? '-';
   const spaces = /^[ \t]*/.exec(item.raw.slice(bullet.length))?.[0].length ?? 0;
   const gap = spaces === 0 || spaces > 4 ? 1 : spaces;
-  const checkbox = item.task ? (item.checked ? '[x] ' : '[ ] ') : '';
+  const checkbox = taskBox(item);
   const pad = ' '.repeat(bullet.length + gap);
   const body = rebuildBlocks(item.tokens, allowed).trimEnd().replace(/\n(?=[^\n])/g, `\n${pad}`);
   return `${bullet}${' '.repeat(gap)}${checkbox}${body}${trailingSpace(item.raw)}`;
 }
 
+/** The delimiter row's cell for each column alignment (`---` for a column with none). */
+const ALIGN_MARKS: Record<string, string> = { left: ':--', right: '--:', center: ':-:' };
+
 function rebuildTable(t: Tokens.Table, allowed: Set<string>): string {
   const cell = (c: Tokens.TableCell): string => rebuild(c.tokens, allowed).replace(/\|/g, '\\|');
   const row = (cells: Tokens.TableCell[]): string => `| ${cells.map(cell).join(' | ')} |`;
-  const align = t.align.map((a) => (a === 'left' ? ':--' : a === 'right' ? '--:' : a === 'center' ? ':-:' : '---'));
+  const align = t.align.map((a) => ALIGN_MARKS[a ?? ''] ?? '---');
   return [row(t.header), `| ${align.join(' | ')} |`, ...t.rows.map(row)].join('\n') + trailingSpace(t.raw);
 }
 

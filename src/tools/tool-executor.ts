@@ -78,7 +78,7 @@ export class ToolExecutor {
     if (!parsed.success) {
       return done({ status: 'error', error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}`, params: rawParams });
     }
-    const params = parsed.data as Record<string, unknown>;
+    const params = parsed.data;
     const shown = hasFilters(split.filters) ? { ...params, ...split.filters } : params;
     const verdict = await this.verdict(tool, params);
     if (verdict.decision === 'deny') return done({ status: 'error', error: `refused: ${verdict.reason}`, params: shown });

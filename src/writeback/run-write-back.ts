@@ -64,6 +64,7 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
   } catch (err) {
     return await recordFailure(id, err, lastAttempt, record, deps);
   } finally {
+    // A lock not released expires (LOCK_MS) and only delays a retry; the write-back's own outcome matters more.
     await deps.redis.eval(RELEASE_LUA, 1, lockKey, token).catch(() => undefined);
   }
 }

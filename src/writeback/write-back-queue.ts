@@ -45,6 +45,7 @@ export class WriteBackQueue {
   /** Runs a waiting (delayed) write-back now: the investigation a linked issue waited for has finished. */
   async nudge(investigationId: string): Promise<void> {
     const job = await this.queue.getJob(writeBackJobId(investigationId));
+    // A job that left the delayed state meanwhile (its delay ran out, a worker took it) runs anyway.
     if (job && (await job.getState()) === 'delayed') await job.promote().catch(() => undefined);
   }
 

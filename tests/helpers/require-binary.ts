@@ -6,6 +6,8 @@ const HINTS: Record<string, string> = {
   'prometheus-alertmanager': 'apt-get install -y prometheus-alertmanager',
   'redis-cli': 'apt-get install -y redis-tools',
   openssl: 'apt-get install -y openssl',
+  bwrap: 'apt-get install -y bubblewrap',
+  jq: 'apt-get install -y jq',
 };
 
 /** Fails (never skips) when a component the suite needs is missing, saying how to install it. */

@@ -84,8 +84,10 @@ export function adfText(node: unknown): string {
   return (typeof n.text === 'string' ? n.text : '') + (n.content ?? []).map(adfText).join('');
 }
 
-const ms = (d: Date | string | undefined, fallback: number): number =>
-  d === undefined ? fallback : typeof d === 'string' ? Date.parse(d) : d.getTime();
+const ms = (d: Date | string | undefined, fallback: number): number => {
+  if (d === undefined) return fallback;
+  return typeof d === 'string' ? Date.parse(d) : d.getTime();
+};
 
 export function makeUser(displayName: string, emailAddress: string, accountId: string): JiraUser {
   const name = emailAddress.split('@')[0] ?? displayName;

@@ -18,7 +18,7 @@ const notFound = (): HandlerResult => pdError(404, 'Not Found', undefined, 2100)
 const invalid = (violation: string, ...errors: string[]): HandlerResult => ({ ...pdError(400, 'Invalid Input Provided', errors, 2001), violation });
 const list = (q: Query, name: string): string[] => {
   const v = q[name];
-  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+  return [v ?? []].flat();
 };
 
 /** Offset paging as PagerDuty does it: limit (default 25, at most 100), offset, `more`, `total` only when asked. */
