@@ -4,7 +4,10 @@ export const DEFAULT_URL = 'http://127.0.0.1:8080';
 
 /** A failure talking to a running Lestrade, worded with its fix. */
 export class ApiError extends LestradeError {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
@@ -34,13 +37,17 @@ export async function callApi<T>(opts: ApiOptions, path: string, body?: unknown)
   let res: Response;
   try {
     res = await fetch(`${opts.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST', headers, signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
+      method: body === undefined ? 'GET' : 'POST',
+      headers,
+      signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (err as Error).message;
-    throw new ApiError(`Lestrade is not reachable at ${opts.url} (${why}): start it (\`lestrade serve\`) or set LESTRADE_URL / --url to where it runs`);
+    throw new ApiError(
+      `Lestrade is not reachable at ${opts.url} (${why}): start it (\`lestrade serve\`) or set LESTRADE_URL / --url to where it runs`,
+    );
   }
   const text = await res.text();
   const parsed = parseJson(text);

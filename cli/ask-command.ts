@@ -44,9 +44,13 @@ export async function askCommand(api: ApiOptions, id: string, question: string, 
         process.stderr.write(`the answer waits for approval of ${calls}: lestrade approve ${id} <call>\n`);
       }
       if (Date.now() >= deadline) {
-        throw new ApiError(`no answer within ${opts.timeoutSeconds}s (follow-up ${entry?.status ?? 'queued'}); it goes on: see \`lestrade show ${id}\`, or wait longer with --timeout`);
+        throw new ApiError(
+          `no answer within ${opts.timeoutSeconds}s (follow-up ${entry?.status ?? 'queued'}); it goes on: see \`lestrade show ${id}\`, or wait longer with --timeout`,
+        );
       }
-      opts.progress?.write(`\r${FRAMES[frame++ % FRAMES.length]} waiting for the answer (${entry?.status ?? 'queued'})`);
+      opts.progress?.write(
+        `\r${FRAMES[frame++ % FRAMES.length]} waiting for the answer (${entry?.status ?? 'queued'})`,
+      );
       await new Promise((r) => setTimeout(r, opts.pollMs ?? 500));
     }
   } finally {

@@ -13,11 +13,17 @@ interface DecideReply {
  * as decided via the CLI by the local user name.
  */
 export async function decideCommand(
-  api: ApiOptions, id: string, call: string, approved: boolean, reason: string | undefined, out: NodeJS.WritableStream,
+  api: ApiOptions,
+  id: string,
+  call: string,
+  approved: boolean,
+  reason: string | undefined,
+  out: NodeJS.WritableStream,
 ): Promise<void> {
   const decision = { toolCallId: call, approved, ...(reason ? { feedback: reason } : {}) };
   const { body } = await callApi<DecideReply>(api, `/api/investigations/${encodeURIComponent(id)}/approvals`, {
-    decisions: [decision], decidedBy: { via: 'cli', user: localUser() },
+    decisions: [decision],
+    decidedBy: { via: 'cli', user: localUser() },
   });
   const verb = approved ? 'approved' : 'denied';
   const next = body.waitingFor?.length

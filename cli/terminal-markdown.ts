@@ -24,7 +24,10 @@ export function terminalSafe(text: string): string {
 /** Markdown for a terminal: headings bold, lists bulleted, code indented, links as "text (url)". */
 export function renderMarkdown(markdown: string, style: Style): string {
   const tokens = new Lexer().lex(terminalSafe(markdown));
-  return `${blocks(tokens, style, '').join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${blocks(tokens, style, '')
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 function blocks(tokens: Token[], style: Style, indent: string): string[] {
@@ -45,7 +48,10 @@ function block(t: Token, style: Style, indent: string): string | null {
     case 'text':
       return `${indent}${(t as Tokens.Text).tokens ? inline((t as Tokens.Text).tokens!, style) : (t as Tokens.Text).text}`;
     case 'code':
-      return `${(t as Tokens.Code).text.split('\n').map((l) => `${indent}    ${style.code(l)}`).join('\n')}\n`;
+      return `${(t as Tokens.Code).text
+        .split('\n')
+        .map((l) => `${indent}    ${style.code(l)}`)
+        .join('\n')}\n`;
     case 'blockquote':
       return blocks((t as Tokens.Blockquote).tokens, style, `${indent}│ `).join('\n');
     case 'list':
@@ -63,11 +69,15 @@ function block(t: Token, style: Style, indent: string): string | null {
 
 function list(t: Tokens.List, style: Style, indent: string): string {
   const start = typeof t.start === 'number' ? t.start : 1;
-  return t.items.map((item, i) => {
-    const bullet = t.ordered ? `${start + i}. ` : '• ';
-    const body = blocks(item.tokens, style, `${indent}${' '.repeat(bullet.length)}`).join('\n').replace(/\n+$/, '');
-    return `${indent}${bullet}${body.slice(indent.length + bullet.length)}`;
-  }).join('\n');
+  return t.items
+    .map((item, i) => {
+      const bullet = t.ordered ? `${start + i}. ` : '• ';
+      const body = blocks(item.tokens, style, `${indent}${' '.repeat(bullet.length)}`)
+        .join('\n')
+        .replace(/\n+$/, '');
+      return `${indent}${bullet}${body.slice(indent.length + bullet.length)}`;
+    })
+    .join('\n');
 }
 
 function table(t: Tokens.Table, style: Style, indent: string): string {
@@ -77,24 +87,40 @@ function table(t: Tokens.Table, style: Style, indent: string): string {
 }
 
 function inline(tokens: Token[], style: Style): string {
-  return tokens.map((t) => {
-    switch (t.type) {
-      case 'strong': return style.bold(inline((t as Tokens.Strong).tokens, style));
-      case 'em': return style.underline(inline((t as Tokens.Em).tokens, style));
-      case 'codespan': return style.code((t as Tokens.Codespan).text);
-      case 'link': {
-        const l = t as Tokens.Link;
-        const text = inline(l.tokens, style);
-        return text === l.href ? style.underline(l.href) : `${text} (${style.underline(l.href)})`;
+  return tokens
+    .map((t) => {
+      switch (t.type) {
+        case 'strong':
+          return style.bold(inline((t as Tokens.Strong).tokens, style));
+        case 'em':
+          return style.underline(inline((t as Tokens.Em).tokens, style));
+        case 'codespan':
+          return style.code((t as Tokens.Codespan).text);
+        case 'link': {
+          const l = t as Tokens.Link;
+          const text = inline(l.tokens, style);
+          return text === l.href ? style.underline(l.href) : `${text} (${style.underline(l.href)})`;
+        }
+        case 'br':
+          return '\n';
+        case 'text':
+          return (t as Tokens.Text).tokens
+            ? inline((t as Tokens.Text).tokens!, style)
+            : unescape((t as Tokens.Text).text);
+        case 'escape':
+          return (t as Tokens.Escape).text;
+        default:
+          return unescape(t.raw);
       }
-      case 'br': return '\n';
-      case 'text': return (t as Tokens.Text).tokens ? inline((t as Tokens.Text).tokens!, style) : unescape((t as Tokens.Text).text);
-      case 'escape': return (t as Tokens.Escape).text;
-      default: return unescape(t.raw);
-    }
-  }).join('');
+    })
+    .join('');
 }
 
 function unescape(s: string): string {
-  return s.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  return s
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
 }

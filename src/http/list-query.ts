@@ -3,7 +3,16 @@ import { SeveritySchema, type Severity } from '../issue.js';
 import type { InvestigationStatus } from '../store/investigation.js';
 import type { ListFilter } from '../store/list-filter.js';
 
-const STATUSES: readonly InvestigationStatus[] = ['queued', 'running', 'awaiting_approval', 'completed', 'failed', 'cancelled', 'linked', 'skipped'];
+const STATUSES: readonly InvestigationStatus[] = [
+  'queued',
+  'running',
+  'awaiting_approval',
+  'completed',
+  'failed',
+  'cancelled',
+  'linked',
+  'skipped',
+];
 const DURATION = /^(\d{1,9})(s|m|h|d|w)$/;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -26,7 +35,12 @@ export function parseListQuery(query: Record<string, unknown>, now = Date.now())
   if (status) filter.status = status as InvestigationStatus[];
   const source = words(query, 'source', (w) => SOURCE.test(w), 'a source name such as alertmanager or github');
   if (source) filter.source = source;
-  const severity = words(query, 'severity', (w) => SeveritySchema.safeParse(w).success, SeveritySchema.options.join(', '));
+  const severity = words(
+    query,
+    'severity',
+    (w) => SeveritySchema.safeParse(w).success,
+    SeveritySchema.options.join(', '),
+  );
   if (severity) filter.severity = severity as Severity[];
   const since = one(query, 'since');
   if (since !== undefined) filter.sinceMs = parseSince(since, now);
@@ -38,7 +52,11 @@ export function parseSince(value: string, now = Date.now()): number {
   const d = DURATION.exec(value);
   if (d) return now - Number(d[1]) * UNIT_MS[d[2]!]!;
   const t = ISO_TIME.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(t)) throw new InputError('since', `"${clipValue(value)}" is neither a duration (30m, 2h, 7d) nor an ISO time (2026-12-01T10:00:00Z)`);
+  if (Number.isNaN(t))
+    throw new InputError(
+      'since',
+      `"${clipValue(value)}" is neither a duration (30m, 2h, 7d) nor an ISO time (2026-12-01T10:00:00Z)`,
+    );
   return t;
 }
 
@@ -52,10 +70,18 @@ function intParam(query: Record<string, unknown>, name: string, fallback: number
   return n;
 }
 
-function words(query: Record<string, unknown>, name: string, ok: (w: string) => boolean, expected: string): string[] | undefined {
+function words(
+  query: Record<string, unknown>,
+  name: string,
+  ok: (w: string) => boolean,
+  expected: string,
+): string[] | undefined {
   const raw = one(query, name);
   if (raw === undefined) return undefined;
-  const list = raw.split(',').map((w) => w.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
   const bad = list.find((w) => !ok(w));
   if (list.length === 0 || bad !== undefined) {
     throw new InputError(name, `"${clipValue(bad ?? raw)}" is not one of: ${expected}`);
@@ -66,7 +92,8 @@ function words(query: Record<string, unknown>, name: string, ok: (w: string) => 
 function one(query: Record<string, unknown>, name: string): string | undefined {
   const v = query[name];
   if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw new InputError(name, 'give it once, as a single value (comma-separated for several)');
+  if (typeof v !== 'string')
+    throw new InputError(name, 'give it once, as a single value (comma-separated for several)');
   return v;
 }
 

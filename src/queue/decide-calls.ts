@@ -23,9 +23,17 @@ export type CallDecision = ApprovalDecision & { toolCallId: string };
  * comments: the answer says what happened (202 recorded, 409 not awaiting or already decided,
  * 422 no such pending call, 400 two decisions for one call).
  */
-export async function decideCalls(deps: DecideDeps, inv: Investigation, decisions: CallDecision[]): Promise<DecideReply> {
+export async function decideCalls(
+  deps: DecideDeps,
+  inv: Investigation,
+  decisions: CallDecision[],
+): Promise<DecideReply> {
   const twice = decisions.find((d, i) => decisions.findIndex((e) => e.toolCallId === d.toolCallId) !== i);
-  if (twice) return { status: 400, body: { error: `two decisions for tool call ${clip(twice.toolCallId, 256)} in one request` } };
+  if (twice)
+    return {
+      status: 400,
+      body: { error: `two decisions for tool call ${clip(twice.toolCallId, 256)} in one request` },
+    };
   const phase = awaitingPhase(inv);
   if (!phase) {
     const queued = queuedPhase(inv);
@@ -36,10 +44,16 @@ export async function decideCalls(deps: DecideDeps, inv: Investigation, decision
   switch (result.outcome) {
     case 'not_awaiting':
       if (result.status === 'queued') await resumeIfDecided(deps, inv.id, phase);
-      return { status: 409, body: { error: `investigation is not awaiting approval (status: ${result.status || 'unknown'})` } };
+      return {
+        status: 409,
+        body: { error: `investigation is not awaiting approval (status: ${result.status || 'unknown'})` },
+      };
     case 'unknown': {
       const pending = inv.approvals?.pending.map((p) => p.toolCallId).join(', ') ?? '';
-      return { status: 422, body: { error: `no pending tool call ${clip(result.toolCallId, 256)}; pending: ${pending}` } };
+      return {
+        status: 422,
+        body: { error: `no pending tool call ${clip(result.toolCallId, 256)}; pending: ${pending}` },
+      };
     }
     case 'decided':
       return { status: 409, body: { error: `tool call ${clip(result.toolCallId, 256)} was already decided` } };

@@ -10,9 +10,12 @@ import { startTestService, waitFor } from '../../helpers/service.js';
 
 const h = serviceHarness();
 const TOKEN = 'cli-token-1';
-const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
-const lastUser = (req: { messages: Array<{ role: string; content?: string | null }> }) => req.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+const lastUser = (req: { messages: Array<{ role: string; content?: string | null }> }) =>
+  req.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
 
 /** Asks to restart first (a side-effecting call: the run pauses); answers in Markdown once it is decided. */
 const script: Script = (req) => {
@@ -20,13 +23,21 @@ const script: Script = (req) => {
   if (q.includes('Follow-up question')) return { content: `**Because** the pool ran dry (${q.split('\n').at(-1)})` };
   const results = toolResults(req);
   if (results.length === 0) return { toolCalls: [{ id: 'c-restart', name: 'restart', arguments: { name: 'api' } }] };
-  return { content: `## Root cause\n\nThe **database** pool.\n\n- restart: ${results[0]!.result.status}${results[0]!.result.feedback ? ` (${results[0]!.result.feedback})` : ''}` };
+  const { status, feedback } = results[0]!.result as { status: string; feedback?: string };
+  return {
+    content: `## Root cause\n\nThe **database** pool.\n\n- restart: ${status}${feedback ? ` (${feedback})` : ''}`,
+  };
 };
 
 async function serve() {
   const rt = runtimeConfig();
   h.llm = await startScriptedLlm(script);
-  h.svc = await startTestService(h.redis.url, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_CONFIG: rt.config, LESTRADE_API_TOKEN: TOKEN });
+  h.svc = await startTestService(h.redis.url, {
+    OPENAI_API_KEY: 'sk-x',
+    OPENAI_BASE_URL: h.llm.baseUrl,
+    LESTRADE_CONFIG: rt.config,
+    LESTRADE_API_TOKEN: TOKEN,
+  });
   return { base: h.svc.base, env: { LESTRADE_URL: h.svc.base, LESTRADE_API_TOKEN: TOKEN }, rt };
 }
 
@@ -34,10 +45,11 @@ async function api(base: string, path: string): Promise<any> {
   return (await fetch(`${base}/api${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
 }
 
-const until = (base: string, id: string, what: (inv: any) => boolean) => waitFor(`investigation ${id}`, async () => {
-  const inv = await api(base, `/investigations/${id}`);
-  return what(inv) && inv;
-});
+const until = (base: string, id: string, what: (inv: any) => boolean) =>
+  waitFor(`investigation ${id}`, async () => {
+    const inv = await api(base, `/investigations/${id}`);
+    return what(inv) && inv;
+  });
 
 // Each command is a fresh Node process running the TypeScript sources: seconds each on a busy machine.
 describe('lestrade CLI against a running service', { timeout: 240_000 }, () => {
@@ -72,7 +84,10 @@ describe('lestrade CLI against a running service', { timeout: 240_000 }, () => {
     expect(waiting.stdout).toContain(`lestrade approve ${id} <call>`);
 
     const approved = await runCli(['approve', id, 'c-restart', '--reason', 'go ahead'], env);
-    expect(approved).toMatchObject({ code: 0, stdout: 'approved c-restart; every pending call is decided; the investigation resumes\n' });
+    expect(approved).toMatchObject({
+      code: 0,
+      stdout: 'approved c-restart; every pending call is decided; the investigation resumes\n',
+    });
     const done = await until(base, id, (inv) => inv.status === 'completed');
     const who = { via: 'cli', user: userInfo().username };
     expect(done.toolCalls).toEqual([expect.objectContaining({ name: 'restart', status: 'no_data', decidedBy: who })]);
@@ -87,7 +102,7 @@ describe('lestrade CLI against a running service', { timeout: 240_000 }, () => {
     expect(JSON.parse((await runCli(['show', id, '--json'], env)).stdout)).toMatchObject({ id, status: 'completed' });
   });
 
-  it('denies with a reason the model receives, and refuses what cannot apply with the service\'s reason', async () => {
+  it("denies with a reason the model receives, and refuses what cannot apply with the service's reason", async () => {
     const { base, env } = await serve();
     const id = await deliverOne(base);
     await until(base, id, (inv) => inv.status === 'awaiting_approval');

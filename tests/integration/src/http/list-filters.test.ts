@@ -11,15 +11,33 @@ let svc: TestService;
 let admin: Redis;
 const list = async (query: string) => {
   const res = await fetch(`${svc.base}/api/investigations?${query}`);
-  return { status: res.status, body: await res.json() as { items: Array<{ id: string; title: string; severity: string; status: string; source: string }>; error?: string; field?: string } };
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      items: Array<{ id: string; title: string; severity: string; status: string; source: string }>;
+      error?: string;
+      field?: string;
+    },
+  };
 };
 const titles = async (query: string) => (await list(query)).body.items.map((i) => i.title).sort();
 
 /** One delivery of the group-next fixture's alert under another name and severity. */
 function alertWith(name: string, severity: string) {
   const body = structuredClone(amFixture('group-next').body) as Record<string, any>;
-  const alert = { ...body.alerts[0], fingerprint: createHash('sha256').update(name).digest('hex').slice(0, 16), labels: { alertname: name, namespace: 'prod', severity } };
-  return { ...body, groupKey: `{}:{alertname="${name}"}`, groupLabels: { alertname: name }, commonLabels: alert.labels, alerts: [alert], truncatedAlerts: 0 };
+  const alert = {
+    ...body.alerts[0],
+    fingerprint: createHash('sha256').update(name).digest('hex').slice(0, 16),
+    labels: { alertname: name, namespace: 'prod', severity },
+  };
+  return {
+    ...body,
+    groupKey: `{}:{alertname="${name}"}`,
+    groupLabels: { alertname: name },
+    commonLabels: alert.labels,
+    alerts: [alert],
+    truncatedAlerts: 0,
+  };
 }
 
 beforeAll(async () => {
@@ -27,18 +45,34 @@ beforeAll(async () => {
   admin = new Redis(redis.url);
   // No LLM: every investigation stays queued.
   svc = await startTestService(redis.url, {});
-  for (const [name, severity] of [['DiskFull', 'warning'], ['CpuHigh', 'critical'], ['Heartbeat', 'info']] as const) {
-    const res = await fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alertWith(name, severity)) });
+  for (const [name, severity] of [
+    ['DiskFull', 'warning'],
+    ['CpuHigh', 'critical'],
+    ['Heartbeat', 'info'],
+  ] as const) {
+    const res = await fetch(`${svc.base}/webhooks/alertmanager`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(alertWith(name, severity)),
+    });
     expect(res.status, await res.clone().text()).toBeLessThan(300);
     await new Promise((r) => setTimeout(r, 5));
   }
 });
-afterAll(async () => { admin?.disconnect(); await svc?.close(); await redis?.stop(); });
+afterAll(async () => {
+  admin?.disconnect();
+  await svc?.close();
+  await redis?.stop();
+});
 
 describe('GET /api/investigations filters', () => {
   it('lists each one with its severity, and narrows by severity (one or several)', async () => {
     const all = (await list('')).body.items;
-    expect(all.map((i) => [i.title.split(':')[0], i.severity])).toEqual([['Heartbeat', 'info'], ['CpuHigh', 'critical'], ['DiskFull', 'warning']]);
+    expect(all.map((i) => [i.title.split(':')[0], i.severity])).toEqual([
+      ['Heartbeat', 'info'],
+      ['CpuHigh', 'critical'],
+      ['DiskFull', 'warning'],
+    ]);
     expect(await titles('severity=warning')).toEqual([expect.stringMatching(/^DiskFull/)]);
     expect((await titles('severity=critical,info')).map((t) => t.split(':')[0])).toEqual(['CpuHigh', 'Heartbeat']);
   });
@@ -65,9 +99,19 @@ describe('GET /api/investigations filters', () => {
 
   it('answers 400 naming the parameter for a bad limit, offset or filter, and lists nothing', async () => {
     for (const [query, field] of [
-      ['limit=0', 'limit'], ['limit=501', 'limit'], ['limit=ten', 'limit'], ['limit=1.5', 'limit'], ['limit=-1', 'limit'],
-      ['offset=-3', 'offset'], ['status=done', 'status'], ['severity=urgent', 'severity'], ['source=Git%20Hub', 'source'],
-      ['since=yesterday', 'since'], ['since=2h30', 'since'], ['status=queued&status=running', 'status'], ['severity=', 'severity'],
+      ['limit=0', 'limit'],
+      ['limit=501', 'limit'],
+      ['limit=ten', 'limit'],
+      ['limit=1.5', 'limit'],
+      ['limit=-1', 'limit'],
+      ['offset=-3', 'offset'],
+      ['status=done', 'status'],
+      ['severity=urgent', 'severity'],
+      ['source=Git%20Hub', 'source'],
+      ['since=yesterday', 'since'],
+      ['since=2h30', 'since'],
+      ['status=queued&status=running', 'status'],
+      ['severity=', 'severity'],
     ] as const) {
       const res = await list(query);
       expect(res.status, query).toBe(400);
