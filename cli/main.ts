@@ -11,10 +11,13 @@ import { destinations } from '../destinations/index.js';
 import { startLocalRedis, type LocalRedis } from './local-redis.js';
 import { startService, type RunningService } from './start-service.js';
 import { startupError } from './startup-error.js';
+import { packageVersion } from './version.js';
+import { addRemoteCommands } from './remote-commands.js';
 
 const env = process.env;
 const program = new Command('lestrade')
   .description('Investigates alerts and tickets with an LLM and the tools you allow it')
+  .version(packageVersion(), '-V, --version', 'print the version')
   .option('-c, --config <file>', 'YAML config file (or LESTRADE_CONFIG)')
   .option('--debug', 'on a failure, print its stack trace too');
 
@@ -85,6 +88,8 @@ toolsets.command('list').description('show each toolset as enabled, disabled or 
       print(`${s.state.padEnd(9)} ${s.name.padEnd(16)} ${s.reason ?? `${s.tools.length} tools: ${s.tools.join(', ')}`}\n`);
     }
   });
+
+addRemoteCommands(program, env);
 
 function positiveInt(v: string): number {
   const n = Number(v);

@@ -7,8 +7,9 @@ import type { Continuations } from '../queue/continuations.js';
 import type { Investigation } from '../store/investigation.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import { isInvestigationId } from '../redis/keys.js';
-import type { Phase, RunControl } from '../store/run-control.js';
+import type { RunControl } from '../store/run-control.js';
 import { readJson } from './read-json-body.js';
+import { activeStatus, decideCalls } from '../queue/decide-calls.js';
 
 export interface ActionDeps {
   redis: RedisClient;
@@ -23,6 +24,10 @@ const DecisionsSchema = z.strictObject({
     approved: z.boolean(),
     feedback: z.string().max(4000).optional(),
   })).min(1).max(100),
+  /** Who is deciding, as the caller says (the CLI sends its user): recorded on each call's record. */
+  decidedBy: z.strictObject({
+    via: z.enum(['api', 'cli']), user: z.string().trim().min(1).max(200), name: z.string().max(200).optional(),
+  }).optional(),
 });
 
 const AskSchema = z.strictObject({ question: z.string().trim().min(1).max(4000) });
@@ -44,35 +49,9 @@ function decideApprovals(deps: ActionDeps): Handler {
   return async (req, res) => {
     const inv = await found(deps.store, req.params.id, res);
     if (!inv) return;
-    const { decisions } = readJson(req.body, DecisionsSchema);
-    const twice = decisions.find((d, i) => decisions.findIndex((e) => e.toolCallId === d.toolCallId) !== i);
-    if (twice) return void res.status(400).json({ error: `two decisions for tool call ${clip(twice.toolCallId, 256)} in one request` });
-    const phase = awaitingPhase(inv);
-    if (!phase) {
-      const queued = queuedPhase(inv);
-      if (queued) await resumeIfDecided(deps, inv.id, queued);
-      return void res.status(409).json({ error: `investigation is not awaiting approval (status: ${activeStatus(inv)})` });
-    }
-    const result = await deps.runs.decide(inv.id, phase, decisions);
-    switch (result.outcome) {
-      case 'not_awaiting':
-        if (result.status === 'queued') await resumeIfDecided(deps, inv.id, phase);
-        return void res.status(409).json({ error: `investigation is not awaiting approval (status: ${result.status || 'unknown'})` });
-      case 'unknown': {
-        const pending = inv.approvals?.pending.map((p) => p.toolCallId).join(', ') ?? '';
-        return void res.status(422).json({ error: `no pending tool call ${clip(result.toolCallId, 256)}; pending: ${pending}` });
-      }
-      case 'decided':
-        return void res.status(409).json({ error: `tool call ${clip(result.toolCallId, 256)} was already decided` });
-      case 'partial': {
-        const decided = new Set(decisions.map((d) => d.toolCallId));
-        const waiting = (inv.approvals?.pending ?? []).map((p) => p.toolCallId).filter((t) => !decided.has(t));
-        return void res.status(202).json({ status: 'awaiting_approval', recorded: [...decided], waitingFor: waiting });
-      }
-      case 'complete':
-        await deps.continuations.resume(inv.id, phase, result.seq);
-        return void res.status(202).json({ status: 'queued', recorded: decisions.map((d) => d.toolCallId) });
-    }
+    const { decisions, decidedBy } = readJson(req.body, DecisionsSchema);
+    const reply = await decideCalls(deps, inv, decisions.map((d) => ({ ...d, ...(decidedBy ? { decidedBy } : {}) })));
+    res.status(reply.status).json(reply.body);
   };
 }
 
@@ -107,33 +86,8 @@ function askFollowUp(deps: ActionDeps): Handler {
   };
 }
 
-/**
- * Decided before, but the resume may not have been queued (the process died in between): queue it
- * again. Its job id makes that a no-op when it was, and a run never runs under two jobs at once.
- */
-async function resumeIfDecided(deps: ActionDeps, id: string, phase: Phase): Promise<void> {
-  const pause = await deps.runs.pauseState(id);
-  if (pause) await deps.continuations.resume(id, phase, pause.seq);
-}
-
 async function found(store: InvestigationStore, id: string, res: Response): Promise<Investigation | null> {
   const inv = isInvestigationId(id) ? await store.get(id) : null;
   if (!inv) res.status(404).json({ error: `no investigation ${clip(id, 64)}` });
   return inv;
-}
-
-function awaitingPhase(inv: Investigation): Phase | null {
-  if (inv.status === 'awaiting_approval') return 'investigation';
-  return inv.conversation.at(-1)?.status === 'awaiting_approval' ? 'ask' : null;
-}
-
-function queuedPhase(inv: Investigation): Phase | null {
-  if (inv.status === 'queued') return 'investigation';
-  return inv.status === 'completed' && inv.conversation.at(-1)?.status === 'queued' ? 'ask' : null;
-}
-
-/** The status of whichever run is the latest: the follow-up's once there is one. */
-function activeStatus(inv: Investigation): string {
-  const ask = inv.conversation.at(-1);
-  return inv.status === 'completed' && ask ? `completed; follow-up ${ask.status}` : inv.status;
 }

@@ -3,6 +3,7 @@ import { clip } from '../log-safe.js';
 import type { WaitingStats } from '../queue/intake-queue.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import { isInvestigationId } from '../redis/keys.js';
+import { parseListQuery } from './list-query.js';
 
 /** GET /api/investigations and /api/investigations/:id. */
 export function investigationsRouter(store: InvestigationStore, llmConfigured: boolean, waitingStats?: () => Promise<WaitingStats>): Router {
@@ -10,9 +11,8 @@ export function investigationsRouter(store: InvestigationStore, llmConfigured: b
   const waiting = llmConfigured ? {} : { notice: 'no LLM configured: queued investigations wait until one is (set OPENAI_API_KEY or OPENAI_BASE_URL)' };
 
   router.get('/', async (req, res) => {
-    const limit = clampInt(req.query.limit, 50, 1, 500);
-    const offset = clampInt(req.query.offset, 0, 0, 1_000_000);
-    const [items, queue] = await Promise.all([store.list(limit, offset), waitingStats?.()]);
+    const { limit, offset, filter } = parseListQuery(req.query as Record<string, unknown>);
+    const [items, queue] = await Promise.all([store.list(limit, offset, filter), waitingStats?.()]);
     res.json({ items, ...(queue ? { queue } : {}), ...waiting });
   });
 
@@ -36,9 +36,4 @@ export function investigationsRouter(store: InvestigationStore, llmConfigured: b
     res.type('text/plain; charset=utf-8').send(text);
   });
   return router;
-}
-
-function clampInt(value: unknown, fallback: number, min: number, max: number): number {
-  const n = Number(value);
-  return Number.isInteger(n) ? Math.min(max, Math.max(min, n)) : fallback;
 }

@@ -1,6 +1,7 @@
 import { PermanentError } from '../errors.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { ToolResult } from '../tools/types.js';
+import { forModel } from '../model/tool-result.js';
 import type { ApprovalOutcome } from '../model/approval.js';
 import type { AwaitingTurn, LoopState, PendingApproval } from '../model/loop-state.js';
 import { callKey } from '../tools/call-key.js';
@@ -35,10 +36,12 @@ export async function resolveAwaiting(
     const call = turn.calls[index];
     if (!call) throw new PermanentError(`checkpoint is inconsistent: pending call ${p.toolCallId} is not in its turn`);
     const decision = outcome.decisions.get(p.toolCallId);
+    const by = decision?.decidedBy ? { decidedBy: decision.decidedBy } : {};
     if (decision?.approved) {
-      results[index] = await shape(call.id, await executor.execute(call, { approvedCallKey: p.callKey, signal }));
+      results[index] = { ...(await shape(call.id, await executor.execute(call, { approvedCallKey: p.callKey, signal }))), ...by };
     } else if (decision) {
-      results[index] = { tool: p.tool, status: 'denied', error: DENIED, ...(decision.feedback ? { feedback: decision.feedback } : {}), params: p.params, elapsedMs: 0 };
+      const feedback = decision.feedback ? { feedback: decision.feedback } : {};
+      results[index] = { tool: p.tool, status: 'denied', error: DENIED, ...feedback, ...by, params: p.params, elapsedMs: 0 };
     } else if (outcome.expired) {
       results[index] = { tool: p.tool, status: 'denied', error: EXPIRED, params: p.params, elapsedMs: 0 };
     } else {
@@ -54,7 +57,7 @@ export function abandonTurn(state: LoopState): void {
   if (!turn) return;
   turn.calls.forEach((call, i) => {
     const result: ToolResult = turn.results[i] ?? { tool: call.name, status: 'denied', error: 'The run was cancelled before a human decided; this call did not run.', params: {}, elapsedMs: 0 };
-    state.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result) });
+    state.messages.push({ role: 'tool', tool_call_id: call.id, content: forModel(result) });
   });
   // Never run, so not "already made": the model may ask for them again.
   const dropped = new Set(turn.approvals.map((a) => a.callKey));

@@ -10,6 +10,7 @@ import { CancelledError } from '../errors.js';
 import { classifyLlmError } from '../llm/classify-error.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { ToolResult } from '../tools/types.js';
+import { forModel } from '../model/tool-result.js';
 import { pauseTurn, resolveAwaiting } from './approvals.js';
 import type { ApprovalOutcome } from '../model/approval.js';
 import type { AwaitingTurn, LoopState } from '../model/loop-state.js';
@@ -133,7 +134,7 @@ async function finishPausedTurn(state: LoopState, opts: LoopOptions): Promise<vo
 
 function answerTurn(state: LoopState, calls: AwaitingTurn['calls'], results: ToolResult[], record = true): void {
   calls.forEach((call, i) => {
-    state.messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(results[i]) });
+    state.messages.push({ role: 'tool', tool_call_id: call.id, content: forModel(results[i]) });
   });
   if (record) state.toolCalls.push(...results);
 }

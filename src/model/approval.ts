@@ -2,6 +2,15 @@
 export interface ApprovalDecision {
   approved: boolean;
   feedback?: string;
+  /** Who decided, shown in the API (never sent to the model). */
+  decidedBy?: DecidedBy;
+}
+
+/** Where a decision came from and who made it: a Slack user id, a GitHub login, a Jira accountId, an API caller. */
+export interface DecidedBy {
+  via: 'api' | 'cli' | 'slack' | 'github' | 'jira';
+  user: string;
+  name?: string;
 }
 
 /** What a paused loop resumes with: decisions by tool call id; undecided calls count as expired when `expired`. */

@@ -1,3 +1,5 @@
+import type { DecidedBy } from './approval.js';
+
 /** What a tool hands back to the runtime before shaping. */
 export type ToolOutput =
   | { status: 'success'; data: unknown }
@@ -13,6 +15,8 @@ export interface ToolResult {
   error?: string;
   /** A human's words with a denial, handed to the model in-band. */
   feedback?: string;
+  /** Who approved or denied the call (the API shows it; the model is not told, see forModel). */
+  decidedBy?: DecidedBy;
   params: Record<string, unknown>;
   elapsedMs: number;
   truncated?: boolean;
@@ -22,4 +26,11 @@ export interface ToolResult {
   hint?: string;
   /** The tool call whose whole output was kept (GET /api/investigations/:id/outputs/:callId). */
   callId?: string;
+}
+
+/** The result as the model sees it: without who decided (a name is not the model's business). */
+export function forModel(r: ToolResult | undefined): string {
+  if (!r?.decidedBy) return JSON.stringify(r);
+  const { decidedBy: _who, ...rest } = r;
+  return JSON.stringify(rest);
 }

@@ -29,6 +29,7 @@ const ToolResultSchema = z.strictObject({
   data: z.string().optional(),
   error: z.string().optional(),
   feedback: z.string().optional(),
+  decidedBy: z.strictObject({ via: z.enum(['api', 'cli', 'slack', 'github', 'jira']), user: z.string(), name: z.string().optional() }).optional(),
   params: z.record(z.string(), z.unknown()),
   elapsedMs: z.number(),
   truncated: z.boolean().optional(),

@@ -63,7 +63,8 @@ function recordFields(id: string, item: Extract<ClaimItem, { kind: 'claim' }>, i
   const { issue } = item;
   const at = now.toISOString();
   return {
-    id, source: issue.source, identity: issue.identity, title: group?.title ?? issue.title, status: item.status,
+    id, source: issue.source, identity: issue.identity, title: group?.title ?? issue.title, severity: issue.severity,
+    status: item.status,
     issueStatus: issue.status, createdAt: at, updatedAt: at, issue: issueJson, attempts: '0', priority: String(item.priority),
     ...(item.linkTo?.length ? { linkedTo: JSON.stringify(item.linkTo) } : {}),
     ...(item.skippedBy ? { skippedBy: item.skippedBy, finishedAt: at } : {}),

@@ -1,5 +1,6 @@
 import type { RedisClient } from '../redis/redis-connections.js';
-import type { Issue } from '../issue.js';
+import type { Issue, Severity } from '../issue.js';
+import { hasFilter, matches, type ListFilter } from './list-filter.js';
 import type { LoopState } from '../model/loop-state.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import type { AskStatus, ConversationEntry, Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
@@ -57,7 +58,7 @@ export interface StoreOptions {
 }
 
 /** Ids, statuses and timestamps are ours; everything else may quote a secret and is redacted first. */
-const OWN_FIELDS = new Set(['id', 'source', 'status', 'askStatus', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt', 'resolvedAt', 'attempts', 'context', 'priority', 'quietMs', 'maxWaitMs', 'waitingUntil']);
+const OWN_FIELDS = new Set(['id', 'source', 'severity', 'status', 'askStatus', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt', 'resolvedAt', 'attempts', 'context', 'priority', 'quietMs', 'maxWaitMs', 'waitingUntil']);
 
 export class InvestigationStore {
   /** The configuration's secrets, blanked: applied to every text and JSON value written, and by the worker to what it hands BullMQ. */
@@ -225,10 +226,12 @@ export class InvestigationStore {
     const h = decodeHash(hash);
     if (!h.id) return null;
     const group = h.group ? await loadGroupIssue(this.redis, id) : null;
+    const issue = (group ?? JSON.parse(h.issue ?? 'null')) as Issue;
     return {
       ...summary(h),
+      severity: (h.severity || issue?.severity || 'unknown') as Severity,
       identity: h.identity ?? '',
-      issue: group ?? (JSON.parse(h.issue ?? 'null') as Issue),
+      issue,
       rca: h.rca || null,
       toolCalls: JSON.parse(h.toolCalls ?? '[]') as ToolCallRecord[],
       usage: JSON.parse(h.usage ?? '{"promptTokens":0,"completionTokens":0,"llmCalls":0}') as Investigation['usage'],
@@ -246,9 +249,25 @@ export class InvestigationStore {
     };
   }
 
-  /** Newest first. Index entries whose record has expired are dropped on the way. */
-  async list(limit = 50, offset = 0): Promise<InvestigationSummary[]> {
-    const ids = await this.redis.zrevrange(this.keys.index(), offset, offset + limit - 1);
+  /**
+   * Newest first, narrowed by `filter` (see list-filter.ts). Index entries whose record has expired
+   * are dropped on the way. With a status, source or severity filter the index is read in pages
+   * until `offset + limit` matches are found; `since` bounds the read by the index's score (creation time).
+   */
+  async list(limit = 50, offset = 0, filter: ListFilter = {}): Promise<InvestigationSummary[]> {
+    const min = filter.sinceMs === undefined ? '-inf' : String(filter.sinceMs);
+    if (!hasFilter(filter)) return this.summaries(await this.redis.zrevrangebyscore(this.keys.index(), '+inf', min, 'LIMIT', offset, limit));
+    const out: InvestigationSummary[] = [];
+    const page = Math.max(200, limit);
+    for (let at = 0; out.length < offset + limit; at += page) {
+      const ids = await this.redis.zrevrangebyscore(this.keys.index(), '+inf', min, 'LIMIT', at, page);
+      for (const s of await this.summaries(ids)) if (matches(s, filter)) out.push(s);
+      if (ids.length < page) break;
+    }
+    return out.slice(offset, offset + limit);
+  }
+
+  private async summaries(ids: string[]): Promise<InvestigationSummary[]> {
     if (ids.length === 0) return [];
     const pipeline = this.redis.pipeline();
     for (const id of ids) pipeline.hmget(this.keys.investigation(id), ...SUMMARY_FIELDS);
@@ -261,7 +280,21 @@ export class InvestigationStore {
       else out.push(summary(Object.fromEntries(SUMMARY_FIELDS.map((f, j) => [f, decodeField(v[j])]))));
     });
     if (expired.length) await this.redis.zrem(this.keys.index(), ...expired);
+    await this.severityOfOlderRecords(out);
     return out;
+  }
+
+  /** Records written before `severity` had a field of its own carry it only in their issue. */
+  private async severityOfOlderRecords(list: InvestigationSummary[]): Promise<void> {
+    const missing = list.filter((s) => !s.severity);
+    if (missing.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const s of missing) pipeline.hget(this.keys.investigation(s.id), 'issue');
+    const rows = (await pipeline.exec()) ?? [];
+    rows.forEach(([, value], i) => {
+      const issue = value ? (JSON.parse(decodeField(value as string)) as Partial<Issue>) : {};
+      missing[i]!.severity = issue.severity ?? 'unknown';
+    });
   }
 }
 
@@ -286,13 +319,14 @@ function decodeHash(h: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, decodeField(v)]));
 }
 
-const SUMMARY_FIELDS = ['id', 'source', 'title', 'status', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt'] as const;
+const SUMMARY_FIELDS = ['id', 'source', 'title', 'severity', 'status', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt'] as const;
 
 function summary(h: Record<string, string | undefined>): InvestigationSummary {
   return {
     id: h.id ?? '',
     source: h.source ?? '',
     title: h.title ?? '',
+    severity: (h.severity ?? '') as Severity,
     status: (h.status ?? 'queued') as InvestigationStatus,
     issueStatus: (h.issueStatus ?? 'open') as 'open' | 'resolved',
     createdAt: h.createdAt ?? '',

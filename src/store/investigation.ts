@@ -1,6 +1,7 @@
-import type { Issue } from '../issue.js';
+import type { Issue, Severity } from '../issue.js';
 import type { ContextStats, Usage } from '../model/loop-state.js';
 import type { ToolResult } from '../model/tool-result.js';
+import type { DecidedBy } from '../model/approval.js';
 import type { WriteBackRecord } from '../model/write-back-record.js';
 import type { StormFields } from './extra-fields.js';
 
@@ -40,6 +41,8 @@ export interface InvestigationSummary {
   id: string;
   source: string;
   title: string;
+  /** The issue's severity (see Issue). */
+  severity: Severity;
   status: InvestigationStatus;
   issueStatus: 'open' | 'resolved';
   createdAt: string;
@@ -55,6 +58,8 @@ export interface ToolCallRecord {
   durationMs: number;
   error?: string;
   feedback?: string;
+  /** Who approved or denied it, when a human did. */
+  decidedBy?: DecidedBy;
   /** Size of an output too large to send the model whole; its whole text is at /api/investigations/:id/outputs/:toolCallId. */
   outputTokens?: number;
   toolCallId?: string;
@@ -88,6 +93,6 @@ export interface Investigation extends InvestigationSummary, StormFields {
 export function toToolCallRecord(r: ToolResult): ToolCallRecord {
   return {
     name: r.tool, params: r.params, status: r.status, durationMs: r.elapsedMs, ...(r.error ? { error: r.error } : {}),
-    ...(r.feedback ? { feedback: r.feedback } : {}), ...(r.outputTokens ? { outputTokens: r.outputTokens } : {}), ...(r.callId ? { toolCallId: r.callId } : {}),
+    ...(r.feedback ? { feedback: r.feedback } : {}), ...(r.decidedBy ? { decidedBy: r.decidedBy } : {}), ...(r.outputTokens ? { outputTokens: r.outputTokens } : {}), ...(r.callId ? { toolCallId: r.callId } : {}),
   };
 }

@@ -49,7 +49,10 @@ export class RunControl {
   }
 
   async decide(id: string, phase: Phase, decisions: Array<ApprovalDecision & { toolCallId: string }>): Promise<DecideResult> {
-    const pairs = decisions.flatMap((d) => [d.toolCallId, this.field({ approved: d.approved, ...(d.feedback ? { feedback: d.feedback } : {}), decidedAt: new Date().toISOString() })]);
+    const pairs = decisions.flatMap((d) => [d.toolCallId, this.field({
+      approved: d.approved, ...(d.feedback ? { feedback: d.feedback } : {}), ...(d.decidedBy ? { decidedBy: d.decidedBy } : {}),
+      decidedAt: new Date().toISOString(),
+    })]);
     const [outcome, detail] = (await this.redis.eval(DECIDE_LUA, 2, this.keys.investigation(id), this.keys.approvals(id), statusField(phase), new Date().toISOString(), ...pairs)) as [string, string];
     if (outcome === 'not_awaiting') return { outcome, status: detail };
     if (outcome === 'unknown' || outcome === 'decided') return { outcome, toolCallId: detail };
@@ -64,7 +67,9 @@ export class RunControl {
     for (const [field, value] of Object.entries(h)) {
       if (!field.startsWith('d:')) continue;
       const d = JSON.parse(decodeField(value)) as ApprovalDecision;
-      decisions.set(field.slice(2), { approved: d.approved === true, ...(d.feedback ? { feedback: d.feedback } : {}) });
+      decisions.set(field.slice(2), {
+        approved: d.approved === true, ...(d.feedback ? { feedback: d.feedback } : {}), ...(d.decidedBy ? { decidedBy: d.decidedBy } : {}),
+      });
     }
     return { decisions, expired: h.expired === '1' };
   }
