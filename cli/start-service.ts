@@ -26,7 +26,9 @@ import { RunControl } from '../src/store/run-control.js';
 import { WriteBackQueue } from '../src/writeback/write-back-queue.js';
 import { startWriteBackWorker } from '../src/writeback/write-back-worker.js';
 import { sources } from '../sources/index.js';
-import { buildInvestigator } from './build-investigator.js';
+import { buildInvestigator, buildToolsets } from './build-investigator.js';
+import { ChangeFeed } from '../src/dashboard/change-feed.js';
+import { redactUrlsIn } from '../src/redact.js';
 
 export interface ServiceOptions {
   http: boolean;
@@ -113,9 +115,14 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   let server: Server | undefined;
   if (opts.http) {
     const apiTokens = splitTokens(config.server.apiToken);
-    if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api is open to anyone who can reach this port');
+    if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api and the dashboard at / are open to anyone who can reach this port');
+    const changes = await ChangeFeed.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
+    closers.push(async () => changes.close());
+    // Reasons quote URLs and command output, as `lestrade toolsets list` prints them: redacted.
+    const toolsets = async () => (await buildToolsets(config, opts.env)).statuses
+      .map((t) => (t.reason ? { ...t, reason: redactUrlsIn(redact(t.reason)) } : t));
     const http = createHttpServer({
-      redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger,
+      redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger, changes, toolsets,
       bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
     });
     server = await new Promise<Server>((resolve, reject) => {
@@ -123,7 +130,7 @@ export async function startService(config: Config, redisUrl: string, log: Logger
       http.listen(config.server.port, config.server.host, () => { http.off('error', reject); resolve(http); });
     });
     closers.unshift(() => new Promise((r) => { server!.close(() => r(undefined)); server!.closeAllConnections(); }));
-    log.info({ port: (server.address() as AddressInfo).port }, 'listening');
+    log.info({ port: (server.address() as AddressInfo).port, dashboard: '/', auth: apiTokens.length ? 'token' : 'open' }, 'listening');
   }
 
   return {

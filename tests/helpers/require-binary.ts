@@ -6,6 +6,7 @@ const HINTS: Record<string, string> = {
   'prometheus-alertmanager': 'apt-get install -y prometheus-alertmanager',
   'redis-cli': 'apt-get install -y redis-tools',
   openssl: 'apt-get install -y openssl',
+  chromium: 'apt-get install -y chromium',
 };
 
 /** Fails (never skips) when a component the suite needs is missing, saying how to install it. */
