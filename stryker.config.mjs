@@ -13,15 +13,20 @@ export const FOLDERS = {
     mutate: ['src/loop/**/*.ts'],
     tests: ['tests/unit/src/loop/**/*.test.ts'],
   },
+  'src/model': {
+    mutate: ['src/model/**/*.ts'],
+    tests: ['tests/unit/src/model/**/*.test.ts', 'tests/unit/src/loop/**/*.test.ts'],
+  },
   'src/tools': {
     mutate: ['src/tools/**/*.ts'],
     tests: ['tests/unit/src/tools/**/*.test.ts', 'tests/integration/src/tools/**/*.test.ts', 'tests/fuzz/tool-runners.test.ts'],
   },
   'src/queue': {
-    mutate: ['src/queue/**/*.ts'],
+    mutate: ['src/queue/**/*.ts', 'src/retry-delay.ts'],
     // Not worker-crash.test.ts: its workers are child processes, where no mutant is active.
     tests: [
       'tests/unit/src/queue/**/*.test.ts',
+      'tests/unit/src/retry-delay.test.ts',
       'tests/integration/src/queue/{intake-queue,intake-queue-waiting,intake-queue-deliveries,worker,worker-guards,worker-paths,worker-retry-after,worker-failures,job-retention,linked-issues}.test.ts',
       'tests/integration/src/queue/{investigation-worker,run-investigation-job,run-investigation-job-outcomes,job-dispatcher,continuations,cancel-signals,expiry-worker}.test.ts',
     ],
@@ -41,8 +46,8 @@ export const FOLDERS = {
   },
   'src/http': {
     mutate: [
-      'src/http/check-credentials.ts', 'src/http/read-json-body.ts', 'src/http/read-raw-body.ts', 'src/http/error-handler.ts', 'src/http/redis-unavailable.ts',
-      'src/http/url-credentials.ts', 'src/http/webhook-route.ts', 'src/http/send-json.ts',
+      'src/check-credentials.ts', 'src/http/read-json-body.ts', 'src/http/read-raw-body.ts', 'src/http/error-handler.ts', 'src/http/redis-unavailable.ts',
+      'src/outbound-http/url-credentials.ts', 'src/http/webhook-route.ts', 'src/http/send-json.ts',
     ],
     tests: ['tests/unit/src/http/**/*.test.ts', 'tests/unit/src/security.test.ts', 'tests/integration/src/http/{error-handler,webhook-route,read-raw-body}.test.ts'],
   },

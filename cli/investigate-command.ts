@@ -4,12 +4,12 @@ import type { Config } from '../src/config/schema.js';
 import { ConfigError, RetryableError } from '../src/errors.js';
 import type { Issue } from '../src/issue.js';
 import { isLlmConfigured } from '../src/llm/create-client.js';
-import type { LoopState } from '../src/loop/loop-state.js';
+import type { LoopState } from '../src/model/loop-state.js';
 import type { Logger } from '../src/log.js';
-import type { AnySource } from '../src/source.js';
+import type { AnySource } from '../src/registration/source.js';
 import { toToolCallRecord } from '../src/store/investigation.js';
 import { commentFor } from '../src/writeback/comment-for.js';
-import { hostsIn } from '../src/writeback/sanitize-markdown.js';
+import { hostsIn } from '../src/render/sanitize-markdown.js';
 import { writeRca } from '../src/writeback/write-rca.js';
 import { buildInvestigator } from './build-investigator.js';
 

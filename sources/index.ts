@@ -1,4 +1,4 @@
-import type { AnySource } from '../src/source.js';
+import type { AnySource } from '../src/registration/source.js';
 import { alertmanager } from './alertmanager/index.js';
 import { github } from './github/index.js';
 import { jira } from './jira/index.js';

@@ -1,7 +1,7 @@
 import { describeZodIssues, PermanentError, RetryableError } from '../../src/errors.js';
-import { splitUrlCredentials, withUrlAuthorization } from '../../src/http/url-credentials.js';
+import { splitUrlCredentials, withUrlAuthorization } from '../../src/outbound-http/url-credentials.js';
 import type { Issue } from '../../src/issue.js';
-import type { SourceClient } from '../../src/source.js';
+import type { SourceClient } from '../../src/registration/source.js';
 import { issueFromApiAlert, SOURCE } from './map.js';
 import { ApiAlertsSchema } from './schema.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EnvBinding } from '../../src/source.js';
+import type { EnvBinding } from '../../src/registration/source.js';
 
 const investigateBy = z.enum(['alert', 'group']);
 

@@ -1,5 +1,5 @@
 import { ConfigError } from '../../src/errors.js';
-import type { SourceRegistration } from '../../src/source.js';
+import type { SourceRegistration } from '../../src/registration/source.js';
 import { AlertmanagerSource } from './alertmanager-source.js';
 import { ALERTMANAGER_ENV, AlertmanagerConfigSchema, type AlertmanagerConfig } from './config.js';
 import { SOURCE } from './map.js';

@@ -1,7 +1,7 @@
-import { checkAuthorization, splitTokens } from '../../src/http/check-credentials.js';
+import { checkAuthorization, splitTokens } from '../../src/check-credentials.js';
 import { readJson } from '../../src/http/read-json-body.js';
 import { clip } from '../../src/log-safe.js';
-import type { WebhookHandler } from '../../src/source.js';
+import type { WebhookHandler } from '../../src/registration/source.js';
 import type { AlertmanagerConfig } from './config.js';
 import { withGroups } from './grouping.js';
 import { issuesFromWebhook } from './map.js';

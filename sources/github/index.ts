@@ -1,4 +1,4 @@
-import type { SourceContext, SourceRegistration } from '../../src/source.js';
+import type { SourceContext, SourceRegistration } from '../../src/registration/source.js';
 import { GitHubApi } from './api.js';
 import { createOctokit, type ClientOptions } from './client.js';
 import { appCredentials, disabledReason, GITHUB_ENV, GitHubConfigSchema, type GitHubConfig } from './config.js';

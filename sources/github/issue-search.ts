@@ -1,5 +1,5 @@
 import type { Issue } from '../../src/issue.js';
-import type { SourceClient } from '../../src/source.js';
+import type { SourceClient } from '../../src/registration/source.js';
 import type { GitHubApi } from './api.js';
 import { isPullRequest, MAX_UNTRUSTED_COMMENTS, repoFromUrl, toIssue, type GhIssue } from './map.js';
 

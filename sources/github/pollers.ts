@@ -1,5 +1,5 @@
 import type { Logger } from '../../src/log.js';
-import type { Poller } from '../../src/source.js';
+import type { Poller } from '../../src/registration/source.js';
 import type { GitHubApi } from './api.js';
 import type { GitHubConfig } from './config.js';
 import { issuesWithComments } from './issue-search.js';

@@ -1,5 +1,5 @@
 import { ConfigError } from '../../src/errors.js';
-import type { PullSpec, SourceContext } from '../../src/source.js';
+import type { PullSpec, SourceContext } from '../../src/registration/source.js';
 import type { GitHubApi } from './api.js';
 import { repoName, type GitHubConfig } from './config.js';
 import { GitHubIssueSearch, type PullQuery } from './issue-search.js';

@@ -1,6 +1,6 @@
 import { Webhooks } from '@octokit/webhooks';
-import { splitTokens } from '../../src/http/check-credentials.js';
-import type { Delivery, Verdict } from '../../src/source.js';
+import { splitTokens } from '../../src/check-credentials.js';
+import type { Delivery, Verdict } from '../../src/registration/source.js';
 
 /**
  * verifyAndReceive checks the signature first and throws this only when it does not match;

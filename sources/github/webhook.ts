@@ -1,6 +1,6 @@
 import { readJson } from '../../src/http/read-json-body.js';
 import type { Logger } from '../../src/log.js';
-import type { DeliveryOutcome, WebhookHandler } from '../../src/source.js';
+import type { DeliveryOutcome, WebhookHandler } from '../../src/registration/source.js';
 import type { GitHubApi } from './api.js';
 import type { GitHubConfig } from './config.js';
 import { MAX_UNTRUSTED_COMMENTS, toIssue, type GhComment, type GhIssue, type Trigger } from './map.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EnvBinding } from '../../src/source.js';
+import type { EnvBinding } from '../../src/registration/source.js';
 
 const secret = z.string().min(1);
 const projectKey = z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'must be a Jira project key such as OPS');

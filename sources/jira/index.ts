@@ -1,4 +1,4 @@
-import type { SourceRegistration } from '../../src/source.js';
+import type { SourceRegistration } from '../../src/registration/source.js';
 import { apiFor } from './api-for.js';
 import { JIRA_ENV, JiraConfigSchema, offReason, webhookWarnings, type JiraConfig } from './config.js';
 import { SOURCE } from './map-issue.js';

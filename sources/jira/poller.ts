@@ -1,4 +1,4 @@
-import type { Poller } from '../../src/source.js';
+import type { Poller } from '../../src/registration/source.js';
 import type { JiraApi } from './jira-api.js';
 import { jiraTimeToIso, jqlMinute } from './jira-time.js';
 import { isResolved, issueFromBean } from './map-issue.js';

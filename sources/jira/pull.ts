@@ -1,6 +1,6 @@
 import { ConfigError } from '../../src/errors.js';
 import type { Issue } from '../../src/issue.js';
-import type { PullSpec, SourceClient } from '../../src/source.js';
+import type { PullSpec, SourceClient } from '../../src/registration/source.js';
 import { apiFor } from './api-for.js';
 import type { JiraConfig } from './config.js';
 import type { JiraApi } from './jira-api.js';

@@ -1,5 +1,5 @@
 import { markdownToAdf } from 'marklassian';
-import { toMarkdown, type CommentDoc } from '../../src/writeback/compose-comment.js';
+import { toMarkdown, type CommentDoc } from '../../src/render/compose-comment.js';
 
 /** Atlassian Document Format, as far as we build and read it. */
 export interface AdfDocument {

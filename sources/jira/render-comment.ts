@@ -1,8 +1,8 @@
 import type { IssueLocator } from '../../src/issue.js';
-import type { CommentDoc } from '../../src/writeback/compose-comment.js';
-import { fitToLimit } from '../../src/writeback/fit-to-limit.js';
-import { rcaMarker } from '../../src/writeback/rca-writer.js';
-import { codeSpan } from '../../src/writeback/sanitize-markdown.js';
+import type { CommentDoc } from '../../src/render/compose-comment.js';
+import { fitToLimit } from '../../src/render/fit-to-limit.js';
+import { rcaMarker } from '../../src/render/rca-writer.js';
+import { codeSpan } from '../../src/render/sanitize-markdown.js';
 import type { Deployment } from './config.js';
 import { toAdf } from './render-adf.js';
 import { toWikiMarkup } from './render-wiki.js';

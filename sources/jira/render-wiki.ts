@@ -1,5 +1,5 @@
 import { Lexer, type MarkedToken, type Token, type Tokens } from 'marked';
-import { toMarkdown, type CommentDoc } from '../../src/writeback/compose-comment.js';
+import { toMarkdown, type CommentDoc } from '../../src/render/compose-comment.js';
 import { decodeEntities } from './render-adf.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { splitTokens } from '../../src/http/check-credentials.js';
-import type { Delivery, Verdict, WebhookHandler } from '../../src/source.js';
+import { splitTokens } from '../../src/check-credentials.js';
+import type { Delivery, Verdict, WebhookHandler } from '../../src/registration/source.js';
 import type { JiraConfig } from './config.js';
 
 const OK: Verdict = { ok: true };

@@ -1,7 +1,7 @@
 import { PermanentError } from '../../src/errors.js';
 import { readJson } from '../../src/http/read-json-body.js';
 import type { Issue } from '../../src/issue.js';
-import type { DeliveryOutcome, WebhookHandler } from '../../src/source.js';
+import type { DeliveryOutcome, WebhookHandler } from '../../src/registration/source.js';
 import type { JiraConfig } from './config.js';
 import type { JiraApi } from './jira-api.js';
 import { commandIdentity, issueFromBean } from './map-issue.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { PermanentError } from '../../src/errors.js';
 import type { IssueLocator } from '../../src/issue.js';
-import type { CommentDoc } from '../../src/writeback/compose-comment.js';
-import { rcaMarker, type RcaWriter, type WrittenComment } from '../../src/writeback/rca-writer.js';
+import type { CommentDoc } from '../../src/render/compose-comment.js';
+import { rcaMarker, type RcaWriter, type WrittenComment } from '../../src/render/rca-writer.js';
 import type { JiraApi } from './jira-api.js';
 import { isSelf, type SelfIdentity } from './own-comments.js';
 import { renderBody } from './render-comment.js';

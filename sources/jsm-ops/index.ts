@@ -1,4 +1,4 @@
-import type { SourceRegistration } from '../../src/source.js';
+import type { SourceRegistration } from '../../src/registration/source.js';
 import { JsmOpsApi } from './api.js';
 import { JSM_OPS_ENV, JsmOpsConfigSchema, offReason, siteOf, warnings, type JsmOpsConfig } from './config.js';
 import { SOURCE, type JsmContext } from './map.js';

@@ -1,4 +1,4 @@
-import type { DeliveryOutcome, WebhookHandler } from '../../src/source.js';
+import type { DeliveryOutcome, WebhookHandler } from '../../src/registration/source.js';
 import { headerTokenCheck } from '../ops-alerts-common/header-token.js';
 import { decideAction } from '../ops-alerts-common/triggers.js';
 import { readActionPayload } from '../ops-alerts-common/webhook-payload.js';

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { splitTokens } from '../../src/http/check-credentials.js';
-import type { Delivery, Verdict } from '../../src/source.js';
+import { splitTokens } from '../../src/check-credentials.js';
+import type { Delivery, Verdict } from '../../src/registration/source.js';
 
 /**
  * The header our token travels in. OpsGenie's and JSM's outgoing webhooks are unsigned; the only

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { IssueLocator } from '../../src/issue.js';
-import { toMarkdown, type CommentDoc } from '../../src/writeback/compose-comment.js';
-import { fitToLimit } from '../../src/writeback/fit-to-limit.js';
-import { rcaMarker } from '../../src/writeback/rca-writer.js';
+import { toMarkdown, type CommentDoc } from '../../src/render/compose-comment.js';
+import { fitToLimit } from '../../src/render/fit-to-limit.js';
+import { rcaMarker } from '../../src/render/rca-writer.js';
 
 /** OpsGenie's note limit (25,000 characters); JSM declares the same for a new alert's note. */
 export const NOTE_LIMIT = 25_000;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
 import { readJson } from '../../src/http/read-json-body.js';
-import type { Delivery } from '../../src/source.js';
+import type { Delivery } from '../../src/registration/source.js';
 import { parseLosslessJson } from './lossless-json.js';
 
 /** Epoch milliseconds, as OpsGenie-style payloads send `createdAt`. */

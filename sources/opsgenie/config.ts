@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EnvBinding } from '../../src/source.js';
+import type { EnvBinding } from '../../src/registration/source.js';
 import { NOTE_LIMIT } from '../ops-alerts-common/note-text.js';
 import { AlertTriggersSchema, triggerWarnings } from '../ops-alerts-common/triggers.js';
 

@@ -1,4 +1,4 @@
-import type { SourceRegistration } from '../../src/source.js';
+import type { SourceRegistration } from '../../src/registration/source.js';
 import { OpsgenieApi } from './api.js';
 import { OPSGENIE_ENV, OpsgenieConfigSchema, offReason, warnings, type OpsgenieConfig } from './config.js';
 import { SOURCE } from './map.js';

@@ -1,6 +1,6 @@
 import type { Issue } from '../../src/issue.js';
 import { listAllPages } from '../ops-alerts-common/list-pages.js';
-import type { PullSpec, SourceClient } from '../../src/source.js';
+import type { PullSpec, SourceClient } from '../../src/registration/source.js';
 import type { OpsgenieApi } from './api.js';
 import type { OpsgenieConfig } from './config.js';
 import { issueFromApiAlert } from './map.js';

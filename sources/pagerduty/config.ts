@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { splitTokens } from '../../src/http/check-credentials.js';
-import type { EnvBinding } from '../../src/source.js';
+import { splitTokens } from '../../src/check-credentials.js';
+import type { EnvBinding } from '../../src/registration/source.js';
 
 const secret = z.string().min(1);
 

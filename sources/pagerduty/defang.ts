@@ -1,4 +1,4 @@
-import { linkedHosts } from '../../src/writeback/sanitize-markdown.js';
+import { linkedHosts } from '../../src/render/sanitize-markdown.js';
 
 const URL_LIKE = /\bhttps?:\/\/[^\s<>"'`)\]}|\\]+|\bwww\.[^\s<>"'`)\]}|\\]+/gi;
 

@@ -1,4 +1,4 @@
-import type { SourceRegistration } from '../../src/source.js';
+import type { SourceRegistration } from '../../src/registration/source.js';
 import { PagerDutyApi } from './api.js';
 import { apiBaseOf, offReason, PAGERDUTY_ENV, PagerDutyConfigSchema, warnings, type PagerDutyConfig } from './config.js';
 import { SOURCE } from './map.js';

@@ -1,6 +1,6 @@
 import { ConfigError } from '../../src/errors.js';
 import type { Issue } from '../../src/issue.js';
-import type { PullSpec, SourceClient, SourceContext } from '../../src/source.js';
+import type { PullSpec, SourceClient, SourceContext } from '../../src/registration/source.js';
 import { MAX_PAGE, type IncidentQuery, type PagerDutyApi } from './api.js';
 import type { PagerDutyConfig } from './config.js';
 import { toIssue } from './map.js';

@@ -1,6 +1,6 @@
 import type { IssueLocator } from '../../src/issue.js';
-import { toMarkdown, type CommentDoc } from '../../src/writeback/compose-comment.js';
-import { fitToLimit } from '../../src/writeback/fit-to-limit.js';
+import { toMarkdown, type CommentDoc } from '../../src/render/compose-comment.js';
+import { fitToLimit } from '../../src/render/fit-to-limit.js';
 import { defangUnvouchedUrls } from './defang.js';
 import { markerLine, rcaDigest } from './marker.js';
 

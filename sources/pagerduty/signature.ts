@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { splitTokens } from '../../src/http/check-credentials.js';
-import type { Delivery, Verdict } from '../../src/source.js';
+import { splitTokens } from '../../src/check-credentials.js';
+import type { Delivery, Verdict } from '../../src/registration/source.js';
 
 const V1 = /^v1=([0-9a-f]{64})$/i;
 

@@ -1,6 +1,6 @@
 import { PermanentError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
-import type { DeliveryOutcome, WebhookHandler } from '../../src/source.js';
+import type { DeliveryOutcome, WebhookHandler } from '../../src/registration/source.js';
 import type { PagerDutyApi } from './api.js';
 import type { PagerDutyConfig } from './config.js';
 import { toIssue } from './map.js';

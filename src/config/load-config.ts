@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError, describeZodIssues } from '../errors.js';
-import type { EnvBinding } from '../source.js';
+import type { EnvBinding } from '../registration/source.js';
 import { buildConfigSchema, type Config } from './schema.js';
 
 type Env = Record<string, string | undefined>;

@@ -1,4 +1,4 @@
-import { splitTokens } from '../http/check-credentials.js';
+import { splitTokens } from '../check-credentials.js';
 import { createRedactor, type Redactor } from '../redact.js';
 import type { Config } from './schema.js';
 

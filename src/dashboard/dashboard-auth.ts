@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { checkAuthorization } from '../http/check-credentials.js';
+import { checkAuthorization } from '../check-credentials.js';
 import { readCookie, sameOrigin, SESSION_COOKIE, sessionCookie } from './cookies.js';
 import type { Session, SessionStore } from './sessions.js';
 

@@ -1,5 +1,5 @@
 import { Marked, type Tokens } from 'marked';
-import { sanitizeMarkdown } from '../writeback/sanitize-markdown.js';
+import { sanitizeMarkdown } from '../render/sanitize-markdown.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake-queue.js';
-import type { Delivery, WebhookHandler } from '../source.js';
+import type { Delivery, WebhookHandler } from '../registration/source.js';
 import { keysOf } from '../redis/keys.js';
 import { errorReply } from './error-handler.js';
 import { parseJsonBody } from './read-json-body.js';

@@ -1,19 +1,9 @@
 import { PermanentError } from '../errors.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { ToolResult } from '../tools/types.js';
-import { callKey, type AwaitingTurn, type LoopState, type PendingApproval } from './loop-state.js';
-
-/** A human's answer to one pending call. */
-export interface ApprovalDecision {
-  approved: boolean;
-  feedback?: string;
-}
-
-/** What a paused loop resumes with: decisions by tool call id; undecided calls count as expired when `expired`. */
-export interface ApprovalOutcome {
-  decisions: Map<string, ApprovalDecision>;
-  expired: boolean;
-}
+import type { ApprovalDecision, ApprovalOutcome } from '../model/approval.js';
+import type { AwaitingTurn, LoopState, PendingApproval } from '../model/loop-state.js';
+import { callKey } from '../tools/call-key.js';
 
 export const DENIED = 'A human reviewed this call and denied it; it did not run. Do not retry it as it is.';
 export const EXPIRED = 'Not approved in time: nobody decided before the approval expired, so this call did not run. Finish with the evidence you have.';

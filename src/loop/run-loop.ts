@@ -10,8 +10,10 @@ import { CancelledError } from '../errors.js';
 import { classifyLlmError } from '../llm/classify-error.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { ToolResult } from '../tools/types.js';
-import { pauseTurn, resolveAwaiting, type ApprovalOutcome } from './approvals.js';
-import { callKey, type AwaitingTurn, type LoopState } from './loop-state.js';
+import { pauseTurn, resolveAwaiting } from './approvals.js';
+import type { ApprovalOutcome } from '../model/approval.js';
+import type { AwaitingTurn, LoopState } from '../model/loop-state.js';
+import { callKey } from '../tools/call-key.js';
 import { toOpenAiTool } from './tool-specs.js';
 import type { StopCondition } from './stop-conditions.js';
 

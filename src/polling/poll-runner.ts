@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { closeWorker } from '../queue/close-worker.js';
 import type { Intake } from '../queue/intake-queue.js';
-import type { Poller } from '../source.js';
+import type { Poller } from '../registration/source.js';
 import { keysOf } from '../redis/keys.js';
 
 export const POLL_QUEUE_NAME = 'polls';

@@ -2,7 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { QUEUE_NAME, type InvestigationJobData } from '../redis/queue-names.js';
 import { keysOf } from '../redis/keys.js';
-import { retryDelay } from './retry-delay.js';
+import { retryDelay } from '../retry-delay.js';
 import { runInvestigationJob, type JobDeps } from './run-investigation-job.js';
 
 export interface WorkerOptions {
@@ -12,7 +12,7 @@ export interface WorkerOptions {
   stalledIntervalMs: number;
 }
 
-export { retryDelay } from './retry-delay.js';
+export { retryDelay } from '../retry-delay.js';
 export type { OnCompleted } from './run-investigation-job.js';
 
 /** Runs queued investigations; several of these can run on other machines against one Redis. */

@@ -1,7 +1,7 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { CheckpointError, describeZodIssues } from '../errors.js';
-import type { LoopState } from '../loop/loop-state.js';
+import type { LoopState } from '../model/loop-state.js';
 
 /**
  * Saved loop state is versioned: a checkpoint is `{version, savedAt, state}` and is parsed with

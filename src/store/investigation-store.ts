@@ -1,9 +1,9 @@
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Issue } from '../issue.js';
-import type { LoopState } from '../loop/loop-state.js';
+import type { LoopState } from '../model/loop-state.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import type { AskStatus, ConversationEntry, Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
-import type { WriteBackRecord } from '../writeback/write-back-record.js';
+import type { WriteBackRecord } from '../model/write-back-record.js';
 import { claimMany, type ClaimItem } from './claim-many.js';
 import type { ClaimReply } from './claim-script.js';
 import { extraFields } from './extra-fields.js';

@@ -1,9 +1,20 @@
 import type { Issue } from '../issue.js';
-import type { ContextStats, Usage } from '../loop/loop-state.js';
-import type { ToolResult } from '../tools/types.js';
-import type { WriteBackRecord } from '../writeback/write-back-record.js';
-import type { ApprovalsView } from './run-control.js';
+import type { ContextStats, Usage } from '../model/loop-state.js';
+import type { ToolResult } from '../model/tool-result.js';
+import type { WriteBackRecord } from '../model/write-back-record.js';
 import type { StormFields } from './extra-fields.js';
+
+/** A run is the investigation itself, or a follow-up question on a completed one. */
+export type Phase = 'investigation' | 'ask';
+
+/** What the API shows of a paused run. */
+export interface ApprovalsView {
+  seq: number;
+  phase: Phase;
+  requestedAt: string;
+  expiresAt: string;
+  pending: Array<{ toolCallId: string; tool: string; params: Record<string, unknown>; reason: string }>;
+}
 
 /**
  * linked: no investigation of its own; the issue is made of alerts already investigated

@@ -1,26 +1,15 @@
 import type { RedisClient } from '../redis/redis-connections.js';
 import { publishChange } from './record-changes.js';
-import type { ApprovalDecision, ApprovalOutcome } from '../loop/approvals.js';
-import type { AwaitingTurn } from '../loop/loop-state.js';
+import type { ApprovalDecision, ApprovalOutcome } from '../model/approval.js';
+import type { AwaitingTurn } from '../model/loop-state.js';
 import { noSecrets, type Redactor } from '../redact.js';
-import type { ConversationEntry } from './investigation.js';
+import type { ApprovalsView, ConversationEntry, Phase } from './investigation.js';
 import { keysOf } from '../redis/keys.js';
 import { decodeField, encodeField } from '../redis/lossless.js';
+export type { ApprovalsView, Phase } from './investigation.js';
 import { ASK_LUA, BEGIN_LUA, CANCEL_LUA, DECIDE_LUA, EXPIRE_LUA, PAUSE_LUA, UPDATE_IF_LUA } from './run-control-lua.js';
 
-/** A run is the investigation itself, or a follow-up question on a completed one. */
-export type Phase = 'investigation' | 'ask';
-
 export const statusField = (phase: Phase) => (phase === 'ask' ? 'askStatus' : 'status');
-
-/** What the API shows of a paused run. */
-export interface ApprovalsView {
-  seq: number;
-  phase: Phase;
-  requestedAt: string;
-  expiresAt: string;
-  pending: Array<{ toolCallId: string; tool: string; params: Record<string, unknown>; reason: string }>;
-}
 
 export type DecideResult =
   | { outcome: 'not_awaiting'; status: string }

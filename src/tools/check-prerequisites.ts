@@ -1,4 +1,4 @@
-import { splitUrlCredentials, withUrlAuthorization } from '../http/url-credentials.js';
+import { splitUrlCredentials, withUrlAuthorization } from '../outbound-http/url-credentials.js';
 import { runCommand } from './run-command.js';
 import type { Prerequisite } from './types.js';
 import { renderValue } from './yaml-toolset.js';

@@ -1,5 +1,5 @@
 import { describeZodIssues } from '../errors.js';
-import { callKey, paramsKey } from '../loop/loop-state.js';
+import { callKey, paramsKey } from './call-key.js';
 import { applyFilters, hasFilters, splitFilters, type Filters } from './output-filters.js';
 import { shapeOutput } from './shape-output.js';
 import type { CallVerdict, Tool, ToolOutput, ToolResult } from './types.js';

@@ -1,6 +1,6 @@
 import type { Investigation } from '../store/investigation.js';
-import { composeComment, type CommentDoc } from './compose-comment.js';
-import { hostsIn } from './sanitize-markdown.js';
+import { composeComment, type CommentDoc } from '../render/compose-comment.js';
+import { hostsIn } from '../render/sanitize-markdown.js';
 
 /**
  * The comment for an investigation. Links survive only to hosts that the issue or a tool result

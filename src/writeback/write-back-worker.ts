@@ -3,7 +3,7 @@ import type { RedisClient } from '../redis/redis-connections.js';
 import { PermanentError } from '../errors.js';
 import { WRITE_BACK_QUEUE_NAME, type WriteBackJobData } from '../redis/queue-names.js';
 import { keysOf } from '../redis/keys.js';
-import { retryDelay } from '../queue/retry-delay.js';
+import { retryDelay } from '../retry-delay.js';
 import { runWriteBack, type WriteBackDeps } from './run-write-back.js';
 
 export interface WriteBackWorkerOptions {

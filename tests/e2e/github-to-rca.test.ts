@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMENT_HEADING } from '../../src/writeback/compose-comment.js';
+import { COMMENT_HEADING } from '../../src/render/compose-comment.js';
 import type { GithubDouble } from '../helpers/doubles/github-double.js';
 import { getInvestigation, writtenBack } from '../helpers/investigations-api.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';

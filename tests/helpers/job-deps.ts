@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import type { InvestigateOptions, Investigator } from '../../src/investigation/investigator.js';
 import type { Issue } from '../../src/issue.js';
 import { createLogger } from '../../src/log.js';
-import type { LoopState } from '../../src/loop/loop-state.js';
+import type { LoopState } from '../../src/model/loop-state.js';
 import type { LoopResult } from '../../src/loop/run-loop.js';
 import { CancelSignals } from '../../src/queue/cancel-signals.js';
 import type { Continuations } from '../../src/queue/continuations.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paramsKey } from '../../src/loop/loop-state.js';
+import { paramsKey } from '../../src/tools/call-key.js';
 import { runPipeline } from '../../src/tools/run-pipeline.js';
 import type { Tool, ToolOutput, Toolset } from '../../src/tools/types.js';
 import { checkCommand, type BashPolicyConfig } from './policy.js';

@@ -1,4 +1,4 @@
-import { splitUrlCredentials, withUrlAuthorization } from '../../src/http/url-credentials.js';
+import { splitUrlCredentials, withUrlAuthorization } from '../../src/outbound-http/url-credentials.js';
 
 /**
  * A thin client for Prometheus' HTTP API (/api/v1). Credentials in the URL

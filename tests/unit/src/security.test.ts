@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { sources } from '../../../sources/index.js';
 import { describe, expect, it } from 'vitest';
-import { checkAuthorization } from '../../../src/http/check-credentials.js';
+import { checkAuthorization } from '../../../src/check-credentials.js';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { configSecrets, redactorFromConfig } from '../../../src/config/secrets.js';
 import { normaliseSeverity } from '../../../src/issue.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeComment } from '../../../../src/writeback/compose-comment.js';
+import { composeComment } from '../../../../src/render/compose-comment.js';
 import { writeRca } from '../../../../src/writeback/write-rca.js';
 import { GitHubConfigSchema } from '../../../../sources/github/config.js';
 import { createGitHubApi } from '../../../../sources/github/index.js';

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError, RetryableError } from '../../../../src/errors.js';
 import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
-import type { DeliveryOutcome, WebhookHandler } from '../../../../src/source.js';
+import type { DeliveryOutcome, WebhookHandler } from '../../../../src/registration/source.js';
 import { github } from '../../../../sources/github/index.js';
 import type { GithubDouble } from '../../../helpers/doubles/github-double.js';
 import { BOT, configFor, seededDouble } from '../../../fixtures/github/double-setup.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InputError, RetryableError } from '../../../../src/errors.js';
-import type { DeliveryOutcome, WebhookHandler } from '../../../../src/source.js';
+import type { DeliveryOutcome, WebhookHandler } from '../../../../src/registration/source.js';
 import { cloudApi } from '../../../../sources/jira/cloud-api.js';
 import { JiraConfigSchema } from '../../../../sources/jira/config.js';
 import { dataCenterApi } from '../../../../sources/jira/datacenter-api.js';

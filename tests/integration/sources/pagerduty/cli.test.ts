@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMENT_HEADING } from '../../../../src/writeback/compose-comment.js';
+import { COMMENT_HEADING } from '../../../../src/render/compose-comment.js';
 import { startPagerDutyDouble, type PagerDutyDouble, type PdIncident } from '../../../helpers/doubles/pagerduty-double.js';
 import { runCli as run } from '../../../helpers/run-cli.js';
 import { startScriptedLlm, type ScriptedLlm } from '../../../helpers/scripted-llm.js';

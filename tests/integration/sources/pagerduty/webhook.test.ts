@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RetryableError } from '../../../../src/errors.js';
 import { createLogger } from '../../../../src/log.js';
-import type { DeliveryOutcome } from '../../../../src/source.js';
+import type { DeliveryOutcome } from '../../../../src/registration/source.js';
 import { pagerdutyWebhook, WEBHOOK_READ_TIMEOUT_MS } from '../../../../sources/pagerduty/webhook.js';
 import { startPagerDutyDouble, type PagerDutyDouble, type PdIncident } from '../../../helpers/doubles/pagerduty-double.js';
 import { apiOn } from '../../../fixtures/pagerduty/double-setup.js';

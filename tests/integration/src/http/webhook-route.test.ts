@@ -9,7 +9,7 @@ import { createHttpServer } from '../../../../src/http/create-app.js';
 import { createLogger } from '../../../../src/log.js';
 import { Intake } from '../../../../src/queue/intake-queue.js';
 import type { Issue } from '../../../../src/issue.js';
-import type { WebhookHandler } from '../../../../src/source.js';
+import type { WebhookHandler } from '../../../../src/registration/source.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 

@@ -4,7 +4,7 @@ import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
 import { runPoll, startPolling } from '../../../../src/polling/poll-runner.js';
 import { Intake } from '../../../../src/queue/intake-queue.js';
-import type { Poller } from '../../../../src/source.js';
+import type { Poller } from '../../../../src/registration/source.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { keys } from '../../../../src/redis/keys.js';

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError, PermanentError, RetryableError } from '../../../../src/errors.js';
 import type { Issue } from '../../../../src/issue.js';
-import { initialState, type LoopState } from '../../../../src/loop/loop-state.js';
+import { initialState, type LoopState } from '../../../../src/model/loop-state.js';
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { fakeJob, jobDeps, type TestJobDeps } from '../../../helpers/job-deps.js';

@@ -4,7 +4,7 @@ import { PermanentError, RetryableError } from '../../../../src/errors.js';
 import type { InvestigateOptions, Investigator } from '../../../../src/investigation/investigator.js';
 import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
-import { initialState, type LoopState } from '../../../../src/loop/loop-state.js';
+import { initialState, type LoopState } from '../../../../src/model/loop-state.js';
 import type { LoopResult } from '../../../../src/loop/run-loop.js';
 import { Intake } from '../../../../src/queue/intake-queue.js';
 import { createRedactor } from '../../../../src/redact.js';

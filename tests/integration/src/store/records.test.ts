@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
-import { initialState } from '../../../../src/loop/loop-state.js';
+import { initialState } from '../../../../src/model/loop-state.js';
 import { createRedactor } from '../../../../src/redact.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composeComment, toMarkdown } from '../../../../src/writeback/compose-comment.js';
+import { composeComment, toMarkdown } from '../../../../src/render/compose-comment.js';
 import { GITHUB_COMMENT_LIMIT, renderComment } from '../../../../sources/github/render-comment.js';
 import { hasAnyMarker, markerComment } from '../../../../sources/github/marker.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Delivery } from '../../../../src/source.js';
+import type { Delivery } from '../../../../src/registration/source.js';
 import { signatureVerifier } from '../../../../sources/github/signature.js';
 import { issuesLabeled, signed } from '../../../fixtures/github/payloads.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composeComment } from '../../../../src/writeback/compose-comment.js';
+import { composeComment } from '../../../../src/render/compose-comment.js';
 import { adfToPlainText } from '../../../../sources/jira/render-adf.js';
 import { renderBody } from '../../../../sources/jira/render-comment.js';
 

@@ -3,8 +3,8 @@ import { markdownToAdf } from 'marklassian';
 import { describe, expect, it } from 'vitest';
 import { adfToPlainText, toAdf } from '../../../../sources/jira/render-adf.js';
 import { toWikiMarkup } from '../../../../sources/jira/render-wiki.js';
-import { composeComment, type CommentDoc } from '../../../../src/writeback/compose-comment.js';
-import { fitToLimit } from '../../../../src/writeback/fit-to-limit.js';
+import { composeComment, type CommentDoc } from '../../../../src/render/compose-comment.js';
+import { fitToLimit } from '../../../../src/render/fit-to-limit.js';
 
 const allowedHosts = new Set(['grafana.example.com', 'lestrade.example.com']);
 const compose = (rca: string) =>

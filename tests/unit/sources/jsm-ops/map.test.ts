@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src/config/load-config.js';
-import type { Delivery, DeliveryOutcome } from '../../../../src/source.js';
+import type { Delivery, DeliveryOutcome } from '../../../../src/registration/source.js';
 import { sources } from '../../../../sources/index.js';
 import { JsmOpsConfigSchema, type JsmOpsConfig } from '../../../../sources/jsm-ops/config.js';
 import { jsmOps } from '../../../../sources/jsm-ops/index.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { composeComment } from '../../../../src/writeback/compose-comment.js';
+import { composeComment } from '../../../../src/render/compose-comment.js';
 import { locatorOf, severityOfPriority } from '../../../../sources/ops-alerts-common/alert-fields.js';
 import { headerTokenCheck } from '../../../../sources/ops-alerts-common/header-token.js';
 import { parseLosslessJson } from '../../../../sources/ops-alerts-common/lossless-json.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../../src/errors.js';
 import { loadConfig } from '../../../../src/config/load-config.js';
-import type { Delivery, DeliveryOutcome } from '../../../../src/source.js';
+import type { Delivery, DeliveryOutcome } from '../../../../src/registration/source.js';
 import { sources } from '../../../../sources/index.js';
 import { issueFromApiAlert } from '../../../../sources/opsgenie/map.js';
 import { opsgenie } from '../../../../sources/opsgenie/index.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RetryableError, PermanentError } from '../../../../src/errors.js';
-import { composeComment } from '../../../../src/writeback/compose-comment.js';
+import { composeComment } from '../../../../src/render/compose-comment.js';
 import { markedDigest, markerLine, rcaDigest } from '../../../../sources/pagerduty/marker.js';
 import { pagerDutyFailure, pagerDutyReason } from '../../../../sources/pagerduty/pagerduty-error.js';
 import { renderNote } from '../../../../sources/pagerduty/render-note.js';

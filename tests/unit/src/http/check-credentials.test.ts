@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InputError } from '../../../../src/errors.js';
-import { checkAuthorization, splitTokens } from '../../../../src/http/check-credentials.js';
+import { checkAuthorization, splitTokens } from '../../../../src/check-credentials.js';
 import { parseJsonBody, readJson } from '../../../../src/http/read-json-body.js';
-import { splitUrlCredentials, withUrlAuthorization } from '../../../../src/http/url-credentials.js';
+import { splitUrlCredentials, withUrlAuthorization } from '../../../../src/outbound-http/url-credentials.js';
 
 const basic = (userAndPassword: string) => `Basic ${Buffer.from(userAndPassword).toString('base64')}`;
 

@@ -2,10 +2,10 @@ import { Redis, ReplyError } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InputError } from '../../../../src/errors.js';
-import { checkAuthorization } from '../../../../src/http/check-credentials.js';
+import { checkAuthorization } from '../../../../src/check-credentials.js';
 import { readJson } from '../../../../src/http/read-json-body.js';
 import { isRedisUnavailable } from '../../../../src/http/redis-unavailable.js';
-import { withUrlAuthorization } from '../../../../src/http/url-credentials.js';
+import { withUrlAuthorization } from '../../../../src/outbound-http/url-credentials.js';
 import { freePort } from '../../../helpers/free-port.js';
 
 const basic = (userAndPassword: string) => `Basic ${Buffer.from(userAndPassword).toString('base64')}`;

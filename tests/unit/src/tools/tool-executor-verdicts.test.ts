@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { callKey, paramsKey } from '../../../../src/loop/loop-state.js';
+import { callKey, paramsKey } from '../../../../src/tools/call-key.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import type { CallVerdict, Tool, ToolContext } from '../../../../src/tools/types.js';
 

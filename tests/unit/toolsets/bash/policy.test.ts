@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paramsKey } from '../../../../src/loop/loop-state.js';
+import { paramsKey } from '../../../../src/tools/call-key.js';
 import { createBashToolset } from '../../../../toolsets/bash/index.js';
 import { checkCommand, type BashPolicyConfig } from '../../../../toolsets/bash/policy.js';
 

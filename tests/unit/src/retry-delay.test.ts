@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PermanentError, RetryableError } from '../../../../src/errors.js';
-import { retryDelay } from '../../../../src/queue/retry-delay.js';
+import { PermanentError, RetryableError } from '../../../src/errors.js';
+import { retryDelay } from '../../../src/retry-delay.js';
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 

@@ -1,4 +1,4 @@
-import { RetryableError } from '../errors.js';
+import { RetryableError } from './errors.js';
 
 const MAX_BACKOFF_MS = 15 * 60_000;
 

@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { ToolResult } from '../tools/types.js';
+import type { ToolResult } from './tool-result.js';
 
 export interface Usage {
   promptTokens: number;
@@ -75,27 +75,4 @@ export function initialState(messages: ChatCompletionMessageParam[]): LoopState 
     messages, steps: 0, usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 }, toolCalls: [], callKeys: [],
     awaiting: null, pauses: 0, forceAnswer: null, question: null, questionEntry: null, context: { windowTokens: 0, peakTokens: 0, compactions: [] },
   };
-}
-
-/** Same tool with the same arguments in any key order gives the same key. */
-export function callKey(name: string, rawArguments: string): string {
-  try {
-    return `${name}(${canonical(JSON.parse(rawArguments || '{}'))})`;
-  } catch {
-    return `${name}(${rawArguments})`;
-  }
-}
-
-/** The key of a call from its validated parameters (what a runner sees). */
-export function paramsKey(name: string, params: Record<string, unknown>): string {
-  return `${name}(${canonical(params)})`;
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }

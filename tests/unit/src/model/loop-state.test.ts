@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { callKey, initialState, type LoopState } from '../../../../src/loop/loop-state.js';
+import { initialState, type LoopState } from '../../../../src/model/loop-state.js';
+import { callKey } from '../../../../src/tools/call-key.js';
 import { stepCountIs, tokenBudgetIs, toolCallCountIs } from '../../../../src/loop/stop-conditions.js';
 
 describe('initialState', () => {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { Issue, IssueLocator } from './issue.js';
-import type { Logger } from './log.js';
-import type { RcaWriter } from './writeback/rca-writer.js';
+import type { Issue, IssueLocator } from '../issue.js';
+import type { Logger } from '../log.js';
+import type { RcaWriter } from '../render/rca-writer.js';
 
 export type Env = Record<string, string | undefined>;
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { marked, type Token } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { composeComment, splitSections, toMarkdown, type CommentDoc } from '../../../../src/writeback/compose-comment.js';
-import { fitToLimit } from '../../../../src/writeback/fit-to-limit.js';
-import { codeSpan, hostsIn, sanitizeMarkdown } from '../../../../src/writeback/sanitize-markdown.js';
+import { composeComment, splitSections, toMarkdown, type CommentDoc } from '../../../../src/render/compose-comment.js';
+import { fitToLimit } from '../../../../src/render/fit-to-limit.js';
+import { codeSpan, hostsIn, sanitizeMarkdown } from '../../../../src/render/sanitize-markdown.js';
 
 const allowedHosts = new Set(['grafana.example.com']);
 const clean = (md: string) => sanitizeMarkdown(md, { allowedHosts });

@@ -1,0 +1,136 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import { asTypedError, CancelledError, PermanentError, RetryableError } from '../errors.js';
+import type { InvestigateOptions, Investigator } from '../investigation/investigator.js';
+import type { LoopResult } from '../loop/run-loop.js';
+import type { LoopState } from '../model/loop-state.js';
+import type { Logger } from '../log.js';
+import { toToolCallRecord, type Investigation, type ToolCallRecord } from '../store/investigation.js';
+import type { InvestigationStore } from '../store/investigation-store.js';
+import type { Phase, RunControl } from '../store/run-control.js';
+import type { WorkerHooks } from './admission.js';
+import type { CancelSignals } from './cancel-signals.js';
+import type { Continuations } from './continuations.js';
+import type { InvestigationJobData } from '../redis/queue-names.js';
+
+/** Called once an investigation is completed (and again if its job is redelivered): requests its write-back. */
+export type OnCompleted = (inv: Investigation) => Promise<void>;
+
+export interface JobDeps {
+  store: InvestigationStore;
+  runs: RunControl;
+  investigator: Investigator;
+  continuations: Continuations;
+  cancels: CancelSignals;
+  log: Logger;
+  approvalTimeoutSeconds: number;
+  onCompleted?: OnCompleted;
+  /** Admission (skip rules, budgets, a group's quiet time) and usage accounting; none in tests that do not need them. */
+  hooks?: WorkerHooks;
+}
+
+/** What a finished loop leaves on the record, whichever run it was. */
+export interface Progress {
+  toolCalls: ToolCallRecord[];
+  usage: LoopState['usage'];
+  context: LoopState['context'];
+}
+
+export interface FailureContext {
+  inv: Investigation;
+  phase: Phase;
+  attempt: number;
+  job: Job<InvestigationJobData>;
+  partial: LoopState | null;
+  cancelled: boolean;
+}
+
+/**
+ * One kind of run over the tool loop: the investigation (run-investigation-job.ts) or a follow-up
+ * question (follow-up-job.ts). runLoopJob does what both share: the run's begin, the checkpoint
+ * after each step, cancellation, a pause for approvals and the typing of failures.
+ */
+export interface LoopJob {
+  phase: Phase;
+  /** What the log calls it: "investigation" or "follow-up". */
+  noun: string;
+  /** The record's status of this run. */
+  statusOf(inv: Investigation): string | undefined;
+  /** Runs the loop, from the checkpoint when there is one. */
+  run(checkpoint: LoopState | null, opts: InvestigateOptions): Promise<LoopResult>;
+  /** Records a loop that ended (not paused); true when the investigation itself completed. */
+  finish(result: LoopResult, progress: Progress): Promise<boolean>;
+  /** Records a failed attempt: given up, or back to the queue. */
+  fail(f: FailureContext, message: string, giveUp: boolean): Promise<void>;
+}
+
+/** Runs one job of a kind; true when the investigation completed (its write-back is then due). */
+export async function runLoopJob(job: Job<InvestigationJobData>, inv: Investigation, kind: LoopJob, deps: JobDeps): Promise<boolean> {
+  const { id } = inv;
+  const { phase } = kind;
+  const attempt = job.attemptsMade + 1;
+  if (!(await deps.runs.begin(id, phase, attempt, job.id ?? id))) return false;
+  deps.log.info({ id, title: inv.title, attempt, phase }, `${kind.noun} started`);
+  const controller = deps.cancels.register(id);
+  let partial: LoopState | null = null;
+  let completed = false;
+  try {
+    const checkpoint = await deps.store.loadCheckpoint(id);
+    const onStep = async (state: LoopState) => {
+      partial = state;
+      await deps.store.saveCheckpoint(id, state);
+      // The cancel message may have been missed (another process, a reconnect): the record says.
+      if (!controller.signal.aborted && kind.statusOf((await deps.store.get(id)) ?? inv) === 'cancelled') controller.abort();
+    };
+    const opts = {
+      signal: controller.signal, onStep, pauseForApproval: true,
+      keepOutput: (toolCallId: string, text: string) => deps.store.saveOutput(id, toolCallId, text),
+      approvals: checkpoint?.awaiting ? await deps.runs.outcome(id) : undefined,
+    };
+    completed = await settle(inv, kind, await kind.run(checkpoint, opts), deps);
+  } catch (err) {
+    await handleFailure(err, { inv, phase, attempt, job, partial, cancelled: controller.signal.aborted }, kind, deps);
+  } finally {
+    deps.cancels.release(id, controller);
+  }
+  return completed;
+}
+
+/** Records what the loop ended with: a pause for approvals here, anything else by the kind. */
+async function settle(inv: Investigation, kind: LoopJob, result: LoopResult, deps: JobDeps): Promise<boolean> {
+  const { id } = inv;
+  const { phase } = kind;
+  const { usage, toolCalls, context } = result.state;
+  const progress = { toolCalls: toolCalls.map(toToolCallRecord), usage, context };
+  if (result.finishReason === 'awaiting_approval') {
+    const turn = result.state.awaiting!;
+    // The expiry job first: if this process dies after pausing, the pause still ends.
+    await deps.continuations.expireLater(id, phase, turn.seq, deps.approvalTimeoutSeconds * 1000);
+    await deps.store.saveProgress(id, progress);
+    if (await deps.runs.pause(id, phase, turn, deps.approvalTimeoutSeconds)) {
+      deps.log.info({ id, phase, seq: turn.seq, calls: turn.approvals.map((a) => a.tool) }, 'investigation awaits approval');
+    }
+    return false;
+  }
+  return kind.finish(result, progress);
+}
+
+async function handleFailure(err: unknown, f: FailureContext, kind: LoopJob, deps: JobDeps): Promise<void> {
+  const { id } = f.inv;
+  if (err instanceof CancelledError || f.cancelled) {
+    deps.log.info({ id, phase: f.phase }, 'investigation cancelled');
+    return;
+  }
+  // One rule for failures nobody typed (src/errors.ts): configuration and input errors are permanent.
+  const e = asTypedError(err);
+  const lastAttempt = f.attempt >= (f.job.opts.attempts ?? 1);
+  // BullMQ keeps the thrown error's message and stack in the job: only redacted text goes there.
+  const message = deps.store.redact(e.message);
+  const giveUp = e instanceof PermanentError || lastAttempt;
+  await kind.fail(f, message, giveUp);
+  if (giveUp) {
+    deps.log.error({ id, phase: f.phase, err: message, attempt: f.attempt }, `${kind.noun} failed`);
+    throw new UnrecoverableError(message);
+  }
+  deps.log.warn({ id, phase: f.phase, err: message, attempt: f.attempt, retryAfterMs: e.retryAfterMs }, 'investigation will be retried');
+  throw new RetryableError(message, { retryAfterMs: e.retryAfterMs });
+}
