@@ -115,14 +115,17 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   let server: Server | undefined;
   if (opts.http) {
     const apiTokens = splitTokens(config.server.apiToken);
-    if (apiTokens.length === 0) log.warn('no LESTRADE_API_TOKEN set: /api and the dashboard at / are open to anyone who can reach this port');
+    if (apiTokens.length === 0) {
+      log.warn('no LESTRADE_API_TOKEN set: /api and the dashboard at / are open to anyone who can reach this port');
+    }
     const changes = await ChangeFeed.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
     closers.push(async () => changes.close());
     // Reasons quote URLs and command output, as `lestrade toolsets list` prints them: redacted.
     const toolsets = async () => (await buildToolsets(config, opts.env)).statuses
       .map((t) => (t.reason ? { ...t, reason: redactUrlsIn(redact(t.reason)) } : t));
     const http = createHttpServer({
-      redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger, changes, toolsets,
+      redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log,
+      budgets, ledger, changes, toolsets,
       bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
     });
     server = await new Promise<Server>((resolve, reject) => {
@@ -130,7 +133,8 @@ export async function startService(config: Config, redisUrl: string, log: Logger
       http.listen(config.server.port, config.server.host, () => { http.off('error', reject); resolve(http); });
     });
     closers.unshift(() => new Promise((r) => { server!.close(() => r(undefined)); server!.closeAllConnections(); }));
-    log.info({ port: (server.address() as AddressInfo).port, dashboard: '/', auth: apiTokens.length ? 'token' : 'open' }, 'listening');
+    const auth = apiTokens.length ? 'token' : 'open';
+    log.info({ port: (server.address() as AddressInfo).port, dashboard: '/', auth }, 'listening');
   }
 
   return {

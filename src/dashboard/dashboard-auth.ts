@@ -74,7 +74,7 @@ export function signInRoutes(deps: AuthDeps, renderLogin: (res: Response, error?
   });
   router.post('/login', form, async (req, res) => {
     if (deps.apiTokens.length === 0) return res.redirect(303, '/');
-    if (!sameOrigin(req)) return void res.status(403).type('text/plain').send('sign-in refused: the form must be posted from this site');
+    if (!sameOrigin(req)) return refuse(res, 'sign-in refused: the form must be posted from this site');
     const token = typeof req.body?.token === 'string' ? (req.body.token as string) : '';
     if (!token || !checkAuthorization(`Bearer ${token}`, { bearerTokens: deps.apiTokens })) {
       res.status(401);
@@ -87,10 +87,14 @@ export function signInRoutes(deps: AuthDeps, renderLogin: (res: Response, error?
   router.post('/logout', form, async (req, res) => {
     const id = readCookie(req.get('cookie'), SESSION_COOKIE);
     const session = await deps.sessions.get(id);
-    if (session && !csrfOk(req, session)) return void res.status(403).type('text/plain').send('sign-out refused: bad CSRF token or Origin');
+    if (session && !csrfOk(req, session)) return refuse(res, 'sign-out refused: bad CSRF token or Origin');
     await deps.sessions.destroy(id);
     res.setHeader('set-cookie', sessionCookie(req, '', 0));
     res.redirect(303, deps.apiTokens.length ? '/login' : '/');
   });
   return router;
+}
+
+function refuse(res: Response, why: string): void {
+  res.status(403).type('text/plain').send(why);
 }

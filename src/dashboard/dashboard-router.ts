@@ -41,17 +41,25 @@ export function dashboardRouter(deps: DashboardDeps): Router {
     const toolsets = deps.toolsets ? await deps.toolsets() : null;
     render(res, 'toolsets.njk', { nav: 'toolsets', toolsets });
   });
-  page.get('/queue', async (_req, res) => {
-    const [counts, waiting, budgets] = await Promise.all([
-      deps.intake.jobCounts(), deps.intake.waitingStats(), deps.budgets?.enabled ? deps.budgets.status() : Promise.resolve([]),
-    ]);
-    const held = await deps.store.list(200, 0).then((rows) => rows.filter((r) => r.status === 'queued'));
-    const waitingFor = await Promise.all(held.map((r) => deps.store.get(r.id)));
-    const holding = waitingFor.filter((i) => i?.waitingReason).map((i) => ({ id: i!.id, title: i!.title, reason: i!.waitingReason, until: i!.waitingUntil }));
-    render(res, 'queue.njk', { nav: 'queue', counts, waiting, budgets: budgets.map((b) => ({ ...b, reached: b.used >= b.limit })), holding });
-  });
+  page.get('/queue', (_req, res) => queuePage(deps, render, res));
   router.use(page);
   return router;
+}
+
+async function queuePage(deps: DashboardDeps, render: RenderPage, res: Response): Promise<void> {
+  const [counts, waiting, budgets] = await Promise.all([
+    deps.intake.jobCounts(),
+    deps.intake.waitingStats(),
+    deps.budgets?.enabled ? deps.budgets.status() : Promise.resolve([]),
+  ]);
+  // What a budget or a group's quiet time holds back: the newest queued records that say why they wait.
+  const queued = (await deps.store.list(200, 0)).filter((r) => r.status === 'queued');
+  const records = await Promise.all(queued.map((r) => deps.store.get(r.id)));
+  const holding = records.flatMap((i) => (i?.waitingReason
+    ? [{ id: i.id, title: i.title, reason: i.waitingReason, until: i.waitingUntil }]
+    : []));
+  const limits = budgets.map((b) => ({ ...b, reached: b.used >= b.limit }));
+  render(res, 'queue.njk', { nav: 'queue', counts, waiting, budgets: limits, holding });
 }
 
 async function listPage(deps: DashboardDeps, render: RenderPage, req: Request, res: Response): Promise<void> {
@@ -59,7 +67,9 @@ async function listPage(deps: DashboardDeps, render: RenderPage, req: Request, r
   const view = await listView(deps.store, deps.redis, filters);
   const query = (over: Record<string, string | number>) => {
     const params = new URLSearchParams();
-    for (const [k, v] of Object.entries({ ...filters, ...over })) if (v !== '' && !(k === 'page' && v === 1)) params.set(k, String(v));
+    for (const [k, v] of Object.entries({ ...filters, ...over })) {
+      if (v !== '' && !(k === 'page' && v === 1)) params.set(k, String(v));
+    }
     const text = params.toString();
     return text ? `/?${text}` : '/';
   };
@@ -73,5 +83,6 @@ async function detailPage(deps: DashboardDeps, render: RenderPage, req: Request,
   const id = String(req.params.id);
   const inv = isInvestigationId(id) ? await deps.store.get(id) : null;
   if (!inv) return render(res, 'not-found.njk', { what: 'investigation' }, 404);
-  render(res, 'detail.njk', { nav: 'list', ...detailView(inv, deps.store.redact), actions: deps.actions, pageId: inv.id });
+  const view = detailView(inv, deps.store.redact);
+  render(res, 'detail.njk', { nav: 'list', ...view, actions: deps.actions, pageId: inv.id });
 }

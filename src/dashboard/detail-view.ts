@@ -14,6 +14,11 @@ function sourceLink(url: string | null): string | null {
   }
 }
 
+/** Where the whole of an output too large for the model is kept, if it was. */
+function keptOutputUrl(id: string, t: { outputTokens?: number; toolCallId?: string }): string | null {
+  return t.outputTokens && t.toolCallId ? `/api/investigations/${id}/outputs/${encodeURIComponent(t.toolCallId)}` : null;
+}
+
 /**
  * What the investigation page shows: the record as the API gives it, redacted again with the
  * configuration's secrets and URL passwords (pages are one more place secrets must not reach),
@@ -22,8 +27,9 @@ function sourceLink(url: string | null): string | null {
 export function detailView(record: Investigation, redact: Redactor) {
   const inv = redact.deep(record);
   const clean = (text: string) => redactUrlsIn(redact(text));
-  const rcaHtml = inv.rca ? renderMarkdown(clean(inv.rca), inv.linkHosts) : null;
-  const answers = inv.conversation.map((c) => ({ ...c, answerHtml: c.answer ? renderMarkdown(clean(c.answer), inv.linkHosts) : null }));
+  const markdown = (text: string | null) => (text ? renderMarkdown(clean(text), inv.linkHosts) : null);
+  const rcaHtml = markdown(inv.rca);
+  const answers = inv.conversation.map((c) => ({ ...c, answerHtml: markdown(c.answer) }));
   const lastAsk = inv.conversation.at(-1);
   const askOpen = inv.status === 'completed' && (!lastAsk || ['answered', 'failed', 'cancelled'].includes(lastAsk.status));
   const issue = inv.issue;
@@ -33,6 +39,6 @@ export function detailView(record: Investigation, redact: Redactor) {
     tokens: inv.usage.promptTokens + inv.usage.completionTokens,
     writeBacks: inv.writeBacks.map((w) => ({ ...w, link: sourceLink(w.url) })),
     cancellable: ['queued', 'running', 'awaiting_approval'].includes(inv.status),
-    toolCalls: inv.toolCalls.map((t, i) => ({ ...t, n: i + 1, outputUrl: t.outputTokens && t.toolCallId ? `/api/investigations/${inv.id}/outputs/${encodeURIComponent(t.toolCallId)}` : null })),
+    toolCalls: inv.toolCalls.map((t) => ({ ...t, outputUrl: keptOutputUrl(inv.id, t) })),
   };
 }

@@ -200,12 +200,27 @@ describe('dashboard in a real browser', { timeout: 90_000 }, () => {
     expect((await post({ origin: base, 'x-csrf-token': csrf! })).status).toBe(200);
   });
 
-  it('is open without LESTRADE_API_TOKEN, and says so on every page', async () => {
+  it('is open without LESTRADE_API_TOKEN and says so; shows toolsets and the queue; sends a strict CSP', async () => {
     const { base } = await serve({});
     const { page } = await open();
-    await page.goto(`${base}/`);
+    const res = await page.goto(`${base}/`);
     expect(page.url()).toBe(`${base}/`);
+    expect(res!.headers()['content-security-policy']).toContain("script-src 'self'");
+    expect(res!.headers()['content-security-policy']).toContain("default-src 'none'");
     expect(await page.textContent('.open-warning')).toContain('LESTRADE_API_TOKEN');
+
+    await page.click('nav a[href="/toolsets"]');
+    await page.waitForURL(`${base}/toolsets`);
+    // The runtime config's YAML toolset is enabled; a built-in without its settings says why not.
+    const say = page.locator('table.toolsets tr', { has: page.locator('code', { hasText: /^say$/ }) });
+    expect(await say.locator('.badge').textContent()).toBe('enabled');
+    expect(await say.textContent()).toContain('restart');
+    expect(await page.locator('table.toolsets .state-disabled, table.toolsets .state-failed').count()).toBeGreaterThan(0);
+
+    await page.click('nav a[href="/queue"]');
+    await page.waitForURL(`${base}/queue`);
+    expect(await page.textContent('[data-queue="waiting"]')).toBe('0');
+    expect(await page.textContent('main')).toContain('Nothing is held back');
     expect(h.svc!.logs.some((l) => String(l.msg).includes('dashboard at / are open'))).toBe(true);
   });
 });

@@ -30,12 +30,14 @@
       const fresh = doc.getElementById('live');
       const live = document.getElementById('live');
       if (!fresh || !live) return;
-      const open = new Set([...live.querySelectorAll('details[open]')].map((d) => d.closest('li')?.className + d.querySelector('summary')?.textContent));
+      const keyOf = (d) => `${d.closest('li')?.className}|${d.querySelector('summary')?.textContent}`;
+      const open = new Set([...live.querySelectorAll('details[open]')].map(keyOf));
       // A reason being typed into an approval form is not thrown away by a refresh.
-      if (live.contains(document.activeElement) && document.activeElement.tagName === 'TEXTAREA') { again = true; return; }
+      const typing = document.activeElement;
+      if (live.contains(typing) && typing.tagName === 'TEXTAREA') { again = true; return; }
       live.replaceWith(fresh);
       for (const d of fresh.querySelectorAll('details')) {
-        if (open.has(d.closest('li')?.className + d.querySelector('summary')?.textContent)) d.open = true;
+        if (open.has(keyOf(d))) d.open = true;
       }
       localTimes(fresh);
       bindActions(fresh);
