@@ -23,12 +23,13 @@ export function sessionCookie(req: Request, value: string, maxAgeSeconds: number
 }
 
 /**
- * True when a state-changing request comes from a page of this very origin: its Origin header
- * (sent by browsers on every POST) names our scheme and host. Missing or foreign: refused.
+ * True when a state-changing request comes from a page of this site: its Origin header (sent by
+ * browsers on every POST) names our host. Either scheme, since a TLS-terminating proxy that sends
+ * no X-Forwarded-Proto hides which one the browser used. Missing, "null" or foreign: refused.
  */
 export function sameOrigin(req: Request): boolean {
   const origin = req.get('origin');
   const host = req.get('host');
   if (!origin || !host) return false;
-  return origin === `${isHttps(req) ? 'https' : 'http'}://${host}`;
+  return origin === `https://${host}` || origin === `http://${host}`;
 }

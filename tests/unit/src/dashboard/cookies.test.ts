@@ -20,10 +20,12 @@ describe('dashboard cookies', () => {
     expect(sessionCookie(req({ host: 'h', 'x-forwarded-proto': 'https' }), 'v', 60)).toMatch(/; Secure$/);
   });
 
-  it('accepts only an Origin naming this scheme and host', () => {
+  it('accepts only an Origin naming this host (either scheme: a proxy may hide which)', () => {
     expect(sameOrigin(req({ host: 'lestrade:8080', origin: 'http://lestrade:8080' }))).toBe(true);
     expect(sameOrigin(req({ host: 'lestrade:8080', origin: 'http://evil.example' }))).toBe(false);
-    expect(sameOrigin(req({ host: 'lestrade:8080', origin: 'https://lestrade:8080' }))).toBe(false);
+    expect(sameOrigin(req({ host: 'lestrade:8080', origin: 'https://lestrade:8080' }))).toBe(true);
+    expect(sameOrigin(req({ host: 'lestrade:8080', origin: 'http://lestrade:8081' }))).toBe(false);
+    expect(sameOrigin(req({ host: 'lestrade:8080', origin: 'http://lestrade:8080.evil.example' }))).toBe(false);
     expect(sameOrigin(req({ host: 'lestrade:8080', origin: 'null' }))).toBe(false);
     expect(sameOrigin(req({ host: 'lestrade:8080' }))).toBe(false);
     expect(sameOrigin(req({ host: 'lestrade', origin: 'https://lestrade', 'x-forwarded-proto': 'https' }))).toBe(true);
