@@ -18,11 +18,23 @@
     }
   }
 
-  let refreshing = false;
-  let again = false;
+  // At most one refresh a second, however many records change (an alert storm), one at a time.
+  let timer = null;
+  let last = 0;
+  let pending = false;
+  function schedule() {
+    // A change during a refresh may have come too late for it: one more follows.
+    if (timer) { pending = true; return; }
+    timer = setTimeout(async () => {
+      last = Date.now();
+      try { await refresh(); } finally {
+        timer = null;
+        if (pending) { pending = false; schedule(); }
+      }
+    }, Math.max(0, last + 1000 - Date.now()));
+  }
+
   async function refresh() {
-    if (refreshing) { again = true; return; }
-    refreshing = true;
     try {
       const res = await fetch(location.href, { headers: { accept: 'text/html' }, credentials: 'same-origin' });
       if (!res.ok) return;
@@ -34,7 +46,7 @@
       const open = new Set([...live.querySelectorAll('details[open]')].map(keyOf));
       // A reason being typed into an approval form is not thrown away by a refresh.
       const typing = document.activeElement;
-      if (live.contains(typing) && typing.tagName === 'TEXTAREA') { again = true; return; }
+      if (live.contains(typing) && typing.tagName === 'TEXTAREA') { setTimeout(schedule, 1000); return; }
       live.replaceWith(fresh);
       for (const d of fresh.querySelectorAll('details')) {
         if (open.has(keyOf(d))) d.open = true;
@@ -48,9 +60,9 @@
         const hint = ask.querySelector('.hint');
         if (hint) hint.hidden = !askable.disabled;
       }
-    } finally {
-      refreshing = false;
-      if (again) { again = false; setTimeout(refresh, 300); }
+    } catch {
+      if (state) state.textContent = 'update failed; retrying';
+      setTimeout(schedule, 1000);
     }
   }
 
@@ -60,7 +72,7 @@
     events.onopen = () => { if (state) state.textContent = 'live'; };
     events.onerror = () => { if (state) state.textContent = 'reconnecting…'; };
     events.addEventListener('change', (e) => {
-      if (page === 'list' || e.data === pageId || e.data === '*') refresh();
+      if (page === 'list' || e.data === pageId || e.data === '*') schedule();
     });
   }
 
@@ -103,7 +115,7 @@
         else if (!result.ok) alertInline(form, message);
         if (result.ok && form.dataset.action === 'ask') form.querySelector('textarea').value = '';
         for (const b of buttons) b.disabled = false;
-        refresh();
+        schedule();
       });
     }
   }
