@@ -9,7 +9,7 @@
 const LAYERS = {
   '(root)': 0,
   model: 1,
-  redis: 2, 'outbound-http': 2, 'intake-policy': 2, render: 2,
+  redis: 2, 'outbound-http': 2, 'intake-policy': 2, render: 2, observability: 2,
   registration: 3,
   config: 4,
   store: 5, tools: 5, llm: 5, prompts: 5,
@@ -17,7 +17,7 @@ const LAYERS = {
   loop: 7,
   investigation: 8, budget: 8,
   queue: 9, writeback: 9,
-  dashboard: 10, polling: 10,
+  dashboard: 10, polling: 10, destinations: 10,
   http: 11,
   app: 12,
 };

@@ -8,6 +8,7 @@ COPY scripts ./scripts
 COPY cli ./cli
 COPY src ./src
 COPY sources ./sources
+COPY destinations ./destinations
 COPY toolsets ./toolsets
 COPY templates ./templates
 RUN npm run build
@@ -16,6 +17,9 @@ RUN npm run build
 FROM node:20-bookworm-slim
 WORKDIR /app
 # kubectl is optional: mount one (and a kubeconfig) to enable the kubernetes toolset.
+# bubblewrap: the bash toolset runs each command in a bwrap sandbox (docs/bash-toolset.md); the
+# container then needs user namespaces allowed, or toolsets.bash.sandbox: none.
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist

@@ -62,6 +62,7 @@ async function startServer(args: string[], env: Record<string, string>, port: nu
   const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+    // Refused until the server listens: keep asking.
     const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)
       || await fetch(`http://127.0.0.1:${port}/webhooks/alertmanager`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }).then((r) => r.ok, () => false);
     if (ok) return { child, ms: performance.now() - started };

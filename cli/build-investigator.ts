@@ -6,6 +6,7 @@ import { Investigator } from '../src/investigation/investigator.js';
 import { createLlmClient } from '../src/llm/create-client.js';
 import { PromptRenderer } from '../src/prompts/prompt-renderer.js';
 import { ToolExecutor } from '../src/tools/tool-executor.js';
+import type { Metrics } from '../src/observability/metrics.js';
 import { loadYamlToolsets, resolveToolsets, type ResolvedToolsets } from '../src/tools/toolset-registry.js';
 import { BUILTIN_YAML_DIR, builtinToolsets } from '../toolsets/index.js';
 
@@ -17,17 +18,20 @@ export async function buildToolsets(config: Config, env: Env): Promise<ResolvedT
   return resolveToolsets([...builtinToolsets(config), ...yaml.toolsets], config.toolsets.settings, env, yaml.failures);
 }
 
-export async function buildInvestigator(config: Config, env: Env): Promise<{ investigator: Investigator; toolsets: ResolvedToolsets }> {
+export async function buildInvestigator(config: Config, env: Env, metrics?: Metrics): Promise<{ investigator: Investigator; toolsets: ResolvedToolsets }> {
   const toolsets = await buildToolsets(config, env);
+  const toolsetOf = new Map(toolsets.enabled.flatMap((ts) => ts.tools.map((t) => [t.name, ts.name] as const)));
   const investigator = new Investigator({
     client: createLlmClient(config.llm),
     llm: config.llm,
     executor: new ToolExecutor({
       tools: toolsets.tools, maxOutputChars: config.tools.maxOutputChars, timeoutMs: config.tools.timeoutMs, approvalRequired: toolsets.approvalRequired,
+      metrics, toolsetOf,
     }),
     prompts: new PromptRenderer(config.templatesDir),
     toolsets: toolsets.enabled.map((t) => ({ name: t.name, description: t.description })),
     budget: await contextBudget(config),
+    metrics,
   });
   return { investigator, toolsets };
 }

@@ -46,10 +46,12 @@ export async function investigateFromSource(source: AnySource, config: Config, e
     let written: unknown;
     if (writer && issue.locator) {
       let resume: string | null = null;
-      const doc = commentFor({ id: randomUUID(), issue, rca: answer, linkHosts: [...hostsIn(toolText(state))] }, config.server.publicUrl);
+      const doc = commentFor({ id: randomUUID(), issue, rca: answer, linkHosts: [...hostsIn(toolText(state))] }, {
+        publicUrl: config.server.publicUrl, linkHosts: config.writeBack.linkHosts, allowMentions: config.writeBack.allowMentions,
+      });
       const w = await writeWithRetries(() => writeRca(writer, issue.locator!, doc, null, { resume }), (token) => { resume = token; });
       written = { action: w.action, commentId: w.comment.id, url: w.comment.url };
-      out(`\n(${w.action === 'created' ? 'Posted' : 'Updated'} comment on ${issue.locator.key}${w.comment.url ? `: ${w.comment.url}` : ''})\n`);
+      out(`\n(${w.action === 'created' ? 'Posted' : 'Updated'} comment on ${issue.locator.label ?? issue.locator.key}${w.comment.url ? `: ${w.comment.url}` : ''})\n`);
     }
     results.push(report(issue, answer, state, written));
   }

@@ -5,8 +5,9 @@ import { redactUrlsIn } from '../src/redact.js';
 import { ConfigError, InputError, LestradeError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { buildToolsets } from './build-investigator.js';
-import { investigateFromSource } from './investigate-command.js';
+import { investigateFromSource, type PullOptions } from './investigate-command.js';
 import { sources } from '../sources/index.js';
+import { destinations } from '../destinations/index.js';
 import { startLocalRedis } from './local-redis.js';
 import { startService } from './start-service.js';
 
@@ -15,7 +16,7 @@ const program = new Command('lestrade')
   .description('Investigates alerts and tickets with an LLM and the tools you allow it')
   .option('-c, --config <file>', 'YAML config file (or LESTRADE_CONFIG)');
 
-const config = () => loadConfig(env, program.opts<{ config?: string }>().config ?? env.LESTRADE_CONFIG, sources);
+const config = () => loadConfig(env, program.opts<{ config?: string }>().config ?? env.LESTRADE_CONFIG, sources, destinations);
 
 async function runService(http: boolean) {
   const cfg = config();
@@ -47,10 +48,11 @@ for (const source of sources) {
     else if (o.integer) cmd.option(o.flags, o.description, positiveInt);
     else cmd.option(o.flags, o.description, o.defaultValue);
   }
-  cmd.option('-n, --limit <n>', 'investigate at most n issues', positiveInt)
-    .option('--update', 'write each RCA back to its issue (one comment, edited on later runs)')
-    .option('--json-output-file <file>', 'also write the results as JSON')
-    .action(async (opts) => {
+  cmd.option('-n, --limit <n>', 'investigate at most n issues', positiveInt);
+  // Alertmanager has nowhere to write: no --update to offer and then refuse.
+  if (source.writer) cmd.option('--update', 'write each RCA back to its issue (one comment, edited on later runs)');
+  cmd.option('--json-output-file <file>', 'also write the results as JSON')
+    .action(async (opts: PullOptions) => {
       const cfg = config();
       await investigateFromSource(source, cfg, env, opts, createLogger(cfg.log.level === 'info' ? 'warn' : cfg.log.level), (s) => process.stdout.write(s));
     });

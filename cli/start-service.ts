@@ -4,9 +4,14 @@ import type { Config } from '../src/config/schema.js';
 import { redactorFromConfig } from '../src/config/secrets.js';
 import { splitTokens } from '../src/check-credentials.js';
 import { createHttpServer } from '../src/http/create-app.js';
-import { isLlmConfigured } from '../src/llm/create-client.js';
+import { createLlmClient, isLlmConfigured } from '../src/llm/create-client.js';
+import { LlmProbe } from '../src/llm/llm-probe.js';
+import { buildVersion } from '../src/app/build-version.js';
+import { startTracing } from '../src/observability/otel-sdk.js';
+import { PrometheusMetrics } from '../src/http/prometheus-metrics.js';
+import { SharedStateReader } from '../src/queue/shared-state.js';
 import type { Logger } from '../src/log.js';
-import { mountSources, webhookMounts } from '../src/app/mount-sources.js';
+import { mountSources, startupWarnings, webhookMounts } from '../src/app/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
 import { IntakePolicy } from '../src/intake-policy/intake-policy.js';
 import { Intake } from '../src/queue/intake-queue.js';
@@ -29,6 +34,10 @@ import { sources } from '../sources/index.js';
 import { buildInvestigator, buildToolsets } from './build-investigator.js';
 import { ChangeFeed } from '../src/dashboard/change-feed.js';
 import { redactUrlsIn } from '../src/redact.js';
+import { destinations as destinationRegistry } from '../destinations/index.js';
+import { mountDestinations, type MountedDestinations } from '../src/app/mount-destinations.js';
+import { DELIVERY_JOB, DestinationQueue } from '../src/destinations/destination-queue.js';
+import { runDelivery, type DeliveryJobData } from '../src/destinations/run-delivery.js';
 
 export interface ServiceOptions {
   http: boolean;
@@ -48,10 +57,54 @@ const SHORT_CLOSE_MS = 5_000;
 /** How often any process adds the jobs a process that died right after claiming left to add. */
 const DISPATCH_SWEEP_MS = 2_000;
 
+type Closer = () => Promise<unknown>;
+
+/** What the HTTP side and the workers share: the connections, stores and queues, the sources, what closes them. */
+interface Core {
+  config: Config;
+  redisUrl: string;
+  log: Logger;
+  opts: ServiceOptions;
+  redis: ReturnType<typeof createFastFailRedis>;
+  store: InvestigationStore;
+  runs: RunControl;
+  continuations: Continuations;
+  policy: IntakePolicy;
+  clock: () => number;
+  ledger: UsageLedger;
+  budgets: BudgetGuard;
+  intake: Intake;
+  llmConfigured: boolean;
+  mounted: ReturnType<typeof mountSources>;
+  writers: Map<string, RcaWriter>;
+  writeBacks: WriteBackQueue;
+  requestWriteBack: (inv: Investigation) => Promise<void>;
+  routed: MountedDestinations;
+  /** What every layer records, served on GET /metrics. */
+  metrics: PrometheusMetrics;
+  /** Closed in this order: the HTTP server, then every worker at once, then queues and connections. */
+  closers: Closer[];
+  workerClosers: Closer[];
+}
+
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
 export async function startService(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<RunningService> {
+  const core = await startCore(config, redisUrl, log, opts);
+  if (opts.workers) await startWorkers(core);
+  const server = opts.http ? await startHttp(core) : undefined;
+  return {
+    port: server ? (server.address() as AddressInfo).port : null,
+    async close() {
+      for (const c of core.closers) await c().catch((err: Error) => log.warn({ err: err.message }, 'error while closing'));
+      core.redis.disconnect();
+    },
+  };
+}
+
+/** Redis, the stores, intake with its dispatch sweep, the sources mounted, and the write-back queue. */
+async function startCore(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<Core> {
   const redis = createFastFailRedis(redisUrl, config.redis.tls, config.redis.prefix);
-  redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
+  redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection error'));
   await waitReady(redis, redisUrl, 15_000);
   const redact = redactorFromConfig(config);
   const store = new InvestigationStore(redis, config.queue, redact);
@@ -64,84 +117,126 @@ export async function startService(config: Config, redisUrl: string, log: Logger
   const intake = new Intake(redis, store, { ...config.queue, policy, now: clock, dispatchWindow: config.queue.dispatchWindow });
   intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
+  const version = buildVersion();
+  const shared = new SharedStateReader(redis);
+  const metrics = new PrometheusMetrics({ version, pricing: config.pricing, sharedState: () => shared.read() });
+  const tracing = startTracing(opts.env, version);
+  if (tracing) log.info({ url: tracing.url }, 'tracing on: spans go to the OTLP/HTTP endpoint');
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
+  logMounted(mounted, log, opts.http);
+  const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
+  const routed = mountDestinations(destinationRegistry, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
+  logDestinations(routed, log);
+  const workerClosers: Closer[] = [];
+  const closers: Closer[] = [
+    () => Promise.all(workerClosers.map((c) => c())), () => intake.close(), () => continuations.close(),
+    () => shared.close(), async () => tracing?.shutdown(),
+  ];
+
+  const writeBacks = new WriteBackQueue(redis, store, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
+  const deliveries = new DestinationQueue(redis, store, routed.router, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
+  const requestWriteBack = async (inv: Investigation) => {
+    if (writers.has(inv.source)) await writeBacks.request(inv);
+    await deliveries.completed(inv);
+  };
+  intake.onLinked = async (id) => { const inv = await store.get(id); if (inv) await requestWriteBack(inv); };
+  intake.onResolved = async (id) => { const inv = await store.get(id); if (inv) await deliveries.resolved(inv); };
+  closers.push(() => writeBacks.close(), () => deliveries.close());
+  return {
+    config, redisUrl, log, opts, redis, store, runs, continuations, policy, clock, ledger, budgets, intake, llmConfigured,
+    mounted, writers, writeBacks, requestWriteBack, routed, closers, workerClosers, metrics,
+  };
+}
+
+/** Destinations off (and why), route warnings; credentials checked in the background: reported, never fatal. */
+function logDestinations(routed: MountedDestinations, log: Logger): void {
+  for (const [name, state] of routed.status) if (state.startsWith('off')) log.info({ destination: name, reason: state.slice(5) }, 'destination off');
+  for (const w of routed.router.warnings) log.warn(w);
+  routed.check().catch((err: Error) => log.error({ err: err.message }, 'destination check failed'));
+}
+
+function logMounted(mounted: Core['mounted'], log: Logger, servesWebhooks: boolean): void {
   for (const m of mounted) {
     if (m.offReason) log.info({ source: m.name, reason: m.offReason }, 'source off');
     else log.info({ source: m.name, writeBack: Boolean(m.writer), pollers: m.pollers.length }, 'source on');
-    for (const w of m.warnings) log.warn({ source: m.name }, w);
+    for (const w of startupWarnings(m, servesWebhooks)) log.warn({ source: m.name }, w);
   }
-  const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
-  // Closed in this order: the HTTP server, then every worker at once, then queues and connections.
-  const workerClosers: Array<() => Promise<unknown>> = [];
-  const closers: Array<() => Promise<unknown>> = [() => Promise.all(workerClosers.map((c) => c())), () => intake.close(), () => continuations.close()];
+}
 
-  const writeBacks = new WriteBackQueue(redis, store, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
-  const requestWriteBack = async (inv: Investigation) => { if (writers.has(inv.source)) await writeBacks.request(inv); };
-  intake.onLinked = async (id) => { const inv = await store.get(id); if (inv) await requestWriteBack(inv); };
-  closers.push(() => writeBacks.close());
-
-  if (opts.workers) {
-    const workerRedis = createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix);
-    const wbWorker = startWriteBackWorker(workerRedis, { redis, store, writers, log, publicUrl: config.server.publicUrl, retentionSeconds: config.queue.retentionSeconds }, { concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs });
-    const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
-    workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
-    if (llmConfigured) {
-      const { investigator, toolsets } = await buildInvestigator(config, opts.env);
-      for (const s of toolsets.statuses) log.info({ toolset: s.name, state: s.state, reason: s.reason }, 'toolset');
-      const onCompleted = async (inv: Investigation) => {
-        await requestWriteBack(inv);
-        // Incidents linked to this investigation were waiting for its RCA.
-        for (const linked of inv.linkedFrom) await writeBacks.nudge(linked);
-      };
-      const cancels = await CancelSignals.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
-      const worker = startInvestigationWorker(workerRedis, {
-        store, runs, investigator, continuations, cancels, log, approvalTimeoutSeconds: config.approvals.timeoutSeconds,
-        onCompleted, hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),
-      }, config.queue);
-      // A job taken leaves room in BullMQ's window for the storm's backlog (see job-dispatcher.ts).
-      worker.on('active', () => { intake.flush().catch(() => undefined); });
-      const expiries = startExpiryWorker(workerRedis, runs, continuations, log);
-      workerClosers.push(() => closeWorker(expiries, log, SHORT_CLOSE_MS));
-      closers.push(() => cancels.close());
-      // Running investigations get time to finish; past it, their checkpoints let another worker resume.
-      workerClosers.push(() => closeWorker(worker, log, config.queue.lockDurationMs));
-      log.info({ concurrency: config.queue.concurrency, model: config.llm.model }, 'workers started');
-    } else {
-      log.warn('no LLM configured (OPENAI_API_KEY or OPENAI_BASE_URL): webhooks are accepted and queued; investigations wait until an LLM is configured and Lestrade restarted');
-    }
-    closers.push(async () => workerRedis.disconnect());
-  }
-
-  let server: Server | undefined;
-  if (opts.http) {
-    const apiTokens = splitTokens(config.server.apiToken);
-    if (apiTokens.length === 0) {
-      log.warn('no LESTRADE_API_TOKEN set: /api and the dashboard at / are open to anyone who can reach this port');
-    }
-    const changes = await ChangeFeed.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
-    closers.push(async () => changes.close());
-    // Reasons quote URLs and command output, as `lestrade toolsets list` prints them: redacted.
-    const toolsets = async () => (await buildToolsets(config, opts.env)).statuses
-      .map((t) => (t.reason ? { ...t, reason: redactUrlsIn(redact(t.reason)) } : t));
-    const http = createHttpServer({
-      redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log,
-      budgets, ledger, changes, toolsets,
-      bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
-    });
-    server = await new Promise<Server>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(config.server.port, config.server.host, () => { http.off('error', reject); resolve(http); });
-    });
-    closers.unshift(() => new Promise((r) => { server!.close(() => r(undefined)); server!.closeAllConnections(); }));
-    const auth = apiTokens.length ? 'token' : 'open';
-    log.info({ port: (server.address() as AddressInfo).port, dashboard: '/', auth }, 'listening');
-  }
-
-  return {
-    port: server ? (server.address() as AddressInfo).port : null,
-    async close() {
-      for (const c of closers) await c().catch((err: Error) => log.warn({ err: err.message }, 'error while closing'));
-      redis.disconnect();
-    },
+/** The write-back worker and the pollers; the investigation workers too when an LLM is configured. */
+async function startWorkers(core: Core): Promise<void> {
+  const { config, redisUrl, log, redis, store, writers, intake, mounted, metrics } = core;
+  const workerRedis = createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix);
+  const wbDeps = {
+    redis, store, log, publicUrl: config.server.publicUrl, linkHosts: config.writeBack.linkHosts, allowMentions: config.writeBack.allowMentions,
+    retentionSeconds: config.queue.retentionSeconds,
   };
+  const wbWorker = startWriteBackWorker(workerRedis, { ...wbDeps, writers, metrics }, {
+    concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs,
+  }, { [DELIVERY_JOB]: (data, attempt, last) => runDelivery(data as DeliveryJobData, attempt, last, { ...wbDeps, destinations: core.routed.destinations }) });
+  const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
+  core.workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
+  if (core.llmConfigured) {
+    await startInvestigationWorkers(core, workerRedis);
+  } else {
+    log.warn('no LLM configured (OPENAI_API_KEY or OPENAI_BASE_URL): webhooks are accepted and queued; investigations wait until an LLM is configured and Lestrade restarted');
+  }
+  core.closers.push(async () => workerRedis.disconnect());
+}
+
+/** The investigation worker (with its cancel signals) and the approvals' expiry worker. */
+async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typeof createWorkerRedis>): Promise<void> {
+  const { config, redisUrl, log, opts, store, runs, continuations, policy, budgets, ledger, clock, intake, writeBacks } = core;
+  const { investigator, toolsets } = await buildInvestigator(config, opts.env, core.metrics);
+  for (const s of toolsets.statuses) log.info({ toolset: s.name, state: s.state, reason: s.reason }, 'toolset');
+  const onCompleted = async (inv: Investigation) => {
+    await core.requestWriteBack(inv);
+    // Incidents linked to this investigation were waiting for its RCA.
+    for (const linked of inv.linkedFrom) await writeBacks.nudge(linked);
+  };
+  const cancels = await CancelSignals.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
+  const worker = startInvestigationWorker(workerRedis, {
+    store, runs, investigator, continuations, cancels, log, approvalTimeoutSeconds: config.approvals.timeoutSeconds,
+    onCompleted, metrics: core.metrics, hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),
+  }, config.queue);
+  // A job taken leaves room in BullMQ's window for the storm's backlog (see job-dispatcher.ts).
+  worker.on('active', () => { intake.flush().catch(() => undefined); });
+  const expiries = startExpiryWorker(workerRedis, runs, continuations, log);
+  core.workerClosers.push(() => closeWorker(expiries, log, SHORT_CLOSE_MS));
+  core.closers.push(() => cancels.close());
+  // Running investigations get time to finish; past it, their checkpoints let another worker resume.
+  core.workerClosers.push(() => closeWorker(worker, log, config.queue.lockDurationMs));
+  log.info({ concurrency: config.queue.concurrency, model: config.llm.model }, 'workers started');
+}
+
+/** The HTTP server, listening; closed first. */
+async function startHttp(core: Core): Promise<Server> {
+  const { config, log, redis, store, runs, continuations, intake, mounted, llmConfigured, budgets, ledger, redisUrl } = core;
+  const apiTokens = splitTokens(config.server.apiToken);
+  if (apiTokens.length === 0) {
+    log.warn('no LESTRADE_API_TOKEN set: /api and the dashboard at / are open to anyone who can reach this port');
+  }
+  const changes = await ChangeFeed.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
+  core.closers.push(async () => changes.close());
+  // Reasons quote URLs and command output, as `lestrade toolsets list` prints them: redacted.
+  const toolsets = async () => (await buildToolsets(config, core.opts.env)).statuses
+    .map((t) => (t.reason ? { ...t, reason: redactUrlsIn(store.redact(t.reason)) } : t));
+  const metricsTokens = splitTokens(config.server.metricsToken);
+  if (metricsTokens.length === 0) log.info('no LESTRADE_METRICS_TOKEN set: GET /metrics is open (no ids, free text or secrets in it)');
+  const probeClient = llmConfigured ? createLlmClient(config.llm) : undefined;
+  const llmProbe = probeClient && new LlmProbe(probeClient, config.llm.readinessCacheSeconds * 1000);
+  const http = createHttpServer({
+    redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger,
+    destinations: () => Object.fromEntries(core.routed.status),
+    bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
+    metrics: core.metrics, metricsTokens, llmProbe, changes, toolsets,
+  });
+  const server = await new Promise<Server>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(config.server.port, config.server.host, () => { http.off('error', reject); resolve(http); });
+  });
+  core.closers.unshift(() => new Promise((r) => { server.close(() => r(undefined)); server.closeAllConnections(); }));
+  const auth = apiTokens.length ? 'token' : 'open';
+  log.info({ port: (server.address() as AddressInfo).port, dashboard: '/', auth }, 'listening');
+  return server;
 }

@@ -19,7 +19,7 @@ function copyAssets(dir) {
     else if (!name.endsWith('.ts')) cpSync(path, join(dist, relative(root, path)));
   }
 }
-for (const dir of ['src', 'sources', 'toolsets']) copyAssets(join(root, dir));
+for (const dir of ['src', 'sources', 'destinations', 'toolsets']) copyAssets(join(root, dir));
 // The prompts resolve templates/ two folders up from src/prompts, in dist/ as in the sources.
 cpSync(join(root, 'templates'), join(dist, 'templates'), { recursive: true });
 if (!existsSync(join(dist, 'cli', 'main.js'))) throw new Error('build produced no dist/cli/main.js');

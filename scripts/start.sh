@@ -6,7 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 . scripts/ensure-deps.sh
 ensure_npm_deps
-if [ ! -f dist/.build-stamp ] || [ -n "$(find src sources cli toolsets templates package-lock.json tsconfig.json tsconfig.build.json -newer dist/.build-stamp -print -quit)" ]; then
+if [ ! -f dist/.build-stamp ] || [ -n "$(find src sources destinations cli toolsets templates package-lock.json tsconfig.json tsconfig.build.json -newer dist/.build-stamp -print -quit)" ]; then
   echo "lestrade: compiling to dist/ (npm run build)" >&2
   npm run --silent build
 fi

@@ -24,11 +24,17 @@ export function composeGroupIssue(members: readonly Issue[], resolved: ReadonlyS
     labels,
     annotations,
     startedAt: members.map((m) => m.startedAt).sort()[0] ?? first.startedAt,
+    ...trustedHostsOf(members),
     alerts: members.map((m) => ({
       identity: m.identity, fingerprint: m.fingerprint, title: m.title, status: statusOf(m), severity: m.severity,
       startedAt: m.startedAt, url: m.url, labels: differing(m.labels, labels), annotations: differing(m.annotations, annotations),
     })),
   };
+}
+
+function trustedHostsOf(members: readonly Issue[]): Pick<Issue, 'trustedHosts'> {
+  const hosts = [...new Set(members.flatMap((m) => m.trustedHosts ?? []))];
+  return hosts.length ? { trustedHosts: hosts } : {};
 }
 
 function rank(s: Severity): number {

@@ -8,12 +8,14 @@ export const SeveritySchema = z.enum(['critical', 'high', 'warning', 'info', 'un
 export type Severity = z.infer<typeof SeveritySchema>;
 
 /**
- * Where an issue lives in its source, for writing back: `key` is stable and human-readable
- * ("octo/app#12", "OPS-7"); `ref` holds the source's own coordinates (repo and number, issue key,
+ * Where an issue lives in its source, for writing back: `key` is stable and unique, human-readable
+ * where the source allows ("octo/app#12", "OPS-7"; an alert's id where short numbers are reused); `ref` holds the source's own coordinates (repo and number, issue key,
  * incident id), which each source parses with its own schema.
  */
 export const IssueLocatorSchema = z.object({
   key: z.string().min(1),
+  /** How people name the issue, where that is not unique over time (an OpsGenie tinyId, "#42"): shown, never keyed on. */
+  label: z.string().min(1).optional(),
   ref: z.record(z.string(), z.union([z.string(), z.number()])),
 });
 export type IssueLocator = z.infer<typeof IssueLocatorSchema>;
@@ -53,6 +55,12 @@ export const IssueSchema = z.object({
    * data; it never becomes instructions.
    */
   untrusted: z.array(z.object({ label: z.string(), text: z.string() })).optional(),
+  /**
+   * Hosts named by text the source knows trusted people wrote (an Alertmanager rule's
+   * annotations, a GitHub issue opened by a trusted author). Links to them stay live in the
+   * write-back; no host of third-party text (`untrusted`, an alert's body) is ever listed here.
+   */
+  trustedHosts: z.array(z.string()).optional(),
   /** The vendor payload this Issue was made from, kept for the prompt and for debugging. */
   raw: z.unknown(),
   /**

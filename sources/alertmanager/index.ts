@@ -11,7 +11,7 @@ export const alertmanager: SourceRegistration<AlertmanagerConfig> = {
   configSchema: AlertmanagerConfigSchema,
   env: ALERTMANAGER_ENV,
   disabledReason: () => null,
-  warnings: (c) => (c.bearerToken || c.basicAuth
+  webhookWarnings: (c) => (c.bearerToken || c.basicAuth
     ? []
     : ['no ALERTMANAGER_WEBHOOK_TOKEN or basic auth set: /webhooks/alertmanager accepts unauthenticated requests']),
   webhook: (c) => alertmanagerWebhook(c),

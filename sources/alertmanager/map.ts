@@ -1,4 +1,5 @@
 import { normaliseSeverity, type Issue } from '../../src/issue.js';
+import { hostsIn } from '../../src/render/sanitize-markdown.js';
 import { alertIdentity, normaliseTime } from '../common/alert-identity.js';
 import type { ApiAlert, WebhookAlert, WebhookPayload } from './schema.js';
 
@@ -14,9 +15,14 @@ interface AlertFields {
   generatorURL?: string;
 }
 
+/**
+ * An alerting rule's annotations and its generator URL are written by the operators who wrote the
+ * rule: the hosts they name may stay live links in a write-back.
+ */
 function toIssue(a: AlertFields, status: Issue['status'], instance: string, raw: unknown): Issue {
   const name = a.labels.alertname ?? 'alert';
   const summary = a.annotations.summary ?? a.annotations.message;
+  const trustedHosts = [...hostsIn([a.generatorURL ?? '', ...Object.values(a.annotations)].join('\n'))];
   return {
     identity: alertIdentity(a.fingerprint, a.startsAt),
     fingerprint: a.fingerprint,
@@ -30,6 +36,7 @@ function toIssue(a: AlertFields, status: Issue['status'], instance: string, raw:
     labels: a.labels,
     annotations: a.annotations,
     startedAt: normaliseTime(a.startsAt),
+    ...(trustedHosts.length ? { trustedHosts } : {}),
     raw,
   };
 }

@@ -19,11 +19,12 @@ const kv = z.unknown().transform((value, ctx): Record<string, string> => {
   for (const [k, v] of entries) {
     if (typeof v !== 'string') ctx.addIssue({ code: 'custom', path: [k], message: `expected string, received ${kindOf(v)}` });
   }
-  return Object.fromEntries(entries) as Record<string, string>;
+  return Object.fromEntries(entries);
 });
 
 function kindOf(v: unknown): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+  if (v === null) return 'null';
+  return Array.isArray(v) ? 'array' : typeof v;
 }
 
 /**

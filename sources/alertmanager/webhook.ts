@@ -1,4 +1,4 @@
-import { checkAuthorization, splitTokens } from '../../src/check-credentials.js';
+import { authorizationProblem, splitTokens } from '../../src/check-credentials.js';
 import { readJson } from '../../src/http/read-json-body.js';
 import { clip } from '../../src/log-safe.js';
 import type { WebhookHandler } from '../../src/registration/source.js';
@@ -14,7 +14,10 @@ import { WebhookPayloadSchema } from './schema.js';
 export function alertmanagerWebhook(config: AlertmanagerConfig): WebhookHandler {
   const creds = { bearerTokens: splitTokens(config.bearerToken), basic: config.basicAuth };
   return {
-    checkHeaders: (headers) => (checkAuthorization(headers.authorization, creds) ? { ok: true } : { ok: false, reason: 'bad or missing credentials' }),
+    checkHeaders: (headers) => {
+      const problem = authorizationProblem(headers.authorization, creds);
+      return problem === null ? { ok: true } : { ok: false, reason: problem };
+    },
     handle(body) {
       const payload = readJson(body, WebhookPayloadSchema);
       // One delivery costs at most maxAlertsPerDelivery claims; the rest are reported, as Alertmanager's truncatedAlerts.

@@ -86,7 +86,7 @@ export class GitHubApi {
       (res, done) => {
         seen += res.data.length;
         if (limit !== undefined && seen >= limit) done();
-        return res.data as GhIssue[];
+        return res.data;
       },
     ));
   }

@@ -14,17 +14,18 @@ export interface PullQuery {
 
 /** Pull mode: GET /search/issues in one repository, every page, newest first; pull requests skipped. */
 export class GitHubIssueSearch implements SourceClient<PullQuery> {
-  constructor(private readonly api: GitHubApi) {}
+  constructor(private readonly api: GitHubApi, private readonly trustedAssociations?: readonly string[]) {}
 
   async fetchIssues(q: PullQuery): Promise<Issue[]> {
     const items = await this.api.searchIssues(`repo:${q.repo} is:issue ${q.query}`.trim(), 'created', 'desc', q.limit);
     const issues = items.filter((i) => !isPullRequest(i)).slice(0, q.limit ?? Infinity);
-    return issuesWithComments(this.api, issues);
+    return issuesWithComments(this.api, issues, this.trustedAssociations);
   }
 }
 
 /** Search results as Issues, each with its recent comments as untrusted context. */
-export async function issuesWithComments(api: GitHubApi, items: readonly GhIssue[]): Promise<Issue[]> {
+export async function issuesWithComments(api: GitHubApi, items: readonly GhIssue[], trustedAssociations?: readonly string[]): Promise<Issue[]> {
+  // Unknown login: our own comments are still left out by their marker, and a failed lookup must not lose the issues.
   const botLogin = await api.botLogin().catch(() => null);
   const out: Issue[] = [];
   for (const item of items) {
@@ -32,7 +33,7 @@ export async function issuesWithComments(api: GitHubApi, items: readonly GhIssue
     if (!repo) continue;
     const [owner = '', name = ''] = repo.split('/');
     const comments = item.comments ? await api.recentComments(owner, name, item.number, item.comments, MAX_UNTRUSTED_COMMENTS) : [];
-    out.push(toIssue(item, { repo, instance: api.instance, trigger: { kind: 'label' }, comments, botLogin }));
+    out.push(toIssue(item, { repo, instance: api.instance, trigger: { kind: 'label' }, comments, botLogin, trustedAssociations }));
   }
   return out;
 }

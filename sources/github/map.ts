@@ -1,4 +1,5 @@
 import { normaliseSeverity, type Issue, type IssueLocator, type Severity } from '../../src/issue.js';
+import { hostsIn } from '../../src/render/sanitize-markdown.js';
 import { hasAnyMarker } from './marker.js';
 
 export const SOURCE = 'github';
@@ -44,6 +45,11 @@ export interface MapContext {
   comments: readonly GhComment[];
   /** Our own login, so our comments are left out; null when unknown. */
   botLogin: string | null;
+  /**
+   * sources.github.trustedAssociations: when the issue's author has one of them, the hosts its
+   * title and body name may stay live links in our comment. Absent: none do.
+   */
+  trustedAssociations?: readonly string[];
 }
 
 export const MAX_UNTRUSTED_COMMENTS = 10;
@@ -123,8 +129,16 @@ export function toIssue(issue: GhIssue, ctx: MapContext): Issue {
     startedAt: issue.created_at,
     locator: locatorFor(ctx.repo, issue.number),
     ...(untrusted?.length ? { untrusted } : {}),
+    ...trustedHostsOf(issue, ctx),
     raw: trimmed(issue, ctx.repo, comment),
   };
+}
+
+/** The hosts an issue's title and body name, when a trusted author wrote them. */
+function trustedHostsOf(issue: GhIssue, ctx: MapContext): Pick<Issue, 'trustedHosts'> {
+  const trusted = ctx.trustedAssociations?.includes(issue.author_association ?? 'NONE') === true;
+  const hosts = trusted ? [...hostsIn(`${issue.title}\n${issue.body ?? ''}`)] : [];
+  return hosts.length ? { trustedHosts: hosts } : {};
 }
 
 /** The command comment is context too, even when the listed comments predate it. */

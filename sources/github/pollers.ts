@@ -40,5 +40,5 @@ export async function pollOnce(api: GitHubApi, config: GitHubConfig, repo: strin
   const q = `repo:${repo} is:issue ${query}${cursor ? ` updated:>=${cursor}` : ''}`;
   const items = (await api.searchIssues(q, 'updated', 'asc')).filter((i) => !isPullRequest(i));
   const newest = items.reduce((max, i) => (i.updated_at > max ? i.updated_at : max), cursor ?? '');
-  return { issues: await issuesWithComments(api, items), cursor: newest };
+  return { issues: await issuesWithComments(api, items, config.trustedAssociations), cursor: newest };
 }

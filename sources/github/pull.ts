@@ -20,7 +20,7 @@ export function githubPull(apiFor: (c: GitHubConfig, ctx: SourceContext) => GitH
       if (!repo) throw new ConfigError('--repo OWNER/NAME is required');
       if (!repoName.safeParse(repo).success) throw new ConfigError(`--repo ${repo}: expected owner/name`);
       const query: PullQuery = { repo, query: (opts.query as string | undefined) ?? DEFAULT_PULL_QUERY, limit: opts.limit as number | undefined };
-      return { client: new GitHubIssueSearch(apiFor(config, ctx)), query };
+      return { client: new GitHubIssueSearch(apiFor(config, ctx), config.trustedAssociations), query };
     },
   };
 }

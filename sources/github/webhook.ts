@@ -20,9 +20,10 @@ export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger)
   const ignored = (reason: string): DeliveryOutcome => ({ kind: 'ignored', reason });
 
   const issuesOf = async (e: Event, trigger: Trigger, extra: Record<string, unknown>): Promise<DeliveryOutcome> => {
+    // Unknown login: our own comments are still left out by their marker, and a failed lookup must not lose the issue.
     const login = await api.botLogin().catch(() => null);
     const comments = await recentComments(api, e, log);
-    const issue = toIssue(e.issue as GhIssue, { repo: e.repository.full_name, instance: api.instance, trigger, comments, botLogin: login });
+    const issue = toIssue(e.issue, { repo: e.repository.full_name, instance: api.instance, trigger, comments, botLogin: login, trustedAssociations: config.trustedAssociations });
     return { kind: 'issues', issues: [issue], log: { repo: e.repository.full_name, number: e.issue.number, ...extra } };
   };
 

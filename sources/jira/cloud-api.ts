@@ -1,7 +1,7 @@
 import { Version3Client, type Version3Models } from 'jira.js';
 import { z } from 'zod';
 import {
-  call, COMMENTS_PAGE_SIZE, markerProperties, MARKER_PROPERTY, nextCommentPage, once, parseAnswer, type JiraApi,
+  actorsOf, call, COMMENTS_PAGE_SIZE, groupNames, roleIds, markerProperties, MARKER_PROPERTY, nextCommentPage, once, parseAnswer, type JiraApi,
 } from './jira-api.js';
 import { CommentSchema, EntityPropertySchema, IssueBeanSchema, PageOfCommentsSchema, UserSchema } from './schema.js';
 
@@ -70,6 +70,18 @@ export function cloudApi(site: string, email: string, apiToken: string): JiraApi
     async updateComment(key, id, body, marker) {
       const data = await call(`edit comment ${id} of ${key}`, () => client.issueComments.updateComment({ issueIdOrKey: key, id, body: asDoc(body), properties: markerProperties(marker) }));
       return parseAnswer(CommentSchema, data, 'edited comment');
+    },
+    async userGroups(user) {
+      const what = `groups of ${user.displayName ?? 'a user'}`;
+      return groupNames(await call(what, () => client.users.getUser({ accountId: user.accountId ?? '', expand: 'groups' })), what);
+    },
+    async projectRoles(projectKey) {
+      const what = `roles of project ${projectKey}`;
+      return roleIds(await call(what, () => client.projectRoles.getProjectRoles({ projectIdOrKey: projectKey })), what);
+    },
+    async roleActors(projectKey, roleId) {
+      const what = `role ${roleId} of project ${projectKey}`;
+      return actorsOf(await call(what, () => client.projectRoles.getProjectRole({ projectIdOrKey: projectKey, id: roleId })), what);
     },
   };
 }

@@ -5,18 +5,34 @@ const secret = z.string().min(1);
 const projectKey = z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'must be a Jira project key such as OPS');
 
 export const JiraTriggersSchema = z.strictObject({
-  /** An issue created in one of these projects starts an investigation. */
+  /**
+   * The projects Lestrade acts in: an issue created there starts an investigation (filtered by
+   * the keys below), and the label and the command work there only. Empty: none, not all.
+   */
   projects: z.array(projectKey).default([]),
+  /** Whether a created issue (in projects, passing the filters) starts an investigation by itself. */
+  onCreate: z.boolean().default(true),
   /** Only created issues of these types (by name, e.g. "Incident"). */
   issueTypes: z.array(z.string().min(1)).optional(),
   /** Only created issues carrying at least one of these labels. */
   labels: z.array(z.string().min(1)).optional(),
-  /** Adding this label to any issue starts an investigation. */
+  /** Adding this label to an issue of one of the projects starts an investigation, when a trusted account adds it. */
   triggerLabel: z.string().min(1).default('lestrade'),
   /** A comment starting with this starts a fresh investigation of its issue. */
   command: z.string().min(1).default('/lestrade investigate'),
   /** An extra filter for created issues, checked through the API as `key = X AND (<jql>)`. */
   jql: z.string().min(1).optional(),
+});
+
+/**
+ * Who may start an investigation by the label or the command: members of these groups, or actors
+ * (users, or members of groups) of these project roles in the issue's project, checked through
+ * Jira's API and remembered for cacheSeconds. Both empty: nobody.
+ */
+export const JiraTrustedSchema = z.strictObject({
+  groups: z.array(z.string().min(1)).default([]),
+  projectRoles: z.array(z.string().min(1)).default([]),
+  cacheSeconds: z.int().min(0).max(86_400).default(300),
 });
 
 export const JiraPollSchema = z.strictObject({
@@ -38,6 +54,7 @@ export const JiraConfigSchema = z.strictObject({
   /** Shared token(s) for webhooks without a secret (basic-auth password or X-Lestrade-Token). */
   webhookToken: secret.optional(),
   triggers: JiraTriggersSchema.prefault({}),
+  trusted: JiraTrustedSchema.prefault({}),
   writeBack: z.boolean().default(true),
   /** Jira's comment limit: 32,767 characters unless a Data Center admin changed it. */
   commentLimit: z.int().min(1_000).max(10_000_000).default(32_767),
@@ -45,6 +62,7 @@ export const JiraConfigSchema = z.strictObject({
 });
 export type JiraConfig = z.infer<typeof JiraConfigSchema>;
 export type JiraTriggers = z.infer<typeof JiraTriggersSchema>;
+export type JiraTrusted = z.infer<typeof JiraTrustedSchema>;
 export type Deployment = 'cloud' | 'datacenter';
 
 export const JIRA_ENV: EnvBinding[] = [
@@ -97,8 +115,17 @@ export function webhookWarnings(config: JiraConfig): string[] {
   if (config.webhookSecret && config.webhookToken) {
     out.push('JIRA_WEBHOOK_TOKEN is not accepted while JIRA_WEBHOOK_SECRET is set: every delivery to /webhooks/jira must be signed');
   }
+  return out;
+}
+
+/** Said by every process that runs the Jira source. */
+export function configWarnings(config: JiraConfig): string[] {
+  const out: string[] = [];
   if (config.triggers.projects.length === 0) {
-    out.push(`sources.jira.triggers.projects is empty: new issues start nothing; only the label "${config.triggers.triggerLabel}" and the comment "${config.triggers.command}" do`);
+    out.push('sources.jira.triggers.projects is empty: Jira starts no investigation (no project is configured; empty means none)');
+  }
+  if (config.trusted.groups.length === 0 && config.trusted.projectRoles.length === 0) {
+    out.push(`sources.jira.trusted.groups and .projectRoles are empty: nobody may start investigations with the label "${config.triggers.triggerLabel}" or the comment "${config.triggers.command}"`);
   }
   return out;
 }

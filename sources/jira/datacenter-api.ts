@@ -2,7 +2,7 @@ import { Version2Client } from 'jira.js';
 import { z } from 'zod';
 import { REQUEST_TIMEOUT_MS } from './cloud-api.js';
 import {
-  call, COMMENTS_PAGE_SIZE, markerProperties, MARKER_PROPERTY, nextCommentPage, once, parseAnswer, type JiraApi,
+  actorsOf, call, COMMENTS_PAGE_SIZE, groupNames, roleIds, markerProperties, MARKER_PROPERTY, nextCommentPage, once, parseAnswer, type JiraApi,
 } from './jira-api.js';
 import { CommentSchema, EntityPropertySchema, IssueBeanSchema, PageOfCommentsSchema, UserSchema } from './schema.js';
 
@@ -66,6 +66,20 @@ export function dataCenterApi(site: string, pat: string): JiraApi {
     async updateComment(key, id, body, marker) {
       const data = await call(`edit comment ${id} of ${key}`, () => client.issueComments.updateComment({ issueIdOrKey: key, id, comment: asText(body), properties: markerProperties(marker) }));
       return parseAnswer(CommentSchema, data, 'edited comment');
+    },
+    async userGroups(user) {
+      const what = `groups of ${user.displayName ?? 'a user'}`;
+      // jira.js's v2 getUser takes only accountId; Data Center names users by username.
+      const params = { username: user.name ?? '', expand: 'groups' };
+      return groupNames(await call(what, () => client.sendRequest<unknown>({ url: '/rest/api/2/user', method: 'GET', params }, undefined as never)), what);
+    },
+    async projectRoles(projectKey) {
+      const what = `roles of project ${projectKey}`;
+      return roleIds(await call(what, () => client.projectRoles.getProjectRoles({ projectIdOrKey: projectKey })), what);
+    },
+    async roleActors(projectKey, roleId) {
+      const what = `role ${roleId} of project ${projectKey}`;
+      return actorsOf(await call(what, () => client.projectRoles.getProjectRole({ projectIdOrKey: projectKey, id: roleId })), what);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { SourceRegistration } from '../../src/registration/source.js';
 import { apiFor } from './api-for.js';
-import { JIRA_ENV, JiraConfigSchema, offReason, webhookWarnings, type JiraConfig } from './config.js';
+import { configWarnings, JIRA_ENV, JiraConfigSchema, offReason, webhookWarnings, type JiraConfig } from './config.js';
 import { SOURCE } from './map-issue.js';
 import { jiraPoller } from './poller.js';
 import { jiraPullSpec } from './pull.js';
@@ -16,7 +16,8 @@ export const jira: SourceRegistration<JiraConfig> = {
   configSchema: JiraConfigSchema,
   env: JIRA_ENV,
   disabledReason: offReason,
-  warnings: webhookWarnings,
+  warnings: configWarnings,
+  webhookWarnings,
   webhook: (config) => jiraWebhook(config, apiFor(config)),
   writer: (config) => (config.writeBack ? jiraWriter(apiFor(config), config.commentLimit) : null),
   pollers: (config) => config.poll.map((entry) => jiraPoller(apiFor(config), entry)),

@@ -1,9 +1,9 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { describeZodIssues, PermanentError } from '../../src/errors.js';
 import type { Deployment } from './config.js';
 import { jiraStatus, toTypedError } from './jira-errors.js';
 import type { SelfIdentity } from './own-comments.js';
-import type { IssueBean, JiraComment } from './schema.js';
+import type { IssueBean, JiraComment, JiraUser } from './schema.js';
 
 /** The comment property carrying our marker, set when the comment is created. */
 export const MARKER_PROPERTY = 'lestrade';
@@ -40,6 +40,49 @@ export interface JiraApi {
   /** body: ADF on Cloud, wiki markup on Data Center. The property holds our marker. */
   addComment(key: string, body: unknown, marker: string): Promise<JiraComment>;
   updateComment(key: string, id: string, body: unknown, marker: string): Promise<JiraComment>;
+  /** The names of a user's groups (GET /user?expand=groups: accountId on Cloud, username on Data Center). */
+  userGroups(user: JiraUser): Promise<string[]>;
+  /** A project's roles by name, each with its id (GET /project/{key}/role). */
+  projectRoles(projectKey: string): Promise<Map<string, number>>;
+  /** Who is in a project role (GET /project/{key}/role/{id}): users (accountId or name) and groups. */
+  roleActors(projectKey: string, roleId: number): Promise<RoleActors>;
+}
+
+export interface RoleActors {
+  users: string[];
+  groups: string[];
+}
+
+const GroupsSchema = z.object({ groups: z.object({ items: z.array(z.object({ name: z.string().nullish() })).default([]) }).nullish() });
+const RoleSchema = z.object({
+  actors: z.array(z.object({
+    type: z.string().nullish(),
+    name: z.string().nullish(),
+    actorUser: z.object({ accountId: z.string().nullish() }).nullish(),
+    actorGroup: z.object({ name: z.string().nullish() }).nullish(),
+  })).default([]),
+});
+
+export function groupNames(data: unknown, what: string): string[] {
+  return (parseAnswer(GroupsSchema, data, what).groups?.items ?? []).map((g) => g.name ?? '').filter(Boolean);
+}
+
+/** Role ids from GET /project/{key}/role: { "Developers": "https://…/role/10001" }. */
+export function roleIds(data: unknown, what: string): Map<string, number> {
+  const links = parseAnswer(z.record(z.string(), z.string()), data, what);
+  const out = new Map<string, number>();
+  for (const [name, url] of Object.entries(links)) {
+    const id = Number(/\/(\d+)\/?$/.exec(url)?.[1]);
+    if (Number.isInteger(id)) out.set(name, id);
+  }
+  return out;
+}
+
+export function actorsOf(data: unknown, what: string): RoleActors {
+  const { actors } = parseAnswer(RoleSchema, data, what);
+  const groups = actors.filter((a) => a.type === 'atlassian-group-role-actor').map((a) => a.actorGroup?.name ?? a.name ?? '');
+  const users = actors.filter((a) => a.type === 'atlassian-user-role-actor').map((a) => a.actorUser?.accountId ?? a.name ?? '');
+  return { users: users.filter(Boolean), groups: groups.filter(Boolean) };
 }
 
 /** Runs one jira.js call; failures become typed errors, and a 404 becomes null where asked. */

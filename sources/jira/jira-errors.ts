@@ -30,6 +30,7 @@ function headerGetter(headers: unknown): (name: string) => string | undefined {
     if (!headers || typeof headers !== 'object') return undefined;
     const h = headers as { get?: (n: string) => unknown } & Record<string, unknown>;
     const v = typeof h.get === 'function' ? h.get(name) : h[name.toLowerCase()];
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a header value: a string, a number or a list
     return v === undefined || v === null ? undefined : String(v);
   };
 }

@@ -120,7 +120,7 @@ function listText(n: AdfNode, items: unknown[], attrs: Record<string, unknown>, 
 
 function linkSuffix(text: string, marks: unknown): string {
   if (!Array.isArray(marks)) return '';
-  const link = marks.find((m) => isRecord(m) && m.type === 'link');
+  const link: unknown = marks.find((m) => isRecord(m) && m.type === 'link');
   const href = isRecord(link) && isRecord(link.attrs) ? str(link.attrs.href) : '';
   return href && href !== text ? ` (${href})` : '';
 }

@@ -56,8 +56,14 @@ function list(t: Tokens.List, outer: string): string {
   return t.items.map((item) => listItem(item, marker)).join('\n');
 }
 
+/** A task item's checkbox, escaped (wiki would read `[x]` as a link); none for an item that is no task. */
+function taskBox(item: Tokens.ListItem): string {
+  if (!item.task) return '';
+  return item.checked ? '\\[x\\] ' : '\\[ \\] ';
+}
+
 function listItem(item: Tokens.ListItem, marker: string): string {
-  const checkbox = item.task ? (item.checked ? '\\[x\\] ' : '\\[ \\] ') : '';
+  const checkbox = taskBox(item);
   const lines: string[] = [];
   const body: string[] = [];
   for (const child of item.tokens) {

@@ -11,8 +11,8 @@ type Ignored = { kind: 'ignored'; reason: string };
 export type IssueDecision =
   /** A new issue in a watched project; `checkJql` when triggers.jql must still confirm it. */
   | { kind: 'created'; issue: IssueBean; checkJql: boolean }
-  /** The trigger label was added (or the issue was created with it). */
-  | { kind: 'label'; issue: IssueBean }
+  /** The trigger label was added (or the issue was created with it) by `by`, whose trust is still to check. */
+  | { kind: 'label'; issue: IssueBean; by: IssueEvent['user'] }
   | { kind: 'resolved'; issue: IssueBean }
   | Ignored;
 
@@ -21,24 +21,37 @@ export type CommentDecision = { kind: 'command'; issueKey: string; commentId: st
 
 const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
 
+/** The project of an issue: its project field, else its key's prefix (OPS-7 → OPS). */
+export function projectOf(issue: { key: string; fields?: { project?: { key: string } | null } }): string {
+  return issue.fields?.project?.key ?? issue.key.replace(/-\d+$/, '');
+}
+
+function outside(key: string, project: string): Ignored {
+  return { kind: 'ignored', reason: `${key}: project ${project} is not in sources.jira.triggers.projects` };
+}
+
 export function decideIssueEvent(ev: IssueEvent, t: JiraTriggers): IssueDecision {
   const issue = ev.issue;
-  if (ev.webhookEvent === 'jira:issue_created') return decideCreated(issue, t);
   const items = ev.changelog?.items ?? [];
-  if (items.some((i) => i.field === 'resolution' || i.field === 'status') && isResolved(issue)) return { kind: 'resolved', issue };
-  if (items.some((i) => isLabelsItem(i) && labelAdded(i.fromString, i.toString, t.triggerLabel))) return { kind: 'label', issue };
+  const resolution = ev.webhookEvent === 'jira:issue_updated' && items.some((i) => i.field === 'resolution' || i.field === 'status');
+  // A resolution only marks an investigation that exists; everything else needs a configured project.
+  if (resolution && isResolved(issue)) return { kind: 'resolved', issue };
+  if (!t.projects.includes(projectOf(issue))) return outside(issue.key, projectOf(issue));
+  if (ev.webhookEvent === 'jira:issue_created') return decideCreated(issue, t, ev.user);
+  if (items.some((i) => isLabelsItem(i) && labelAdded(i.fromString, i.toString, t.triggerLabel))) return { kind: 'label', issue, by: ev.user };
   return { kind: 'ignored', reason: `${issue.key} updated without adding the label "${t.triggerLabel}" or resolving it` };
 }
 
-function decideCreated(issue: IssueBean, t: JiraTriggers): IssueDecision {
+function decideCreated(issue: IssueBean, t: JiraTriggers, by: IssueEvent['user']): IssueDecision {
   const f = issue.fields;
-  const project = f.project?.key ?? issue.key.replace(/-\d+$/, '');
-  const hasTriggerLabel = (f.labels ?? []).includes(t.triggerLabel);
-  if (!t.projects.includes(project)) {
-    return hasTriggerLabel
-      ? { kind: 'label', issue }
-      : { kind: 'ignored', reason: `${issue.key}: project ${project} is not in sources.jira.triggers.projects` };
-  }
+  const labelled = (f.labels ?? []).includes(t.triggerLabel);
+  const created = t.onCreate ? filterCreated(issue, t) : { kind: 'ignored' as const, reason: `${issue.key}: sources.jira.triggers.onCreate is false` };
+  // Created with the label, but not a trigger by itself: the label counts if whoever created it is trusted.
+  return created.kind === 'ignored' && labelled ? { kind: 'label', issue, by } : created;
+}
+
+function filterCreated(issue: IssueBean, t: JiraTriggers): IssueDecision {
+  const f = issue.fields;
   if (t.issueTypes && !t.issueTypes.some((name) => sameName(name, f.issuetype?.name ?? ''))) {
     return { kind: 'ignored', reason: `${issue.key}: issue type ${f.issuetype?.name ?? '(none)'} is not in sources.jira.triggers.issueTypes` };
   }
@@ -62,6 +75,7 @@ export function decideCommentEvent(ev: CommentEvent, t: JiraTriggers): CommentDe
   const text = textOf(ev.comment.body).trim();
   if (carriesMarker(text)) return { kind: 'ignored', reason: `comment ${ev.comment.id} on ${ev.issue.key} is our own (it carries our marker)` };
   if (!startsWithCommand(text, t.command)) return { kind: 'ignored', reason: `comment ${ev.comment.id} on ${ev.issue.key} is not the command "${t.command}"` };
+  if (!t.projects.includes(projectOf(ev.issue))) return outside(ev.issue.key, projectOf(ev.issue));
   return { kind: 'command', issueKey: ev.issue.key, commentId: ev.comment.id, author: ev.comment.author };
 }
 

@@ -7,7 +7,8 @@ import type { JiraApi } from './jira-api.js';
 import { commandIdentity, issueFromBean } from './map-issue.js';
 import { isSelf } from './own-comments.js';
 import { ISSUE_FIELDS, type IssueBean } from './schema.js';
-import { decideCommentEvent, decideIssueEvent } from './triggers.js';
+import { decideCommentEvent, decideIssueEvent, projectOf } from './triggers.js';
+import { JiraTrust } from './trust.js';
 import { webhookAuth } from './webhook-auth.js';
 import { CommentEventSchema, DeliveryHeadSchema, IssueEventSchema } from './webhook-schema.js';
 
@@ -20,6 +21,7 @@ const ignored = (reason: string): DeliveryOutcome => ({ kind: 'ignored', reason 
  */
 export function jiraWebhook(config: JiraConfig, api: JiraApi): WebhookHandler {
   const ctx = { site: api.site };
+  const trust = new JiraTrust(api, config.trusted);
   return {
     ...webhookAuth(config),
     deliveryId: (headers) => headers['x-atlassian-webhook-identifier'] || undefined,
@@ -36,6 +38,10 @@ export function jiraWebhook(config: JiraConfig, api: JiraApi): WebhookHandler {
     const d = decideIssueEvent(ev, config.triggers);
     if (d.kind === 'ignored') return ignored(d.reason);
     if (d.kind === 'resolved') return issues([issueFromBean(d.issue, ctx, { status: 'resolved' })], d.issue.key, d.kind);
+    if (d.kind === 'label') {
+      const refused = await trust.refusal(d.by, projectOf(d.issue));
+      if (refused) return ignored(`${d.issue.key}: the label was added by an untrusted account: ${refused}`);
+    }
     if (d.kind === 'created' && d.checkJql) {
       const reason = await failsJql(d.issue);
       if (reason) return ignored(reason);
@@ -48,6 +54,8 @@ export function jiraWebhook(config: JiraConfig, api: JiraApi): WebhookHandler {
     if (d.kind === 'ignored') return ignored(d.reason);
     const me = await api.myself();
     if (isSelf(d.author, me)) return ignored(`comment ${d.commentId} on ${d.issueKey} is our own (by Lestrade's account)`);
+    const refused = await trust.refusal(d.author, projectOf({ key: d.issueKey }));
+    if (refused) return ignored(`comment ${d.commentId} on ${d.issueKey}: ${refused}`);
     const bean = await permanentAsNull(() => api.getIssue(d.issueKey, ISSUE_FIELDS));
     if (!bean.value) return ignored(`${d.issueKey} cannot be read with Lestrade's account${bean.reason ? `: ${bean.reason}` : ''}`);
     const issue = issueFromBean(bean.value, { ...ctx, self: me }, { identity: commandIdentity(bean.value.key, d.commentId) });

@@ -66,12 +66,17 @@ export class JsmOpsApi {
     for (let page = 0; page < MAX_NOTE_PAGES; page++) {
       const res = await this.call('GET', `/alerts/${pathSegment(alertId)}/notes`, `list notes of alert ${alertId}`, { query: { size: PAGE, after } });
       const { values, links } = parseAnswer(ListNotesSchema, res.body, VENDOR, `notes of alert ${alertId}`);
-      out.push(...values.map((n) => ({ id: n.id, text: n.note ?? '' })));
+      out.push(...values.map((n) => ({ id: n.id, text: n.note ?? '', owner: n.owner ?? '' })));
       const next = queryParam(links?.next, 'after');
       if (!next || values.length === 0 || next === after) break;
       after = next;
     }
     return out;
+  }
+
+  /** Our notes' `owner`: the account the API key belongs to, by its e-mail. */
+  get author(): string {
+    return this.c.email;
   }
 
   async addNote(alertId: string, note: string): Promise<AddNoteOutcome> {

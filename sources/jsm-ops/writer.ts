@@ -12,6 +12,7 @@ import { alertUrl } from './map.js';
 export function jsmOpsNotes(api: JsmOpsApi, site: string | null): NotesApi {
   return {
     vendor: VENDOR,
+    author: api.author,
     listNotes: (alertId) => api.listNotes(alertId),
     addNote: (alertId, text) => api.addNote(alertId, text),
     requestStatus: (requestId) => api.requestStatus(requestId),

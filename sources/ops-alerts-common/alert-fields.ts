@@ -45,9 +45,12 @@ export function severityOfPriority(priority: string | undefined): Severity {
 
 const MAX_UNTRUSTED_CHARS = 4_000;
 
-/** key: the short number people use (tinyId) when there is one; ref: the alert id every API call takes. */
+/**
+ * key and ref: the alert id (every API call takes it; tinyIds are reused, so write-backs are
+ * locked, remembered and superseded by the id). label: the short number people use (tinyId).
+ */
 export function locatorOf(a: Pick<AlertFields, 'id' | 'tinyId'>): IssueLocator {
-  return { key: a.tinyId || a.id, ref: { alertId: a.id } };
+  return { key: a.id, ...(a.tinyId ? { label: `#${a.tinyId}` } : {}), ref: { alertId: a.id } };
 }
 
 /** One alert as the common Issue. Pure. */

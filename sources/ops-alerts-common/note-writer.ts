@@ -4,7 +4,7 @@ import type { IssueLocator } from '../../src/issue.js';
 import type { RcaWriter, WriteContext, WrittenComment } from '../../src/render/rca-writer.js';
 import { statusOf } from './http-json.js';
 import { markedDigest, renderNote, type RenderedNote } from './note-text.js';
-import type { NotesApi } from './notes-api.js';
+import { isOwnNote, type AlertNote, type NotesApi } from './notes-api.js';
 import { PendingNotes, type PendingNote } from './pending-notes.js';
 
 export interface NoteWriterOptions {
@@ -28,8 +28,8 @@ function alertIdOf(locator: IssueLocator): string {
 }
 
 /**
- * The RCA as an alert note, written at most once per distinct RCA. Ours = carrying this alert's
- * marker line (`lestrade:rca:<key> sha=<digest>`). find() returns our latest note; update() writes
+ * The RCA as an alert note, written at most once per distinct RCA. Ours = written by our account
+ * and carrying this alert's marker line (`lestrade:rca:<key> sha=<digest>`). find() returns our latest note; update() writes
  * only when the digest changed: by editing it where the vendor can (JSM), else as a new note
  * (OpsGenie notes cannot be edited). An asynchronous add (202 + requestId) counts as written only
  * once the request succeeded; until then every attempt throws RetryableError and polls the same
@@ -46,14 +46,14 @@ export function noteWriter(api: NotesApi, opts: NoteWriterOptions): RcaWriter {
   const digestOf = async (alertId: string, noteId: string, locator: IssueLocator): Promise<string | null> => {
     const known = digests.get(`${alertId}/${noteId}`);
     if (known) return known;
-    const note = (await api.listNotes(alertId)).find((n) => n.id === noteId);
+    const note = (await api.listNotes(alertId)).find((n) => n.id === noteId && isOwnNote(api, n));
     return note ? markedDigest(note.text, locator) : null;
   };
 
   return {
     async find(locator, knownId) {
       const alertId = alertIdOf(locator);
-      const ours = (await api.listNotes(alertId)).filter((n) => markedDigest(n.text, locator) !== null);
+      const ours = oursOf(api, await api.listNotes(alertId), locator);
       // Editable notes: the stored one if it is still ours. Otherwise the latest: it says what the alert last got.
       const pick = (api.editNote && knownId ? ours.find((n) => n.id === knownId) : undefined) ?? ours.at(-1);
       if (!pick) return null;
@@ -72,6 +72,14 @@ export function noteWriter(api: NotesApi, opts: NoteWriterOptions): RcaWriter {
       return edited ? written(alertId, edited.id) : addOnce(ctx, alertId, locator, note, wctx);
     },
   };
+}
+
+/**
+ * Our notes on the alert: written by our account AND carrying this alert's marker. Anyone can
+ * paste the marker line; a note by someone else is never adopted, edited or taken as written.
+ */
+function oursOf(api: NotesApi, notes: readonly AlertNote[], locator: IssueLocator): AlertNote[] {
+  return notes.filter((n) => isOwnNote(api, n) && markedDigest(n.text, locator) !== null);
 }
 
 interface AddContext {
@@ -117,7 +125,7 @@ async function settle(c: AddContext, alertId: string, locator: IssueLocator, not
   const s = await c.api.requestStatus(requestId);
   if (s.state === 'success') {
     c.pending.delete(key);
-    const found = (await c.api.listNotes(alertId)).filter((n) => markedDigest(n.text, locator) === note.sha).at(-1);
+    const found = oursOf(c.api, await c.api.listNotes(alertId), locator).filter((n) => markedDigest(n.text, locator) === note.sha).at(-1);
     return c.written(alertId, found?.id ?? `request:${requestId}`);
   }
   if (s.state === 'processing') {

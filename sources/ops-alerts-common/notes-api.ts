@@ -3,6 +3,8 @@ export interface AlertNote {
   /** OpsGenie: the note's `offset` (notes have no id); JSM: its id. */
   id: string;
   text: string;
+  /** Who added it, as the vendor names them (the note's `owner`). */
+  owner: string;
 }
 
 /** What adding a note answered: the note itself (JSM per its spec), or an asynchronous request to poll. */
@@ -20,6 +22,11 @@ export type RequestState =
 /** The note calls of one vendor; every failure is a typed error (RetryableError or PermanentError). */
 export interface NotesApi {
   readonly vendor: string;
+  /**
+   * The `owner` our own notes carry (OpsGenie: the `user` we add them as; JSM: the API account's
+   * e-mail). A note is ours only when written by it and carrying our marker.
+   */
+  readonly author: string;
   /** Every note on the alert, oldest first, all pages. */
   listNotes(alertId: string): Promise<AlertNote[]>;
   addNote(alertId: string, text: string): Promise<AddNoteOutcome>;
@@ -31,6 +38,11 @@ export interface NotesApi {
   editNote?(alertId: string, noteId: string, text: string): Promise<{ id: string } | null>;
   /** The alert in the vendor's web app, when known. */
   alertUrl(alertId: string): string | null;
+}
+
+/** Written by our account: owners compare without case or surrounding space. */
+export function isOwnNote(api: Pick<NotesApi, 'author'>, note: Pick<AlertNote, 'owner'>): boolean {
+  return note.owner.trim().toLowerCase() === api.author.trim().toLowerCase();
 }
 
 /** A request failure that says the alert is gone: adding the note again cannot help. */

@@ -88,5 +88,6 @@ export function detailsOf(raw: unknown): Record<string, string> {
 function asText(v: unknown): string {
   if (typeof v === 'string') return v;
   if (v === null || v === undefined) return '';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects took the branch before; a primitive is left
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }

@@ -56,7 +56,7 @@ export class OpsgenieApi {
         query: { identifierType: 'id', order: 'asc', direction: 'next', limit: PAGE, offset },
       });
       const { data, paging } = parseAnswer(ListNotesSchema, res.body, VENDOR, `notes of alert ${alertId}`);
-      out.push(...data.map((n) => ({ id: n.offset ?? n.createdAt ?? '', text: n.note ?? '' })));
+      out.push(...data.map((n) => ({ id: n.offset ?? n.createdAt ?? '', text: n.note ?? '', owner: n.owner ?? '' })));
       const next = queryParam(paging?.next, 'offset') ?? data.at(-1)?.offset ?? undefined;
       if (!paging?.next || data.length === 0 || !next || next === offset) break;
       offset = next;

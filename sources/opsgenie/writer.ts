@@ -11,6 +11,7 @@ import { alertUrl } from './map.js';
 export function opsgenieNotes(api: OpsgenieApi, apiUrl: string, noteUser: string): NotesApi {
   return {
     vendor: VENDOR,
+    author: noteUser,
     listNotes: (alertId) => api.listNotes(alertId),
     addNote: async (alertId, text) => ({ kind: 'request', requestId: await api.addNote(alertId, text, noteUser) }),
     requestStatus: (requestId) => api.requestStatus(requestId),

@@ -44,5 +44,6 @@ export function asText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (Array.isArray(v)) return v.map((x) => `- ${asText(x)}`).join('\n');
   if (isObject(v)) return Object.entries(v).map(([k, x]) => `${k}: ${asText(x)}`).join('\n');
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- YAML yields nothing else (bigint, symbol)
   return String(v);
 }

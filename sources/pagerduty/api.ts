@@ -1,5 +1,7 @@
 import { pdRequest, type PdHttpOptions } from './pagerduty-http.js';
-import { AlertPageSchema, IncidentPageSchema, NoteAnswerSchema, NotesSchema, type PdAlert, type PdIncident, type PdNote } from './schema.js';
+import {
+  AlertPageSchema, IncidentPageSchema, NoteAnswerSchema, NotesSchema, UserPageSchema, type PdAlert, type PdIncident, type PdNote,
+} from './schema.js';
 import { pathSegment } from '../../src/outbound-http/path-segment.js';
 
 /** PagerDuty caps `limit` at 100. */
@@ -56,6 +58,20 @@ export class PagerDutyApi {
       method: 'GET', path: `/incidents/${enc(incidentId)}/notes`, what: `list notes of ${incidentId}`, schema: NotesSchema,
     });
     return notes;
+  }
+
+  /** The id of the account's user with this e-mail (GET /users?query=), null when there is none. */
+  async userIdByEmail(email: string): Promise<string | null> {
+    const want = email.trim().toLowerCase();
+    for (let offset = 0; ; offset += MAX_PAGE) {
+      const page = await pdRequest(this.http, {
+        method: 'GET', path: '/users', what: `look up the user ${email}`, schema: UserPageSchema,
+        query: { query: email, limit: MAX_PAGE, offset },
+      });
+      const found = page.users.find((u) => u.email?.trim().toLowerCase() === want);
+      if (found) return found.id;
+      if (page.more !== true || page.users.length === 0) return null;
+    }
   }
 
   /** Adds a note as the user `from` (PagerDuty requires a user's email for writes with an account key). */

@@ -32,7 +32,7 @@ export async function pdRequest<T extends z.ZodType>(opts: PdHttpOptions, req: P
   const url = new URL(`${opts.baseUrl}${req.path}`);
   for (const [key, value] of Object.entries(req.query ?? {})) {
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) url.searchParams.append(key, v);
+    if (Array.isArray(value)) for (const v of value as readonly string[]) url.searchParams.append(key, v);
     else url.searchParams.set(key, String(value));
   }
   const headers: Record<string, string> = {

@@ -48,6 +48,12 @@ export function parseStatuses(value: string): string[] {
   return list;
 }
 
+/** The statuses to ask for: `--statuses` when given, else none with `--incident-key` (any status), else the default. */
+function statusesOf(value: unknown, incidentKey: string | undefined): string[] | undefined {
+  if (typeof value === 'string') return parseStatuses(value);
+  return incidentKey ? undefined : [...DEFAULT_STATUSES];
+}
+
 /** `lestrade investigate pagerduty [--incident-key K | --statuses S] [--service ID ...]` (the CLI adds -n, --update, --json-output-file). */
 export function pagerdutyPull(apiFor: (c: PagerDutyConfig, ctx: SourceContext) => PagerDutyApi): PullSpec<PagerDutyConfig> {
   return {
@@ -60,7 +66,7 @@ export function pagerdutyPull(apiFor: (c: PagerDutyConfig, ctx: SourceContext) =
     ],
     prepare(config, opts, ctx) {
       const incidentKey = opts.incidentKey as string | undefined;
-      const statuses = typeof opts.statuses === 'string' ? parseStatuses(opts.statuses) : incidentKey ? undefined : [...DEFAULT_STATUSES];
+      const statuses = statusesOf(opts.statuses, incidentKey);
       const services = (opts.service as string[] | undefined) ?? [];
       const badService = services.find((s) => !/^[A-Z0-9]+$/.test(s));
       if (badService) throw new ConfigError(`--service ${badService}: expected a PagerDuty service id such as PIJ90N7`);

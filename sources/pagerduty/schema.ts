@@ -46,6 +46,10 @@ const Page = { limit: z.int().nullish(), offset: z.int().nullish(), more: z.bool
 export const IncidentPageSchema = z.looseObject({ incidents: z.array(IncidentSchema), ...Page });
 export const AlertPageSchema = z.looseObject({ alerts: z.array(AlertSchema), ...Page });
 export const NotesSchema = z.looseObject({ notes: z.array(NoteSchema) });
+export const UserPageSchema = z.looseObject({
+  users: z.array(z.looseObject({ id: z.string(), email: z.string().nullish() })),
+  more: z.boolean().nullish(),
+});
 export const NoteAnswerSchema = z.looseObject({ note: NoteSchema });
 
 /** The V3 envelope: one event per delivery; `data` depends on `event_type`. */

@@ -7,6 +7,18 @@ import { markedDigest, rcaDigest } from './marker.js';
 import { renderNote } from './render-note.js';
 import type { PdNote } from './schema.js';
 
+/** Remembers a successful lookup; a failed one is asked again next time. */
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () => {
+    pending ??= fn().catch((err: unknown) => {
+      pending = null;
+      throw err;
+    });
+    return pending;
+  };
+}
+
 const RefSchema = z.object({ incidentId: z.string().regex(/^[A-Za-z0-9]+$/), url: z.string().optional() });
 
 function refOf(locator: IssueLocator): z.infer<typeof RefSchema> {
@@ -23,15 +35,22 @@ interface WrittenNote extends WrittenComment {
 /**
  * The RCA as a note on the incident, written as the configured user (From). Notes cannot be
  * edited, so "update" adds a note only when the RCA changed: each note's marker line carries a
- * digest of its RCA. Ours are found by that marker (notes name their author by user id only);
- * a copied marker can at worst make us skip a note whose RCA it already carries.
+ * digest of its RCA. Ours = written by the From user (notes name their author by user id, looked
+ * up once by e-mail) AND carrying our marker: anyone can paste the marker line.
  */
 export function pagerdutyWriter(api: PagerDutyApi, fromEmail: string, noteLimit: number): RcaWriter {
   const written = (locator: IssueLocator, note: PdNote, sha: string): WrittenNote => ({ id: note.id, url: refOf(locator).url ?? null, sha });
+  const ourUserId = once(async () => {
+    const id = await api.userIdByEmail(fromEmail);
+    if (!id) throw new PermanentError(`pagerduty: PAGERDUTY_FROM_EMAIL ${fromEmail} is not a user of the account; set it to a user's e-mail`);
+    return id;
+  });
 
   /** Our newest note on the incident (the known id first, if it is still there and ours). */
   const newest = async (locator: IssueLocator, knownId: string | null): Promise<WrittenNote | null> => {
+    const me = await ourUserId();
     const ours = (await api.listNotes(refOf(locator).incidentId))
+      .filter((note) => note.user?.id === me)
       .map((note) => ({ note, sha: markedDigest(note.content, locator) }))
       .filter((n): n is { note: PdNote; sha: string } => n.sha !== null);
     const known = ours.find((n) => n.note.id === knownId);

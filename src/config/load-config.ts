@@ -7,7 +7,7 @@ import { buildConfigSchema, type Config } from './schema.js';
 
 type Env = Record<string, string | undefined>;
 
-/** What loadConfig needs of each source: its slice's schema and environment variables. */
+/** What loadConfig needs of each source (and destination): its slice's schema and environment variables. */
 export interface SourceConfigSpec {
   name: string;
   configSchema: z.ZodType;
@@ -19,6 +19,7 @@ const ENV_MAP: EnvBinding[] = [
   ['PORT', ['server', 'port'], 'int'],
   ['HOST', ['server', 'host'], 'string'],
   ['LESTRADE_API_TOKEN', ['server', 'apiToken'], 'string'],
+  ['LESTRADE_METRICS_TOKEN', ['server', 'metricsToken'], 'string'],
   ['REDIS_URL', ['redis', 'url'], 'string'],
   ['LESTRADE_REDIS_PREFIX', ['redis', 'prefix'], 'string'],
   ['LESTRADE_REDIS_DATA_DIR', ['redis', 'dataDir'], 'string'],
@@ -39,6 +40,7 @@ const ENV_MAP: EnvBinding[] = [
   ['LESTRADE_SKIP_RESOLVED_WHILE_QUEUED', ['intake', 'skipResolvedWhileQueued'], 'boolean'],
   ['PROMETHEUS_URL', ['toolsets', 'prometheus', 'url'], 'string'],
   ['LESTRADE_BASH_ENABLED', ['toolsets', 'settings', 'bash', 'enabled'], 'boolean'],
+  ['LESTRADE_BASH_SANDBOX', ['toolsets', 'bash', 'sandbox'], 'string'],
   ['LESTRADE_PUBLIC_URL', ['server', 'publicUrl'], 'string'],
   ['LESTRADE_TEMPLATES_DIR', ['templatesDir'], 'string'],
   ['LOG_LEVEL', ['log', 'level'], 'string'],
@@ -48,20 +50,24 @@ const ENV_MAP: EnvBinding[] = [
  * The one place configuration is read and validated. Takes `env` as a parameter
  * (tests pass their own) and an optional YAML file; errors name the key and the reason.
  */
-export function loadConfig(env: Env, configPath = env.LESTRADE_CONFIG, sources: readonly SourceConfigSpec[] = []): Config {
+export function loadConfig(env: Env, configPath = env.LESTRADE_CONFIG, sources: readonly SourceConfigSpec[] = [], destinations: readonly SourceConfigSpec[] = []): Config {
   const tree = configPath ? readYamlFile(configPath) : {};
-  const bindings = [...ENV_MAP, ...sources.flatMap((s) => s.env.map(([v, path, t]): EnvBinding => [v, ['sources', s.name, ...path], t]))];
+  const bindings = [
+    ...ENV_MAP,
+    ...sources.flatMap((s) => s.env.map(([v, path, t]): EnvBinding => [v, ['sources', s.name, ...path], t])),
+    ...destinations.flatMap((d) => d.env.map(([v, path, t]): EnvBinding => [v, ['destinations', d.name, ...path], t])),
+  ];
   for (const [name, path, type] of bindings) {
     const value = env[name];
     if (value === undefined || value === '') continue;
     setPath(tree, path, coerce(name, value, type));
   }
-  const parsed = buildConfigSchema(sources).safeParse(tree);
+  const parsed = buildConfigSchema(sources, destinations).safeParse(tree);
   if (!parsed.success) {
     const where = configPath ? ` (file ${configPath} and environment)` : ' (environment)';
     throw new ConfigError(`invalid configuration${where}: ${describeZodIssues(parsed.error.issues)}`);
   }
-  return parsed.data as Config;
+  return parsed.data;
 }
 
 function readYamlFile(path: string): Record<string, unknown> {

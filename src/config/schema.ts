@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RoutingConfigSchema, type RoutingConfig } from './routing-schema.js';
 import { DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../intake-policy/intake-policy.js';
 import { SeveritySchema, type Severity } from '../issue.js';
 import { REDIS_URL_PATTERN } from '../redis/redis-url.js';
@@ -24,6 +25,8 @@ export const LlmConfigSchema = z.strictObject({
   contextWindow: z.int().min(2_000).optional(),
   /** Older turns are compacted (summarised) when a request would fill more than this share of the window. */
   compactAt: z.number().min(0.3).max(0.99).default(0.9),
+  /** How long /readyz keeps the answer of its LLM probe (GET {baseUrl}/models); 0 probes every time. */
+  readinessCacheSeconds: z.number().min(0).max(600).default(20),
 });
 export type LlmConfig = z.infer<typeof LlmConfigSchema>;
 
@@ -35,6 +38,8 @@ const baseShape = {
     bodyLimitBytes: z.int().positive().default(1_048_576),
     /** When set, /api/* requires "Authorization: Bearer <token>" (comma-separate several to rotate). */
     apiToken: secret.optional(),
+    /** When set, GET /metrics requires "Authorization: Bearer <token>" (comma-separate several to rotate); unset, it is open. */
+    metricsToken: secret.optional(),
     /** Lestrade's address as others reach it, for links from written-back comments to the full RCA. */
     publicUrl: z.url().optional(),
   }).prefault({}),
@@ -115,6 +120,10 @@ const baseShape = {
     backoffMs: z.int().positive().default(10_000),
     /** How often an incident linked to a running investigation checks whether its RCA is ready. */
     linkedPollMs: z.int().min(100).default(30_000),
+    /** Hosts links in a write-back may point to, besides those tool results and trusted text named. */
+    linkHosts: z.array(z.string().min(1)).default([]),
+    /** Keep @mentions and issue references (#1, owner/repo#7, GH-1) live in write-backs. */
+    allowMentions: z.boolean().default(false),
   }).prefault({}),
   tools: z.strictObject({
     /** What is kept of one tool output (the model gets at most maxResultTokens of it; the rest is retrievable). */
@@ -144,6 +153,10 @@ const baseShape = {
       timeoutMs: z.int().positive().default(30_000),
       maxOutputBytes: z.int().positive().default(1_048_576),
       env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
+      /** Where commands run: "bubblewrap" (the default; the toolset fails to start without it) or "none", said explicitly. */
+      sandbox: z.enum(['bubblewrap', 'none']).default('bubblewrap'),
+      /** Host paths bound read-only into the sandbox (binaries outside /usr, certificates a kubeconfig names, cloud CLIs' config). */
+      readOnlyPaths: z.array(z.string().regex(/^\//, 'an absolute path')).default([]),
     }).prefault({}),
   }).prefault({}),
   /** A folder whose templates override the built-in ones of the same name. */
@@ -153,13 +166,22 @@ const baseShape = {
   }).prefault({}),
 };
 
-const BaseConfigSchema = z.strictObject(baseShape);
+type Sliced = ReadonlyArray<{ name: string; configSchema: z.ZodType }>;
 
-/** The config schema with one `sources.<name>` slice per registered source, each validated by its own schema. */
-export function buildConfigSchema(sources: ReadonlyArray<{ name: string; configSchema: z.ZodType }>) {
+/**
+ * The config schema with one `sources.<name>` slice per registered source and one
+ * `destinations.<name>` per registered destination (beside `destinations.routes` and `.default`),
+ * each validated by its own schema.
+ */
+export function buildConfigSchema(sources: Sliced, destinations: Sliced = []) {
   const slices = Object.fromEntries(sources.map((s) => [s.name, s.configSchema.prefault({})]));
-  return z.strictObject({ ...baseShape, sources: z.strictObject(slices).prefault({}) });
+  const destinationSlices = Object.fromEntries(destinations.map((d) => [d.name, d.configSchema.prefault({})]));
+  return z.strictObject({
+    ...baseShape,
+    sources: z.strictObject(slices).prefault({}),
+    destinations: z.strictObject({ ...RoutingConfigSchema.shape, ...destinationSlices }).prefault({}),
+  });
 }
 
-/** The engine's config; each source reads its own slice of `sources` through its registration. */
-export type Config = z.infer<typeof BaseConfigSchema> & { sources: Record<string, unknown> };
+/** The engine's config; each source and destination reads its own slice through its registration. */
+export type Config = z.infer<z.ZodObject<typeof baseShape, z.core.$strict>> & { sources: Record<string, unknown>; destinations: RoutingConfig & Record<string, unknown> };

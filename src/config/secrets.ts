@@ -3,7 +3,8 @@ import { createRedactor, type Redactor } from '../redact.js';
 import type { Config } from './schema.js';
 
 /** Keys whose values are secrets, wherever they sit in the configuration tree. */
-const SECRET_KEY = /(api)?key$|token|password|passphrase|secret|credential|authorization|^pat$/i;
+// webhookUrl: a Teams Workflows URL carries its own signature (sig=…) and is as good as a password.
+const SECRET_KEY = /(api)?key$|token|password|passphrase|secret|credential|authorization|^pat$|^webhookUrl$/i;
 
 /**
  * Every secret the validated configuration holds: values under secret-looking keys (apiKey,

@@ -5,6 +5,8 @@ import { classifyLlmError } from '../llm/classify-error.js';
 import type { Compaction, LoopState } from '../model/loop-state.js';
 import type { ContextBudget } from './context-budget.js';
 import { fairTruncate } from './fair-truncate.js';
+import { noMetrics, type Metrics } from '../observability/metrics.js';
+import { observeLlmCall } from '../llm/observe-llm-call.js';
 
 export interface CompactDeps {
   client: OpenAI;
@@ -12,6 +14,8 @@ export interface CompactDeps {
   budget: ContextBudget;
   tools: ChatCompletionTool[];
   signal?: AbortSignal;
+  /** Counts and times the summary request as any LLM request (lestrade_llm_*, a `chat` span). */
+  metrics?: Metrics;
 }
 
 const SUMMARY_SYSTEM = [
@@ -71,10 +75,11 @@ async function summarize(middle: ChatCompletionMessageParam[], state: LoopState,
   const perResult = Math.max(64, Math.floor((deps.budget.windowTokens * 0.6) / toolCount));
   const transcript = middle.map((m) => render(m, perResult, deps.budget)).join('\n\n');
   try {
-    const response = await deps.client.chat.completions.create({
+    const observed = { metrics: deps.metrics ?? noMetrics, model: deps.model, baseUrl: deps.client.baseURL };
+    const response = await observeLlmCall(observed, () => deps.client.chat.completions.create({
       model: deps.model,
       messages: [{ role: 'system', content: SUMMARY_SYSTEM }, { role: 'user', content: `Transcript of the steps to summarize:\n\n${transcript}` }],
-    }, { signal: deps.signal });
+    }, { signal: deps.signal }));
     state.usage.llmCalls += 1;
     state.usage.promptTokens += response.usage?.prompt_tokens ?? 0;
     state.usage.completionTokens += response.usage?.completion_tokens ?? 0;

@@ -25,7 +25,7 @@ export class TokenCounter {
 
   static async load(encoding: 'o200k_base' | 'cl100k_base'): Promise<TokenCounter> {
     const enc = encoding === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
-    return new TokenCounter(enc as unknown as Encoding);
+    return new TokenCounter(enc);
   }
 
   count(text: string): number {

@@ -18,6 +18,9 @@ import { usageRouter, withReached } from './usage-router.js';
 import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { UsageLedger } from '../budget/usage-ledger.js';
 import { webhookHandler, type MountedWebhook } from './webhook-route.js';
+import type { LlmProbe } from '../llm/llm-probe.js';
+import type { Metrics } from '../observability/metrics.js';
+import { metricsRoute, type MetricsExposition } from './metrics-route.js';
 
 export interface AppDeps {
   redis: RedisClient;
@@ -33,8 +36,15 @@ export interface AppDeps {
   /** Budgets and daily usage, for /readyz and GET /api/usage. */
   budgets?: BudgetGuard;
   ledger?: UsageLedger;
+  /** Each routed destination's state ("ok", "off: …", or what its credential check said): /readyz detail, not readiness. */
+  destinations?: () => Record<string, string>;
   /** Bearer tokens guarding /api and the dashboard; empty leaves both open. */
   apiTokens: string[];
+  /** Whether the LLM endpoint answers, for /readyz; without one, a configured LLM counts as ready. */
+  llmProbe?: LlmProbe;
+  /** What the webhook route records, and GET /metrics with its bearer tokens (empty: open). */
+  metrics?: Metrics & MetricsExposition;
+  metricsTokens?: string[];
   log: Logger;
   /** Changed records from every process, for the dashboard's live updates. */
   changes?: ChangeFeed;
@@ -59,15 +69,20 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
   app.get('/readyz', async (_req, res) => {
     const redis = await deps.redis.ping().then(() => 'ok', (err: Error) => `unreachable: ${err.message}`);
+    // The queue's numbers only inform: readiness is Redis's ping, which reports its own failure above.
     const queue = await deps.intake.waitingStats().catch(() => null);
     const waiting = queue?.waiting;
-    const llm = deps.llmConfigured ? 'ok' : `not configured: investigations are queued and wait for an LLM${waiting ? ` (${waiting} waiting)` : ''}`;
-    const ready = redis === 'ok' && deps.llmConfigured;
+    const llm = deps.llmConfigured
+      ? await (deps.llmProbe?.check() ?? 'ok')
+      : `not configured: investigations are queued and wait for an LLM${waiting ? ` (${waiting} waiting)` : ''}`;
+    const ready = redis === 'ok' && llm === 'ok';
     // Budgets hold work back without making the service unready: the queue still takes it.
     const limits = deps.budgets?.enabled ? withReached(await deps.budgets.status().catch(() => [])) : undefined;
     const budgets = limits ? { budgets: limits, ...(limits.some((l) => l.reached) ? { heldBack: `budget reached: ${limits.filter((l) => l.reached).map((l) => l.scope).join(', ')}; queued work waits` } : {}) } : {};
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets });
+    const destinations = deps.destinations ? { destinations: deps.destinations() } : {};
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets, ...destinations });
   });
+  if (deps.metrics) app.get('/metrics', metricsRoute(deps.metrics, deps.metricsTokens ?? []));
   const sessions = new SessionStore(deps.redis);
   // A bearer token, or a signed-in dashboard session (its actions carrying the CSRF token).
   app.use('/api', apiAccess({ apiTokens: deps.apiTokens, sessions }));

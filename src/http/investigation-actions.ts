@@ -31,8 +31,17 @@ const AskSchema = z.strictObject({ question: z.string().trim().min(1).max(4000) 
 export function investigationActions(deps: ActionDeps): Router {
   const router = express.Router();
   router.use(express.json({ limit: 64 * 1024 }));
+  router.post('/:id/approvals', decideApprovals(deps));
+  router.post('/:id/cancel', cancelRun(deps));
+  router.post('/:id/ask', askFollowUp(deps));
+  return router;
+}
 
-  router.post('/:id/approvals', async (req, res) => {
+type Handler = (req: express.Request<{ id: string }>, res: Response) => Promise<void>;
+
+/** POST /:id/approvals: the humans' decisions on the paused turn's calls; the last one queues the resume. */
+function decideApprovals(deps: ActionDeps): Handler {
+  return async (req, res) => {
     const inv = await found(deps.store, req.params.id, res);
     if (!inv) return;
     const { decisions } = readJson(req.body, DecisionsSchema);
@@ -64,9 +73,12 @@ export function investigationActions(deps: ActionDeps): Router {
         await deps.continuations.resume(inv.id, phase, result.seq);
         return void res.status(202).json({ status: 'queued', recorded: decisions.map((d) => d.toolCallId) });
     }
-  });
+  };
+}
 
-  router.post('/:id/cancel', async (req, res) => {
+/** POST /:id/cancel: stops the run (a running one where it runs). */
+function cancelRun(deps: ActionDeps): Handler {
+  return async (req, res) => {
     const inv = await found(deps.store, req.params.id, res);
     if (!inv) return;
     const result = await deps.runs.cancel(inv.id);
@@ -74,9 +86,12 @@ export function investigationActions(deps: ActionDeps): Router {
     // A running one is stopped where it runs: its worker aborts the LLM request and the tools.
     if (result.previous === 'running') await CancelSignals.publish(deps.redis, inv.id);
     res.json({ status: 'cancelled', phase: result.phase, previous: result.previous });
-  });
+  };
+}
 
-  router.post('/:id/ask', async (req, res) => {
+/** POST /:id/ask: a follow-up question to a completed investigation, answered from its conversation. */
+function askFollowUp(deps: ActionDeps): Handler {
+  return async (req, res) => {
     const inv = await found(deps.store, req.params.id, res);
     if (!inv) return;
     const { question } = readJson(req.body, AskSchema);
@@ -89,8 +104,7 @@ export function investigationActions(deps: ActionDeps): Router {
     }
     await deps.continuations.ask(inv.id, result.entry);
     res.status(202).json({ status: 'queued', entry: result.entry });
-  });
-  return router;
+  };
 }
 
 /**

@@ -10,7 +10,7 @@ export class HttpStatusError extends Error {
   }
 }
 
-const DECODERS: Record<string, (() => Transform) | undefined> = Object.assign(Object.create(null), {
+const DECODERS: Record<string, (() => Transform) | undefined> = Object.assign(Object.create(null) as object, {
   gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress,
 });
 

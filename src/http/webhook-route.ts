@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake-queue.js';
 import type { Delivery, WebhookHandler } from '../registration/source.js';
 import { keysOf } from '../redis/keys.js';
+import { noMetrics, type Metrics, type WebhookOutcome } from '../observability/metrics.js';
 import { errorReply } from './error-handler.js';
 import { parseJsonBody } from './read-json-body.js';
 import { readRawBody } from './read-raw-body.js';
@@ -16,6 +17,8 @@ export interface WebhookRouteDeps {
   bodyLimitBytes: number;
   /** How long a vendor's delivery id is remembered, to drop replays. */
   deliveryTtlSeconds: number;
+  /** Counts each delivery by source and outcome, and times it. */
+  metrics?: Metrics;
 }
 
 /** One mounted source as the HTTP side sees it: on with a handler, or off with the reason. */
@@ -36,16 +39,24 @@ const PREFIX = '/webhooks/';
  */
 export function webhookHandler(mounted: readonly MountedWebhook[], deps: WebhookRouteDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   const byName = new Map<string, MountedWebhook>(mounted.map((m) => [m.name.toLowerCase(), m]));
+  const metrics = deps.metrics ?? noMetrics;
   return (req, res) => {
     const m = match(req.url ?? '', byName);
     if (!m) return false;
-    if (!('handler' in m)) sendJson(res, 404, { error: `source ${m.name} is off: ${m.offReason}` });
-    else if (req.method !== 'POST') sendJson(res, 405, { error: 'use POST' }, { allow: 'POST' });
-    else {
-      receive(m.name, m.handler, req, res, deps).catch((err: unknown) => {
+    const started = performance.now();
+    const record = (outcome: WebhookOutcome) => metrics.webhookDelivery(m.name, outcome, (performance.now() - started) / 1000);
+    if (!('handler' in m)) {
+      sendJson(res, 404, { error: `source ${m.name} is off: ${m.offReason}` });
+      record('source_off');
+    } else if (req.method !== 'POST') {
+      sendJson(res, 405, { error: 'use POST' }, { allow: 'POST' });
+      record('rejected_method');
+    } else {
+      receive(m.name, m.handler, req, res, deps).then(record, (err: unknown) => {
         const { status, body } = errorReply(err, deps.log, PREFIX + m.name);
         if (!res.headersSent) sendJson(res, status, body);
         else res.destroy();
+        record(outcomeOfStatus(status));
       });
     }
     return true;
@@ -61,16 +72,27 @@ function match(url: string, byName: Map<string, MountedWebhook>): MountedWebhook
   return byName.get(name.toLowerCase());
 }
 
-async function receive(name: string, h: WebhookHandler, req: IncomingMessage, res: ServerResponse, deps: WebhookRouteDeps): Promise<void> {
-  const refuse = (status: number, error: string, reason = error) => {
+/** A refusal's or an error's status, as a delivery outcome. */
+function outcomeOfStatus(status: number): WebhookOutcome {
+  if (status === 401 || status === 403) return 'rejected_auth';
+  if (status === 413) return 'too_large';
+  if (status === 415) return 'rejected_content_type';
+  if (status === 400 || status === 422) return 'rejected_schema';
+  return 'error';
+}
+
+async function receive(name: string, h: WebhookHandler, req: IncomingMessage, res: ServerResponse, deps: WebhookRouteDeps): Promise<WebhookOutcome> {
+  const refuse = (status: number, error: string, reason = error): WebhookOutcome => {
     deps.log.warn({ source: name, ip: req.socket.remoteAddress, status, reason }, 'webhook rejected');
     req.resume();
     sendJson(res, status, { error });
+    return outcomeOfStatus(status);
   };
   if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return refuse(415, 'expected Content-Type: application/json');
   const headers = lowerHeaders(req);
   const verdict = h.checkHeaders?.(headers);
-  if (verdict && !verdict.ok) return refuse(401, 'unauthorized');
+  // The source's reason (missing versus wrong credentials; never the credential) goes to the log only.
+  if (verdict && !verdict.ok) return refuse(401, 'unauthorized', verdict.reason);
   const delivery: Delivery = { headers, rawBody: await readRawBody(req, deps.bodyLimitBytes) };
   const signed = await h.verify?.(delivery);
   if (signed && !signed.ok) return refuse(401, 'unauthorized', `signature: ${signed.reason}`);
@@ -78,10 +100,14 @@ async function receive(name: string, h: WebhookHandler, req: IncomingMessage, re
   const seenKey = deliveryId ? keysOf(deps.redis).delivery(name, deliveryId) : null;
   if (seenKey && (await deps.redis.exists(seenKey))) {
     deps.log.info({ source: name, deliveryId }, 'webhook ignored: delivery already handled');
-    return sendJson(res, 200, { ignored: 'delivery already handled', queued: [], duplicates: [], resolved: [] });
+    sendJson(res, 200, { ignored: 'delivery already handled', queued: [], duplicates: [], resolved: [] });
+    return 'duplicate';
   }
   const outcome = await h.handle(parseJsonBody(delivery.rawBody), delivery);
-  if (outcome.kind === 'reply') return sendJson(res, outcome.status, outcome.body);
+  if (outcome.kind === 'reply') {
+    sendJson(res, outcome.status, outcome.body);
+    return outcome.status >= 400 ? outcomeOfStatus(outcome.status) : 'replied';
+  }
   const body = outcome.kind === 'issues'
     ? { ...(await deps.intake.accept(outcome.issues)), ...outcome.extra }
     : { ignored: outcome.reason, queued: [], duplicates: [], resolved: [] };
@@ -90,11 +116,19 @@ async function receive(name: string, h: WebhookHandler, req: IncomingMessage, re
     deps.log.info({ source: name, deliveryId, ...(outcome.kind === 'issues' ? outcome.log : { ignored: outcome.reason }), ...counts(body) }, 'webhook accepted');
   }
   sendJson(res, 200, body);
+  return deliveryOutcome(outcome.kind, body);
+}
+
+/** Ignored by the source; a repeat when nothing in it was new (no issue queued or resolved); else accepted. */
+function deliveryOutcome(kind: 'issues' | 'ignored', body: { queued?: unknown[]; resolved?: unknown[]; duplicates?: unknown[] }): WebhookOutcome {
+  if (kind === 'ignored') return 'ignored';
+  const c = counts(body);
+  return c.queued === 0 && c.resolved === 0 && c.duplicates > 0 ? 'duplicate' : 'accepted';
 }
 
 /** Node names headers in lower case already; a copy without a prototype, so no header name reaches Object's. */
 function lowerHeaders(req: IncomingMessage): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = Object.create(null);
+  const out = Object.create(null) as Record<string, string | undefined>;
   const raw = req.headers;
   for (const k in raw) {
     const v = raw[k];
@@ -103,6 +137,9 @@ function lowerHeaders(req: IncomingMessage): Record<string, string | undefined> 
   return out;
 }
 
-function counts(body: { queued?: unknown[]; duplicates?: unknown[]; resolved?: unknown[] }) {
-  return { queued: body.queued?.length ?? 0, duplicates: body.duplicates?.length ?? 0, resolved: body.resolved?.length ?? 0 };
+function counts(body: { queued?: unknown[]; duplicates?: unknown[]; resolved?: unknown[]; skipped?: unknown[] }) {
+  return {
+    queued: body.queued?.length ?? 0, duplicates: body.duplicates?.length ?? 0, resolved: body.resolved?.length ?? 0,
+    skipped: body.skipped?.length ?? 0,
+  };
 }

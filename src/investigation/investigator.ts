@@ -8,6 +8,7 @@ import { initialState, type LoopState } from '../model/loop-state.js';
 import { runLoop, type LoopResult } from '../loop/run-loop.js';
 import type { PromptRenderer } from '../prompts/prompt-renderer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
+import type { Metrics } from '../observability/metrics.js';
 
 export interface InvestigatorDeps {
   client: OpenAI;
@@ -17,6 +18,8 @@ export interface InvestigatorDeps {
   toolsets: Array<{ name: string; description: string }>;
   /** The context window's rules; without one, nothing is measured or compacted. */
   budget?: ContextBudget;
+  /** Counts and times each LLM request. */
+  metrics?: Metrics;
 }
 
 export interface InvestigateOptions {
@@ -70,6 +73,7 @@ export class Investigator {
       approvals: opts.approvals,
       budget: this.deps.budget,
       keepOutput: opts.keepOutput,
+      metrics: this.deps.metrics,
     });
   }
 

@@ -24,10 +24,11 @@ export function classifyLlmError(err: unknown): RetryableError | PermanentError 
     return new RetryableError(`LLM unreachable: ${err.message}`, { cause: err });
   }
   if (err instanceof OpenAI.APIError) {
-    const status = err.status ?? 0;
+    // instanceof leaves APIError's type parameters `any`; the SDK documents a numeric status and fetch's Headers.
+    const status = (err.status as number | undefined) ?? 0;
     const reason = `LLM answered ${status}: ${err.message}`;
     if (status === 408 || status === 409 || status === 429 || status >= 500) {
-      return new RetryableError(reason, { cause: err, retryAfterMs: parseRetryAfter(err.headers) });
+      return new RetryableError(reason, { cause: err, retryAfterMs: parseRetryAfter(err.headers as Headers | undefined) });
     }
     return new PermanentError(reason, { cause: err });
   }

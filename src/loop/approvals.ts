@@ -1,7 +1,7 @@
 import { PermanentError } from '../errors.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { ToolResult } from '../tools/types.js';
-import type { ApprovalDecision, ApprovalOutcome } from '../model/approval.js';
+import type { ApprovalOutcome } from '../model/approval.js';
 import type { AwaitingTurn, LoopState, PendingApproval } from '../model/loop-state.js';
 import { callKey } from '../tools/call-key.js';
 

@@ -16,6 +16,8 @@ import type { AwaitingTurn, LoopState } from '../model/loop-state.js';
 import { callKey } from '../tools/call-key.js';
 import { toOpenAiTool } from './tool-specs.js';
 import type { StopCondition } from './stop-conditions.js';
+import { noMetrics, type Metrics } from '../observability/metrics.js';
+import { observeLlmCall } from '../llm/observe-llm-call.js';
 
 export interface LoopOptions {
   client: OpenAI;
@@ -42,6 +44,8 @@ export interface LoopOptions {
   budget?: ContextBudget;
   /** Keeps the whole of a tool output that was too large to send (retrievable through the API). */
   keepOutput?: (toolCallId: string, text: string) => Promise<void>;
+  /** Counts and times each LLM request (lestrade_llm_*). */
+  metrics?: Metrics;
 }
 
 export interface LoopResult {
@@ -59,6 +63,13 @@ const APPROVALS_EXPIRED =
 
 const EMPTY_REPLY = 'Your reply was empty. Continue the investigation or give the root-cause analysis now.';
 
+/** What forces this step to answer without tools: expired approvals, the last step, a stop condition; else null. */
+function forcingMessage(state: LoopState, opts: LoopOptions, maxSteps: number): string | null {
+  if (state.forceAnswer) return APPROVALS_EXPIRED;
+  if (state.steps >= maxSteps - 1 || (opts.stopWhen ?? []).some((stop) => stop(state))) return FORCE_ANSWER;
+  return null;
+}
+
 /**
  * Model → tool calls → results → model, until the model answers or the budget runs out, or (with
  * pauseForApproval) until a call needs a human: then the state holds the paused turn and the loop
@@ -71,7 +82,7 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
   if (state.awaiting) await finishPausedTurn(state, opts);
   for (;;) {
     throwIfCancelled(opts.signal);
-    const forcedBy = state.forceAnswer ? APPROVALS_EXPIRED : state.steps >= maxSteps - 1 || (opts.stopWhen ?? []).some((stop) => stop(state)) ? FORCE_ANSWER : null;
+    const forcedBy = forcingMessage(state, opts, maxSteps);
     const forced = forcedBy !== null;
     if (forcedBy) state.messages.push({ role: 'user', content: forcedBy });
     state.forceAnswer = null;
@@ -132,7 +143,7 @@ async function fitContext(state: LoopState, opts: LoopOptions, budget: ContextBu
   state.context.windowTokens = budget.windowTokens;
   let tokens = budget.counter.conversation(state.messages, tools);
   if (tokens > budget.compactThreshold) {
-    await compactHistory(state, { client: opts.client, model: opts.model, budget, tools, signal: opts.signal });
+    await compactHistory(state, { client: opts.client, model: opts.model, budget, tools, signal: opts.signal, metrics: opts.metrics });
     tokens = budget.counter.conversation(state.messages, tools);
     // The compacted history is the new checkpoint.
     await opts.onStep?.(state);
@@ -154,7 +165,8 @@ function throwIfCancelled(signal: AbortSignal | undefined): void {
 
 async function callModel(state: LoopState, opts: LoopOptions, tools: ChatCompletionTool[]) {
   try {
-    const response = await opts.client.chat.completions.create(
+    const observed = { metrics: opts.metrics ?? noMetrics, model: opts.model, baseUrl: opts.client.baseURL };
+    const response = await observeLlmCall(observed, () => opts.client.chat.completions.create(
       {
         model: opts.model,
         messages: state.messages,
@@ -162,7 +174,7 @@ async function callModel(state: LoopState, opts: LoopOptions, tools: ChatComplet
         ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
       },
       { signal: opts.signal },
-    );
+    ));
     state.usage.llmCalls += 1;
     state.usage.promptTokens += response.usage?.prompt_tokens ?? 0;
     state.usage.completionTokens += response.usage?.completion_tokens ?? 0;
@@ -197,8 +209,8 @@ function isFunctionCall(call: { type: string }): call is ChatCompletionMessageFu
 
 function safeParams(raw: string): Record<string, unknown> {
   try {
-    const v = JSON.parse(raw);
-    return v && typeof v === 'object' ? v : {};
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
   } catch {
     return {};
   }

@@ -7,8 +7,10 @@
 export type WriteBackStatus = 'pending' | 'written' | 'failed' | 'refused' | 'superseded';
 
 export interface WriteBackRecord {
-  /** The issue written to, e.g. "octo/app#12" or "OPS-7". */
+  /** The issue written to, e.g. "octo/app#12" or "OPS-7"; for a destination, e.g. "slack:#alerts". */
   target: string;
+  /** Set on a routed destination's write-back: the route's destination as written ("slack:#alerts", "teams"). */
+  destination?: string;
   status: WriteBackStatus;
   commentId: string | null;
   url: string | null;

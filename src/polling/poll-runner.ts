@@ -32,6 +32,7 @@ export async function runPoll(poller: Poller, redis: RedisClient, intake: Intake
     log.info({ poller: poller.id, seen: result.issues.length, queued: outcome.queued.length, cursor: result.cursor }, 'poll done');
     return { queued: outcome.queued.length, seen: result.issues.length };
   } finally {
+    // A lock not released expires (PX above) and only delays the next poll; the poll's own error matters more.
     await redis.eval(RELEASE_LUA, 1, lockKey, token).catch(() => undefined);
   }
 }

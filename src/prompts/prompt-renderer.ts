@@ -90,6 +90,7 @@ export function templateErrorAt(err: Error, kind: 'parse' | 'render'): string {
 }
 
 function unfence(text: unknown, fence: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- as nunjucks itself prints a value
   const s = String(text ?? '');
   return fence ? s.split(`untrusted-${fence}`).join('untrusted-(removed)') : s;
 }

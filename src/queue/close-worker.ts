@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 export async function closeWorker(worker: Worker, log: Logger, graceMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = await Promise.race([
+    // A close that failed has ended too: the race only asks whether it ended within the grace period.
     worker.close().then(() => false, () => false),
     new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(true), graceMs); }),
   ]);

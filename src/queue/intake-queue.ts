@@ -48,6 +48,12 @@ export interface WaitingStats {
 
 type Claim = Extract<ClaimItem, { kind: 'claim' }>;
 
+/** Skipped when a rule says so, else linked when every related alert is investigated already, else queued. */
+function claimStatus(skipRule: string | null, allRelatedKnown: boolean): Claim['status'] {
+  if (skipRule) return 'skipped';
+  return allRelatedKnown ? 'linked' : 'queued';
+}
+
 /**
  * Where every source hands its issues over. A delivery costs a constant number of round trips
  * to Redis whatever its size: one script claims (deduplicated by identity), joins (a group's
@@ -65,6 +71,8 @@ export class Intake {
 
   /** Called for each newly linked issue: its write-back carries the linked investigations' RCA. */
   onLinked?: (id: string) => Promise<void>;
+  /** Called for each investigation whose issue (or some of its group's alerts) resolved: destinations update their message. */
+  onResolved?: (id: string) => Promise<void>;
 
   constructor(private readonly redis: RedisClient, private readonly store: InvestigationStore, private readonly opts: IntakeOptions) {
     this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
@@ -90,11 +98,13 @@ export class Intake {
     const raised = new Map<string, number>();
     const linkedFrom: Array<[string, string]> = [];
     const asks: string[] = [];
+    const changed: string[] = [];
     replies.forEach((r, i) => {
       const item = items[i]!;
       if (item.kind === 'claim' && r.code !== 'unknown') this.known.add(item.issue.source, item.issue.identity);
       if (item.kind === 'resolve') {
         if (r.code === 'resolved' && r.status === 'resolved' && !out.resolved.includes(r.id)) out.resolved.push(r.id);
+        if (r.code === 'resolved' && !changed.includes(r.id)) changed.push(r.id);
         return;
       }
       if (r.code === 'joined') {
@@ -122,10 +132,13 @@ export class Intake {
     // The claims are durable and include the dispatch entries: the jobs are added right after,
     // off the acknowledgement's path (see job-dispatcher.ts).
     // Entries left by a process that died before dispatching are picked up here too.
+    // Not awaited (off the acknowledgement's path); a failed drain leaves its entries to the dispatcher's sweep.
     if (undispatched > 0) this.dispatcher.kick(true).catch(() => undefined);
     for (const l of lost) await this.ensureJob(l.id, l.priority);
+    // A job a worker took or finished meanwhile has no priority left to raise.
     for (const [id, priority] of raised) await this.queue.getJob(id).then((j) => j?.changePriority({ priority })).catch(() => undefined);
     for (const id of asks) await this.onLinked?.(id);
+    for (const id of changed) await this.onResolved?.(id);
     return out;
   }
 
@@ -157,7 +170,7 @@ export class Intake {
       const linkTo = [...new Set(ids.filter((id): id is string => Boolean(id)))];
       const priority = this.policy.priority(issue);
       const rule = this.policy.skipRule(issue);
-      const status: Claim['status'] = rule ? 'skipped' : related.length > 0 && ids.every(Boolean) ? 'linked' : 'queued';
+      const status = claimStatus(rule, related.length > 0 && ids.every(Boolean));
       const known = this.known.has(issue.source, issue.identity);
       return { kind: 'claim', issue, status, priority, linkTo, known, ...(rule ? { skippedBy: rule } : {}) };
     });

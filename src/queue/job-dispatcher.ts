@@ -64,6 +64,7 @@ export class JobDispatcher {
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    // Stop only waits for the drain to end: its failure went to whoever kicked it (and the sweep retries).
     await this.running?.catch(() => undefined);
   }
 

@@ -11,6 +11,8 @@ import type { WorkerHooks } from './admission.js';
 import type { CancelSignals } from './cancel-signals.js';
 import type { Continuations } from './continuations.js';
 import type { InvestigationJobData } from '../redis/queue-names.js';
+import type { InvestigationOutcome, Metrics } from '../observability/metrics.js';
+import { GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
 
 /** Called once an investigation is completed (and again if its job is redelivered): requests its write-back. */
 export type OnCompleted = (inv: Investigation) => Promise<void>;
@@ -26,6 +28,8 @@ export interface JobDeps {
   onCompleted?: OnCompleted;
   /** Admission (skip rules, budgets, a group's quiet time) and usage accounting; none in tests that do not need them. */
   hooks?: WorkerHooks;
+  /** Counts each run by source, phase and outcome, with its time and steps. */
+  metrics?: Metrics;
 }
 
 /** What a finished loop leaves on the record, whichever run it was. */
@@ -42,6 +46,8 @@ export interface FailureContext {
   job: Job<InvestigationJobData>;
   partial: LoopState | null;
   cancelled: boolean;
+  /** Records how the run ended (metrics). */
+  ended?: (outcome: InvestigationOutcome) => void;
 }
 
 /**
@@ -63,12 +69,28 @@ export interface LoopJob {
   fail(f: FailureContext, message: string, giveUp: boolean): Promise<void>;
 }
 
-/** Runs one job of a kind; true when the investigation completed (its write-back is then due). */
+/**
+ * Runs one job of a kind; true when the investigation completed (its write-back is then due).
+ * Traced as the root span of its own trace (`invoke_agent lestrade`): the run's LLM and tool calls
+ * are its children. A run resumed by a later job (approvals, a retry, a follow-up) is a new trace.
+ */
 export async function runLoopJob(job: Job<InvestigationJobData>, inv: Investigation, kind: LoopJob, deps: JobDeps): Promise<boolean> {
+  const attempt = job.attemptsMade + 1;
+  if (!(await deps.runs.begin(inv.id, kind.phase, attempt, job.id ?? inv.id))) return false;
+  const attributes = {
+    [GEN_AI.operation]: 'invoke_agent', [GEN_AI.agentName]: 'lestrade',
+    'lestrade.investigation.id': inv.id, 'lestrade.source': inv.source, 'lestrade.phase': kind.phase, 'lestrade.attempt': attempt,
+  };
+  return inSpan('invoke_agent lestrade', SpanKind.INTERNAL, attributes, () => runBegun(job, inv, kind, attempt, deps));
+}
+
+async function runBegun(job: Job<InvestigationJobData>, inv: Investigation, kind: LoopJob, attempt: number, deps: JobDeps): Promise<boolean> {
   const { id } = inv;
   const { phase } = kind;
-  const attempt = job.attemptsMade + 1;
-  if (!(await deps.runs.begin(id, phase, attempt, job.id ?? id))) return false;
+  const started = performance.now();
+  const ended = (outcome: InvestigationOutcome, steps: number | null) => deps.metrics?.investigationRun({
+    source: inv.source, phase, outcome, seconds: (performance.now() - started) / 1000, steps,
+  });
   deps.log.info({ id, title: inv.title, attempt, phase }, `${kind.noun} started`);
   const controller = deps.cancels.register(id);
   let partial: LoopState | null = null;
@@ -86,9 +108,14 @@ export async function runLoopJob(job: Job<InvestigationJobData>, inv: Investigat
       keepOutput: (toolCallId: string, text: string) => deps.store.saveOutput(id, toolCallId, text),
       approvals: checkpoint?.awaiting ? await deps.runs.outcome(id) : undefined,
     };
-    completed = await settle(inv, kind, await kind.run(checkpoint, opts), deps);
+    const result = await kind.run(checkpoint, opts);
+    const outcome = await settle(inv, kind, result, deps);
+    ended(outcome, result.state.steps);
+    completed = outcome === 'completed';
   } catch (err) {
-    await handleFailure(err, { inv, phase, attempt, job, partial, cancelled: controller.signal.aborted }, kind, deps);
+    const steps = (partial as LoopState | null)?.steps ?? null;
+    const f = { inv, phase, attempt, job, partial, cancelled: controller.signal.aborted, ended: (o: InvestigationOutcome) => ended(o, steps) };
+    await handleFailure(err, f, kind, deps);
   } finally {
     deps.cancels.release(id, controller);
   }
@@ -96,7 +123,7 @@ export async function runLoopJob(job: Job<InvestigationJobData>, inv: Investigat
 }
 
 /** Records what the loop ended with: a pause for approvals here, anything else by the kind. */
-async function settle(inv: Investigation, kind: LoopJob, result: LoopResult, deps: JobDeps): Promise<boolean> {
+async function settle(inv: Investigation, kind: LoopJob, result: LoopResult, deps: JobDeps): Promise<InvestigationOutcome> {
   const { id } = inv;
   const { phase } = kind;
   const { usage, toolCalls, context } = result.state;
@@ -109,15 +136,19 @@ async function settle(inv: Investigation, kind: LoopJob, result: LoopResult, dep
     if (await deps.runs.pause(id, phase, turn, deps.approvalTimeoutSeconds)) {
       deps.log.info({ id, phase, seq: turn.seq, calls: turn.approvals.map((a) => a.tool) }, 'investigation awaits approval');
     }
-    return false;
+    return 'awaiting_approval';
   }
-  return kind.finish(result, progress);
+  const completed = await kind.finish(result, progress);
+  if (phase === 'ask') return 'answered';
+  // Not completed: the record had left "running" meanwhile (a cancel).
+  return completed ? 'completed' : 'cancelled';
 }
 
 async function handleFailure(err: unknown, f: FailureContext, kind: LoopJob, deps: JobDeps): Promise<void> {
   const { id } = f.inv;
   if (err instanceof CancelledError || f.cancelled) {
     deps.log.info({ id, phase: f.phase }, 'investigation cancelled');
+    f.ended?.('cancelled');
     return;
   }
   // One rule for failures nobody typed (src/errors.ts): configuration and input errors are permanent.
@@ -127,6 +158,7 @@ async function handleFailure(err: unknown, f: FailureContext, kind: LoopJob, dep
   const message = deps.store.redact(e.message);
   const giveUp = e instanceof PermanentError || lastAttempt;
   await kind.fail(f, message, giveUp);
+  f.ended?.(giveUp ? 'failed' : 'retried');
   if (giveUp) {
     deps.log.error({ id, phase: f.phase, err: message, attempt: f.attempt }, `${kind.noun} failed`);
     throw new UnrecoverableError(message);

@@ -45,6 +45,7 @@ async function admitted(job: Job<InvestigationJobData>, inv: Investigation, deps
   const gate = deps.hooks ? await deps.hooks.admit(inv) : { kind: 'run' as const };
   if (gate.kind === 'skip') {
     await deps.store.skip(inv.id, gate.reason);
+    deps.metrics?.investigationRun({ source: inv.source, phase: 'investigation', outcome: 'skipped', seconds: 0, steps: null });
     deps.log.info({ id: inv.id, reason: gate.reason }, 'investigation skipped');
     return false;
   }

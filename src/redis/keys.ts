@@ -53,6 +53,10 @@ export function createKeys(prefix: string = DEFAULT_PREFIX) {
     writeResume: (source: string, locatorKey: string) => `${P}:writeresume:${source}:${digest(locatorKey)}`,
     /** Held while one write-back to an issue runs, so two never race to create a comment. */
     writeLock: (source: string, locatorKey: string) => `${P}:writelock:${source}:${digest(locatorKey)}`,
+    /** A destination's memory (a Slack message's ts, an idempotency key sent): see destination-memo.ts. */
+    destinationMemo: (destination: string, key: string) => `${P}:dest:${destination}:${digest(key)}`,
+    /** Held while one delivery to a destination's thread runs, so two never race to post its parent. */
+    destinationLock: (destination: string, key: string) => `${P}:destlock:${destination}:${digest(key)}`,
     /** A poller's cursor (e.g. updated-since). */
     pollCursor: (pollerId: string) => `${P}:poll:${digest(pollerId)}`,
     /** Investigations started in a budget's window (see budget-guard.ts). */

@@ -95,8 +95,10 @@ export interface SourceRegistration<C = unknown> {
   readonly env: EnvBinding[];
   /** Why this source is off with this config (e.g. no credentials), or null when it is on. */
   disabledReason(config: C): string | null;
-  /** Said at start-up, e.g. "webhook accepts unauthenticated requests". */
+  /** Said at start-up by every process that runs this source. */
   warnings?(config: C): string[];
+  /** Said at start-up only by a process that serves webhooks, e.g. "webhook accepts unauthenticated requests". */
+  webhookWarnings?(config: C): string[];
   webhook?(config: C, ctx: SourceContext): WebhookHandler;
   /** The write-back of an on source, or null where it has nowhere to write. */
   writer?(config: C, ctx: SourceContext): RcaWriter | null;

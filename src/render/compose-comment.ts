@@ -16,6 +16,8 @@ export interface ComposeInput {
   investigationId: string;
   resultsUrl?: string;
   allowedHosts: Set<string>;
+  /** Keep @mentions and issue references live (writeBack.allowMentions). */
+  allowMentions?: boolean;
 }
 
 export const COMMENT_HEADING = 'Lestrade — automated root-cause analysis';
@@ -24,7 +26,7 @@ export const COMMENT_PREAMBLE =
 const EMPTY_RCA = '_The investigation produced no analysis text._';
 
 export function composeComment(input: ComposeInput): CommentDoc {
-  const rca = sanitizeMarkdown(input.rca, { allowedHosts: input.allowedHosts });
+  const rca = sanitizeMarkdown(input.rca, { allowedHosts: input.allowedHosts, allowMentions: input.allowMentions === true });
   const sections = splitSections(rca);
   const footer = [
     `Lestrade investigation ${codeSpan(input.investigationId)} for ${codeSpan(input.issueKey)}`,

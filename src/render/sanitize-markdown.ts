@@ -8,13 +8,26 @@ import { Lexer, type MarkedToken, type Token, type Tokens } from 'marked';
 export interface SanitizeOptions {
   /** Hosts links may point to (exact, case-insensitive; http/https only). */
   allowedHosts: Set<string>;
+  /**
+   * Keep `@user`, `@org/team`, `#1`, `owner/repo#7` and `GH-1` as written (config
+   * writeBack.allowMentions). Off by default: each is broken by an invisible U+200B after its
+   * `@`, `#` or `GH-`, so it reads the same but notifies no one and references no issue.
+   */
+  allowMentions?: boolean;
+}
+
+/** What the passes below check against. */
+interface Policy {
+  hosts: Set<string>;
+  mentions: boolean;
 }
 
 // Each pass fixes one nesting level (an escaped HTML block may reveal an image inside it).
 const MAX_PASSES = 6;
 
 export function sanitizeMarkdown(md: string, opts: SanitizeOptions): string {
-  const allowed = new Set([...opts.allowedHosts].map((h) => h.toLowerCase()).filter(Boolean));
+  const hosts = new Set([...opts.allowedHosts].map((h) => h.toLowerCase()).filter(Boolean));
+  const allowed: Policy = { hosts, mentions: opts.allowMentions === true };
   // Newline-terminated, as it will sit in the comment (marked reads a fence on an unterminated
   // last line differently); tabs expanded, as marked and GitHub disagree on them in indentation.
   let text = expandTabs(md.endsWith('\n') ? md : `${md}\n`);
@@ -82,8 +95,8 @@ function hostOf(href: string): string | null {
   }
 }
 
-function isAllowed(href: string, allowed: Set<string>): boolean {
-  return allowed.has(hostOf(href) ?? '');
+function isAllowed(href: string, allowed: Policy): boolean {
+  return allowed.hosts.has(hostOf(href) ?? '');
 }
 
 function childrenOf(token: Token): Token[] {
@@ -94,7 +107,7 @@ function childrenOf(token: Token): Token[] {
   return kids;
 }
 
-function isClean(token: Token, allowed: Set<string>, inLink = false): boolean {
+function isClean(token: Token, allowed: Policy, inLink = false): boolean {
   const t = token as MarkedToken;
   switch (t.type) {
     case 'image':
@@ -109,7 +122,7 @@ function isClean(token: Token, allowed: Set<string>, inLink = false): boolean {
     case 'def':
       return isAllowed(t.href, allowed);
     case 'escape':
-      return t.text !== '<';
+      return t.text !== '<' && (allowed.mentions || !REFERENCE_SIGN.test(t.text));
     case 'link':
       // A bare URL's extent is where marked and GitHub disagree most: only <url> form is kept.
       if (!t.raw.startsWith('[')) return t.raw.startsWith('<') && isAllowed(t.href, allowed);
@@ -117,17 +130,18 @@ function isClean(token: Token, allowed: Set<string>, inLink = false): boolean {
     case 'text':
       // marked unescapes brackets in link text, so there they are not a sign of anything.
       if (!t.tokens && (inLink ? RISKY_LINK_TEXT : RISKY_TEXT).test(t.raw)) return false;
+      if (!t.tokens && !allowed.mentions && hasReference(t.raw)) return false;
       break;
   }
   return childrenOf(t).every((c) => isClean(c, allowed, inLink));
 }
 
-function rebuild(tokens: Token[], allowed: Set<string>): string {
+function rebuild(tokens: Token[], allowed: Policy): string {
   return tokens.map((t) => rebuildToken(t, allowed)).join('');
 }
 
 /** Blocks, one after another: marked drops the newline after some (an `hr`), so put it back. */
-function rebuildBlocks(tokens: Token[], allowed: Set<string>): string {
+function rebuildBlocks(tokens: Token[], allowed: Policy): string {
   const parts: string[] = [];
   for (const t of tokens) {
     const next = rebuildToken(t, allowed);
@@ -138,7 +152,7 @@ function rebuildBlocks(tokens: Token[], allowed: Set<string>): string {
   return parts.join('');
 }
 
-function rebuildToken(token: Token, allowed: Set<string>): string {
+function rebuildToken(token: Token, allowed: Policy): string {
   if (isClean(token, allowed)) return token.raw;
   const t = token as MarkedToken;
   switch (t.type) {
@@ -154,9 +168,10 @@ function rebuildToken(token: Token, allowed: Set<string>): string {
     case 'codespan':
       return codeSpan(t.text);
     case 'escape':
-      return '&lt;';
+      return t.text === '<' ? '&lt;' : `${t.text}${BREAK}`;
     case 'text':
-      return t.tokens ? splice(t.raw, t.tokens, allowed) : escapeText(t.raw);
+      if (t.tokens) return splice(t.raw, t.tokens, allowed);
+      return allowed.mentions ? escapeText(t.raw) : breakReferences(escapeText(t.raw));
     case 'link':
       return rebuildLink(t, allowed);
     case 'blockquote':
@@ -173,7 +188,7 @@ function rebuildToken(token: Token, allowed: Set<string>): string {
 }
 
 /** Substitutes rebuilt children into the parent's raw text, keeping delimiters and markers. */
-function splice(raw: string, children: Token[], allowed: Set<string>): string {
+function splice(raw: string, children: Token[], allowed: Policy): string {
   let out = '';
   let at = 0;
   for (const child of children) {
@@ -185,7 +200,7 @@ function splice(raw: string, children: Token[], allowed: Set<string>): string {
   return out + raw.slice(at);
 }
 
-function rebuildLink(t: Tokens.Link, allowed: Set<string>): string {
+function rebuildLink(t: Tokens.Link, allowed: Policy): string {
   const bracketed = t.raw.startsWith('[');
   // marked gives link text unescaped (raw "[x]" for "\\[x\\]"), so rebuild rather than splice.
   const dest = t.href.replace(/[\s()<>\\`]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
@@ -194,20 +209,29 @@ function rebuildLink(t: Tokens.Link, allowed: Set<string>): string {
   return `${rebuild(t.tokens, allowed)} (${codeSpan(t.href)})`;
 }
 
-function rebuildItem(item: Tokens.ListItem, allowed: Set<string>): string {
+/** A task item's checkbox; none for an item that is no task. */
+function taskBox(item: Tokens.ListItem): string {
+  if (!item.task) return '';
+  return item.checked ? '[x] ' : '[ ] ';
+}
+
+function rebuildItem(item: Tokens.ListItem, allowed: Policy): string {
   const bullet = /^[ \t]*(?:[*+-]|\d{1,9}[.)])/.exec(item.raw)?.[0] ?? '-';
   const spaces = /^[ \t]*/.exec(item.raw.slice(bullet.length))?.[0].length ?? 0;
   const gap = spaces === 0 || spaces > 4 ? 1 : spaces;
-  const checkbox = item.task ? (item.checked ? '[x] ' : '[ ] ') : '';
+  const checkbox = taskBox(item);
   const pad = ' '.repeat(bullet.length + gap);
   const body = rebuildBlocks(item.tokens, allowed).trimEnd().replace(/\n(?=[^\n])/g, `\n${pad}`);
   return `${bullet}${' '.repeat(gap)}${checkbox}${body}${trailingSpace(item.raw)}`;
 }
 
-function rebuildTable(t: Tokens.Table, allowed: Set<string>): string {
+/** The delimiter row's cell for each column alignment (`---` for a column with none). */
+const ALIGN_MARKS: Record<string, string> = { left: ':--', right: '--:', center: ':-:' };
+
+function rebuildTable(t: Tokens.Table, allowed: Policy): string {
   const cell = (c: Tokens.TableCell): string => rebuild(c.tokens, allowed).replace(/\|/g, '\\|');
   const row = (cells: Tokens.TableCell[]): string => `| ${cells.map(cell).join(' | ')} |`;
-  const align = t.align.map((a) => (a === 'left' ? ':--' : a === 'right' ? '--:' : a === 'center' ? ':-:' : '---'));
+  const align = t.align.map((a) => ALIGN_MARKS[a ?? ''] ?? '---');
   return [row(t.header), `| ${align.join(' | ')} |`, ...t.rows.map(row)].join('\n') + trailingSpace(t.raw);
 }
 
@@ -227,6 +251,30 @@ function trailingSpace(raw: string): string {
  */
 const RISKY_TEXT = /[<`[\]]|:\/\/|\bwww\./i;
 const RISKY_LINK_TEXT = /[<`]|:\/\/|\bwww\./i;
+
+/**
+ * GitHub finds mentions and issue references in the rendered text, after entities and escapes
+ * are resolved, and never inside code: `@name`, `@org/team`, `#12`, `owner/repo#12`, `GH-12`.
+ */
+const REFERENCE_SIGN = /^[@#]$/;
+const BREAK = '\u200b';
+const MENTION = /(^|[^A-Za-z0-9])@(?=[A-Za-z0-9])/g;
+const ISSUE_REF = /(?<!&)#(?=\d)/g;
+const GH_REF = /\b(GH-)(?=\d)/gi;
+/** `&#64;`, `&#x40;`, `&commat;` (and the same for `#`) render as the sign itself. */
+const SIGN_ENTITY = /&(?:#0*64|#x0*40|commat);|&(?:#0*35|#x0*23|num);/gi;
+
+function hasReference(raw: string): boolean {
+  return breakReferences(raw) !== raw;
+}
+
+function breakReferences(raw: string): string {
+  return raw
+    .replace(SIGN_ENTITY, (e) => (/64|40|commat/i.test(e) ? '@' : '#'))
+    .replace(MENTION, `$1@${BREAK}`)
+    .replace(ISSUE_REF, `#${BREAK}`)
+    .replace(GH_REF, `$1${BREAK}`);
+}
 
 function escapeText(raw: string): string {
   return raw

@@ -1,4 +1,3 @@
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { CheckpointError, describeZodIssues } from '../errors.js';
 import type { LoopState } from '../model/loop-state.js';
@@ -102,7 +101,7 @@ export function decodeCheckpoint(text: string): LoopState {
 function unansweredCall(state: LoopState): string | null {
   const answered = new Set(state.messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : [])));
   const waiting = new Set(state.awaiting?.calls.map((c) => c.id) ?? []);
-  for (const m of state.messages as ChatCompletionMessageParam[]) {
+  for (const m of state.messages) {
     if (m.role !== 'assistant') continue;
     for (const c of m.tool_calls ?? []) if (!answered.has(c.id) && !waiting.has(c.id)) return c.id;
   }

@@ -167,9 +167,14 @@ export class InvestigationStore {
     }, this.opts.retentionSeconds);
   }
 
-  /** Records the state of the investigation's write-back (one per investigation: its issue). */
+  /** Records the state of the investigation's write-back to its own issue (one per investigation). */
   async saveWriteBack(id: string, record: WriteBackRecord): Promise<boolean> {
     return this.update(id, { writeBacks: JSON.stringify([record]), updatedAt: new Date().toISOString() });
+  }
+
+  /** Records the state of one routed destination's write-back: a field of its own, so destinations never race. */
+  async saveDestinationWriteBack(id: string, record: WriteBackRecord & { destination: string }): Promise<boolean> {
+    return this.update(id, { [`${DESTINATION_FIELD}${record.destination}`]: JSON.stringify(record) });
   }
 
   /**
@@ -233,20 +238,20 @@ export class InvestigationStore {
     return {
       ...summary(h),
       identity: h.identity ?? '',
-      issue: group ?? JSON.parse(h.issue ?? 'null'),
+      issue: group ?? (JSON.parse(h.issue ?? 'null') as Issue),
       rca: h.rca || null,
-      toolCalls: JSON.parse(h.toolCalls ?? '[]'),
-      usage: JSON.parse(h.usage ?? '{"promptTokens":0,"completionTokens":0,"llmCalls":0}'),
+      toolCalls: JSON.parse(h.toolCalls ?? '[]') as ToolCallRecord[],
+      usage: JSON.parse(h.usage ?? '{"promptTokens":0,"completionTokens":0,"llmCalls":0}') as Investigation['usage'],
       attempts: Number(h.attempts ?? 0),
       error: h.error || null,
       resolvedAt: h.resolvedAt ?? null,
-      writeBacks: JSON.parse(h.writeBacks ?? '[]'),
-      linkHosts: JSON.parse(h.linkHosts ?? '[]'),
-      linkedTo: JSON.parse(h.linkedTo ?? '[]'),
+      writeBacks: writeBacksOf(h),
+      linkHosts: JSON.parse(h.linkHosts ?? '[]') as string[],
+      linkedTo: JSON.parse(h.linkedTo ?? '[]') as string[],
       linkedFrom: linkedFrom.sort(),
-      approvals: h.approvals && (h.status === 'awaiting_approval' || h.askStatus === 'awaiting_approval') ? JSON.parse(h.approvals) : null,
+      approvals: h.approvals && (h.status === 'awaiting_approval' || h.askStatus === 'awaiting_approval') ? (JSON.parse(h.approvals) as Investigation['approvals']) : null,
       conversation: conversationOf(h),
-      context: h.context ? JSON.parse(h.context) : null,
+      context: h.context ? (JSON.parse(h.context) as Investigation['context']) : null,
       ...extraFields(h),
     };
   }
@@ -276,6 +281,15 @@ function conversationOf(h: Record<string, string>): ConversationEntry[] {
   const last = entries.at(-1);
   if (last && h.askStatus && last.status !== 'answered' && last.status !== 'failed') last.status = h.askStatus as AskStatus;
   return entries;
+}
+
+const DESTINATION_FIELD = 'wb:';
+
+/** The write-back to the issue's own source first, then each routed destination's, by name. */
+function writeBacksOf(h: Record<string, string>): WriteBackRecord[] {
+  const own = JSON.parse(h.writeBacks ?? '[]') as WriteBackRecord[];
+  const routed = Object.keys(h).filter((k) => k.startsWith(DESTINATION_FIELD)).sort().map((k) => JSON.parse(h[k]!) as WriteBackRecord);
+  return [...own, ...routed];
 }
 
 function decodeHash(h: Record<string, string>): Record<string, string> {

@@ -5,9 +5,14 @@ import { renderValue } from './yaml-toolset.js';
 
 /** Checks prerequisites in order; returns the first failure's reason, or null when all pass. */
 export async function checkPrerequisites(prereqs: Prerequisite[], env: Record<string, string | undefined>): Promise<string | null> {
+  return (await firstFailure(prereqs, env))?.reason ?? null;
+}
+
+/** The first failing prerequisite's reason, and whether it marks the toolset failed rather than disabled. */
+export async function firstFailure(prereqs: Prerequisite[], env: Record<string, string | undefined>): Promise<{ reason: string; failed: boolean } | null> {
   for (const p of prereqs) {
     const reason = await checkOne(p, env);
-    if (reason) return reason;
+    if (reason) return { reason, failed: p.kind === 'check' && p.failed === true };
   }
   return null;
 }

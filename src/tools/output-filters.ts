@@ -20,7 +20,7 @@ export const FILTER_KEYS = Object.keys(FilterSchema.shape) as Array<keyof Filter
 
 /** Takes the filter parameters out of a call's arguments (unless the tool declares a parameter of that name itself). */
 export function splitFilters(raw: Record<string, unknown>, ownParams: Record<string, unknown>): { args: Record<string, unknown>; filters: Filters } | { error: string } {
-  const args: Record<string, unknown> = Object.assign(Object.create(null), raw);
+  const args: Record<string, unknown> = Object.assign(Object.create(null) as object, raw);
   const picked: Record<string, unknown> = {};
   for (const key of FILTER_KEYS) {
     if (!Object.hasOwn(raw, key) || Object.hasOwn(ownParams, key)) continue;

@@ -3,6 +3,8 @@ import { callKey, paramsKey } from './call-key.js';
 import { applyFilters, hasFilters, splitFilters, type Filters } from './output-filters.js';
 import { shapeOutput } from './shape-output.js';
 import type { CallVerdict, Tool, ToolOutput, ToolResult } from './types.js';
+import { noMetrics, type Metrics } from '../observability/metrics.js';
+import { failSpan, GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
 
 export interface ToolCallRequest {
   id: string;
@@ -19,6 +21,10 @@ export interface ToolExecutorOptions {
   isApproved?: (tool: Tool, params: Record<string, unknown>) => boolean;
   /** Tools that need a human's approval for every call (toolsets' approvalRequired lists). */
   approvalRequired?: Iterable<string>;
+  /** Counts and times each call by toolset, tool and status (lestrade_tool_*). */
+  metrics?: Metrics;
+  /** Each tool's toolset, for the metrics' toolset label. */
+  toolsetOf?: ReadonlyMap<string, string>;
 }
 
 export interface ExecuteOptions {
@@ -38,6 +44,8 @@ export class ToolExecutor {
   private readonly timeoutMs: number;
   private readonly isApproved: NonNullable<ToolExecutorOptions['isApproved']>;
   private readonly approvalRequired: Set<string>;
+  private readonly metrics: Metrics;
+  private readonly toolsetOf: ReadonlyMap<string, string>;
 
   constructor(opts: ToolExecutorOptions) {
     this.byName = new Map(opts.tools.map((t) => [t.name, t]));
@@ -45,13 +53,33 @@ export class ToolExecutor {
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.isApproved = opts.isApproved ?? (() => false);
     this.approvalRequired = new Set(opts.approvalRequired ?? []);
+    this.metrics = opts.metrics ?? noMetrics;
+    this.toolsetOf = opts.toolsetOf ?? new Map();
   }
 
   get tools(): Tool[] {
     return [...this.byName.values()];
   }
 
+  /**
+   * One call, counted and timed and traced as an `execute_tool {name}` span (name and call id;
+   * never the arguments or the output). A name the model made up is labelled "unknown".
+   */
   async execute(call: ToolCallRequest, opts: ExecuteOptions = {}): Promise<ToolResult> {
+    const known = this.byName.has(call.name);
+    const tool = known ? call.name : 'unknown';
+    const toolset = known ? (this.toolsetOf.get(call.name) ?? 'unknown') : 'unknown';
+    const attributes = { [GEN_AI.operation]: 'execute_tool', [GEN_AI.toolName]: tool, [GEN_AI.toolCallId]: call.id, [GEN_AI.toolType]: 'function' };
+    return inSpan(`execute_tool ${tool}`, SpanKind.INTERNAL, attributes, async (span) => {
+      const result = await this.run(call, opts);
+      this.metrics.toolCall(toolset, tool, result.status, result.elapsedMs / 1000);
+      span.setAttribute('lestrade.tool.status', result.status);
+      if (result.status === 'error') failSpan(span, 'tool_error');
+      return result;
+    });
+  }
+
+  private async run(call: ToolCallRequest, opts: ExecuteOptions): Promise<ToolResult> {
     const started = performance.now();
     const done = (r: Omit<ToolResult, 'tool' | 'elapsedMs'>): ToolResult => ({
       tool: call.name,
@@ -78,7 +106,7 @@ export class ToolExecutor {
     if (!parsed.success) {
       return done({ status: 'error', error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}`, params: rawParams });
     }
-    const params = parsed.data as Record<string, unknown>;
+    const params = parsed.data;
     const shown = hasFilters(split.filters) ? { ...params, ...split.filters } : params;
     const verdict = await this.verdict(tool, params);
     if (verdict.decision === 'deny') return done({ status: 'error', error: `refused: ${verdict.reason}`, params: shown });

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkPrerequisites } from './check-prerequisites.js';
+import { firstFailure } from './check-prerequisites.js';
 import type { Tool, Toolset, ToolsetStatus } from './types.js';
 import { loadYamlToolset } from './yaml-toolset.js';
 
@@ -52,8 +52,9 @@ export async function resolveToolsets(
     const base = { name: ts.name, origin: ts.origin, tools: ts.tools.map((t) => t.name) };
     const setting = Object.hasOwn(settings, ts.name) ? settings[ts.name] : undefined;
     if (!(setting?.enabled ?? ts.enabled)) return { ...base, state: 'disabled', reason: 'switched off in configuration' };
-    const reason = await checkPrerequisites(ts.prerequisites, env);
-    return reason ? { ...base, state: 'disabled', reason: `prerequisite not met: ${reason}` } : { ...base, state: 'enabled' };
+    const failure = await firstFailure(ts.prerequisites, env);
+    if (!failure) return { ...base, state: 'enabled' };
+    return failure.failed ? { ...base, state: 'failed', reason: failure.reason } : { ...base, state: 'disabled', reason: `prerequisite not met: ${failure.reason}` };
   }));
   const statuses = [...checked, ...failures];
   const enabled: Toolset[] = [];

@@ -33,8 +33,12 @@ export type Prerequisite =
   | { kind: 'env'; vars: string[] }
   | { kind: 'command'; argv: string[]; timeoutMs?: number }
   | { kind: 'http'; url: string; timeoutMs?: number; headers?: Record<string, string> }
-  /** Built-in toolsets' own checks: resolve to a reason when unusable, null when fine. */
-  | { kind: 'check'; run: () => Promise<string | null> };
+  /**
+   * Built-in toolsets' own checks: resolve to a reason when unusable, null when fine. `failed`: a
+   * failure means the toolset is switched on but cannot run safely as configured (state "failed",
+   * not "disabled"), e.g. the bash toolset without its sandbox.
+   */
+  | { kind: 'check'; run: () => Promise<string | null>; failed?: boolean };
 
 export interface Toolset {
   name: string;

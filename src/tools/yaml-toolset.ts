@@ -22,7 +22,7 @@ export function renderValue(template: string, vars: Record<string, unknown>, env
 
 /** Reads one YAML toolset file; its templates see `env` as `env`. Throws an Error whose message names the bad key. */
 export function loadYamlToolset(path: string, env: Env = process.env): Toolset {
-  const doc = parseYaml(readFileSync(path, 'utf8'));
+  const doc: unknown = parseYaml(readFileSync(path, 'utf8'));
   const parsed = YamlToolsetSchema.safeParse(doc);
   if (!parsed.success) throw new Error(`${path}: ${describeZodIssues(parsed.error.issues)}`);
   const def = parsed.data;
@@ -70,7 +70,7 @@ function buildTool(def: YamlTool, env: Env): Tool {
       if (unsendable) return { status: 'error', error: unsendable };
       // Values go into the URL percent-encoded, so "/", "?" or "#" cannot reshape it; a value that
       // is (or decodes to) a dot segment would still move the path, so it is refused.
-      const dotted = inUrl.find((name) => typeof params[name] === 'string' && hasDotSegment(params[name] as string));
+      const dotted = inUrl.find((name) => typeof params[name] === 'string' && hasDotSegment(params[name]));
       const rendered = renderValue(http.url, encodeValues(params), env);
       if (dotted || pathHasDotSegment(rendered)) {
         return { status: 'error', error: `refused: parameter ${dotted ?? inUrl.join(', ')} would put a dot segment (. or ..) into the URL path` };
@@ -83,7 +83,7 @@ function buildTool(def: YamlTool, env: Env): Tool {
       const headers: Record<string, string> = Object.fromEntries(Object.entries(http.headers).map(([k, v]) => [k, renderValue(v, params, env)]));
       const json = http.body !== undefined && typeof http.body !== 'string';
       if (json && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-      const body = http.body === undefined ? undefined : json ? JSON.stringify(renderJson(http.body, params, env)) : http.body as string;
+      const body = requestBody(http.body, params, env);
       const res = await fetch(url, {
         method: http.method, headers, signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(def.timeoutSeconds * 1000)]),
         ...(body !== undefined ? { body } : {}),
@@ -155,6 +155,12 @@ function pathHasDotSegment(url: string): boolean {
 }
 
 /** A JSON body from its YAML form: "{{ p }}" alone is p's typed value (omitted when not given), other strings render as text. */
+/** The request's body: none, the configured text as it is, or the configured JSON rendered with the call's values. */
+function requestBody(body: unknown, params: Record<string, unknown>, env: Env): string | undefined {
+  if (body === undefined || typeof body === 'string') return body;
+  return JSON.stringify(renderJson(body, params, env));
+}
+
 function renderJson(node: unknown, params: Record<string, unknown>, env: Env): unknown {
   if (typeof node === 'string') {
     const only = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/.exec(node);

@@ -9,6 +9,7 @@ import { commentFor } from './comment-for.js';
 import type { RcaWriter } from '../render/rca-writer.js';
 import type { WriteBackRecord } from '../model/write-back-record.js';
 import { WriteRefusedError, writeRca } from './write-rca.js';
+import type { Metrics, WriteBackOutcome } from '../observability/metrics.js';
 
 export interface WriteBackDeps {
   redis: RedisClient;
@@ -17,7 +18,12 @@ export interface WriteBackDeps {
   writers: ReadonlyMap<string, RcaWriter>;
   log: Logger;
   publicUrl?: string;
+  /** writeBack.linkHosts and writeBack.allowMentions (see commentFor). */
+  linkHosts?: readonly string[];
+  allowMentions?: boolean;
   retentionSeconds: number;
+  /** Counts each attempt by target (the source written to) and outcome. */
+  metrics?: Metrics;
 }
 
 /** What we remember of our comment on one issue: the first place a write-back looks. */
@@ -41,7 +47,7 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
   const inv = await deps.store.get(id);
   const locator = inv?.issue.locator;
   if (!inv || !locator) return 'skipped';
-  const current = inv.writeBacks[0];
+  const current = inv.writeBacks.find((w) => !w.destination);
   if (current && current.status !== 'pending') return 'skipped';
   const answer = await answerOf(inv, deps.store);
   if (answer === 'waiting' || answer === null) return answer ?? 'skipped';
@@ -52,6 +58,7 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
   if (!writer || 'failure' in answer) {
     const error = 'failure' in answer ? answer.failure : `source ${inv.source} has no write-back configured`;
     await deps.store.saveWriteBack(id, record({ status: 'failed', error }));
+    deps.metrics?.writeBack(inv.source, 'failed');
     return 'failed';
   }
   const lockKey = keysOf(deps.redis).writeLock(inv.source, locator.key);
@@ -60,10 +67,14 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
     throw new RetryableError(`another write-back to ${locator.key} is running`, { retryAfterMs: 2_000 });
   }
   try {
-    return await writeUnderLock(inv, answer, writer, attempt, record, deps);
+    const written = await writeUnderLock(inv, answer, writer, attempt, record, deps);
+    deps.metrics?.writeBack(inv.source, written);
+    return written;
   } catch (err) {
+    deps.metrics?.writeBack(inv.source, failureOutcome(err, lastAttempt));
     return await recordFailure(id, err, lastAttempt, record, deps);
   } finally {
+    // A lock not released expires (LOCK_MS) and only delays a retry; the write-back's own outcome matters more.
     await deps.redis.eval(RELEASE_LUA, 1, lockKey, token).catch(() => undefined);
   }
 }
@@ -93,7 +104,7 @@ async function writeUnderLock(inv: Investigation, answer: Answer, writer: RcaWri
     await deps.store.saveWriteBack(inv.id, record({ status: 'superseded', commentId: stored.id, url: stored.url, error: `investigation ${stored.investigationId} is newer and already wrote` }));
     return 'superseded' as const;
   }
-  const doc = commentFor({ ...answer, issue: inv.issue }, deps.publicUrl);
+  const doc = commentFor({ ...answer, issue: inv.issue }, { publicUrl: deps.publicUrl, linkHosts: deps.linkHosts, allowMentions: deps.allowMentions });
   const resumeKey = keysOf(deps.redis).writeResume(inv.source, locator.key);
   let out;
   try {
@@ -123,6 +134,12 @@ async function recordFailure(id: string, err: unknown, lastAttempt: boolean, rec
   await deps.store.saveWriteBack(id, record({ status: permanent ? 'failed' : 'pending', error: message }));
   deps.log[permanent ? 'error' : 'warn']({ id, err: message, retryAfterMs: (err as RetryableError).retryAfterMs }, permanent ? 'write-back failed' : 'write-back will be retried');
   throw err instanceof PermanentError || err instanceof RetryableError ? err : new RetryableError(message, { cause: err });
+}
+
+/** What recordFailure makes of an error: refused, given up, or to be tried again. */
+function failureOutcome(err: unknown, lastAttempt: boolean): WriteBackOutcome {
+  if (err instanceof WriteRefusedError) return 'refused';
+  return err instanceof PermanentError || lastAttempt ? 'failed' : 'retried';
 }
 
 function parseRef(text: string | null): WrittenRef | null {

@@ -26,7 +26,7 @@ export class WriteBackQueue {
   async request(inv: Pick<Investigation, 'id' | 'issue' | 'writeBacks'>): Promise<void> {
     const locator = inv.issue.locator;
     if (!locator) return;
-    const current = inv.writeBacks[0];
+    const current = inv.writeBacks.find((w) => !w.destination);
     if (current && current.status !== 'pending') return;
     if (!current) {
       await this.store.saveWriteBack(inv.id, {
@@ -45,6 +45,7 @@ export class WriteBackQueue {
   /** Runs a waiting (delayed) write-back now: the investigation a linked issue waited for has finished. */
   async nudge(investigationId: string): Promise<void> {
     const job = await this.queue.getJob(writeBackJobId(investigationId));
+    // A job that left the delayed state meanwhile (its delay ran out, a worker took it) runs anyway.
     if (job && (await job.getState()) === 'delayed') await job.promote().catch(() => undefined);
   }
 

@@ -64,8 +64,8 @@ async function serveUntilHealthy(cmd: string, args: string[], env: Record<string
   const port = await freePort();
   const child = spawn(cmd, args, { cwd: clone, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', REDIS_URL: redis.url, PORT: String(port), HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let logs = '';
-  child.stdout!.on('data', (d: Buffer) => { logs += d; });
-  child.stderr!.on('data', (d: Buffer) => { logs += d; });
+  child.stdout.on('data', (d: Buffer) => { logs += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { logs += d.toString(); });
   const base = `http://127.0.0.1:${port}`;
   await waitFor('the service to answer /healthz', async () => (await fetch(`${base}/healthz`)).ok, 90_000).catch((err: Error) => {
     child.kill('SIGKILL');

@@ -47,9 +47,9 @@ describe('JSM Operations: webhook with the header token → investigation → ex
     const notes = jsm.notes(FIXTURE_ALERT_ID);
     expect(notes).toHaveLength(1);
     expect(notes[0]!.note).toContain('A bad deploy of checkout v2.4.0.');
-    expect(notes[0]!.note).toMatch(/\nlestrade:rca:77 sha=[0-9a-f]{12}$/);
+    expect(notes[0]!.note).toMatch(new RegExp(`\\nlestrade:rca:${FIXTURE_ALERT_ID} sha=[0-9a-f]{12}$`));
     expect(inv.writeBacks).toEqual([expect.objectContaining({
-      status: 'written', commentId: notes[0]!.id, target: '77', url: `${jsm.url}/jira/ops/alerts/${FIXTURE_ALERT_ID}`,
+      status: 'written', commentId: notes[0]!.id, target: FIXTURE_ALERT_ID, url: `${jsm.url}/jira/ops/alerts/${FIXTURE_ALERT_ID}`,
     })]);
     expect(inv.issue).toMatchObject({ source: 'jsm-ops', identity: FIXTURE_ALERT_ID, severity: 'critical', sourceInstance: new URL(jsm.url).host });
     expect(inv.issue.raw.updatedAt).toBe('1718031599123000457');

@@ -57,9 +57,9 @@ describe('OpsGenie: webhook with the header token → investigation → exactly 
     const notes = og.notes(FIXTURE_ALERT_ID);
     expect(notes).toHaveLength(1);
     expect(notes[0]!.note).toContain('The upstream connection pool is exhausted.');
-    expect(notes[0]!.note).toMatch(/\nlestrade:rca:1042 sha=[0-9a-f]{12}$/);
+    expect(notes[0]!.note).toMatch(new RegExp(`\\nlestrade:rca:${FIXTURE_ALERT_ID} sha=[0-9a-f]{12}$`));
     expect(notes[0]!.owner).toBe('Lestrade');
-    expect(inv.writeBacks).toEqual([expect.objectContaining({ status: 'written', commentId: notes[0]!.offset, target: '1042' })]);
+    expect(inv.writeBacks).toEqual([expect.objectContaining({ status: 'written', commentId: notes[0]!.offset, target: FIXTURE_ALERT_ID })]);
     expect(inv.writeBacks[0].attempts).toBeGreaterThanOrEqual(2);
     expect(inv.issue).toMatchObject({ source: 'opsgenie', identity: FIXTURE_ALERT_ID, severity: 'critical', labels: { payments: 'true' }, annotations: { namespace: 'prod' } });
     expect(inv.issue.raw.updatedAt).toBe('1718031599123000123');

@@ -81,8 +81,7 @@ function pickPath(root: unknown, pick: number): Path {
     const index = parent.length;
     parent.push(up);
     key.push(k);
-    const children: Array<[unknown, number, string | number]> = Array.isArray(value) ? value.map((v, i) => [v, index, i])
-      : value && typeof value === 'object' ? Object.entries(value).map(([name, v]) => [v, index, name]) : [];
+    const children = childrenOf(value, index);
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   const path: Path = [];
@@ -131,8 +130,7 @@ export function mutationsOf(fixtures: unknown[]): fc.Arbitrary<unknown> {
           if (reused(m.value)) continue;
           parent[key] = m.value;
         } else if (m.op === 'retype') {
-          parent[key] = typeof current === 'string' ? (Number(current) || 0) : typeof current === 'number' ? String(current)
-            : Array.isArray(current) ? Object.fromEntries(current.map((v, i) => [String(i), v])) : current && typeof current === 'object' ? Object.values(current) : 'retyped';
+          parent[key] = retyped(current);
         } else if (current && typeof current === 'object' && !Array.isArray(current)) {
           // defineProperty: a "__proto__" key stays a key, as JSON.parse would make it.
           if (reused(m.value)) continue;
@@ -176,12 +174,26 @@ export function focusedMutationsOf(fixtures: unknown[], hotPaths: Path[], extra?
         if (Array.isArray(parent) && typeof key === 'number') parent.splice(key, 1);
         else delete parent[key];
       } else if (m.op === 'retype') {
-        parent[key] = typeof current === 'string' ? (Number(current) || 0) : typeof current === 'number' ? String(current)
-          : Array.isArray(current) ? Object.fromEntries(current.map((v, i) => [String(i), v])) : current && typeof current === 'object' ? Object.values(current) : 'retyped';
+        parent[key] = retyped(current);
       } else {
         parent[key] = m.value;
       }
     }
     return doc;
   });
+}
+
+/** A JSON value's children, each with its parent's index and its key. */
+function childrenOf(value: unknown, index: number): Array<[unknown, number, string | number]> {
+  if (Array.isArray(value)) return value.map((v: unknown, i): [unknown, number, number] => [v, index, i]);
+  if (value && typeof value === 'object') return Object.entries(value).map(([name, v]): [unknown, number, string] => [v, index, name]);
+  return [];
+}
+
+/** The value as another JSON type: text and numbers swap, arrays and objects swap, anything else becomes text. */
+function retyped(current: unknown): unknown {
+  if (typeof current === 'string') return Number(current) || 0;
+  if (typeof current === 'number') return String(current);
+  if (Array.isArray(current)) return Object.fromEntries(current.map((v: unknown, i) => [String(i), v]));
+  return current && typeof current === 'object' ? Object.values(current) : 'retyped';
 }

@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Issue } from '../../src/issue.js';
-import { toIssue, type GhIssue, type Trigger } from '../../sources/github/map.js';
+import { toIssue, type Trigger } from '../../sources/github/map.js';
 import { markerComment } from '../../sources/github/marker.js';
 import { IssueCommentEventSchema, IssuesEventSchema, type IssueCommentEvent, type IssuesEvent } from '../../sources/github/schema.js';
 import { BOT, seededDouble } from '../fixtures/github/double-setup.js';
@@ -167,7 +167,7 @@ function expectedOpenIssues(body: unknown): Issue[] {
     trigger = { kind: 'comment', comment: c.comment };
   }
   if (e.issue.state === 'closed') return [];
-  return [toIssue(e.issue as GhIssue, { repo: e.repository.full_name, instance: new URL(double().url).host, trigger, comments: [], botLogin: BOT })];
+  return [toIssue(e.issue, { repo: e.repository.full_name, instance: new URL(double().url).host, trigger, comments: [], botLogin: BOT })];
 }
 
 /** Forged authentication: no signature, another secret, another body's, the old SHA-1 header only, or garbage. */

@@ -85,7 +85,7 @@ const adfDoc = fc.oneof(
 
 /** Valid triggers (a new OPS issue, the label added) with odd strings in summary, description and labels. */
 const valid: fc.Arbitrary<unknown> = fc.record({
-  kind: fc.constantFrom('cloud-issue-created', 'dc-issue-created', 'cloud-issue-updated-label-added') as fc.Arbitrary<JiraFixture>,
+  kind: fc.constantFrom('cloud-issue-created', 'dc-issue-created', 'cloud-issue-updated-label-added'),
   summary: fc.oneof({ weight: 9, arbitrary: oddString }, { weight: 1, arbitrary: fc.constant(null) }),
   description: fc.oneof({ weight: 6, arbitrary: oddString }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: adfDoc }),
   labels: fc.array(oddString, { maxLength: 5 }),

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { Issue } from '../../src/issue.js';
-import { isWellFormed } from '../../src/text.js';
 import { issueFromAction as jsmIssueFromAction } from '../../sources/jsm-ops/map.js';
 import { AlertTriggersSchema, decideAction, type AlertTriggers } from '../../sources/ops-alerts-common/triggers.js';
 import { ActionPayloadSchema, type ActionPayload } from '../../sources/ops-alerts-common/webhook-payload.js';
@@ -28,7 +27,7 @@ import type { Forgery, KnownDefect, WebhookEndpoint } from './webhook-endpoints.
  * number tokens (RAW markers) through every mutation.
  */
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Strings, and numbers (integer tokens, fraction, exponent), as JSON text writes them. */
@@ -54,13 +53,13 @@ const SAFE = 2 ** 53 - 1;
 const updatedAt = fc.oneof(
   { weight: 5, arbitrary: fc.bigInt({ min: BigInt(SAFE) + 1n, max: 10n ** 19n * 5n }).map((n) => ({ token: RAW + n.toString(), digits: n.toString() })) },
   { weight: 1, arbitrary: fc.constantFrom(1718031599123000123n, 9007199254740993n, 10n ** 22n).map((n) => ({ token: RAW + n.toString(), digits: n.toString() })) },
-  { weight: 1, arbitrary: fc.integer({ min: 0, max: SAFE }).map((n) => ({ token: n as unknown, digits: String(n) })) },
-  { weight: 1, arbitrary: fc.stringMatching(/^\d{1,25}$/).map((s) => ({ token: s as unknown, digits: s })) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: SAFE }).map((n) => ({ token: n, digits: String(n) })) },
+  { weight: 1, arbitrary: fc.stringMatching(/^\d{1,25}$/).map((s) => ({ token: s, digits: s })) },
 );
 /** createdAt, epoch milliseconds as a number or digits (any instant a Date can hold, so the mapper never falls back to now). */
 const createdAt = fc.oneof(
-  fc.integer({ min: -8.64e15, max: 8.64e15 }).map((ms) => ({ token: ms as unknown, ms })),
-  fc.integer({ min: 0, max: 8.64e15 }).map((ms) => ({ token: String(ms) as unknown, ms })),
+  fc.integer({ min: -8.64e15, max: 8.64e15 }).map((ms) => ({ token: ms, ms })),
+  fc.integer({ min: 0, max: 8.64e15 }).map((ms) => ({ token: String(ms), ms })),
 );
 /** Details as OpsGenie sends them (strings), sometimes with values of other types (read as text). */
 const details = fc.oneof(
@@ -104,7 +103,7 @@ function guardFetch(): { outbound: string[]; restore(): void } {
       throw new TypeError('fetch failed', { cause: { code: 'ENETUNREACH', message: 'the fuzz suite allows no network' } });
     }
     return real(input, init);
-  }) as typeof fetch;
+  });
   return { outbound, restore: () => { globalThis.fetch = real; } };
 }
 

@@ -39,7 +39,7 @@ const double = (): PagerDutyDouble => {
   return pd;
 };
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const hmac = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
@@ -209,7 +209,9 @@ const valid: fc.Arbitrary<unknown> = fc.record({
     },
   };
   const first = v.alerts.alerts[0]?.summary ?? '';
-  const description = v.alerts.format === 'json' ? v.alerts.description : v.alerts.format === 'plain' ? (first !== v.title ? first : '') : undefined;
+  let description: string | undefined;
+  if (v.alerts.format === 'json') description = v.alerts.description;
+  else if (v.alerts.format === 'plain') description = first !== v.title ? first : '';
   generated.set(body, { alerts: v.alerts.alerts, description, idPrefix: v.idPrefix });
   return body;
 });
@@ -266,14 +268,6 @@ function forge(body: string, f: Forgery, deliveryId?: string): Record<string, st
     garbage: f.value ?? '',
   }[f.kind] ?? null;
   return headers(body, { deliveryId, signature });
-}
-
-/** An incident.triggered the source investigates (it passes the triggers), whatever its id. */
-function investigatedIncident(doc: unknown): { id: string } | null {
-  const envelope = WebhookEnvelopeSchema.safeParse(doc);
-  const e = IncidentEventSchema.safeParse(doc);
-  if (!envelope.success || !e.success || envelope.data.event.event_type !== 'incident.triggered') return null;
-  return filterReason(e.data.event.data, TRIGGERS) ? null : e.data.event.data;
 }
 
 const regressions: Array<Omit<KnownDefect, 'hits'>> = [

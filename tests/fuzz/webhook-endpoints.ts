@@ -144,7 +144,9 @@ export const alertmanager: WebhookEndpoint = {
     fc.constant({ kind: 'basic-auth' }),
   ),
   forge(_body, f) {
-    const authorization = f.kind === 'wrong-token' ? `Bearer ${f.value}` : f.kind === 'basic-auth' ? `Basic ${Buffer.from(`am:${AM_TOKEN}`).toString('base64')}` : undefined;
+    let authorization: string | undefined;
+    if (f.kind === 'wrong-token') authorization = `Bearer ${f.value}`;
+    else if (f.kind === 'basic-auth') authorization = `Basic ${Buffer.from(`am:${AM_TOKEN}`).toString('base64')}`;
     return { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) };
   },
   fixtures: [
@@ -163,7 +165,7 @@ export const alertmanager: WebhookEndpoint = {
     }
     return body;
   },
-  specAccepts: (body) => amValidate(body) as boolean,
+  specAccepts: (body) => amValidate(body),
   expectedOpenIssues: (body) => issuesFromWebhook(WebhookPayloadSchema.parse(body)).filter((i) => i.status === 'open'),
 };
 

@@ -82,8 +82,13 @@ export function fuzzWebhook(endpoint: WebhookEndpoint): void {
     const b = body as { ignored?: string; duplicates?: unknown[]; resolved?: unknown[]; error?: string } | undefined;
     // Reasons and errors without the ids and values in them, so like outcomes count together.
     const gist = (t: string, n: number) => t.replace(/\d+/g, 'N').replace(/"[^"]*"|\([^)]*\)|@\S+/g, '…').slice(0, n);
-    const what = createdNow > 0 ? 'created' : b?.ignored ? `ignored: ${gist(b.ignored, 70)}`
-      : b?.duplicates?.length ? 'duplicate' : b?.resolved?.length ? 'resolved' : status >= 400 ? gist(b?.error ?? '', 50) : '';
+    const what = (() => {
+      if (createdNow > 0) return 'created';
+      if (b?.ignored) return `ignored: ${gist(b.ignored, 70)}`;
+      if (b?.duplicates?.length) return 'duplicate';
+      if (b?.resolved?.length) return 'resolved';
+      return status >= 400 ? gist(b?.error ?? '', 50) : '';
+    })();
     const key = `${property} ${status} ${what}`;
     stats.set(key, (stats.get(key) ?? 0) + 1);
   };
@@ -95,6 +100,7 @@ export function fuzzWebhook(endpoint: WebhookEndpoint): void {
     async function checkDelivery(text: string, headers?: Record<string, string>): Promise<{ status: number; body: unknown; createdNow: number }> {
       const before = await created();
       const res = await post(text, headers);
+      // A reply that is not JSON has no body to judge.
       const body = await res.json().catch(() => undefined);
       const createdNow = (await created()) - before;
       tally(res.status, body, createdNow);
@@ -186,6 +192,7 @@ export function fuzzWebhook(endpoint: WebhookEndpoint): void {
         const deliveryId = randomUUID();
         const before = await created();
         const res = await post(text, endpoint.forge(text, forgery, deliveryId));
+        // The body only annotates the failure; a reply that is not JSON shows none.
         expect(res.status, JSON.stringify(await res.json().catch(() => undefined))).toBe(401);
         expect(await created()).toBe(before);
         // The authentic delivery of the same id and body still counts: a forgery cannot pre-empt it.

@@ -25,6 +25,7 @@ export async function startDaemon(cmd: string, args: string[], ready: () => Prom
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${cmd} exited with ${child.exitCode}:\n${log}`);
+    // Refused until the daemon listens: asked again.
     if (await ready().catch(() => false)) return daemon;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -1,6 +1,6 @@
 import { getJson, waitFor, type TestService } from './service.js';
 
-export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Json = Record<string, any>;
 
 /** One investigation as the service's API shows it. */
 export const getInvestigation = async (svc: TestService, id: string): Promise<Json> =>

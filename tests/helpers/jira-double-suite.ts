@@ -17,6 +17,8 @@ export function jiraDoubleSuite(deployment: 'cloud' | 'datacenter', seed: (jira:
   afterAll(async () => { await s.jira?.close(); });
   beforeEach(() => {
     s.jira.state.issues.clear();
+    s.jira.state.groups.clear();
+    s.jira.state.roles.clear();
     s.jira.requests.length = 0;
     s.jira.faults.clear();
     seed(s.jira);

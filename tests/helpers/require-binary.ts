@@ -3,9 +3,12 @@ import { execFileSync } from 'node:child_process';
 const HINTS: Record<string, string> = {
   'redis-server': 'apt-get install -y redis-server',
   prometheus: 'apt-get install -y prometheus',
+  promtool: 'apt-get install -y prometheus (promtool comes with it)',
   'prometheus-alertmanager': 'apt-get install -y prometheus-alertmanager',
   'redis-cli': 'apt-get install -y redis-tools',
   openssl: 'apt-get install -y openssl',
+  bwrap: 'apt-get install -y bubblewrap',
+  jq: 'apt-get install -y jq',
   chromium: 'apt-get install -y chromium',
 };
 

@@ -29,6 +29,8 @@ export interface ScriptedLlm {
   headers: IncomingMessage['headers'][];
   /** Requests whose client hung up before the answer (an aborted call). */
   aborted(): number;
+  /** GET /v1/models requests answered (the readiness probe's). */
+  modelListings(): number;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function startScriptedLlm(script: Reply[] | Script): Promise<Script
   const requests: ChatRequest[] = [];
   const headers: IncomingMessage['headers'][] = [];
   let aborted = 0;
+  let models = 0;
   const next: Script = Array.isArray(script)
     ? (_req, i) => script[i] ?? { status: 500, errorMessage: `script has no reply for call ${i}` }
     : script;
@@ -47,6 +50,13 @@ export async function startScriptedLlm(script: Reply[] | Script): Promise<Script
     res.on('close', () => { if (!res.writableFinished) aborted += 1; });
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      // What the openai SDK's models.list reads; /readyz probes it (src/llm/llm-probe.ts).
+      models += 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'lestrade-tests' }] }));
+      return;
+    }
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
       return;
@@ -72,6 +82,7 @@ export async function startScriptedLlm(script: Reply[] | Script): Promise<Script
     requests,
     headers,
     aborted: () => aborted,
+    modelListings: () => models,
     close: () => new Promise((r) => { server.close(() => r()); server.closeAllConnections(); }),
   };
 }

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { startService, type RunningService } from '../../cli/start-service.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { sources } from '../../sources/index.js';
+import { destinations } from '../../destinations/index.js';
 import { redactorFromConfig } from '../../src/config/secrets.js';
 import { createLogger } from '../../src/log.js';
 import { keys } from '../../src/redis/keys.js';
@@ -14,7 +15,7 @@ export interface TestService extends RunningService {
 /** Starts the real service in-process on a free port, capturing its JSON log lines. */
 export async function startTestService(redisUrl: string, env: Record<string, string>, opts: { http?: boolean; workers?: boolean; clock?: () => number } = {}): Promise<TestService> {
   const fullEnv = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...env };
-  const config = loadConfig(fullEnv, undefined, sources);
+  const config = loadConfig(fullEnv, undefined, sources, destinations);
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, cb) {

@@ -17,6 +17,8 @@ export function checkCurl(args: string[], curlHosts: string[]): CallVerdict {
     },
     ask: { '-u': 'sends credentials', '--user': 'sends credentials', '-x': 'goes through a proxy', '--proxy': 'goes through a proxy' },
   });
+  const fromFile = p.options.find((o) => (o.name === '-H' || o.name === '--header') && (o.value ?? '').startsWith('@'));
+  if (fromFile) return deny(`curl ${fromFile.name} @file reads headers from a file on the Lestrade host (and sends them)`);
   const method = p.options.find((o) => o.name === '-X' || o.name === '--request');
   if (method && !['GET', 'HEAD'].includes((method.value ?? '').toUpperCase())) return deny(`curl -X ${method.value} ${WRITES}`);
   const verdict = checkOptions('curl', { ...p, operands: [] }, 0);

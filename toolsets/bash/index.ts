@@ -3,15 +3,17 @@ import { paramsKey } from '../../src/tools/call-key.js';
 import { runPipeline } from '../../src/tools/run-pipeline.js';
 import type { Tool, ToolOutput, Toolset } from '../../src/tools/types.js';
 import { checkCommand, type BashPolicyConfig } from './policy.js';
+import { createSandbox, type SandboxMode } from './sandbox.js';
 
 export interface BashToolsetConfig extends BashPolicyConfig {
   timeoutMs: number;
   maxOutputBytes: number;
   /** Environment variables passed to commands (besides PATH, HOME, KUBECONFIG, locale): Lestrade's own secrets are not. */
   env: string[];
+  /** Where commands run (see sandbox.ts); "none" only when said explicitly. */
+  sandbox?: SandboxMode;
+  readOnlyPaths?: string[];
 }
-
-const BASE_ENV = ['PATH', 'HOME', 'KUBECONFIG', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'USER'];
 
 const DESCRIPTION = [
   'Run one read-only shell command or a pipeline of them (a | b | c), e.g. `kubectl get pods -n prod | grep -v Running`.',
@@ -23,6 +25,7 @@ const DESCRIPTION = [
 /** The bash toolset: off unless switched on (toolsets.settings.bash.enabled). */
 export function createBashToolset(cfg: BashToolsetConfig): Toolset {
   const policy: BashPolicyConfig = { allow: cfg.allow, deny: cfg.deny, curlHosts: cfg.curlHosts };
+  const sandbox = createSandbox({ mode: cfg.sandbox ?? 'bubblewrap', readOnlyPaths: cfg.readOnlyPaths ?? [], env: cfg.env });
   const tool: Tool = {
     name: 'bash',
     description: DESCRIPTION,
@@ -38,16 +41,19 @@ export function createBashToolset(cfg: BashToolsetConfig): Toolset {
       if (verdict.decision === 'ask' && !(ctx.approved && ctx.approvedCall === paramsKey('bash', params))) {
         return { status: 'error', error: `refused: needs a human's approval (${verdict.reason})` };
       }
-      const out = await runPipeline(stages, { signal: ctx.signal, timeoutMs: cfg.timeoutMs, maxBytes: cfg.maxOutputBytes, env: commandEnv(cfg.env) });
+      const out = await runPipeline(stages.map(sandbox.wrap), { signal: ctx.signal, timeoutMs: cfg.timeoutMs, maxBytes: cfg.maxOutputBytes, env: sandbox.env });
       const text = out.truncated ? `${out.stdout}\n…[output capped at ${cfg.maxOutputBytes} bytes]` : out.stdout;
       if (out.exitCode !== 0 && !out.truncated) return { status: 'error', error: `exit ${out.exitCode ?? '(stopped)'}: ${(out.stderr || out.stdout).trim().slice(0, 2000)}` };
       return text.trim() === '' ? { status: 'no_data', message: out.stderr.trim() || 'no output' } : { status: 'success', data: text };
     },
   };
-  return { name: 'bash', description: 'Read-only shell commands, checked by a policy', origin: 'builtin', enabled: false, prerequisites: [], tools: [tool] };
-}
-
-function commandEnv(extra: string[]): NodeJS.ProcessEnv {
-  const names = [...BASE_ENV, ...extra];
-  return Object.fromEntries(names.flatMap((n) => (process.env[n] === undefined ? [] : [[n, process.env[n]]])));
+  return {
+    name: 'bash',
+    description: `Read-only shell commands, checked by a policy${sandbox.mode === 'none' ? ' (no sandbox: toolsets.bash.sandbox is none)' : ', run in a bubblewrap sandbox'}`,
+    origin: 'builtin',
+    enabled: false,
+    // Without its sandbox the toolset does not start (state "failed", with the fix), unless sandbox: none is said.
+    prerequisites: [{ kind: 'check', run: () => sandbox.check(), failed: true }],
+    tools: [tool],
+  };
 }

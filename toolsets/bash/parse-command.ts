@@ -90,8 +90,12 @@ type Argv = { ok: true; argv: string[] } | { ok: false; reason: string };
 
 function argvOf(command: Node): Argv {
   const argv: string[] = [];
+  let end = -1;
   for (const child of command.children) {
     if (!child) continue;
+    // bash reads 'a'\-b as one word; the grammar reads two. Words must be apart, so both read the same.
+    if (child.startIndex === end) return { ok: false, reason: `words written together are read differently by shells: quote the whole word (${JSON.stringify(child.text)})` };
+    end = child.endIndex;
     const target = child.type === 'command_name' ? child.firstNamedChild : child;
     if (!target) return { ok: false, reason: 'empty command name' };
     const word = literal(target);

@@ -2,7 +2,8 @@ import type { CallVerdict } from '../../src/tools/types.js';
 import { checkCurl } from './curl-rules.js';
 import { checkKubectl } from './kubectl-rules.js';
 import { parseCommand } from './parse-command.js';
-import { checkAwk, checkJq } from './program-checks.js';
+import { checkAwk } from './awk-rules.js';
+import { checkJq } from './jq-rules.js';
 import { TEXT_RULES } from './text-rules.js';
 import { allow, ask, deny, strictest } from './verdicts.js';
 

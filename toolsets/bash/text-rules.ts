@@ -1,6 +1,6 @@
 import type { CallVerdict } from '../../src/tools/types.js';
 import { parseOptions, type OptionSpec } from './options.js';
-import { checkOptions, optionsRule } from './verdicts.js';
+import { checkOptions, deny, optionsRule } from './verdicts.js';
 
 const FILES = 'reads files on the Lestrade host';
 
@@ -23,6 +23,15 @@ function grep(name: string) {
   };
 }
 
+const UNIQ: OptionSpec = { flags: ['c', 'd', 'u', 'i', '--count', '--repeated', '--unique', '--ignore-case'], valued: ['f', 's', 'w'] };
+
+/** uniq IN OUT writes OUT. */
+function uniq(args: string[]): CallVerdict {
+  const p = parseOptions(args, UNIQ);
+  if (p.operands.length > 1) return deny(`uniq writes its second argument (${JSON.stringify(p.operands[1])})`);
+  return checkOptions('uniq', p, 0);
+}
+
 /** Filters that read standard input: allowed, as long as they read no files and write none. */
 export const TEXT_RULES: Record<string, (args: string[]) => CallVerdict> = {
   grep: grep('grep'),
@@ -32,11 +41,12 @@ export const TEXT_RULES: Record<string, (args: string[]) => CallVerdict> = {
   tail: optionsRule('tail', TAIL, 0),
   sort: optionsRule('sort', {
     flags: ['n', 'r', 'u', 'h', 'V', 'f', 'b', 'g', 'M', 's', '--numeric-sort', '--reverse', '--unique', '--human-numeric-sort', '--version-sort', '--ignore-case', '--stable'],
-    valued: ['k', 't', '--key', '--field-separator'],
-    denied: { '-o': 'writes a file', '--output': 'writes a file' },
+    valued: ['k', 't', 'T', '--key', '--field-separator', '--files0-from', '--random-source', '--temporary-directory', '--compress-program'],
+    denied: { '-o': 'writes a file', '--output': 'writes a file', '--compress-program': 'runs a program' },
+    ask: { '--files0-from': FILES, '--random-source': FILES, '-T': 'writes temporary files there', '--temporary-directory': 'writes temporary files there' },
   }, 0),
-  uniq: optionsRule('uniq', { flags: ['c', 'd', 'u', 'i', '--count', '--repeated', '--unique', '--ignore-case'], valued: ['f', 's', 'w'] }, 0),
-  wc: optionsRule('wc', { flags: ['l', 'w', 'c', 'm', 'L', '--lines', '--words', '--bytes', '--chars'] }, 0),
+  uniq: uniq,
+  wc: optionsRule('wc', { flags: ['l', 'w', 'c', 'm', 'L', '--lines', '--words', '--bytes', '--chars'], valued: ['--files0-from'], ask: { '--files0-from': FILES } }, 0),
   cut: optionsRule('cut', {
     flags: ['s', '--complement', '--only-delimited'], valued: ['d', 'f', 'c', 'b', '--delimiter', '--fields', '--characters', '--bytes'],
   }, 0),

@@ -12,12 +12,27 @@ const time = z.string().describe('RFC 3339 timestamp or Unix seconds');
 /** Prometheus over its HTTP API. Disabled, with the reason, when no URL is set or Prometheus does not answer. */
 export function createPrometheusToolset(cfg: PrometheusToolsetConfig): Toolset {
   const client = cfg.url ? new PrometheusClient(cfg.url, cfg.headers) : null;
+  return {
+    name: 'prometheus',
+    description: 'Query metrics, alerts and rules from Prometheus',
+    origin: 'builtin',
+    enabled: true,
+    prerequisites: [{
+      kind: 'check',
+      run: async () => (client ? client.probe() : 'no Prometheus URL: set PROMETHEUS_URL or toolsets.prometheus.url'),
+    }],
+    tools: prometheusTools(client),
+  };
+}
+
+/** The tools, over the client the prerequisite check found answering (the toolset is off without one). */
+function prometheusTools(client: PrometheusClient | null): Tool[] {
   const call = (path: string, pick: (p: Record<string, unknown>) => Record<string, string | undefined>, isEmpty: (d: unknown) => boolean) =>
     async (params: Record<string, unknown>, ctx: { signal: AbortSignal }): Promise<ToolOutput> => {
       const data = await client!.get(path, pick(params), ctx.signal);
       return isEmpty(data) ? { status: 'no_data', data } : { status: 'success', data };
     };
-  const tools: Tool[] = [
+  return [
     {
       name: 'prometheus_query',
       description: 'Run an instant PromQL query and return the current value of each series.',
@@ -59,17 +74,6 @@ export function createPrometheusToolset(cfg: PrometheusToolsetConfig): Toolset {
       },
     },
   ];
-  return {
-    name: 'prometheus',
-    description: 'Query metrics, alerts and rules from Prometheus',
-    origin: 'builtin',
-    enabled: true,
-    prerequisites: [{
-      kind: 'check',
-      run: async () => (client ? client.probe() : 'no Prometheus URL: set PROMETHEUS_URL or toolsets.prometheus.url'),
-    }],
-    tools,
-  };
 }
 
 function emptyResult(data: unknown): boolean {

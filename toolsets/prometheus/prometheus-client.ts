@@ -24,7 +24,7 @@ export class PrometheusClient {
     const text = await res.text();
     let body: { status?: string; data?: unknown; error?: string; errorType?: string };
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(text) as typeof body;
     } catch {
       throw new Error(`Prometheus answered HTTP ${res.status} with non-JSON: ${text.slice(0, 300)}`);
     }

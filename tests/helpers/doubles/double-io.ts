@@ -19,7 +19,8 @@ export function parseQuery(search: URLSearchParams): Query {
   const q: Query = {};
   for (const [k, v] of search) {
     const prev = q[k];
-    q[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+    if (prev === undefined) q[k] = v;
+    else q[k] = Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
   return q;
 }

@@ -61,12 +61,11 @@ export async function startGithubDouble(opts: GithubDoubleOptions = {}): Promise
     },
     unauthorized: () => ghError(401, 'Bad credentials'),
     // GitHub answers 400 to a body that is not JSON and 422 to one its schema refuses.
-    refuse: (kind, errors) =>
-      kind === 'not-found'
-        ? ghError(404, 'Not Found')
-        : errors.some((e) => e.startsWith('body is not JSON'))
-          ? ghError(400, 'Problems parsing JSON')
-          : ghError(422, `Invalid request.\n\n${errors.join('\n')}`),
+    refuse: (kind, errors) => {
+      if (kind === 'not-found') return ghError(404, 'Not Found');
+      if (errors.some((e) => e.startsWith('body is not JSON'))) return ghError(400, 'Problems parsing JSON');
+      return ghError(422, `Invalid request.\n\n${errors.join('\n')}`);
+    },
     commonHeaders: () => ({
       'x-github-media-type': 'github.v3; format=json',
       'x-ratelimit-limit': '5000',

@@ -88,8 +88,10 @@ export function repoJson(example: Json, state: GithubState, repo: GhRepo, viewer
   };
 }
 
+const LEGACY_PERMISSION: Partial<Record<Permission, string>> = { maintain: 'write', triage: 'read' };
+
 /** The legacy permission GitHub reports beside the role: maintain counts as write, triage as read. */
 export function permissionJson(p: Permission, u: GhUser, api: string): Json {
-  const legacy = p === 'maintain' ? 'write' : p === 'triage' ? 'read' : p;
+  const legacy = LEGACY_PERMISSION[p] ?? p;
   return { permission: legacy, role_name: p, user: { ...simpleUser(u, api), role_name: p } };
 }

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Document } from 'openapi-backend';
 import { startOpenApiDouble, type OpenApiDouble } from './openapi-double.js';
 import { JIRA_V3_SPEC, loadSpec } from './specs.js';
 import { jiraHandlers } from './jira-handlers.js';
@@ -47,6 +49,24 @@ function authenticate(opts: Required<Pick<JiraDoubleOptions, 'deployment' | 'ema
   };
 }
 
+/**
+ * GET /user, /project/{key}/role and /project/{key}/role/{id}, trimmed from
+ * shared/specs/jira/jira-cloud-platform-v3.swagger-v3.v3.json with shared/specs/tools/trim_openapi.py
+ * (`trim_openapi.py <spec> jira-trust.json '/rest/api/3/user:get' '/rest/api/3/project/{projectIdOrKey}/role:get'
+ * '/rest/api/3/project/{projectIdOrKey}/role/{id}:get'`): how the webhook checks who may command Lestrade.
+ */
+const TRUST_SPEC = new URL('../../fixtures/specs/jira-trust.json', import.meta.url);
+
+function withTrust(spec: Document): Document {
+  const extra = JSON.parse(readFileSync(TRUST_SPEC, 'utf8')) as Document;
+  const merged = structuredClone(spec) as Document & { components: Record<string, Record<string, unknown>> };
+  merged.paths = { ...merged.paths, ...extra.paths };
+  for (const [kind, entries] of Object.entries(extra.components ?? {})) {
+    merged.components[kind] = { ...(entries as Record<string, unknown>), ...(merged.components[kind] ?? {}) };
+  }
+  return merged;
+}
+
 /** A Jira double on 127.0.0.1: Cloud (/rest/api/3) or Data Center (/rest/api/2), validated against Atlassian's v3 spec subset. */
 export async function startJiraDouble(opts: JiraDoubleOptions): Promise<JiraDouble> {
   const cloud = opts.deployment === 'cloud';
@@ -54,7 +74,7 @@ export async function startJiraDouble(opts: JiraDoubleOptions): Promise<JiraDoub
   const user = { ...makeUser('Lestrade Bot', email, '5b10ac8d82e05b22cc7d4ef5'), ...opts.user };
   if (!cloud) user.accountId = '';
   const state = new JiraState(opts.deployment, user, opts.clock);
-  const v3 = loadSpec(JIRA_V3_SPEC);
+  const v3 = withTrust(loadSpec(JIRA_V3_SPEC));
   let site: Site = { base: '', deployment: opts.deployment };
   const ctx = { state, site: () => site, commentLimit: opts.commentLimit ?? 32767 };
 

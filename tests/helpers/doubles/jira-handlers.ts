@@ -133,6 +133,38 @@ export function jiraHandlers(ctx: Ctx): Record<string, Handler> {
       return { status: existed ? 200 : 201 };
     },
 
+    // Who may command Lestrade: a user's groups (GET /user?expand=groups) and a project's roles.
+    getUser: (i) => {
+      const cloud = state.deployment === 'cloud';
+      const id = firstString(cloud ? i.query.accountId : i.query.username) ?? '';
+      const groups = state.groups.get(id) ?? [];
+      const who = cloud ? { accountId: id, accountType: 'atlassian' } : { name: id, key: `JIRAUSER-${id}` };
+      return ok({
+        self: `${ctx.site().base}/rest/api/${cloud ? 3 : 2}/user`, ...who, displayName: id, active: true,
+        groups: { size: groups.length, items: groups.map((name) => ({ name, self: `${ctx.site().base}/group?groupname=${name}` })) },
+      });
+    },
+
+    getProjectRoles: (i) => {
+      const key = i.params.projectIdOrKey ?? '';
+      const base = `${ctx.site().base}/rest/api/${state.deployment === 'cloud' ? 3 : 2}/project/${key}/role`;
+      return ok(Object.fromEntries((state.roles.get(key) ?? []).map((r) => [r.name, `${base}/${r.id}`])));
+    },
+
+    getProjectRole: (i) => {
+      const role = (state.roles.get(i.params.projectIdOrKey ?? '') ?? []).find((r) => String(r.id) === i.params.id);
+      if (!role) return jiraError(404, ['The project role does not exist.']);
+      const cloud = state.deployment === 'cloud';
+      const actors = [
+        ...role.users.map((u, n) => ({
+          id: n + 1, displayName: u, type: 'atlassian-user-role-actor',
+          ...(cloud ? { actorUser: { accountId: u } } : { name: u }),
+        })),
+        ...role.groups.map((g, n) => ({ id: 100 + n, displayName: g, type: 'atlassian-group-role-actor', name: g, actorGroup: { name: g, displayName: g } })),
+      ];
+      return ok({ self: `${ctx.site().base}/role/${role.id}`, name: role.name, id: role.id, actors });
+    },
+
     getCurrentUser: () =>
       ok({
         ...userJson(state.me, ctx.site()), locale: 'en_US', expand: 'groups,applicationRoles',

@@ -75,7 +75,10 @@ export function parseJql(jql: string, ctx: { now: number; projects: Set<string>;
   const list = (): string[] => {
     expect('(');
     const vals = [next().v];
-    while (peek() === ',') (pos++, vals.push(next().v));
+    while (peek() === ',') {
+      pos++;
+      vals.push(next().v);
+    }
     expect(')');
     return vals;
   };
@@ -84,9 +87,15 @@ export function parseJql(jql: string, ctx: { now: number; projects: Set<string>;
     const field = next().v.toLowerCase();
     let op = peek();
     pos++;
-    if (op === 'NOT' && peek() === 'IN') (pos++, (op = 'NOT IN'));
-    if (op === 'IS' && peek() === 'NOT') (pos++, (op = 'IS NOT'));
-    const values = op === 'IN' || op === 'NOT IN' ? list() : op === 'IS' || op === 'IS NOT' ? [next().v] : [next().v];
+    if (op === 'NOT' && peek() === 'IN') {
+      pos++;
+      op = 'NOT IN';
+    }
+    if (op === 'IS' && peek() === 'NOT') {
+      pos++;
+      op = 'IS NOT';
+    }
+    const values = op === 'IN' || op === 'NOT IN' ? list() : [next().v];
     return fieldPred(field, op, values, ctx);
   };
   const unary = (): Pred => {
@@ -105,12 +114,18 @@ export function parseJql(jql: string, ctx: { now: number; projects: Set<string>;
   };
   const and = (): Pred => {
     const parts = [unary()];
-    while (peek() === 'AND') (pos++, parts.push(unary()));
+    while (peek() === 'AND') {
+      pos++;
+      parts.push(unary());
+    }
     return (i) => parts.every((p) => p(i));
   };
   const or = (): Pred => {
     const parts = [and()];
-    while (peek() === 'OR') (pos++, parts.push(and()));
+    while (peek() === 'OR') {
+      pos++;
+      parts.push(and());
+    }
     return (i) => parts.some((p) => p(i));
   };
 
@@ -125,7 +140,9 @@ export function parseJql(jql: string, ctx: { now: number; projects: Set<string>;
       const f = next().v.toLowerCase();
       const field = f === 'issuekey' ? 'key' : f;
       if (field !== 'updated' && field !== 'created' && field !== 'key') throw new JqlError(`Not able to sort using field '${f}'.`);
-      const dir = peek() === 'ASC' ? 1 : peek() === 'DESC' ? -1 : undefined;
+      let dir: 1 | -1 | undefined;
+      if (peek() === 'ASC') dir = 1;
+      else if (peek() === 'DESC') dir = -1;
       if (dir !== undefined) pos++;
       order.push({ field, dir: dir ?? (field === 'key' ? 1 : -1) });
     } while (peek() === ',');

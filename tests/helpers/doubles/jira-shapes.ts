@@ -32,10 +32,13 @@ export function userJson(u: JiraUser, s: Site): Json {
 /** Small stable ids for names that have no state of their own (statuses, priorities, ...). */
 const nameId = (name: string): string => String([...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 9000, 7) + 1000);
 
+function categoryOf(status: string): [number, string, string, string] {
+  if (/^(done|closed|resolved)$/i.test(status)) return [3, 'done', 'green', 'Done'];
+  return /progress/i.test(status) ? [4, 'indeterminate', 'yellow', 'In Progress'] : [2, 'new', 'blue-gray', 'To Do'];
+}
+
 function statusCategory(status: string, s: Site): Json {
-  const [id, key, colorName, name] = /^(done|closed|resolved)$/i.test(status)
-    ? [3, 'done', 'green', 'Done']
-    : /progress/i.test(status) ? [4, 'indeterminate', 'yellow', 'In Progress'] : [2, 'new', 'blue-gray', 'To Do'];
+  const [id, key, colorName, name] = categoryOf(status);
   return { self: `${rest(s)}/statuscategory/${id}`, id, key, colorName, name };
 }
 
@@ -55,13 +58,19 @@ const FIELDS = ['summary', 'description', 'labels', 'priority', 'components', 's
 /** Every field but comment is navigable (what *navigable, the Data Center search default, returns). */
 const NAVIGABLE = FIELDS.filter((f) => f !== 'comment');
 
+function fieldsFor(fallback: 'all' | 'navigable' | 'none'): string[] {
+  if (fallback === 'all') return [...FIELDS];
+  return fallback === 'navigable' ? NAVIGABLE : [];
+}
+
 /** The fields to return for a `fields` parameter (repeated and/or comma-separated), or `fallback` when it names none. */
 export function selectFields(requested: string | string[] | undefined, fallback: 'all' | 'navigable' | 'none'): string[] {
-  const asked = (Array.isArray(requested) ? requested : requested === undefined ? [] : [requested])
+  const asked = [requested ?? []]
+    .flat()
     .flatMap((f) => f.split(',')).map((f) => f.trim()).filter(Boolean);
   const include = asked.filter((f) => !f.startsWith('-'));
   const exclude = new Set(asked.filter((f) => f.startsWith('-')).map((f) => f.slice(1)));
-  const base: string[] = include.length === 0 ? (fallback === 'all' ? [...FIELDS] : fallback === 'navigable' ? NAVIGABLE : []) : [];
+  const base: string[] = include.length === 0 ? fieldsFor(fallback) : [];
   for (const f of include) {
     if (f === '*all') base.push(...FIELDS);
     else if (f === '*navigable') base.push(...NAVIGABLE);

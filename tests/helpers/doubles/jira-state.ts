@@ -84,16 +84,30 @@ export function adfText(node: unknown): string {
   return (typeof n.text === 'string' ? n.text : '') + (n.content ?? []).map(adfText).join('');
 }
 
-const ms = (d: Date | string | undefined, fallback: number): number =>
-  d === undefined ? fallback : typeof d === 'string' ? Date.parse(d) : d.getTime();
+const ms = (d: Date | string | undefined, fallback: number): number => {
+  if (d === undefined) return fallback;
+  return typeof d === 'string' ? Date.parse(d) : d.getTime();
+};
 
 export function makeUser(displayName: string, emailAddress: string, accountId: string): JiraUser {
   const name = emailAddress.split('@')[0] ?? displayName;
   return { accountId, name, key: `JIRAUSER${accountId.replace(/\D/g, '').slice(-5) || '10000'}`, displayName, emailAddress };
 }
 
+/** A project role: its id, and the users (accountId on Cloud, name on Data Center) and groups in it. */
+export interface JiraRole {
+  id: number;
+  name: string;
+  users: string[];
+  groups: string[];
+}
+
 export class JiraState {
   readonly projects = new Set<string>();
+  /** Group names by user (accountId on Cloud, name on Data Center). */
+  readonly groups = new Map<string, string[]>();
+  /** Project roles by project key. */
+  readonly roles = new Map<string, JiraRole[]>();
   readonly issues = new Map<string, JiraIssue>();
   private nextIssueId = 10000;
   private nextCommentId = 10000;
@@ -112,6 +126,17 @@ export class JiraState {
     if (b === null || b === undefined) return null;
     if (this.deployment === 'cloud') return typeof b === 'string' ? adfParagraph(b) : b;
     return typeof b === 'string' ? b : adfText(b);
+  }
+
+  setGroups(user: string, groups: string[]): void {
+    this.groups.set(user, groups);
+  }
+
+  setRole(project: string, name: string, actors: { users?: string[]; groups?: string[] }): void {
+    const roles = this.roles.get(project) ?? [];
+    const id = roles.find((r) => r.name === name)?.id ?? 10000 + roles.length + 2;
+    const role = { id, name, users: actors.users ?? [], groups: actors.groups ?? [] };
+    this.roles.set(project, [...roles.filter((r) => r.name !== name), role]);
   }
 
   addProject(key: string): void {

@@ -38,7 +38,7 @@ export function jsmOpsSpec(): Document {
   const spec = JSON.parse(readFileSync(`${SPECS_DIR}${JSM_OPS_SPEC}`, 'utf8')) as Document & { paths: Record<string, Record<string, unknown>> };
   const cloudId = { name: 'cloudId', in: 'path', required: true, schema: { type: 'string' } };
   const paths = Object.entries(spec.paths).map(([p, item]) => [`/jsm/ops${p}`, { ...item, parameters: [...((item.parameters as unknown[]) ?? []), cloudId] }]);
-  return { ...spec, paths: Object.fromEntries(paths) } as Document;
+  return { ...spec, paths: Object.fromEntries(paths) };
 }
 
 /** A JSM Operations double on 127.0.0.1 (basic auth), with Atlassian's GET /_edge/tenant_info on the same host. */
@@ -58,7 +58,10 @@ export async function startJsmOpsDouble(opts: JsmOpsDoubleOptions = {}): Promise
       validate: ({ query, body }) => [...(Object.keys(query).length ? ['tenant_info takes no query'] : []), ...(body === undefined ? [] : ['tenant_info takes no body'])],
     }],
     // tenant_info is public; everything else takes the account's email and API token.
-    authenticate: (headers, operationId) => (operationId === 'tenantInfo' ? 'anonymous' : headers.authorization === expected ? email : undefined),
+    authenticate: (headers, operationId) => {
+      if (operationId === 'tenantInfo') return 'anonymous';
+      return headers.authorization === expected ? email : undefined;
+    },
     unauthorized: () => ({ status: 401, body: { code: 401, message: 'Client must be authenticated to access this resource.' } }),
     refuse: (kind, errors) => (kind === 'not-found' ? jsmError(404, 'Not Found', 'NOT_FOUND') : jsmError(400, errors.join('; '), 'BAD_REQUEST')),
   });

@@ -25,7 +25,7 @@ function matches(a: JsmAlert, query: string): boolean | string {
     const m = /^(status|priority|tag|tags)\s*:\s*(\S+)$/i.exec(term);
     if (!m) return `unsupported query term ${term}`;
     const [field, value] = [m[1]!.toLowerCase(), m[2]!];
-    const ok = field === 'status' ? a.status === value : field === 'priority' ? a.priority === value : a.tags.includes(value);
+    const ok = field === 'status' || field === 'priority' ? a[field] === value : a.tags.includes(value);
     if (!ok) return false;
   }
   return true;
@@ -87,6 +87,8 @@ export function jsmOpsHandlers(state: JsmOpsState): Record<string, Handler> {
     updateAlertNote: (i) => {
       const n = alertOf(i)?.notes.find((x) => x.id === i.params.id);
       if (!n) return jsmError(404, 'Alert note not found', 'NOT_FOUND');
+      // JSM lets a user edit only the notes that user added.
+      if (n.owner !== state.owner) return jsmError(403, 'You are not allowed to update a note of another user', 'FORBIDDEN');
       const note = (i.body as { note: string }).note;
       const refused = tooLong(note);
       if (refused) return refused;

@@ -29,7 +29,7 @@ function matches(a: OgAlert, query: string): boolean | string {
     const m = /^(status|priority|tag|tags):(.+)$/i.exec(term);
     if (!m) return `unsupported query term ${term}`;
     const [field, value] = [m[1]!.toLowerCase(), m[2]!];
-    const ok = field === 'status' ? a.status === value : field === 'priority' ? a.priority === value : a.tags.includes(value);
+    const ok = field === 'status' || field === 'priority' ? a[field] === value : a.tags.includes(value);
     if (!ok) return false;
   }
   return true;

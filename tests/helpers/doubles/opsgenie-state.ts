@@ -52,7 +52,7 @@ export class OpsgenieState extends AsyncNoteRequests<OgRequest> {
   }
 
   addAlert(a: NewOgAlert): OgAlert {
-    const created = a.createdAt === undefined ? this.now() : typeof a.createdAt === 'number' ? a.createdAt : a.createdAt.getTime();
+    const created = a.createdAt instanceof Date ? a.createdAt.getTime() : (a.createdAt ?? this.now());
     const id = a.id ?? `${randomUUID()}-${created}`;
     const alert: OgAlert = {
       id, tinyId: a.tinyId ?? String(++this.nextTiny), alias: a.alias ?? id, message: a.message, status: a.status ?? 'open',

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Document } from 'openapi-backend';
 import { startOpenApiDouble, type OpenApiDouble } from './openapi-double.js';
 import { pagerdutyHandlers } from './pagerduty-handlers.js';
@@ -10,6 +11,23 @@ export type { NewAlert, NewIncident, PdAlert, PdIncident, PdNote, PdUser } from 
 export { MAX_NOTES } from './pagerduty-handlers.js';
 
 export const PAGERDUTY_SPEC = 'pagerduty/pagerduty-subset.json';
+
+/**
+ * GET /users, trimmed from shared/specs/pagerduty/openapiv3.json with shared/specs/tools/trim_openapi.py
+ * (`trim_openapi.py openapiv3.json pagerduty-users.json '/users:get'`): the writer looks its From user up.
+ */
+const USERS_SPEC = new URL('../../fixtures/specs/pagerduty-users.json', import.meta.url);
+
+/** The subset with GET /users added (components of the same name come from the same spec). */
+function withUsers(spec: Document): Document {
+  const extra = JSON.parse(readFileSync(USERS_SPEC, 'utf8')) as Document;
+  const merged = structuredClone(spec) as Document & { components: Record<string, Record<string, unknown>> };
+  merged.paths = { ...merged.paths, ...extra.paths };
+  for (const [kind, entries] of Object.entries(extra.components ?? {})) {
+    merged.components[kind] = { ...(entries as Record<string, unknown>), ...(merged.components[kind] ?? {}) };
+  }
+  return merged;
+}
 
 export interface PagerDutyDoubleOptions {
   /** The REST API key clients send as `Authorization: Token token=<key>`; default 'test-pd-key'. */
@@ -86,7 +104,7 @@ export async function startPagerDutyDouble(opts: PagerDutyDoubleOptions = {}): P
   let site: Site = { web: 'https://acme.pagerduty.com', api: '' };
 
   const double = await startOpenApiDouble({
-    spec: loadable(repeatableQueryParams(loadSpec(PAGERDUTY_SPEC))),
+    spec: loadable(repeatableQueryParams(withUsers(loadSpec(PAGERDUTY_SPEC)))),
     handlers: pagerdutyHandlers({ state, site: () => site, noteLimit: opts.noteLimit ?? 25_000 }),
     authenticate: (headers) => (/^Token token=(\S+)$/.exec(headers.authorization ?? '')?.[1] === apiKey ? apiKey : undefined),
     unauthorized: () => pdError(401, 'Unauthorized', undefined, 2006),

@@ -1,6 +1,6 @@
 import type { Handler, HandlerInput, HandlerResult, Query } from './openapi-double.js';
 import { firstString, intParam } from './paging.js';
-import { alertJson, incidentJson, noteJson, pdError, type Site } from './pagerduty-shapes.js';
+import { alertJson, incidentJson, noteJson, pdError, userRef, type Site } from './pagerduty-shapes.js';
 import type { PagerDutyState, PdIncident } from './pagerduty-state.js';
 
 interface Ctx {
@@ -18,7 +18,7 @@ const notFound = (): HandlerResult => pdError(404, 'Not Found', undefined, 2100)
 const invalid = (violation: string, ...errors: string[]): HandlerResult => ({ ...pdError(400, 'Invalid Input Provided', errors, 2001), violation });
 const list = (q: Query, name: string): string[] => {
   const v = q[name];
-  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+  return [v ?? []].flat();
 };
 
 /** Offset paging as PagerDuty does it: limit (default 25, at most 100), offset, `more`, `total` only when asked. */
@@ -67,6 +67,13 @@ export function pagerdutyHandlers({ state, site, noteLimit }: Ctx): Record<strin
       const statuses = list(i.query, 'statuses[]');
       const { page, meta } = paged(incident.alerts.filter((a) => !statuses.length || statuses.includes(a.status)), i.query);
       return ok({ alerts: page.map((a) => alertJson(a, incident, site())), ...meta });
+    },
+
+    listUsers: (i) => {
+      const q = (typeof i.query.query === 'string' ? i.query.query : '').toLowerCase();
+      const users = [...state.users.values()].filter((u) => !q || u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q));
+      const { page, meta } = paged(users, i.query);
+      return ok({ users: page.map((u) => ({ ...userRef(u, site()), type: 'user', name: u.name, email: u.email })), ...meta });
     },
 
     listIncidentNotes: (i) => {

@@ -67,6 +67,20 @@ describe('lestrade toolsets list', () => {
   });
 });
 
+describe('lestrade toolsets list and the bash sandbox', () => {
+  it('shows the bash toolset failed, with the fix, when bubblewrap is missing, and enabled when sandbox: none is said', async () => {
+    const noBwrap = { LESTRADE_BASH_ENABLED: 'true', PATH: mkdtempSync(join(tmpdir(), 'lestrade-no-bwrap-')), KUBECONFIG: '/nonexistent' };
+    const failed = await run(['toolsets', 'list'], noBwrap);
+    expect(failed.code).toBe(0);
+    expect(failed.stdout).toMatch(/^failed\s+bash\s+bwrap \(bubblewrap\) is not installed: install bubblewrap \(Debian\/Ubuntu: apt-get install bubblewrap\), or set toolsets\.bash\.sandbox: none \(LESTRADE_BASH_SANDBOX=none\)/m);
+    const none = await run(['toolsets', 'list'], { ...noBwrap, LESTRADE_BASH_SANDBOX: 'none' });
+    expect(none.stdout).toMatch(/^enabled\s+bash\s+1 tools: bash$/m);
+    const bad = await run(['toolsets', 'list'], { ...noBwrap, LESTRADE_BASH_SANDBOX: 'off' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/toolsets\.bash\.sandbox/);
+  }, 180_000);
+});
+
 describe('lestrade toolsets list with credentials in PROMETHEUS_URL', () => {
   it('never prints the password', async () => {
     const port = await freePort();
@@ -88,8 +102,8 @@ describe('lestrade serve', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let logs = '';
-    child.stdout.on('data', (d: Buffer) => { logs += d; });
-    child.stderr.on('data', (d: Buffer) => { logs += d; });
+    child.stdout.on('data', (d: Buffer) => { logs += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { logs += d.toString(); });
     try {
       const base = `http://127.0.0.1:${port}`;
       await waitFor(`serve to listen (${logs})`, async () => (await fetch(`${base}/healthz`)).ok, 30_000);

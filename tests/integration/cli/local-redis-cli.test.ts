@@ -22,7 +22,7 @@ function serve(env: Record<string, string>, ms = 20_000): Promise<{ code: number
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LESTRADE_FROM_SOURCE: '1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr.on('data', (d: Buffer) => { stderr += d; });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
     const timer = setTimeout(() => child.kill('SIGKILL'), ms);
     child.on('close', (code) => { clearTimeout(timer); resolve({ code, stderr }); });
   });

@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sources } from '../../../sources/index.js';
+import { destinations } from '../../../destinations/index.js';
 import { buildConfigSchema } from '../../../src/config/schema.js';
 import { configKeyPaths, envVarsIn, envVarsReadIn, undocumented } from '../../helpers/config-docs.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const DOC = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
-const CODE_FOLDERS = ['src', 'sources', 'toolsets', 'cli', 'bin'];
+const CODE_FOLDERS = ['src', 'sources', 'destinations', 'toolsets', 'cli', 'bin'];
 
-const keys = configKeyPaths(buildConfigSchema(sources));
+const keys = configKeyPaths(buildConfigSchema(sources, destinations));
 const envVars = envVarsReadIn(ROOT, CODE_FOLDERS);
 
 describe('docs/configuration.md', () => {

@@ -16,8 +16,8 @@ describe.each(['cloud', 'datacenter'] as const)('Jira webhook handling against t
     jira.addIssue({ key: 'OPS-7', summary: 'Checkout 502s', priority: 'High', description: 'errors since 09:00' });
   });
   const prefix = deployment === 'cloud' ? 'cloud' : 'dc';
-  const handler = (triggers: Json = {}): WebhookHandler => {
-    const config = JiraConfigSchema.parse({ url: d.jira.url, webhookToken: 't', triggers: { projects: ['OPS'], ...triggers } });
+  const handler = (triggers: Json = {}, trusted: Json = { groups: ['sre'] }): WebhookHandler => {
+    const config = JiraConfigSchema.parse({ url: d.jira.url, webhookToken: 't', triggers: { projects: ['OPS'], ...triggers }, trusted });
     const api = deployment === 'cloud' ? cloudApi(d.jira.url, 'lestrade@example.com', 'test-api-token') : dataCenterApi(d.jira.url, 'test-pat');
     return jiraWebhook(config, api);
   };
@@ -26,6 +26,68 @@ describe.each(['cloud', 'datacenter'] as const)('Jira webhook handling against t
 
   afterEach(() => {
     expect(d.jira.violations).toEqual([]);
+    expect(d.jira.responseViolations).toEqual([]);
+  });
+
+  /** The command's author in the fixtures: Alice, by accountId on Cloud and by name on Data Center. */
+  const aliceId = deployment === 'cloud' ? '712020:4f6e8d0c-9f7e-4c3b-a1d2-3b4c5d6e7f80' : 'alice';
+  const command = () => jiraFixture(`${prefix}-comment-created-command`);
+
+  // Issue 16, defect 5: Jira trusted anyone. Commands (and the label) now come only from accounts in
+  // configured groups or project roles, checked through Jira's API, in configured projects only.
+  // These tests failed before the fix.
+  describe('who may start an investigation', () => {
+    it('a command by an account in no trusted group or role starts nothing', async () => {
+      d.jira.state.setGroups(aliceId, ['jira-users']);
+      const out = await handle(handler(), command());
+      expect(out).toEqual({ kind: 'ignored', reason: expect.stringMatching(/Alice Oncall is in none of sources\.jira\.trusted/) });
+      expect(d.jira.requests.some((r) => r.path.includes('/issue/'))).toBe(false);
+    });
+
+    it('a command by a member of a trusted group, or an actor of a trusted project role, is accepted', async () => {
+      d.jira.state.setGroups(aliceId, ['jira-users', 'sre']);
+      expect(issuesOf(await handle(handler(), command()))).toHaveLength(1);
+      d.jira.state.setGroups(aliceId, ['jira-users']);
+      d.jira.state.setRole('OPS', 'Developers', { users: [aliceId] });
+      expect(issuesOf(await handle(handler({}, { projectRoles: ['Developers'] }), command()))).toHaveLength(1);
+      d.jira.state.setRole('OPS', 'Developers', { groups: ['jira-users'] });
+      expect(issuesOf(await handle(handler({}, { projectRoles: ['Developers'] }), command()))).toHaveLength(1);
+      expect(await handle(handler({}, { projectRoles: ['Administrators'] }), command())).toMatchObject({ kind: 'ignored' });
+    });
+
+    it('nothing is trusted when no group or role is configured', async () => {
+      d.jira.state.setGroups(aliceId, ['sre']);
+      expect(await handle(handler({}, {}), command())).toEqual({ kind: 'ignored', reason: expect.stringMatching(/sources\.jira\.trusted\.groups and \.projectRoles are empty/) });
+    });
+
+    it('a command on an issue of a project not configured starts nothing, and asks Jira nothing', async () => {
+      d.jira.state.setGroups(aliceId, ['sre']);
+      expect(await handle(handler({ projects: ['SEC'] }), command())).toEqual({ kind: 'ignored', reason: expect.stringMatching(/project OPS is not in sources\.jira\.triggers\.projects/) });
+      expect(await handle(handler({ projects: [] }), command())).toMatchObject({ kind: 'ignored' });
+      expect(d.jira.requests).toEqual([]);
+    });
+
+    it('an issue created with the label in a project not configured starts nothing', async () => {
+      const created = jiraFixture(`${prefix}-issue-created`);
+      created.issue.fields.labels = ['lestrade'];
+      expect(await handle(handler({ projects: ['SEC'] }), created)).toMatchObject({ kind: 'ignored' });
+    });
+
+    it('the label counts only when a trusted account added it', async () => {
+      if (deployment !== 'cloud') return;
+      const labelled = jiraFixture('cloud-issue-updated-label-added');
+      expect(await handle(handler(), labelled)).toEqual({ kind: 'ignored', reason: expect.stringMatching(/the label was added by an untrusted account/) });
+      d.jira.state.setGroups(aliceId, ['sre']);
+      expect(issuesOf(await handle(handler(), labelled))).toHaveLength(1);
+    });
+
+    it('the group check is cached', async () => {
+      d.jira.state.setGroups(aliceId, ['sre']);
+      const h = handler();
+      await handle(h, command());
+      await handle(h, command());
+      expect(d.jira.requests.filter((r) => r.path.endsWith('/user'))).toHaveLength(1);
+    });
   });
 
   it('a created issue is mapped from the payload without asking Jira', async () => {
@@ -54,6 +116,7 @@ describe.each(['cloud', 'datacenter'] as const)('Jira webhook handling against t
   });
 
   it('the command fetches the issue, with comments as untrusted text, under the comment\'s identity', async () => {
+    d.jira.state.setGroups(aliceId, ['sre']);
     d.jira.addComment({ issueKey: 'OPS-7', body: 'rolled back, no change', author: alice });
     d.jira.addComment({ issueKey: 'OPS-7', body: 'our earlier RCA · lestrade:rca:OPS-7' });
     const out = await handle(handler(), jiraFixture(`${prefix}-comment-created-command`));
@@ -77,6 +140,7 @@ describe.each(['cloud', 'datacenter'] as const)('Jira webhook handling against t
   });
 
   it('a command on an issue Lestrade cannot read is ignored with the reason', async () => {
+    d.jira.state.setGroups(aliceId, ['sre']);
     d.jira.state.issues.clear();
     const out = await handle(handler(), jiraFixture(`${prefix}-comment-created-command`));
     expect(out).toMatchObject({ kind: 'ignored', reason: expect.stringMatching(/^OPS-7 cannot be read with Lestrade's account/) });

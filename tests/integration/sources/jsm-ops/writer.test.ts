@@ -51,6 +51,19 @@ describe.each(['note', 'request'] as const)('JSM Operations write-back, add-note
     expect(polls()).toHaveLength(mode === 'request' ? 1 : 0);
   });
 
+  // Issue 16, defect 6: a note by someone else carrying our marker was taken as ours and edited (or,
+  // where JSM refuses, the write-back failed for good). This test failed before the fix.
+  it('a note by another user carrying our marker is not ours: left alone, and our own note written', async () => {
+    const copied = jsm.state.addNote(alert.id, 'Nothing to see.\n\nlestrade:rca:77 sha=0123456789ab', 'mallory@example.com');
+    expect(await writer.find(locator(), null)).toBeNull();
+    expect(await writer.find(locator(), copied.id)).toBeNull();
+    const out = await writeRca(writer, locator(), doc('## Root cause\nPool exhausted.'), copied.id);
+    expect(out.action).toBe('created');
+    expect(patches()).toHaveLength(0);
+    expect(notes().find((n) => n.id === copied.id)!.note).toBe('Nothing to see.\n\nlestrade:rca:77 sha=0123456789ab');
+    expect(notes().filter((n) => n.owner === 'lestrade@example.com')).toHaveLength(1);
+  });
+
   it('unchanged RCA: no request at all; changed RCA: the same note edited in place (PATCH), still one', async () => {
     const first = await writeRca(writer, locator(), doc('## Root cause\nA', 'inv-1'), null);
     expect(await writeRca(writer, locator(), doc('## Root cause\nA', 'inv-2'), first.comment.id)).toEqual({ action: 'updated', comment: first.comment });

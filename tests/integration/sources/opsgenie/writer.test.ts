@@ -50,6 +50,21 @@ describe('OpsGenie write-back: one alert note per distinct RCA, through the asyn
     expect(posts()).toHaveLength(1);
   });
 
+  // Issue 16, defect 6: a note by someone else carrying our marker (even with the RCA's own digest)
+  // was taken as ours, so no RCA was written. This test failed before the fix.
+  it('a note by another user carrying our marker is not ours: our own note is written', async () => {
+    const rca = doc('## Root cause\nPool exhausted.');
+    const mine = await writeRca(t.makeWriter(), locator(), rca, null);
+    const copy = notes()[0]!.note;
+    t.og.state.alerts.get(t.alert.id)!.notes.length = 0;
+    t.og.state.addNote(t.alert.id, copy, 'mallory@example.com');
+    expect(mine.action).toBe('created');
+    expect(await t.writer.find(locator(), null)).toBeNull();
+    const out = await writeRca(t.writer, locator(), rca, null);
+    expect(out.action).toBe('created');
+    expect(notes().map((n) => n.owner)).toEqual(['mallory@example.com', 'Lestrade']);
+  });
+
   it('finds our note past the first page of notes, ignoring notes of others and about other alerts', async () => {
     for (let i = 0; i < 120; i++) t.og.state.addNote(t.alert.id, `note ${i}`);
     t.og.state.addNote(t.alert.id, 'about another alert\n\nlestrade:rca:43 sha=0123456789ab', 'Lestrade');

@@ -70,6 +70,31 @@ describe('PagerDuty writer: find, create, update', () => {
   });
 });
 
+// Issue 16, defect 6: ours was found by marker alone ("notes name their author by user id only"),
+// so a note by someone else carrying our marker and digest stopped the RCA from being written.
+// This test failed before the fix.
+describe('PagerDuty writer: a note is ours only when written by the From user', () => {
+  it('a note by another user carrying our marker and the RCA\'s digest is not ours: our own note is written', async () => {
+    const rca = doc('## Root cause\nThe pool is exhausted.');
+    const probe = await startPagerDutyDouble();
+    const probeIncident = probe.addIncident({ title: 'x', serviceId: 'PSVC001' }).id;
+    const { api, config } = apiOn(probe, {});
+    await pagerdutyWriter(api, config.fromEmail!, config.noteLimit).create({ ...locator(), ref: { ...locator().ref, incidentId: probeIncident } }, rca);
+    const copy = probe.notes(probeIncident)[0]!.content;
+    await probe.close();
+    const mallory = pd.state.addUser('Mallory', 'mallory@example.com');
+    pd.state.addNote(incidentId, copy, mallory);
+    const w = writer();
+    expect(await w.find(locator(), null)).toBeNull();
+    const out = await writeRca(w, locator(), rca, null);
+    expect(out.action).toBe('created');
+    expect(notes().map((n) => n.user.email)).toEqual(['mallory@example.com', FROM]);
+    const lookups = pd.requests.filter((r) => r.path === '/users');
+    expect(lookups.length).toBeGreaterThan(0);
+    expect(lookups[0]!.query.query).toBe(FROM);
+  });
+});
+
 describe('PagerDuty writer under faults: never a second note', () => {
   it.each(['accept-then-drop', 'accept-then-502'] as const)('%s on the POST: retryable; the next attempt finds the note by marker and adds nothing', async (kind) => {
     const w = writer();
@@ -114,7 +139,8 @@ describe('PagerDuty writer under faults: never a second note', () => {
     const { api } = apiOn(pd, { apiUrl: 'http://127.0.0.1:9' });
     const down = await failure(pagerdutyWriter(api, FROM, 25_000).find(locator(), null));
     expect(down).toBeInstanceOf(RetryableError);
-    expect(down.message).toMatch(new RegExp(`^PagerDuty \\(list notes of ${incidentId}\\) unreachable: `));
+    // The first call of a new writer looks its From user up.
+    expect(down.message.startsWith(`PagerDuty (look up the user ${FROM}) unreachable: `)).toBe(true);
     pd.faults.add({ method: 'GET', path: /\/notes$/, kind: 'delay', ms: 1_500 });
     const started = Date.now();
     expect(await failure(writer({ requestTimeoutMs: 300 }).find(locator(), null))).toBeInstanceOf(RetryableError);

@@ -63,6 +63,7 @@ describe('the API error handler', () => {
     for (const reply of ['LOADING Redis is loading the dataset in memory', "READONLY You can't write against a read only replica.", "OOM command not allowed when used memory > 'maxmemory'.", 'MASTERDOWN Link with MASTER is down', 'NOPERM this user has no permissions']) {
       const err = new ReplyError(reply);
       expect(isRedisUnavailable(err), reply).toBe(true);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- err is whatever the case rejects with
       expect((await answerTo(() => Promise.reject(err))).status, reply).toBe(503);
     }
   });
@@ -95,6 +96,7 @@ describe('the API error handler', () => {
   });
 
   it('answers 500 for anything thrown that is not an Error', async () => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the case: a rejection that is no Error
     const r = await answerTo(() => Promise.reject('a string'));
     expect(r).toMatchObject({ status: 500, body: { error: 'internal error' } });
     expect(logs[0]).toMatchObject({ err: 'a string', requestId: r.body.requestId });

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../../../src/errors.js';
+import { DEFAULT_PRIORITIES, IntakePolicy } from '../../../../src/intake-policy/intake-policy.js';
 import { createHttpServer } from '../../../../src/http/create-app.js';
 import { createLogger } from '../../../../src/log.js';
 import { Intake } from '../../../../src/queue/intake-queue.js';
@@ -34,7 +35,8 @@ const handler: WebhookHandler = {
   deliveryId: (h) => h['x-delivery'],
   handle: (body) => {
     calls.push('handle');
-    const b = body as { ping?: boolean; ignore?: string; n?: unknown; resolve?: string };
+    const b = body as { ping?: boolean; ignore?: string; n?: unknown; resolve?: string; noisy?: string };
+    if (b.noisy) return { kind: 'issues', issues: [{ ...issue(b.noisy), labels: { alertname: 'Noisy' } }, issue(`${b.noisy}-b`)] };
     if (b.resolve) return { kind: 'issues', issues: [{ ...issue(b.resolve), status: 'resolved' }] };
     if (b.ping) return { kind: 'reply', status: 200, body: { pong: true } };
     if (b.ignore) return { kind: 'ignored', reason: b.ignore };
@@ -47,7 +49,8 @@ beforeAll(async () => {
   redis = await startRedis();
   conn = new Redis(redis.url);
   const store = new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
-  const intake = new Intake(conn, store, { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });
+  const policy = new IntakePolicy({ priorities: DEFAULT_PRIORITIES, prioritiesBySource: {}, skip: [{ name: 'noisy', matchers: ['alertname="Noisy"'] }], skipResolvedWhileQueued: false });
+  const intake = new Intake(conn, store, { attempts: 1, backoffMs: 1000, retentionSeconds: 3600, policy });
   const http = createHttpServer({
     redis: conn, store, intake, llmConfigured: false, apiTokens: [], log: createLogger('info', sink), bodyLimitBytes: 1024, deliveryTtlSeconds: 60,
     webhooks: [{ name: 'tickets', handler }, { name: 'pager', offReason: 'no PAGER_API_KEY set' }],
@@ -83,6 +86,13 @@ describe('POST /webhooks/<source>', () => {
     const resolved = await post('{"resolve":"1"}', { 'x-delivery': 'd-5' });
     expect((await resolved.json()).resolved).toHaveLength(1);
     expect(logs.at(-1)).toMatchObject({ msg: 'webhook accepted', queued: 0, duplicates: 0, resolved: 1 });
+  });
+
+  // Issue 16, defect 12: the "webhook accepted" line did not count skipped issues. Failed before the fix.
+  it('counts the issues a skip rule matched in the "webhook accepted" line', async () => {
+    const res = await post('{"noisy":"7"}', { 'x-delivery': 'd-7' });
+    expect((await res.json()).skipped).toHaveLength(1);
+    expect(logs.at(-1)).toMatchObject({ msg: 'webhook accepted', queued: 1, duplicates: 0, resolved: 0, skipped: 1 });
   });
 
   it('refuses a wrong content type before anything else (415)', async () => {
@@ -149,7 +159,8 @@ describe('POST /webhooks/<source>', () => {
     const creds = await post('{"n":"1"}', { 'x-token': 'nope' });
     const sig = await post('{"n":"1"}', { 'x-sig': 'len=0' });
     expect([await creds.json(), await sig.json()]).toEqual([{ error: 'unauthorized' }, { error: 'unauthorized' }]);
-    expect(logs.map((l) => [l.msg, l.status, l.reason])).toEqual([['webhook rejected', 401, 'unauthorized'], ['webhook rejected', 401, 'signature: bad signature']]);
+    // Issue 16, defect 12: the header check's reason is logged (it was only "unauthorized"); failed before the fix.
+    expect(logs.map((l) => [l.msg, l.status, l.reason])).toEqual([['webhook rejected', 401, 'bad token'], ['webhook rejected', 401, 'signature: bad signature']]);
   });
 
   it('hands the source its headers by lower-case name, repeated ones joined', async () => {

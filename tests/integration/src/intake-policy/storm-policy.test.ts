@@ -44,7 +44,7 @@ async function serve(opts: { script?: Reply[] | ((req: unknown, call: number) =>
   const env: Record<string, string> = { LOG_LEVEL: 'warn', LESTRADE_CONCURRENCY: '1', ...opts.env };
   if (opts.yaml) env.LESTRADE_CONFIG = configFile(opts.yaml);
   if (opts.script) {
-    llm = await startScriptedLlm(opts.script as Reply[]);
+    llm = await startScriptedLlm(opts.script);
     Object.assign(env, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_MODEL: 'scripted' });
   }
   const svc = await startTestService(redis.url, env, { clock });

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { deliverOne, postJson, runtimeConfig, statusIs } from '../../../helpers/runtime.js';

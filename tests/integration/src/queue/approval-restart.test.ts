@@ -16,10 +16,10 @@ beforeAll(async () => {
   redis = await startRedis();
   llm = await startScriptedLlm((req) => (toolResults(req).length === 0
     ? { toolCalls: [{ id: 'c-restart', name: 'restart', arguments: { name: 'api' } }] }
-    : { content: `after restart: ${toolResults(req)[0]!.result.status}` }));
+    : { content: `after restart: ${String(toolResults(req)[0]!.result.status)}` }));
 });
 afterAll(async () => {
-  await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? undefined : new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); }))));
+  await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); }))));
   await llm?.close();
   await redis?.stop();
 });

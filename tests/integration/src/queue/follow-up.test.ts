@@ -15,7 +15,7 @@ const script: Script = (req) => {
   const q = lastUser(req);
   const answered = req.messages.at(-1)?.role === 'tool';
   if (!q.includes('Follow-up question')) return { content: '## Root cause\nthe database' };
-  if (answered) return { content: `follow-up answer after ${toolResults(req).at(-1)!.result.status}` };
+  if (answered) return { content: `follow-up answer after ${String(toolResults(req).at(-1)!.result.status)}` };
   if (q.includes('restart')) return { toolCalls: [{ id: `rs${req.messages.length}`, name: 'restart', arguments: { name: 'db' } }] };
   if (q.includes('slowly')) return { toolCalls: [{ name: 'sleepy', arguments: { name: 'slow-follow-up' } }] };
   if (q.includes('check')) return { toolCalls: [{ name: 'say', arguments: { word: `checked-${req.messages.length}` } }] };

@@ -38,7 +38,8 @@ function holdingAdds() {
   const adding = new Promise<void>((r) => { begun = r; });
   const add: typeof queue.add = async (...args) => { begun(); await gate; return queue.add(...args); };
   const addBulk: typeof queue.addBulk = async (...args) => { begun(); await gate; return queue.addBulk(...args); };
-  const held = new Proxy(queue, { get: (target, p) => (p === 'add' ? add : p === 'addBulk' ? addBulk : Reflect.get(target, p, target)) });
+  const replaced: Record<string | symbol, unknown> = { add, addBulk };
+  const held = new Proxy(queue, { get: (target, p) => (Object.hasOwn(replaced, p) ? replaced[p] : Reflect.get(target, p, target)) });
   return { queue: held, adding, release };
 }
 

@@ -38,7 +38,7 @@ afterAll(async () => {
 
 async function stopWorkers() {
   await Promise.all(children.splice(0).map((c) => (c.exitCode !== null || c.signalCode !== null
-    ? undefined
+    ? Promise.resolve()
     : new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); }))));
 }
 

@@ -41,7 +41,7 @@ function runCliWithin(args: string[], env: Record<string, string>, ms: number): 
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (d: Buffer) => { stderr += d; });
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
     const timer = setTimeout(() => child.kill('SIGKILL'), ms);
     child.on('close', (code) => { clearTimeout(timer); resolve({ code, stderr }); });
   });

@@ -49,7 +49,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); }) : undefined)));
+  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); }) : Promise.resolve())));
   await llm?.close();
   await cluster?.stop();
 });
@@ -88,10 +88,10 @@ describe('on a Redis Cluster (three masters)', () => {
     const client: RedisClient = createWorkerRedis(cluster.url);
     try {
       const ids = Array.from({ length: 30 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
-      const slots = new Set(await Promise.all(ids.map((id) => client.cluster('KEYSLOT', keys.checkpoint(id)) as Promise<number>)));
+      const slots = new Set(await Promise.all(ids.map((id) => client.cluster('KEYSLOT', keys.checkpoint(id)))));
       expect(slots.size).toBeGreaterThan(20);
       const shared = new Set(await Promise.all([keys.index(), keys.investigation(ids[0]!), keys.dedup('x', 'y'), '{lestrade}:bull:investigations:wait']
-        .map((k) => client.cluster('KEYSLOT', k) as Promise<number>)));
+        .map((k) => client.cluster('KEYSLOT', k))));
       expect(shared.size).toBe(1);
     } finally {
       client.disconnect();

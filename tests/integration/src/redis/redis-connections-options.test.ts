@@ -77,6 +77,7 @@ describe('TLS settings', () => {
     const full = single(made(createFastFailRedis(`redis://127.0.0.1:${port}`, {
       certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem'), rejectUnauthorized: false,
     }))).tls!;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- cert and key are the PEM text or its Buffer here
     expect({ ca: full.ca, cert: String(full.cert), key: String(full.key), rejectUnauthorized: full.rejectUnauthorized })
       .toEqual({ ca: undefined, cert: 'contents of cert.pem', key: 'contents of key.pem', rejectUnauthorized: false });
   });

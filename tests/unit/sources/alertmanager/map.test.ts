@@ -116,3 +116,15 @@ describe('alerts with little in them', () => {
     expect(normaliseTime('2026-13-30T04:23:06Z')).toBe('2026-13-30T04:23:06Z');
   });
 });
+
+// Issue 16, defect 3: a rule's annotations are the operators' own text; their hosts may stay live.
+describe('Alertmanager alert → Issue: trusted hosts', () => {
+  it('lists the hosts of the annotations and the generator URL', () => {
+    const body = structuredClone(amFixture('group-next').body);
+    const alert = body.alerts[0] as { annotations: Record<string, string>; generatorURL: string };
+    alert.annotations = { runbook_url: 'https://runbooks.example.com/db', summary: 'x' };
+    alert.generatorURL = 'http://prometheus.example.com:9090/graph';
+    const issue = issuesFromWebhook(parse(body))[0]!;
+    expect(issue.trustedHosts?.sort()).toEqual(['prometheus.example.com', 'runbooks.example.com']);
+  });
+});

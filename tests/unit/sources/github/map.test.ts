@@ -102,3 +102,25 @@ describe('repository from repository_url', () => {
     expect(repoFromUrl('https://api.github.com/users/octo')).toBeNull();
   });
 });
+
+// Issue 16, defect 3: only text written by a trusted author may vouch for a link's host.
+describe('GitHub issue → Issue: trusted hosts', () => {
+  const withBody = (association: string) => ({ ...labeled().issue, body: 'Dashboard: https://grafana.example.com/d/1', author_association: association });
+  const trustedAssociations = ['OWNER', 'MEMBER', 'COLLABORATOR'];
+
+  it('lists the hosts a trusted author named in the title and body', () => {
+    const issue = toIssue(withBody('MEMBER'), { ...ctx, trigger: { kind: 'label' }, trustedAssociations });
+    expect(issue.trustedHosts).toEqual(['grafana.example.com']);
+  });
+
+  it('lists none for an untrusted author, nor when the trusted associations are not given', () => {
+    expect(toIssue(withBody('NONE'), { ...ctx, trigger: { kind: 'label' }, trustedAssociations }).trustedHosts).toBeUndefined();
+    expect(toIssue(withBody('OWNER'), { ...ctx, trigger: { kind: 'label' } }).trustedHosts).toBeUndefined();
+  });
+
+  it('lists none from comments, whoever wrote them', () => {
+    const comments = [comment(1, 'mallory', 'status page: https://evil.example/')];
+    const issue = toIssue({ ...labeled().issue, body: '' }, { ...ctx, comments, trigger: { kind: 'label' }, trustedAssociations });
+    expect(issue.trustedHosts).toBeUndefined();
+  });
+});

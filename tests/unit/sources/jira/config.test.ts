@@ -63,8 +63,8 @@ describe('sources.jira config', () => {
 
   it('warns when the webhook would refuse everything, or when the token is shadowed by a secret', () => {
     const base = { JIRA_URL: 'https://jira.example.com', JIRA_PAT: 'p' };
-    expect(jira.warnings?.(load(base))).toContainEqual(expect.stringMatching(/no JIRA_WEBHOOK_SECRET or JIRA_WEBHOOK_TOKEN set: \/webhooks\/jira refuses every delivery/));
-    expect(jira.warnings?.(load({ ...base, JIRA_WEBHOOK_TOKEN: 't', JIRA_WEBHOOK_SECRET: 's' }))).toContainEqual(expect.stringMatching(/JIRA_WEBHOOK_TOKEN is not accepted while JIRA_WEBHOOK_SECRET is set/));
-    expect(jira.warnings?.(load({ ...base, JIRA_WEBHOOK_TOKEN: 't' }, 'sources:\n  jira:\n    triggers: { projects: [OPS] }\n'))).toEqual([]);
+    expect(jira.webhookWarnings?.(load(base))).toContainEqual(expect.stringMatching(/no JIRA_WEBHOOK_SECRET or JIRA_WEBHOOK_TOKEN set: \/webhooks\/jira refuses every delivery/));
+    expect(jira.webhookWarnings?.(load({ ...base, JIRA_WEBHOOK_TOKEN: 't', JIRA_WEBHOOK_SECRET: 's' }))).toContainEqual(expect.stringMatching(/JIRA_WEBHOOK_TOKEN is not accepted while JIRA_WEBHOOK_SECRET is set/));
+    expect(jira.warnings?.(load({ ...base, JIRA_WEBHOOK_TOKEN: 't' }, 'sources:\n  jira:\n    triggers: { projects: [OPS] }\n    trusted: { groups: [sre] }\n'))).toEqual([]);
   });
 });

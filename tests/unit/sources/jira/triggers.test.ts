@@ -19,10 +19,13 @@ describe('issue events', () => {
     expect(d).toEqual({ kind: 'ignored', reason: 'OPS-7: project OPS is not in sources.jira.triggers.projects' });
   });
 
-  it('...unless it was created with the trigger label', () => {
+  // Issue 16, defect 5: the label used to work in any project. Failed before the fix.
+  it('...even when created with the trigger label; in a configured project the label is a trigger by its creator', () => {
     const doc = jiraFixture('cloud-issue-created');
     doc.issue.fields.labels.push('lestrade');
-    expect(decideIssueEvent(issueEvent(doc), triggers({ projects: ['SEC'] })).kind).toBe('label');
+    expect(decideIssueEvent(issueEvent(doc), triggers({ projects: ['SEC'] })).kind).toBe('ignored');
+    expect(decideIssueEvent(issueEvent(doc), triggers({ onCreate: false })).kind).toBe('label');
+    expect(decideIssueEvent(issueEvent(doc), triggers({ issueTypes: ['Bug'] })).kind).toBe('label');
   });
 
   it('issue type and label filters narrow created issues', () => {
@@ -38,9 +41,11 @@ describe('issue events', () => {
     expect(d).toMatchObject({ kind: 'created', checkJql: true });
   });
 
-  it('adding the trigger label through the changelog is a trigger, in any project', () => {
+  it('adding the trigger label through the changelog is a trigger, by the event\'s user, in configured projects only', () => {
     const ev = issueEvent(jiraFixture('cloud-issue-updated-label-added'));
-    expect(decideIssueEvent(ev, triggers({ projects: [] })).kind).toBe('label');
+    expect(decideIssueEvent(ev, triggers()).kind).toBe('label');
+    expect(decideIssueEvent(ev, triggers())).toMatchObject({ by: { displayName: 'Alice Oncall' } });
+    expect(decideIssueEvent(ev, triggers({ projects: [] })).kind).toBe('ignored');
   });
 
   it('a labels change that keeps the label, removes it, or adds another starts nothing', () => {

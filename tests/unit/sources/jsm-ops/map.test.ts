@@ -23,7 +23,7 @@ describe('JSM Operations webhook payload → Issue (OpsGenie\'s payload format, 
     if (out.kind !== 'issues') throw new Error('expected issues');
     expect(out.issues[0]).toMatchObject({
       identity: FIXTURE_ALERT_ID, source: 'jsm-ops', sourceInstance: 'acme.atlassian.net', severity: 'critical', status: 'open',
-      url: `https://acme.atlassian.net/jira/ops/alerts/${FIXTURE_ALERT_ID}`, locator: { key: '77', ref: { alertId: FIXTURE_ALERT_ID } },
+      url: `https://acme.atlassian.net/jira/ops/alerts/${FIXTURE_ALERT_ID}`, locator: { key: FIXTURE_ALERT_ID, label: '#77', ref: { alertId: FIXTURE_ALERT_ID } },
       labels: { payments: 'true', priority: 'P1' }, annotations: { alertname: 'CheckoutHighErrorRate' },
       raw: { updatedAt: '1718031599123000457', action: 'Create' },
     });

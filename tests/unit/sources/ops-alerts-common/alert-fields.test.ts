@@ -16,6 +16,7 @@ describe('parseLosslessJson: integers past 2^53 come back as their exact digits'
 
   it('leaves strings (escaped quotes included), floats, exponents and safe integers alone', () => {
     const text = '[ "a \\" 12345678901234567890 \\\\", 1.5e300, 12345678901234567890.5, 9007199254740991, {"k\\"":1e2} ]';
+    // eslint-disable-next-line no-loss-of-precision -- the literal is what JSON.parse would make of the text
     expect(parseLosslessJson(text)).toEqual(['a " 12345678901234567890 \\', 1.5e300, 12345678901234567890.5, 9007199254740991, { 'k"': 100 }]);
   });
 
@@ -66,8 +67,11 @@ describe('priorities, locator, request states', () => {
     expect(['P6', 'constructor', '__proto__', '', undefined].map(severityOfPriority)).toEqual(['unknown', 'unknown', 'unknown', 'unknown', 'unknown']);
   });
 
-  it('the locator names the tiny id for people and keeps the alert id for the API', () => {
-    expect(locatorOf({ id: 'abc-1', tinyId: '42' })).toEqual({ key: '42', ref: { alertId: 'abc-1' } });
+  // Issue 16, defect 9: tinyIds are reused, and the locator's key is what write-backs are locked,
+  // remembered and superseded by. This test failed before the fix (the key was the tinyId).
+  it('the locator keys on the alert id and shows the tiny id to people', () => {
+    expect(locatorOf({ id: 'abc-1', tinyId: '42' })).toEqual({ key: 'abc-1', label: '#42', ref: { alertId: 'abc-1' } });
+    expect(locatorOf({ id: 'abc-2', tinyId: '42' }).key).not.toBe(locatorOf({ id: 'abc-1', tinyId: '42' }).key);
     expect(locatorOf({ id: 'abc-1' })).toEqual({ key: 'abc-1', ref: { alertId: 'abc-1' } });
   });
 

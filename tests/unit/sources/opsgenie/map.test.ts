@@ -31,7 +31,7 @@ describe('OpsGenie webhook payload → Issue', () => {
       severity: 'critical',
       status: 'open',
       startedAt: '2024-06-10T14:59:59.062Z',
-      locator: { key: '1042', ref: { alertId: FIXTURE_ALERT_ID } },
+      locator: { key: FIXTURE_ALERT_ID, label: '#1042', ref: { alertId: FIXTURE_ALERT_ID } },
     });
     expect(issue.labels).toEqual({
       'env:prod': 'true', payments: 'true', OverwriteQuietHours: 'true', priority: 'P1', entity: 'checkout',

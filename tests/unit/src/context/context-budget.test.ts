@@ -77,9 +77,9 @@ describe('compaction', () => {
     const small = messages[2]!.content;
     expect(fairTruncate(messages, counter, 2_000)).toBe(2);
     expect(messages[2]!.content).toBe(small);
-    const cut = JSON.parse(messages[1]!.content as string);
+    const cut = JSON.parse(messages[1]!.content);
     expect(cut).toMatchObject({ truncated: true, data: expect.stringMatching(/cut to fit the context window/) });
-    const total = messages.slice(1).reduce((s, m) => s + counter.count(m.content as string), 0);
+    const total = messages.slice(1).reduce((s, m) => s + counter.count(m.content), 0);
     expect(total).toBeLessThanOrEqual(2_100);
   });
 

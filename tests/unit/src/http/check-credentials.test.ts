@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InputError } from '../../../../src/errors.js';
-import { checkAuthorization, splitTokens } from '../../../../src/check-credentials.js';
+import { authorizationProblem, checkAuthorization, splitTokens } from '../../../../src/check-credentials.js';
 import { parseJsonBody, readJson } from '../../../../src/http/read-json-body.js';
 import { splitUrlCredentials, withUrlAuthorization } from '../../../../src/outbound-http/url-credentials.js';
+import { thrownBy } from '../../../helpers/failure-of.js';
 
 const basic = (userAndPassword: string) => `Basic ${Buffer.from(userAndPassword).toString('base64')}`;
 
@@ -103,13 +104,13 @@ describe('parseJsonBody', () => {
   });
 
   it('refuses an empty body and a body that is not JSON, with InputErrors for the whole body', () => {
-    const empty = (() => { try { parseJsonBody(Buffer.alloc(0)); } catch (e) { return e as InputError; } })();
+    const empty = thrownBy(() => parseJsonBody(Buffer.alloc(0))) as InputError;
     expect(empty).toBeInstanceOf(InputError);
     expect(empty).toMatchObject({ field: '', message: 'request body is empty; expected JSON' });
-    const bad = (() => { try { parseJsonBody(Buffer.from('{"a":')); } catch (e) { return e as InputError; } })();
+    const bad = thrownBy(() => parseJsonBody(Buffer.from('{"a":'))) as InputError;
     expect(bad).toBeInstanceOf(InputError);
-    expect(bad!.field).toBe('');
-    expect(bad!.message).toMatch(/^request body is not valid JSON: .+/);
+    expect(bad.field).toBe('');
+    expect(bad.message).toMatch(/^request body is not valid JSON: .+/);
   });
 });
 
@@ -121,14 +122,38 @@ describe('readJson', () => {
   });
 
   it('names the first offending field, and says what is wrong without repeating the path', () => {
-    const err = (() => { try { readJson({ alerts: [{ fingerprint: 'x' }] }, schema); } catch (e) { return e as InputError; } })();
+    const err = thrownBy(() => readJson({ alerts: [{ fingerprint: 'x' }] }, schema)) as InputError;
     expect(err).toBeInstanceOf(InputError);
     expect(err).toMatchObject({ field: 'alerts.0.fingerprint', message: 'alerts.0.fingerprint: must be 16 hex digits' });
   });
 
   it('names no field when the document itself is wrong', () => {
-    const err = (() => { try { readJson('text', schema); } catch (e) { return e as InputError; } })();
-    expect(err!.field).toBe('');
-    expect(err!.message).toBe('Invalid input: expected object, received string');
+    const err = thrownBy(() => readJson('text', schema)) as InputError;
+    expect(err.field).toBe('');
+    expect(err.message).toBe('Invalid input: expected object, received string');
+  });
+});
+
+// Issue 16, defect 12: a rejected delivery logged only "unauthorized". The reason says missing
+// versus wrong credentials, and never carries the credential. This test failed before the fix.
+describe('authorizationProblem', () => {
+  const creds = { bearerTokens: ['s3cret-token'], basic: { username: 'am', password: 'pa55word' } };
+
+  it('says what is wrong without quoting the header', () => {
+    expect(authorizationProblem(undefined, creds)).toBe('missing credentials: no Authorization header');
+    expect(authorizationProblem('', creds)).toBe('missing credentials: no Authorization header');
+    expect(authorizationProblem('Bearer wrong-token', creds)).toBe('wrong credentials: the bearer token matches none configured');
+    expect(authorizationProblem(basic('am:nope'), creds)).toBe('wrong credentials: basic-auth user or password');
+    expect(authorizationProblem(basic('am'), creds)).toBe('malformed credentials: basic auth without a colon');
+    expect(authorizationProblem('Bearer a b', creds)).toBe('malformed credentials: Authorization is not "<scheme> <credentials>"');
+    expect(authorizationProblem('Digest s3cret-token', creds)).toBe('wrong credentials: an unsupported scheme (Bearer or Basic expected)');
+    expect(authorizationProblem(basic('am:pa55word'), { bearerTokens: ['t'] })).toBe('wrong credentials: basic auth is not configured');
+  });
+
+  it('is null exactly when checkAuthorization passes', () => {
+    for (const h of [undefined, 'Bearer s3cret-token', basic('am:pa55word'), 'Bearer x', basic('x:y')]) {
+      expect(authorizationProblem(h, creds) === null).toBe(checkAuthorization(h, creds));
+    }
+    expect(authorizationProblem(undefined, { bearerTokens: [] })).toBeNull();
   });
 });

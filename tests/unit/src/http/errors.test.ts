@@ -7,6 +7,7 @@ import { readJson } from '../../../../src/http/read-json-body.js';
 import { isRedisUnavailable } from '../../../../src/http/redis-unavailable.js';
 import { withUrlAuthorization } from '../../../../src/outbound-http/url-credentials.js';
 import { freePort } from '../../../helpers/free-port.js';
+import { thrownBy } from '../../../helpers/failure-of.js';
 
 const basic = (userAndPassword: string) => `Basic ${Buffer.from(userAndPassword).toString('base64')}`;
 const rejection = (p: Promise<unknown>): Promise<Error> => p.then(() => { throw new Error('expected a rejection'); }, (e: Error) => e);
@@ -43,15 +44,15 @@ describe('withUrlAuthorization', () => {
 describe('readJson', () => {
   it('names a field whose key holds ": " and keeps the message whole', () => {
     const schema = z.object({ labels: z.record(z.string(), z.string()) });
-    const err = (() => { try { readJson({ labels: { 'team: a': 5 } }, schema); } catch (e) { return e as InputError; } })();
+    const err = thrownBy(() => readJson({ labels: { 'team: a': 5 } }, schema)) as InputError;
     expect(err).toBeInstanceOf(InputError);
     expect(err).toMatchObject({ field: 'labels.team: a', message: 'labels.team: a: Invalid input: expected string, received number' });
   });
 
   it('lists the other issues after the first', () => {
     const schema = z.object({ a: z.string(), b: z.number() });
-    const err = (() => { try { readJson({ a: 1, b: 'x' }, schema); } catch (e) { return e as InputError; } })();
-    expect(err!.message).toBe('a: Invalid input: expected string, received number; b: Invalid input: expected number, received string');
+    const err = thrownBy(() => readJson({ a: 1, b: 'x' }, schema)) as InputError;
+    expect(err.message).toBe('a: Invalid input: expected string, received number; b: Invalid input: expected number, received string');
   });
 });
 

@@ -11,7 +11,8 @@ const clean = (md: string) => sanitizeMarkdown(md, { allowedHosts });
 /** What a Markdown renderer would make of the text: images, raw HTML and link targets. */
 function live(md: string): { images: string[]; html: string[]; links: string[] } {
   const found = { images: [] as string[], html: [] as string[], links: [] as string[] };
-  marked.walkTokens(marked.lexer(md), (t: Token) => {
+  // The callback is synchronous: the promises walkTokens returns (one per async extension) are none here.
+  void marked.walkTokens(marked.lexer(md), (t: Token) => {
     if (t.type === 'image') found.images.push(String(t.href));
     if (t.type === 'html') found.html.push(t.raw);
     if (t.type === 'link') found.links.push(String(t.href));
@@ -203,7 +204,7 @@ describe('fitToLimit', () => {
   });
 
   it('never exceeds the limit (property)', () => {
-    const word = fc.stringMatching(/^[a-z`*_<>!\[\]()]{1,12}$/);
+    const word = fc.stringMatching(/^[a-z`*_<>![\]()]{1,12}$/);
     const paragraph = fc.array(word, { minLength: 1, maxLength: 30 }).map((ws) => ws.join(' '));
     const fence = fc.array(word, { minLength: 1, maxLength: 8 }).map((ls) => '```\n' + ls.join('\n') + '\n```');
     const section = fc.array(fc.oneof(paragraph, fence), { minLength: 1, maxLength: 5 }).map((bs) => clean('## S\n\n' + bs.join('\n\n')));

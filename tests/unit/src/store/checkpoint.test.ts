@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CheckpointError } from '../../../../src/errors.js';
 import { initialState } from '../../../../src/model/loop-state.js';
 import { CHECKPOINT_VERSION, decodeCheckpoint, encodeCheckpoint } from '../../../../src/store/checkpoint.js';
+import { thrownBy } from '../../../helpers/failure-of.js';
 
 const state = () => {
   const s = initialState([{ role: 'system', content: 'sys' }, { role: 'user', content: 'go' }]);
@@ -25,7 +26,7 @@ describe('checkpoints', () => {
   it('refuse a damaged one with the place of the damage, as a permanent CheckpointError', () => {
     const bad = JSON.parse(encodeCheckpoint(state()));
     bad.state.messages[2].role = 'robot';
-    const err = (() => { try { decodeCheckpoint(JSON.stringify(bad)); } catch (e) { return e; } })();
+    const err = thrownBy(() => decodeCheckpoint(JSON.stringify(bad)));
     expect(err).toBeInstanceOf(CheckpointError);
     expect((err as Error).message).toMatch(/^saved checkpoint is damaged: state\.messages\.2/);
     expect(() => decodeCheckpoint('{"version":2,')).toThrow(/not JSON/);

@@ -17,7 +17,7 @@ let httpUrl = '';
 const server = createServer((req, res) => {
   const url = new URL(req.url!, 'http://x');
   res.writeHead(url.searchParams.get('q') === 'none' ? 200 : 200, { 'content-type': 'text/plain' });
-  res.end(url.searchParams.get('q') === 'none' ? '' : `path=${url.pathname} q=${url.searchParams.get('q')} auth=${req.headers['x-token']}`);
+  res.end(url.searchParams.get('q') === 'none' ? '' : `path=${url.pathname} q=${url.searchParams.get('q')} auth=${String(req.headers['x-token'])}`);
 });
 beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -230,6 +230,18 @@ tools: [ { name: x1, description: x, command: [echo] } ]
     expect(r.statuses[2]!.reason).toBe('prerequisite not met: environment variables not set: LESTRADE_NOT_SET_1, LESTRADE_NOT_SET_2');
     expect(r.statuses[3]!.reason).toMatch(/switched off/);
     expect(r.tools.map((t) => t.name)).toEqual(['echo_word', 'print_nothing', 'fail', 'count', 'restart_service']);
+  });
+
+  it('marks a toolset failed, not disabled, when a check that says so fails (the bash toolset without its sandbox)', async () => {
+    const base = { description: 'x', origin: 'builtin', enabled: true, tools: [] };
+    const broken = { ...base, name: 'broken', prerequisites: [{ kind: 'check' as const, run: async () => 'no sandbox: install it', failed: true }] };
+    const absent = { ...base, name: 'absent', prerequisites: [{ kind: 'check' as const, run: async () => 'not configured' }] };
+    const fine = { ...base, name: 'fine', prerequisites: [{ kind: 'check' as const, run: async () => null, failed: true }] };
+    const r = await resolveToolsets([broken, absent, fine], {}, {});
+    expect(r.statuses.map((s) => [s.name, s.state, s.reason])).toEqual([
+      ['broken', 'failed', 'no sandbox: install it'], ['absent', 'disabled', 'prerequisite not met: not configured'], ['fine', 'enabled', undefined],
+    ]);
+    expect(r.enabled.map((t) => t.name)).toEqual(['fine']);
   });
 });
 

@@ -1,0 +1,7 @@
+import type { AnyDestination } from '../src/destinations/destination.js';
+import { slack } from './slack/index.js';
+import { teams } from './teams/index.js';
+import { webhook } from './webhook/index.js';
+
+/** Every destination Lestrade knows. A new one is a folder under destinations/ and one line here. */
+export const destinations: readonly AnyDestination[] = [slack, teams, webhook];

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { Delivered, DeliveryContext, Destination, DestinationRegistration, DestinationView } from '../../src/destinations/destination.js';
+import { postOnce } from '../http-post.js';
+import { teamsMessage } from './card.js';
+
+export const TeamsConfigSchema = z.strictObject({
+  /** A Teams Workflows "when a Teams webhook request is received" URL (it carries its own signature: a secret). */
+  webhookUrl: z.url().optional(),
+  timeoutMs: z.int().positive().default(15_000),
+});
+export type TeamsConfig = z.infer<typeof TeamsConfigSchema>;
+
+/**
+ * Microsoft Teams through a Workflows webhook: an Adaptive Card per investigation. Such a webhook
+ * can neither edit nor delete, so a resolve changes nothing there and a re-run (a new
+ * investigation) posts a new card.
+ */
+class TeamsDestination implements Destination {
+  readonly name = 'teams';
+  constructor(private readonly config: TeamsConfig & { webhookUrl: string }) {}
+
+  describe(): string {
+    return 'teams';
+  }
+
+  async deliver(view: DestinationView, _target: string | null, ctx: DeliveryContext): Promise<Delivered | null> {
+    if (view.event !== 'completed') return null;
+    return postOnce(`teams:${view.investigation.id}`, {
+      vendor: 'Teams', url: this.config.webhookUrl, body: JSON.stringify(teamsMessage(view)), headers: {},
+      timeoutMs: this.config.timeoutMs, setting: 'TEAMS_WEBHOOK_URL (destinations.teams.webhookUrl)',
+    }, ctx);
+  }
+}
+
+export const teams: DestinationRegistration<TeamsConfig> = {
+  name: 'teams',
+  configSchema: TeamsConfigSchema,
+  env: [['TEAMS_WEBHOOK_URL', ['webhookUrl'], 'string']],
+  disabledReason: (c) => (c.webhookUrl ? null : 'no webhook URL (TEAMS_WEBHOOK_URL or destinations.teams.webhookUrl)'),
+  create: (c) => new TeamsDestination(c as TeamsConfig & { webhookUrl: string }),
+};

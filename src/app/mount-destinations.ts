@@ -1,0 +1,40 @@
+import type { Config } from '../config/schema.js';
+import type { AnyDestination, Destination } from '../destinations/destination.js';
+import { compileRouter, type Router } from '../destinations/routing.js';
+import type { Logger } from '../log.js';
+import type { SourceContext } from '../registration/source.js';
+
+/** The destinations that are on, the router over them, and each one's state for /readyz. */
+export interface MountedDestinations {
+  destinations: Map<string, Destination>;
+  router: Router;
+  /** By name: "ok", "off: <why>", "checking", or what the credential check said (e.g. Slack's invalid_auth and the fix). */
+  status: Map<string, string>;
+  /** Checks every destination's credentials (Slack: auth.test); reports, never throws. */
+  check(): Promise<void>;
+}
+
+/** Builds every registered destination from its config slice and compiles the routes (ConfigError when bad). */
+export function mountDestinations(registrations: readonly AnyDestination[], config: Config, ctx: SourceContext): MountedDestinations {
+  const destinations = new Map<string, Destination>();
+  const status = new Map<string, string>();
+  for (const r of registrations) {
+    const slice = config.destinations[r.name];
+    const off = r.disabledReason(slice);
+    status.set(r.name, off ? `off: ${off}` : 'checking');
+    if (!off) destinations.set(r.name, r.create(slice, ctx));
+  }
+  const router = compileRouter(config.destinations, registrations.map((r) => ({
+    name: r.name, on: destinations.has(r.name), ...(r.targetError ? { targetError: r.targetError } : {}),
+  })));
+  return { destinations, router, status, check: () => checkAll(destinations, status, ctx.log) };
+}
+
+async function checkAll(destinations: ReadonlyMap<string, Destination>, status: Map<string, string>, log: Logger): Promise<void> {
+  await Promise.all([...destinations].map(async ([name, d]) => {
+    const problem = d.check ? await d.check().catch((err: unknown) => (err instanceof Error ? err.message : String(err))) : null;
+    status.set(name, problem ?? 'ok');
+    if (problem) log.error({ destination: name, problem }, 'destination credentials refused: its deliveries will fail until fixed');
+    else log.info({ destination: name }, 'destination on');
+  }));
+}

@@ -1,0 +1,93 @@
+import type { z } from 'zod';
+import type { Severity } from '../issue.js';
+import type { Logger } from '../log.js';
+import type { EnvBinding, SourceContext } from '../registration/source.js';
+import type { CommentDoc } from '../render/compose-comment.js';
+
+/**
+ * What a destination is told about one investigation: vendor-free, already sanitised. The RCA's
+ * Markdown went through the same sanitiser and link policy as a ticket comment (`doc`); a renderer
+ * still escapes it for its own markup and links only to `allowedHosts`.
+ */
+export interface DestinationView {
+  /** completed: the RCA is new; resolved: the issue (or part of its group) resolved since. */
+  event: 'completed' | 'resolved';
+  investigation: {
+    id: string;
+    title: string;
+    source: string;
+    createdAt: string;
+    /** Lestrade's page of the investigation (server.publicUrl), when configured. */
+    url: string | null;
+  };
+  issue: {
+    identity: string;
+    severity: Severity;
+    status: 'open' | 'resolved';
+    labels: Record<string, string>;
+    /** The issue's own link (e.g. Alertmanager's generator URL), only when its host is allowed. */
+    url: string | null;
+  };
+  /** The RCA as sanitised Markdown sections, with heading, preamble and footer. */
+  doc: CommentDoc;
+  /** The RCA's first line of prose, sanitised Markdown, at most 200 characters. */
+  headline: string;
+  /** The hosts a renderer may link to (the link policy of ticket comments). */
+  allowedHosts: string[];
+  /**
+   * Where the message belongs with others: an Alertmanager group's investigations (and its
+   * follow-ups and re-runs) share a key; without coalescing, each issue has its own.
+   */
+  thread: { key: string; title: string; firing: number; resolved: number; status: 'open' | 'resolved' };
+}
+
+/** What a destination wrote: its id (message ts, idempotency key) and a link when it has one. */
+export interface Delivered {
+  id: string;
+  url: string | null;
+  action: 'created' | 'updated' | 'unchanged';
+}
+
+/** Small durable memory in Lestrade's Redis namespace, per destination: stored ids, idempotency keys. */
+export interface DestinationMemo {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string): Promise<void>;
+  /** Runs fn while holding a lock on key across processes; RetryableError when another holds it. */
+  withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+}
+
+export interface DeliveryContext {
+  memo: DestinationMemo;
+  log: Logger;
+}
+
+/**
+ * One configured destination. Every failure is typed as a writer's are: RetryableError (429,
+ * 5xx, network; with the vendor's retry time) or PermanentError (bad credentials, unknown channel:
+ * with the error named and the fix). deliver never sleeps or retries a write itself.
+ */
+export interface Destination {
+  readonly name: string;
+  /** The write-back target as the API shows it, e.g. "slack:#alerts". */
+  describe(target: string | null): string;
+  /** Writes (or edits) the view; null when this event needs nothing here (e.g. Teams cannot edit). */
+  deliver(view: DestinationView, target: string | null, ctx: DeliveryContext): Promise<Delivered | null>;
+  /** Checks credentials (e.g. Slack's auth.test): null when fine, else what is wrong and the fix. */
+  check?(): Promise<string | null>;
+}
+
+/** A destination's registration, like a source's: its config slice, env, and how to build it. */
+export interface DestinationRegistration<C = unknown> {
+  readonly name: string;
+  /** The schema of `destinations.<name>` in the config file. */
+  readonly configSchema: z.ZodType<C>;
+  readonly env: EnvBinding[];
+  /** Why this destination is off with this config (e.g. no token), or null when it is on. */
+  disabledReason(config: C): string | null;
+  /** Whether a route's `name:target` suffix is valid here (e.g. a channel), else why not. */
+  targetError?(target: string): string | null;
+  create(config: C, ctx: SourceContext): Destination;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyDestination = DestinationRegistration<any>;

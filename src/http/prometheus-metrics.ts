@@ -1,0 +1,188 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Config } from '../config/schema.js';
+import type { Metrics, TokenUsage } from '../observability/metrics.js';
+import type { SharedState } from '../queue/shared-state.js';
+
+export interface PrometheusMetricsOptions {
+  version: string;
+  pricing: Config['pricing'];
+  /** Reads what every process reports alike from Redis; absent, those gauges are not exported. */
+  sharedState?: () => Promise<SharedState>;
+  /** How long a scrape waits for Redis before answering without the shared gauges. */
+  sharedStateTimeoutMs?: number;
+}
+
+const SECONDS_FAST = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const SECONDS_LLM = [0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120];
+const SECONDS_TOOL = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const SECONDS_RUN = [1, 5, 10, 30, 60, 120, 300, 600, 1200, 3600];
+const STEPS = [1, 2, 3, 5, 8, 13, 21, 34, 55];
+
+/** Each metric's help text (docs/metrics.md says more). */
+const HELP: Record<string, string> = {
+  lestrade_build_info: 'Always 1; the running version in its label.',
+  lestrade_webhook_deliveries_total: 'Webhook deliveries received, by source and what became of them.',
+  lestrade_webhook_duration_seconds: "Time from a delivery's request to its answer.",
+  lestrade_investigations_total:
+    'Runs of investigations (phase investigation) and follow-up questions (phase ask), by how they ended.',
+  lestrade_investigation_duration_seconds: 'Wall time of one run (one job) of an investigation or follow-up.',
+  lestrade_investigation_steps: 'LLM steps (model calls) of the conversation when a run ends.',
+  lestrade_llm_requests_total: 'Chat completion requests, by model and outcome.',
+  lestrade_llm_request_duration_seconds: "Time of one chat completion request (the SDK's own retries included).",
+  lestrade_llm_tokens_total: 'Tokens the LLM reported, kind input (prompt) or output (completion).',
+  lestrade_llm_cost_total: "What the tokens cost at pricing.models' prices, in pricing.currency (0 without a price).",
+  lestrade_tool_calls_total: 'Tool calls through the executor, by toolset, tool and result status.',
+  lestrade_tool_call_duration_seconds: 'Time of one tool call.',
+  lestrade_write_backs_total: 'Write-back attempts, by target (the source written to) and outcome.',
+  lestrade_redis_up: '1 when this scrape could read the shared state from Redis, else 0.',
+  lestrade_queue_jobs: 'Jobs per queue and state, read from Redis at scrape time (every process reports the same).',
+  lestrade_approvals_pending: 'Investigation runs paused until a human approves or denies their calls.',
+  lestrade_approvals_oldest_pending_seconds: 'How long the oldest pending approval has waited (0 when none waits).',
+  lestrade_budget_held: 'Investigations a budget holds back until it allows (budgets.*).',
+};
+
+function counter<L extends string>(registers: Registry[], name: string, labelNames: L[]): Counter<L> {
+  return new Counter({ name, help: HELP[name]!, labelNames, registers });
+}
+
+function gauge<L extends string>(registers: Registry[], name: string, labelNames: L[]): Gauge<L> {
+  return new Gauge({ name, help: HELP[name]!, labelNames, registers });
+}
+
+function histogram<L extends string>(registers: Registry[], name: string, labelNames: L[], buckets: number[]) {
+  return new Histogram<L>({ name, help: HELP[name]!, labelNames, buckets, registers });
+}
+
+/** The metrics port on a prom-client registry of its own, rendered by GET /metrics. */
+export class PrometheusMetrics implements Metrics {
+  readonly registry = new Registry();
+  private readonly webhooks: Counter<'source' | 'outcome'>;
+  private readonly webhookSeconds: Histogram<'source'>;
+  private readonly investigations: Counter<'source' | 'phase' | 'outcome'>;
+  private readonly investigationSeconds: Histogram<'source' | 'phase' | 'outcome'>;
+  private readonly investigationSteps: Histogram<'source' | 'phase'>;
+  private readonly llmRequests: Counter<'model' | 'outcome'>;
+  private readonly llmSeconds: Histogram<'model' | 'outcome'>;
+  private readonly llmTokens: Counter<'model' | 'kind'>;
+  private readonly llmCost: Counter<'model' | 'currency'>;
+  private readonly toolCalls: Counter<'toolset' | 'tool' | 'status'>;
+  private readonly toolSeconds: Histogram<'toolset' | 'tool'>;
+  private readonly writeBacks: Counter<'target' | 'outcome'>;
+  private readonly shared: SharedGauges;
+  private inflight: Promise<void> | null = null;
+
+  constructor(private readonly opts: PrometheusMetricsOptions) {
+    const r = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    gauge(r, 'lestrade_build_info', ['version']).set({ version: opts.version }, 1);
+    this.webhooks = counter(r, 'lestrade_webhook_deliveries_total', ['source', 'outcome']);
+    this.webhookSeconds = histogram(r, 'lestrade_webhook_duration_seconds', ['source'], SECONDS_FAST);
+    this.investigations = counter(r, 'lestrade_investigations_total', ['source', 'phase', 'outcome']);
+    this.investigationSeconds = histogram(
+      r,
+      'lestrade_investigation_duration_seconds',
+      ['source', 'phase', 'outcome'],
+      SECONDS_RUN,
+    );
+    this.investigationSteps = histogram(r, 'lestrade_investigation_steps', ['source', 'phase'], STEPS);
+    this.llmRequests = counter(r, 'lestrade_llm_requests_total', ['model', 'outcome']);
+    this.llmSeconds = histogram(r, 'lestrade_llm_request_duration_seconds', ['model', 'outcome'], SECONDS_LLM);
+    this.llmTokens = counter(r, 'lestrade_llm_tokens_total', ['model', 'kind']);
+    this.llmCost = counter(r, 'lestrade_llm_cost_total', ['model', 'currency']);
+    this.toolCalls = counter(r, 'lestrade_tool_calls_total', ['toolset', 'tool', 'status']);
+    this.toolSeconds = histogram(r, 'lestrade_tool_call_duration_seconds', ['toolset', 'tool'], SECONDS_TOOL);
+    this.writeBacks = counter(r, 'lestrade_write_backs_total', ['target', 'outcome']);
+    this.shared = sharedGauges(r);
+  }
+
+  webhookDelivery(source: string, outcome: string, seconds: number): void {
+    this.webhooks.inc({ source, outcome });
+    this.webhookSeconds.observe({ source }, seconds);
+  }
+
+  investigationRun(run: Parameters<Metrics['investigationRun']>[0]): void {
+    const { source, phase, outcome } = run;
+    this.investigations.inc({ source, phase, outcome });
+    this.investigationSeconds.observe({ source, phase, outcome }, run.seconds);
+    if (run.steps !== null && outcome !== 'retried' && outcome !== 'awaiting_approval')
+      this.investigationSteps.observe({ source, phase }, run.steps);
+  }
+
+  llmRequest(model: string, outcome: string, seconds: number, usage: TokenUsage | null): void {
+    this.llmRequests.inc({ model, outcome });
+    this.llmSeconds.observe({ model, outcome }, seconds);
+    if (!usage) return;
+    this.llmTokens.inc({ model, kind: 'input' }, usage.input);
+    this.llmTokens.inc({ model, kind: 'output' }, usage.output);
+    const price = Object.hasOwn(this.opts.pricing.models, model) ? this.opts.pricing.models[model] : undefined;
+    const cost = price ? (usage.input * price.inputPerMillion + usage.output * price.outputPerMillion) / 1_000_000 : 0;
+    this.llmCost.inc({ model, currency: this.opts.pricing.currency }, cost);
+  }
+
+  toolCall(toolset: string, tool: string, status: string, seconds: number): void {
+    this.toolCalls.inc({ toolset, tool, status });
+    this.toolSeconds.observe({ toolset, tool }, seconds);
+  }
+
+  writeBack(target: string, outcome: string): void {
+    this.writeBacks.inc({ target, outcome });
+  }
+
+  /** The exposition text, after reading the shared gauges from Redis (bounded: Redis down still answers). */
+  async render(): Promise<string> {
+    if (this.opts.sharedState) {
+      this.inflight ??= this.refresh(this.opts.sharedState).finally(() => {
+        this.inflight = null;
+      });
+      await this.inflight;
+    }
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  private async refresh(read: () => Promise<SharedState>): Promise<void> {
+    const timeoutMs = this.opts.sharedStateTimeoutMs ?? 2_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      this.shared.set(await Promise.race([read(), timeout]));
+    } catch {
+      // Redis is down or slow: the scrape answers with everything else and says so in lestrade_redis_up.
+      this.shared.unknown();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+interface SharedGauges {
+  set(state: SharedState): void;
+  unknown(): void;
+}
+
+function sharedGauges(r: Registry[]): SharedGauges {
+  const up = gauge(r, 'lestrade_redis_up', []);
+  const jobs = gauge(r, 'lestrade_queue_jobs', ['queue', 'state']);
+  const pending = gauge(r, 'lestrade_approvals_pending', []);
+  const oldest = gauge(r, 'lestrade_approvals_oldest_pending_seconds', []);
+  const held = gauge(r, 'lestrade_budget_held', []);
+  return {
+    set(state) {
+      up.set(1);
+      jobs.reset();
+      for (const q of state.queues) jobs.set({ queue: q.queue, state: q.state }, q.count);
+      pending.set(state.approvalsPending);
+      oldest.set(state.oldestApprovalSeconds ?? 0);
+      held.set(state.budgetHeld);
+    },
+    unknown() {
+      up.set(0);
+      for (const g of [jobs, pending, oldest, held]) g.reset();
+    },
+  };
+}

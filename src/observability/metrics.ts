@@ -1,0 +1,66 @@
+/**
+ * The metrics port: what the engine records, in its own words. Layers below the HTTP side call
+ * these methods and never import prom-client; `noMetrics` is the default where nobody listens
+ * (the CLI, tests), src/http/prometheus-metrics.ts the implementation `serve` exposes on GET /metrics.
+ *
+ * Label values come from closed sets (the unions below) or configured names (sources, toolsets,
+ * tools, the model): never ids or free text, so the number of series stays small.
+ */
+
+/** What became of one webhook delivery. */
+export type WebhookOutcome =
+  | 'accepted'
+  | 'duplicate'
+  | 'ignored'
+  | 'replied'
+  | 'rejected_auth'
+  | 'rejected_schema'
+  | 'rejected_content_type'
+  | 'rejected_method'
+  | 'too_large'
+  | 'source_off'
+  | 'error';
+
+/** How one run of an investigation (or of a follow-up question) ended. */
+export type InvestigationOutcome =
+  'completed' | 'answered' | 'awaiting_approval' | 'cancelled' | 'retried' | 'failed' | 'skipped';
+
+export type InvestigationPhase = 'investigation' | 'ask';
+
+/** How one LLM request ended: its class of failure, not its message. */
+export type LlmOutcome =
+  'ok' | 'rate_limited' | 'timeout' | 'unreachable' | 'server_error' | 'client_error' | 'cancelled' | 'error';
+
+/** A tool result's status (src/tools/types.ts). */
+export type ToolStatus = 'success' | 'error' | 'no_data' | 'approval_required' | 'denied';
+
+/** What became of one write-back attempt. */
+export type WriteBackOutcome = 'written' | 'superseded' | 'refused' | 'retried' | 'failed';
+
+export interface TokenUsage {
+  input: number;
+  output: number;
+}
+
+export interface Metrics {
+  webhookDelivery(source: string, outcome: WebhookOutcome, seconds: number): void;
+  investigationRun(run: {
+    source: string;
+    phase: InvestigationPhase;
+    outcome: InvestigationOutcome;
+    seconds: number;
+    steps: number | null;
+  }): void;
+  llmRequest(model: string, outcome: LlmOutcome, seconds: number, usage: TokenUsage | null): void;
+  toolCall(toolset: string, tool: string, status: ToolStatus, seconds: number): void;
+  writeBack(target: string, outcome: WriteBackOutcome): void;
+}
+
+/** Records nothing. */
+export const noMetrics: Metrics = {
+  webhookDelivery() {},
+  investigationRun() {},
+  llmRequest() {},
+  toolCall() {},
+  writeBack() {},
+};

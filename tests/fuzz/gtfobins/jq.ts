@@ -1,0 +1,41 @@
+import type { GtfoEntry, ProgramShape } from './types.js';
+
+export const shape: ProgramShape = {
+  program: 'jq', shortValued: ['f', 'L'], longValued: ['--from-file', '--indent'], aliases: [['-f', '--from-file'], ['-n', '--null-input'], ['-r', '--raw-output'], ['-R', '--raw-input']],
+  dashDash: false, benign: [['-c'], ['-r'], ['--tab']],
+};
+
+export const entries: GtfoEntry[] = [
+  { category: 'file-read', line: `jq -Rr . /etc/shadow` },
+  { category: 'file-read', line: `jq . /etc/shadow.json` },
+  { category: 'file-read', line: `jq -n --rawfile f /etc/shadow '$f'` },
+  { category: 'file-read', line: `jq -n --slurpfile f /etc/data.json '$f'` },
+  { category: 'file-read', line: `jq -f /etc/shadow` },
+  { category: 'file-read', line: `jq --from-file /etc/shadow` },
+  { category: 'file-read', line: `jq -Rn 'input' /etc/shadow` },
+  { category: 'file-read', line: `jq -n 'input_filename'`, source: 'issue 16 defect 7' },
+  { category: 'file-read', line: `jq -n '$__loc__'`, source: 'issue 16 defect 7' },
+  { category: 'env-read', line: `jq -n env` },
+  { category: 'env-read', line: `jq -n '$ENV'` },
+  { category: 'env-read', line: `jq -n '$ENV.OPENAI_API_KEY'` },
+  { category: 'env-read', line: `jq -n '$ ENV'`, source: 'issue 16 defect 7' },
+  { category: 'env-read', line: `jq -n '"\\(env)"'`, source: 'issue 16 defect 7' },
+  { category: 'env-read', line: `jq -n '"\\($ENV.PATH)"'`, source: 'issue 16 defect 7' },
+  { category: 'env-read', line: `jq -n '"a \\("b \\(env.HOME)")"'` },
+  { category: 'env-read', line: `jq -rn '@base64 "\\(env)"'` },
+  { category: 'env-read', line: `jq -n 'env | keys'` },
+  { category: 'env-read', line: `jq -n '{a: env}'` },
+  { category: 'env-read', line: `jq -n '{env: env}'` },
+  { category: 'env-read', line: `jq -n '{$ENV}'` },
+  { category: 'env-read', line: `jq -n '[1, env]'` },
+  { category: 'env-read', line: `jq -n 'def f: env; f'` },
+  { category: 'env-read', line: `jq -n '.[env.HOME:]'` },
+  { category: 'env-read', line: `jq -Rr . /proc/1/environ` },
+  { category: 'env-read', line: `jq -n --rawfile e /proc/1/environ '$e'` },
+  { category: 'library-load', line: `jq -L /tmp -n 'import "evil" as e; e::f'` },
+  { category: 'library-load', line: `jq -L/tmp -n 'import "data" as $d; $d'` },
+  { category: 'library-load', line: `jq -n 'include "evil"; f'` },
+  { category: 'library-load', line: `jq -n 'modulemeta'` },
+  { category: 'library-load', line: `jq -n 'get_search_list'` },
+  { category: 'library-load', line: `jq -L /tmp .` },
+];
