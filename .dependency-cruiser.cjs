@@ -17,8 +17,9 @@ const LAYERS = {
   loop: 7,
   investigation: 8, budget: 8,
   queue: 9, writeback: 9,
-  http: 10, polling: 10, destinations: 10,
-  app: 11,
+  dashboard: 10, polling: 10, destinations: 10,
+  http: 11,
+  app: 12,
 };
 
 /** Folders that every source (or toolset) may share; any other cross-folder import is forbidden. */

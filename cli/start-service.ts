@@ -32,11 +32,13 @@ import { WriteBackQueue } from '../src/writeback/write-back-queue.js';
 import { startWriteBackWorker } from '../src/writeback/write-back-worker.js';
 import { sources } from '../sources/index.js';
 import type { ToolsetStatus } from '../src/tools/types.js';
+import { buildInvestigator, buildToolsets } from './build-investigator.js';
+import { ChangeFeed } from '../src/dashboard/change-feed.js';
+import { redactUrlsIn } from '../src/redact.js';
 import { destinations as destinationRegistry } from '../destinations/index.js';
 import { mountDestinations, type MountedDestinations } from '../src/app/mount-destinations.js';
 import { DELIVERY_JOB, DestinationQueue } from '../src/destinations/destination-queue.js';
 import { runDelivery, type DeliveryJobData } from '../src/destinations/run-delivery.js';
-import { buildInvestigator } from './build-investigator.js';
 import { startupSummary } from './startup-summary.js';
 
 export interface ServiceOptions {
@@ -217,8 +219,13 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
 
 /** The HTTP server, listening; closed first. */
 async function startHttp(core: Core): Promise<Server> {
-  const { config, log, redis, store, runs, continuations, intake, mounted, llmConfigured, budgets, ledger } = core;
+  const { config, log, redis, store, runs, continuations, intake, mounted, llmConfigured, budgets, ledger, redisUrl } = core;
   const apiTokens = splitTokens(config.server.apiToken);
+  const changes = await ChangeFeed.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
+  core.closers.push(async () => changes.close());
+  // Reasons quote URLs and command output, as `lestrade toolsets list` prints them: redacted.
+  const toolsets = async () => (await buildToolsets(config, core.opts.env)).statuses
+    .map((t) => (t.reason ? { ...t, reason: redactUrlsIn(store.redact(t.reason)) } : t));
   const metricsTokens = splitTokens(config.server.metricsToken);
   const probeClient = llmConfigured ? createLlmClient(config.llm) : undefined;
   const llmProbe = probeClient && new LlmProbe(probeClient, config.llm.readinessCacheSeconds * 1000);
@@ -226,7 +233,7 @@ async function startHttp(core: Core): Promise<Server> {
     redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger,
     destinations: () => Object.fromEntries(core.routed.status),
     bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
-    metrics: core.metrics, metricsTokens, llmProbe,
+    metrics: core.metrics, metricsTokens, llmProbe, changes, toolsets,
   });
   const server = await new Promise<Server>((resolve, reject) => {
     http.once('error', reject);

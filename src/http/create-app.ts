@@ -4,7 +4,11 @@ import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake-queue.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
-import { checkAuthorization } from '../check-credentials.js';
+import { apiAccess } from '../dashboard/dashboard-auth.js';
+import type { ChangeFeed } from '../dashboard/change-feed.js';
+import { dashboardRouter } from '../dashboard/dashboard-router.js';
+import { SessionStore } from '../dashboard/sessions.js';
+import type { ToolsetStatus } from '../tools/types.js';
 import { errorHandler } from './error-handler.js';
 import { investigationActions } from './investigation-actions.js';
 import { investigationsRouter } from './investigations-router.js';
@@ -34,7 +38,7 @@ export interface AppDeps {
   ledger?: UsageLedger;
   /** Each routed destination's state ("ok", "off: …", or what its credential check said): /readyz detail, not readiness. */
   destinations?: () => Record<string, string>;
-  /** Bearer tokens guarding /api; empty leaves it open. */
+  /** Bearer tokens guarding /api and the dashboard; empty leaves both open. */
   apiTokens: string[];
   /** Whether the LLM endpoint answers, for /readyz; without one, a configured LLM counts as ready. */
   llmProbe?: LlmProbe;
@@ -42,6 +46,10 @@ export interface AppDeps {
   metrics?: Metrics & MetricsExposition;
   metricsTokens?: string[];
   log: Logger;
+  /** Changed records from every process, for the dashboard's live updates. */
+  changes?: ChangeFeed;
+  /** Each toolset enabled, disabled or failed, with why (the dashboard's toolsets page). */
+  toolsets?: () => Promise<ToolsetStatus[]>;
 }
 
 /**
@@ -54,7 +62,7 @@ export function createHttpServer(deps: AppDeps): Server {
   return createServer((req, res) => { if (!webhooks(req, res)) app(req, res); });
 }
 
-/** Health, readiness and the API. */
+/** Health, readiness, the API and the dashboard. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -78,15 +86,19 @@ export function createApp(deps: AppDeps): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets, ...destinations });
   });
   if (deps.metrics) app.get('/metrics', metricsRoute(deps.metrics, deps.metricsTokens ?? []));
-  app.use('/api', (req, res, next) => {
-    if (checkAuthorization(req.get('authorization'), { bearerTokens: deps.apiTokens })) return next();
-    res.status(401).json({ error: 'unauthorized' });
-  });
+  const sessions = new SessionStore(deps.redis);
+  // A bearer token, or a signed-in dashboard session (its actions carrying the CSRF token).
+  app.use('/api', apiAccess({ apiTokens: deps.apiTokens, sessions }));
   if (deps.runs && deps.continuations) {
     app.use('/api/investigations', investigationActions({ redis: deps.redis, store: deps.store, runs: deps.runs, continuations: deps.continuations }));
   }
   app.use('/api/investigations', investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats()));
   if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
+  app.use('/api', (_req, res) => { res.status(404).json({ error: 'not found' }); });
+  app.use(dashboardRouter({
+    apiTokens: deps.apiTokens, sessions, redis: deps.redis, store: deps.store, intake: deps.intake, llmConfigured: deps.llmConfigured,
+    actions: Boolean(deps.runs && deps.continuations), budgets: deps.budgets, toolsets: deps.toolsets, changes: deps.changes,
+  }));
   app.use((_req, res) => { res.status(404).json({ error: 'not found' }); });
   app.use(errorHandler(deps.log));
   return app;

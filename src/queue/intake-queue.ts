@@ -224,6 +224,11 @@ export class Intake {
     return { waiting, oldestWaitingSeconds: first === null ? null : Math.max(0, Math.round((now - first) / 1000)) };
   }
 
+  /** BullMQ's count of the investigation queue's jobs in each state (the dashboard's queue page). */
+  async jobCounts(): Promise<Record<string, number>> {
+    return this.queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed');
+  }
+
   async close(): Promise<void> {
     await this.dispatcher.stop();
     await this.queue.close();

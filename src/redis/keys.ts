@@ -33,6 +33,10 @@ export function createKeys(prefix: string = DEFAULT_PREFIX) {
     output: (id: string, toolCallId: string) => `${prefix}:output:{${id}}:${digest(toolCallId)}`,
     /** Cancel requests, published to every worker process. */
     cancelChannel: () => `${P}:cancel`,
+    /** Investigation ids whose record changed, published for the dashboard's live updates in every process. */
+    changesChannel: () => `${P}:changes`,
+    /** A dashboard session (random id, never the API token), with its CSRF token. */
+    session: (id: string) => `${P}:session:${digest(id)}`,
     index: () => `${P}:invs`,
     dedup: (source: string, identity: string) => `${P}:dedup:${source}:${digest(identity)}`,
     /** The latest investigation of a fingerprint, for resolutions that carry a different identity. */

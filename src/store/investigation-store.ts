@@ -12,6 +12,7 @@ import { loadGroupIssue } from './group-members.js';
 import { isInvestigationId, keysOf } from '../redis/keys.js';
 import { decodeField, encodeField } from '../redis/lossless.js';
 import { noSecrets, type Redactor } from '../redact.js';
+import { MANY_CHANGED, publishChange } from './record-changes.js';
 
 /**
  * HSET only on a record that still exists, so an expired one is never half re-created.
@@ -83,7 +84,9 @@ export class InvestigationStore {
 
   /** Claims and resolves every issue of a delivery in one atomic round trip (see claim-script.ts). */
   async claimMany(items: readonly ClaimItem[], now = new Date()): Promise<{ items: ClaimReply[]; undispatched: number }> {
-    return claimMany(this.redis, items, { ...this.opts, redact: this.redact, encode: (f) => this.encode(f) }, now);
+    const claimed = await claimMany(this.redis, items, { ...this.opts, redact: this.redact, encode: (f) => this.encode(f) }, now);
+    if (claimed.items.length > 0) await publishChange(this.redis, claimed.items.length === 1 ? claimed.items[0]!.id : MANY_CHANGED);
+    return claimed;
   }
 
   /** The investigation ids of identities as their sources know them, null where none was claimed. */
@@ -120,8 +123,8 @@ export class InvestigationStore {
   /** Ends a queued investigation without running it (a rule, or its issue resolved first); nothing finishes it later. */
   async skip(id: string, reason: string): Promise<boolean> {
     const now = new Date().toISOString();
-    return (await this.redis.eval(FAIL_UNFINISHED_LUA, 1, this.keys.investigation(id), this.opts.retentionSeconds,
-      ...this.encode({ status: 'skipped', skipReason: reason, finishedAt: now, updatedAt: now }))) === 1;
+    return this.changed(id, await this.redis.eval(FAIL_UNFINISHED_LUA, 1, this.keys.investigation(id), this.opts.retentionSeconds,
+      ...this.encode({ status: 'skipped', skipReason: reason, finishedAt: now, updatedAt: now })));
   }
 
   /** Says why a queued investigation waits (a budget, a group's quiet time); '' when it no longer does. */
@@ -149,7 +152,7 @@ export class InvestigationStore {
       linkHosts: JSON.stringify(r.linkHosts ?? []), error: '', finishedAt: now, updatedAt: now, approvals: '',
       ...(r.context ? { context: JSON.stringify(r.context) } : {}),
     };
-    return (await this.redis.eval(COMPLETE_LUA, 1, this.keys.investigation(id), this.opts.retentionSeconds, ...this.encode(fields))) === 1;
+    return this.changed(id, await this.redis.eval(COMPLETE_LUA, 1, this.keys.investigation(id), this.opts.retentionSeconds, ...this.encode(fields)));
   }
 
   /** Progress of a run that is not finished (tool calls, usage, context), for the API. */
@@ -182,12 +185,19 @@ export class InvestigationStore {
   async failIfUnfinished(id: string, error: string): Promise<boolean> {
     const now = new Date().toISOString();
     const fields = { status: 'failed', error, finishedAt: now, updatedAt: now };
-    return (await this.redis.eval(FAIL_UNFINISHED_LUA, 1, this.keys.investigation(id), this.opts.retentionSeconds, ...this.encode(fields))) === 1;
+    return this.changed(id, await this.redis.eval(FAIL_UNFINISHED_LUA, 1, this.keys.investigation(id), this.opts.retentionSeconds, ...this.encode(fields)));
   }
 
   /** Sets fields on an existing record; with ttlSeconds, (re)starts its expiry. */
   private async update(id: string, fields: Record<string, string>, ttlSeconds?: number): Promise<boolean> {
-    return (await this.redis.eval(UPDATE_LUA, 1, this.keys.investigation(id), ttlSeconds ?? '', ...this.encode(fields))) === 1;
+    return this.changed(id, await this.redis.eval(UPDATE_LUA, 1, this.keys.investigation(id), ttlSeconds ?? '', ...this.encode(fields)));
+  }
+
+  /** A script's reply 1 means the record changed: tells the dashboards (see record-changes.ts). */
+  private async changed(id: string, reply: unknown): Promise<boolean> {
+    if (reply !== 1) return false;
+    await publishChange(this.redis, id);
+    return true;
   }
 
   /** Field, value pairs for HSET: free text redacted (JSON values were redacted before serialising), all stored losslessly. */

@@ -63,7 +63,16 @@ export interface ToolCallRecord {
   /** Size of an output too large to send the model whole; its whole text is at /api/investigations/:id/outputs/:toolCallId. */
   outputTokens?: number;
   toolCallId?: string;
+  /**
+   * What the tool answered (its data or error, as the model saw it), redacted and capped at
+   * OUTPUT_KEEP_CHARS, so a finding can be checked against its evidence; `outputClipped` when cut.
+   */
+  output?: string;
+  outputClipped?: boolean;
 }
+
+/** How much of each tool output the record keeps (a whole oversized one is kept apart: outputTokens). */
+export const OUTPUT_KEEP_CHARS = 16_000;
 
 export interface Investigation extends InvestigationSummary, StormFields {
   identity: string;
@@ -91,7 +100,9 @@ export interface Investigation extends InvestigationSummary, StormFields {
 }
 
 export function toToolCallRecord(r: ToolResult): ToolCallRecord {
+  const output = r.data ?? '';
   return {
+    ...(output ? { output: output.slice(0, OUTPUT_KEEP_CHARS) } : {}), ...(output.length > OUTPUT_KEEP_CHARS ? { outputClipped: true } : {}),
     name: r.tool, params: r.params, status: r.status, durationMs: r.elapsedMs, ...(r.error ? { error: r.error } : {}),
     ...(r.feedback ? { feedback: r.feedback } : {}), ...(r.decidedBy ? { decidedBy: r.decidedBy } : {}), ...(r.outputTokens ? { outputTokens: r.outputTokens } : {}), ...(r.callId ? { toolCallId: r.callId } : {}),
   };

@@ -1,4 +1,5 @@
 import type { RedisClient } from '../redis/redis-connections.js';
+import { publishChange } from './record-changes.js';
 import type { ApprovalDecision, ApprovalOutcome } from '../model/approval.js';
 import type { AwaitingTurn } from '../model/loop-state.js';
 import { noSecrets, type Redactor } from '../redact.js';
@@ -32,7 +33,7 @@ export class RunControl {
 
   /** Starts the run for this job; false when it is not queued (or is running under another job). */
   async begin(id: string, phase: Phase, attempt: number, jobId: string): Promise<boolean> {
-    return (await this.redis.eval(BEGIN_LUA, 1, this.keys.investigation(id), statusField(phase), new Date().toISOString(), attempt, jobId)) === 1;
+    return this.changed(id, await this.redis.eval(BEGIN_LUA, 1, this.keys.investigation(id), statusField(phase), new Date().toISOString(), attempt, jobId));
   }
 
   async pause(id: string, phase: Phase, turn: AwaitingTurn, timeoutSeconds: number): Promise<ApprovalsView | null> {
@@ -45,7 +46,7 @@ export class RunControl {
       PAUSE_LUA, 2, this.keys.investigation(id), this.keys.approvals(id), statusField(phase), view.requestedAt, turn.seq,
       this.field(view), this.retentionSeconds, ...turn.approvals.map((a) => a.toolCallId),
     );
-    return ok === 1 ? view : null;
+    return (await this.changed(id, ok)) ? view : null;
   }
 
   async decide(id: string, phase: Phase, decisions: Array<ApprovalDecision & { toolCallId: string }>): Promise<DecideResult> {
@@ -54,6 +55,7 @@ export class RunControl {
       decidedAt: new Date().toISOString(),
     })]);
     const [outcome, detail] = (await this.redis.eval(DECIDE_LUA, 2, this.keys.investigation(id), this.keys.approvals(id), statusField(phase), new Date().toISOString(), ...pairs)) as [string, string];
+    if (outcome === 'partial' || outcome === 'complete') await publishChange(this.redis, id);
     if (outcome === 'not_awaiting') return { outcome, status: detail };
     if (outcome === 'unknown' || outcome === 'decided') return { outcome, toolCallId: detail };
     if (outcome === 'partial') return { outcome };
@@ -81,20 +83,25 @@ export class RunControl {
   }
 
   async expire(id: string, phase: Phase, seq: number): Promise<boolean> {
-    return (await this.redis.eval(EXPIRE_LUA, 2, this.keys.investigation(id), this.keys.approvals(id), statusField(phase), seq, new Date().toISOString())) === 1;
+    return this.changed(id, await this.redis.eval(EXPIRE_LUA, 2, this.keys.investigation(id), this.keys.approvals(id), statusField(phase), seq, new Date().toISOString()));
   }
 
   /** Cancels the active run; null when nothing was queued, running or waiting. */
   async cancel(id: string): Promise<{ phase: Phase; previous: string } | { phase: null; status: string }> {
     const [phase, previous] = (await this.redis.eval(CANCEL_LUA, 1, this.keys.investigation(id), new Date().toISOString(), this.retentionSeconds)) as [string, string];
-    if (phase === 'investigation' || phase === 'ask') return { phase, previous };
+    if (phase === 'investigation' || phase === 'ask') {
+      await publishChange(this.redis, id);
+      return { phase, previous };
+    }
     return { phase: null, status: previous };
   }
 
   async ask(id: string, conversation: ConversationEntry[], question: string): Promise<AskResult> {
     const entry: ConversationEntry = { question, answer: null, status: 'queued', askedAt: new Date().toISOString(), answeredAt: null, error: null };
     const [outcome, status] = (await this.redis.eval(ASK_LUA, 1, this.keys.investigation(id), entry.askedAt, this.field([...conversation, entry]))) as [string, string];
-    return outcome === 'ok' ? { outcome: 'ok', entry: conversation.length } : { outcome: outcome as 'busy' | 'not_completed', status };
+    if (outcome !== 'ok') return { outcome: outcome as 'busy' | 'not_completed', status };
+    await publishChange(this.redis, id);
+    return { outcome: 'ok', entry: conversation.length };
   }
 
   /**
@@ -103,7 +110,14 @@ export class RunControl {
    */
   async updateIf(id: string, phase: Phase, expected: string, fields: Record<string, string>, withTtl = false): Promise<boolean> {
     const pairs = Object.entries(fields).flatMap(([k, v]) => [k, encodeField(this.redact(v))]);
-    return (await this.redis.eval(UPDATE_IF_LUA, 1, this.keys.investigation(id), statusField(phase), expected, withTtl ? this.retentionSeconds : '', ...pairs)) === 1;
+    return this.changed(id, await this.redis.eval(UPDATE_IF_LUA, 1, this.keys.investigation(id), statusField(phase), expected, withTtl ? this.retentionSeconds : '', ...pairs));
+  }
+
+  /** A script's reply 1 means the record changed: tells the dashboards (see record-changes.ts). */
+  private async changed(id: string, reply: unknown): Promise<boolean> {
+    if (reply !== 1) return false;
+    await publishChange(this.redis, id);
+    return true;
   }
 
   /** A value as a stored field: redacted JSON, encoded losslessly. */

@@ -11,6 +11,7 @@ const HINTS: Record<string, string> = {
   jq: 'apt-get install -y jq',
   amtool: 'apt-get install -y prometheus-alertmanager',
   kubectl: 'kubectl from the Kubernetes apt repository (https://kubernetes.io/docs/tasks/tools/install-kubectl-linux/)',
+  chromium: 'apt-get install -y chromium',
 };
 
 /** Fails (never skips) when a component the suite needs is missing, saying how to install it. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toToolCallRecord } from '../../../../src/store/investigation.js';
+import { OUTPUT_KEEP_CHARS, toToolCallRecord } from '../../../../src/store/investigation.js';
 import { amFixture } from '../../../helpers/fixtures.js';
 import { pushAlerts, startAlertmanager, type TestAlertmanager } from '../../../helpers/alertmanager.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
@@ -32,11 +32,20 @@ beforeAll(async () => {
 afterAll(async () => { await llm?.close(); await am?.stop(); await redis?.stop(); });
 
 describe('tool-call records', () => {
-  it('are mapped field by field, and only the error is optional', () => {
+  it('are mapped field by field, and only the error and the output are optional', () => {
     expect(toToolCallRecord({ tool: 't', status: 'success', data: 'out', params: { a: 1 }, elapsedMs: 12, truncated: true }))
-      .toEqual({ name: 't', params: { a: 1 }, status: 'success', durationMs: 12 });
+      .toEqual({ name: 't', params: { a: 1 }, status: 'success', durationMs: 12, output: 'out' });
     expect(toToolCallRecord({ tool: 't', status: 'error', error: 'boom', params: {}, elapsedMs: 0 }))
       .toEqual({ name: 't', params: {}, status: 'error', durationMs: 0, error: 'boom' });
+  });
+
+  it('keep the output the model saw, capped at OUTPUT_KEEP_CHARS and saying so', () => {
+    const long = `${'x'.repeat(OUTPUT_KEEP_CHARS)}tail`;
+    const rec = toToolCallRecord({ tool: 't', status: 'success', data: long, params: {}, elapsedMs: 1 });
+    expect(rec.output).toBe('x'.repeat(OUTPUT_KEEP_CHARS));
+    expect(rec.outputClipped).toBe(true);
+    const exact = toToolCallRecord({ tool: 't', status: 'success', data: 'y'.repeat(OUTPUT_KEEP_CHARS), params: {}, elapsedMs: 1 });
+    expect(exact.outputClipped).toBeUndefined();
   });
 
   it('the API names them name and durationMs, never tool or elapsedMs', async () => {

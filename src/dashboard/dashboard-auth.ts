@@ -1,0 +1,100 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { checkAuthorization } from '../check-credentials.js';
+import { readCookie, sameOrigin, SESSION_COOKIE, sessionCookie } from './cookies.js';
+import type { Session, SessionStore } from './sessions.js';
+
+export interface AuthDeps {
+  /** LESTRADE_API_TOKEN's tokens; empty leaves the dashboard open, as /api is. */
+  apiTokens: string[];
+  sessions: SessionStore;
+}
+
+/** What a signed-in request carries in res.locals. */
+export interface SignedIn {
+  session: Session | null;
+  /** False when no token is configured: the dashboard is open. */
+  authEnabled: boolean;
+}
+
+export const CSRF_HEADER = 'x-csrf-token';
+
+function same(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
+
+/** Reads the session cookie into res.locals (session, authEnabled); never refuses anything itself. */
+export function resolveSession(deps: AuthDeps) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const authEnabled = deps.apiTokens.length > 0;
+    const session = authEnabled ? await deps.sessions.get(readCookie(req.get('cookie'), SESSION_COOKIE)) : null;
+    Object.assign(res.locals, { session, authEnabled } satisfies SignedIn);
+    next();
+  };
+}
+
+/** Pages: a browser without a session is sent to the sign-in form; the event stream gets 401. */
+export function requireSignIn(req: Request, res: Response, next: NextFunction): void {
+  const { session, authEnabled } = res.locals as SignedIn;
+  if (!authEnabled || session) return next();
+  if (req.method === 'GET' && (req.get('accept') ?? '').includes('text/html')) return res.redirect(303, '/login');
+  res.status(401).json({ error: 'sign in at /login first' });
+}
+
+/**
+ * An action by a signed-in browser: from a page of this origin, carrying the session's CSRF token
+ * (header or form field). SameSite=Strict already keeps the cookie off other sites' requests.
+ */
+export function csrfOk(req: Request, session: Session): boolean {
+  const sent = req.get(CSRF_HEADER) ?? (typeof req.body?._csrf === 'string' ? req.body._csrf as string : '');
+  return sameOrigin(req) && sent.length > 0 && same(sent, session.csrf);
+}
+
+/**
+ * /api: a bearer token as before, or a dashboard session (reads freely; writes with the CSRF
+ * token and from this origin). With no token configured, open.
+ */
+export function apiAccess(deps: AuthDeps) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    if (checkAuthorization(req.get('authorization'), { bearerTokens: deps.apiTokens })) return next();
+    const session = await deps.sessions.get(readCookie(req.get('cookie'), SESSION_COOKIE));
+    const reading = req.method === 'GET' || req.method === 'HEAD';
+    if (session && (reading || csrfOk(req, session))) return next();
+    res.status(401).json({ error: session ? 'missing or wrong X-CSRF-Token, or a foreign Origin' : 'unauthorized' });
+  };
+}
+
+/** GET /login (the form), POST /login (token → session cookie), POST /logout. */
+export function signInRoutes(deps: AuthDeps, renderLogin: (res: Response, error?: string) => void): Router {
+  const router = express.Router();
+  const form = express.urlencoded({ extended: false, limit: 8 * 1024 });
+  router.get('/login', (_req, res) => {
+    if (deps.apiTokens.length === 0) return res.redirect(303, '/');
+    renderLogin(res);
+  });
+  router.post('/login', form, async (req, res) => {
+    if (deps.apiTokens.length === 0) return res.redirect(303, '/');
+    if (!sameOrigin(req)) return refuse(res, 'sign-in refused: the form must be posted from this site');
+    const token = typeof req.body?.token === 'string' ? (req.body.token as string) : '';
+    if (!token || !checkAuthorization(`Bearer ${token}`, { bearerTokens: deps.apiTokens })) {
+      res.status(401);
+      return renderLogin(res, 'That is not one of the tokens in LESTRADE_API_TOKEN.');
+    }
+    const { id } = await deps.sessions.create();
+    res.setHeader('set-cookie', sessionCookie(req, id, deps.sessions.ttl));
+    res.redirect(303, '/');
+  });
+  router.post('/logout', form, async (req, res) => {
+    const id = readCookie(req.get('cookie'), SESSION_COOKIE);
+    const session = await deps.sessions.get(id);
+    if (session && !csrfOk(req, session)) return refuse(res, 'sign-out refused: bad CSRF token or Origin');
+    await deps.sessions.destroy(id);
+    res.setHeader('set-cookie', sessionCookie(req, '', 0));
+    res.redirect(303, deps.apiTokens.length ? '/login' : '/');
+  });
+  return router;
+}
+
+function refuse(res: Response, why: string): void {
+  res.status(403).type('text/plain').send(why);
+}

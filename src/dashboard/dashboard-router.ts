@@ -1,0 +1,88 @@
+import express, { type Request, type Response, type Router } from 'express';
+import type { RedisClient } from '../redis/redis-connections.js';
+import type { Intake } from '../queue/intake-queue.js';
+import type { InvestigationStore } from '../store/investigation-store.js';
+import type { BudgetGuard } from '../budget/budget-guard.js';
+import type { ToolsetStatus } from '../tools/types.js';
+import { isInvestigationId } from '../redis/keys.js';
+import type { ChangeFeed } from './change-feed.js';
+import { changeStream } from './change-stream.js';
+import { requireSignIn, resolveSession, signInRoutes, type AuthDeps } from './dashboard-auth.js';
+import { listView, readFilters, SEVERITIES, SINCE, STATUSES } from './list-view.js';
+import { ASSETS_DIR, createPageRenderer, type RenderPage } from './page-renderer.js';
+import { detailView } from './detail-view.js';
+
+export interface DashboardDeps extends AuthDeps {
+  redis: RedisClient;
+  store: InvestigationStore;
+  intake: Intake;
+  llmConfigured: boolean;
+  /** Whether the API takes approvals and follow-ups in this process (it does with a RunControl). */
+  actions: boolean;
+  budgets?: BudgetGuard;
+  /** What `lestrade toolsets list` computes; absent when this process cannot tell. */
+  toolsets?: () => Promise<ToolsetStatus[]>;
+  changes?: ChangeFeed;
+}
+
+/** The dashboard: pages at /, /investigations/:id, /toolsets, /queue; its assets and event stream under /ui. */
+export function dashboardRouter(deps: DashboardDeps): Router {
+  const router = express.Router();
+  const render = createPageRenderer();
+  router.use('/ui/assets', express.static(ASSETS_DIR, { index: false, maxAge: '1h' }));
+  router.use(resolveSession(deps));
+  router.use(signInRoutes(deps, (res, error) => render(res, 'login.njk', { error }, res.statusCode)));
+  const page = express.Router();
+  page.use(requireSignIn);
+  page.get('/ui/events', changeStream(deps.changes));
+  page.get('/', (req, res) => listPage(deps, render, req, res));
+  page.get('/investigations/:id', (req, res) => detailPage(deps, render, req, res));
+  page.get('/toolsets', async (_req, res) => {
+    const toolsets = deps.toolsets ? await deps.toolsets() : null;
+    render(res, 'toolsets.njk', { nav: 'toolsets', toolsets });
+  });
+  page.get('/queue', (_req, res) => queuePage(deps, render, res));
+  router.use(page);
+  return router;
+}
+
+async function queuePage(deps: DashboardDeps, render: RenderPage, res: Response): Promise<void> {
+  const [counts, waiting, budgets] = await Promise.all([
+    deps.intake.jobCounts(),
+    deps.intake.waitingStats(),
+    deps.budgets?.enabled ? deps.budgets.status() : Promise.resolve([]),
+  ]);
+  // What a budget or a group's quiet time holds back: the newest queued records that say why they wait.
+  const queued = (await deps.store.list(200, 0)).filter((r) => r.status === 'queued');
+  const records = await Promise.all(queued.map((r) => deps.store.get(r.id)));
+  const holding = records.flatMap((i) => (i?.waitingReason
+    ? [{ id: i.id, title: i.title, reason: i.waitingReason, until: i.waitingUntil }]
+    : []));
+  const limits = budgets.map((b) => ({ ...b, reached: b.used >= b.limit }));
+  render(res, 'queue.njk', { nav: 'queue', counts, waiting, budgets: limits, holding });
+}
+
+async function listPage(deps: DashboardDeps, render: RenderPage, req: Request, res: Response): Promise<void> {
+  const filters = readFilters(req.query as Record<string, unknown>);
+  const view = await listView(deps.store, deps.redis, filters);
+  const query = (over: Record<string, string | number>) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries({ ...filters, ...over })) {
+      if (v !== '' && !(k === 'page' && v === 1)) params.set(k, String(v));
+    }
+    const text = params.toString();
+    return text ? `/?${text}` : '/';
+  };
+  render(res, 'list.njk', {
+    nav: 'list', filters, view, statuses: STATUSES, severities: SEVERITIES, sinces: Object.keys(SINCE), query,
+    llmConfigured: deps.llmConfigured,
+  });
+}
+
+async function detailPage(deps: DashboardDeps, render: RenderPage, req: Request, res: Response): Promise<void> {
+  const id = String(req.params.id);
+  const inv = isInvestigationId(id) ? await deps.store.get(id) : null;
+  if (!inv) return render(res, 'not-found.njk', { what: 'investigation' }, 404);
+  const view = detailView(inv, deps.store.redact);
+  render(res, 'detail.njk', { nav: 'list', ...view, actions: deps.actions, pageId: inv.id });
+}

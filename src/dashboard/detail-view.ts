@@ -1,0 +1,44 @@
+import type { Redactor } from '../redact.js';
+import { redactUrlsIn } from '../redact.js';
+import type { Investigation } from '../store/investigation.js';
+import { renderMarkdown } from './render-markdown.js';
+
+/** A link to the issue in its source: only an http(s) URL; anything else is shown as text. */
+function sourceLink(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where the whole of an output too large for the model is kept, if it was. */
+function keptOutputUrl(id: string, t: { outputTokens?: number; toolCallId?: string }): string | null {
+  return t.outputTokens && t.toolCallId ? `/api/investigations/${id}/outputs/${encodeURIComponent(t.toolCallId)}` : null;
+}
+
+/**
+ * What the investigation page shows: the record as the API gives it, redacted again with the
+ * configuration's secrets and URL passwords (pages are one more place secrets must not reach),
+ * with its RCA and answers rendered from Markdown and sanitised.
+ */
+export function detailView(record: Investigation, redact: Redactor) {
+  const inv = redact.deep(record);
+  const clean = (text: string) => redactUrlsIn(redact(text));
+  const markdown = (text: string | null) => (text ? renderMarkdown(clean(text), inv.linkHosts) : null);
+  const rcaHtml = markdown(inv.rca);
+  const answers = inv.conversation.map((c) => ({ ...c, answerHtml: markdown(c.answer) }));
+  const lastAsk = inv.conversation.at(-1);
+  const askOpen = inv.status === 'completed' && (!lastAsk || ['answered', 'failed', 'cancelled'].includes(lastAsk.status));
+  const issue = inv.issue;
+  return {
+    inv, issue, rcaHtml, answers, askOpen,
+    issueLink: sourceLink(issue?.url ?? null),
+    tokens: inv.usage.promptTokens + inv.usage.completionTokens,
+    writeBacks: inv.writeBacks.map((w) => ({ ...w, link: sourceLink(w.url) })),
+    cancellable: ['queued', 'running', 'awaiting_approval'].includes(inv.status),
+    toolCalls: inv.toolCalls.map((t) => ({ ...t, outputUrl: keptOutputUrl(inv.id, t) })),
+  };
+}

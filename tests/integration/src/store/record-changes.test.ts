@@ -1,0 +1,47 @@
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Issue } from '../../../../src/issue.js';
+import { keys } from '../../../../src/redis/keys.js';
+import { InvestigationStore } from '../../../../src/store/investigation-store.js';
+import { RunControl } from '../../../../src/store/run-control.js';
+import { redisClient } from '../../../helpers/redis-client.js';
+import { waitFor } from '../../../helpers/service.js';
+
+const r = redisClient();
+let sub: Redis | undefined;
+afterEach(() => { sub?.disconnect(); sub = undefined; });
+
+const issue = (identity: string): Issue => ({
+  identity, fingerprint: `fp-${identity}`, source: 'tickets', sourceInstance: 'x', title: `t ${identity}`, description: 'd', url: null,
+  severity: 'warning', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T00:00:00.000Z', raw: {},
+});
+
+async function listen(): Promise<string[]> {
+  sub = new Redis(r.redis.url);
+  const seen: string[] = [];
+  sub.on('message', (_c: string, id: string) => seen.push(id));
+  await sub.subscribe(keys.changesChannel());
+  return seen;
+}
+
+describe('record changes published for the dashboard', () => {
+  it('names the record on each change the store or run control makes, and nothing for a change that did not happen', async () => {
+    const seen = await listen();
+    const store = new InvestigationStore(r.client, { dedupTtlSeconds: 100, retentionSeconds: 200 });
+    const runs = new RunControl(r.client, 200);
+    const { id } = await store.claim(issue('a'));
+    await waitFor('the claim', async () => seen.length === 1);
+    expect(seen).toEqual([id]);
+    await runs.begin(id, 'investigation', 1, 'job-1');
+    await store.complete(id, { rca: 'r', toolCalls: [], usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 } });
+    await runs.ask(id, [], 'why?');
+    await waitFor('three more', async () => seen.length === 4);
+    // No record: nothing changed, nothing published.
+    await store.markRunning('00000000-0000-4000-8000-000000000000', 1);
+    expect(await runs.begin('00000000-0000-4000-8000-000000000001', 'investigation', 1, 'j')).toBe(false);
+    await store.claim(issue('b'));
+    await waitFor('the second claim', async () => seen.length === 5);
+    expect(seen.slice(0, 4)).toEqual([id, id, id, id]);
+    expect(seen[4]).not.toBe(id);
+  });
+});
