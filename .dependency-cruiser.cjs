@@ -9,15 +9,26 @@
 const LAYERS = {
   '(root)': 0,
   model: 1,
-  redis: 2, 'outbound-http': 2, 'intake-policy': 2, render: 2, observability: 2,
+  redis: 2,
+  'outbound-http': 2,
+  'intake-policy': 2,
+  render: 2,
+  observability: 2,
   registration: 3,
   config: 4,
-  store: 5, tools: 5, llm: 5, prompts: 5,
+  store: 5,
+  tools: 5,
+  llm: 5,
+  prompts: 5,
   context: 6,
   loop: 7,
-  investigation: 8, budget: 8,
-  queue: 9, writeback: 9,
-  dashboard: 10, polling: 10, destinations: 10,
+  investigation: 8,
+  budget: 8,
+  queue: 9,
+  writeback: 9,
+  dashboard: 10,
+  polling: 10,
+  destinations: 10,
   http: 11,
   app: 12,
 };
@@ -33,16 +44,18 @@ const folderPath = (folder) => (folder === '(root)' ? '^src/[^/]+$' : `^src/${es
 const anyOf = (folders) => folders.map(folderPath).join('|');
 
 /** For each folder: it may not import a folder of its own layer or above, other than itself. */
-const layerRules = Object.entries(LAYERS).map(([folder, layer]) => {
-  const notBelow = Object.keys(LAYERS).filter((f) => f !== folder && LAYERS[f] >= layer);
-  return {
-    name: `layer-${layer}-${folder.replace(/[()]/g, '')}`,
-    comment: `src/${folder === '(root)' ? '*.ts' : folder} (layer ${layer}) may import only folders of a lower layer`,
-    severity: 'error',
-    from: { path: folderPath(folder) },
-    to: { path: anyOf(notBelow) },
-  };
-}).filter((rule) => rule.to.path !== '');
+const layerRules = Object.entries(LAYERS)
+  .map(([folder, layer]) => {
+    const notBelow = Object.keys(LAYERS).filter((f) => f !== folder && LAYERS[f] >= layer);
+    return {
+      name: `layer-${layer}-${folder.replace(/[()]/g, '')}`,
+      comment: `src/${folder === '(root)' ? '*.ts' : folder} (layer ${layer}) may import only folders of a lower layer`,
+      severity: 'error',
+      from: { path: folderPath(folder) },
+      to: { path: anyOf(notBelow) },
+    };
+  })
+  .filter((rule) => rule.to.path !== '');
 
 /** A sibling of a group of folders (sources/*, toolsets/*), other than the shared ones. */
 function noCrossImports(root, shared) {
@@ -94,7 +107,11 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
     exclude: { path: '^(node_modules|tests|bench|reports)/' },
   },
 };

@@ -19,7 +19,11 @@ export const FOLDERS = {
   },
   'src/tools': {
     mutate: ['src/tools/**/*.ts'],
-    tests: ['tests/unit/src/tools/**/*.test.ts', 'tests/integration/src/tools/**/*.test.ts', 'tests/fuzz/tool-runners.test.ts'],
+    tests: [
+      'tests/unit/src/tools/**/*.test.ts',
+      'tests/integration/src/tools/**/*.test.ts',
+      'tests/fuzz/tool-runners.test.ts',
+    ],
   },
   'src/queue': {
     mutate: ['src/queue/**/*.ts', 'src/retry-delay.ts'],
@@ -46,15 +50,30 @@ export const FOLDERS = {
   },
   'src/http': {
     mutate: [
-      'src/check-credentials.ts', 'src/http/read-json-body.ts', 'src/http/read-raw-body.ts', 'src/http/error-handler.ts', 'src/http/redis-unavailable.ts',
-      'src/outbound-http/url-credentials.ts', 'src/http/webhook-route.ts', 'src/http/send-json.ts',
+      'src/check-credentials.ts',
+      'src/http/read-json-body.ts',
+      'src/http/read-raw-body.ts',
+      'src/http/error-handler.ts',
+      'src/http/redis-unavailable.ts',
+      'src/outbound-http/url-credentials.ts',
+      'src/http/webhook-route.ts',
+      'src/http/send-json.ts',
     ],
-    tests: ['tests/unit/src/http/**/*.test.ts', 'tests/unit/src/security.test.ts', 'tests/integration/src/http/{error-handler,webhook-route,read-raw-body}.test.ts'],
+    tests: [
+      'tests/unit/src/http/**/*.test.ts',
+      'tests/unit/src/security.test.ts',
+      'tests/integration/src/http/{error-handler,webhook-route,read-raw-body}.test.ts',
+    ],
   },
   sources: {
     mutate: [
-      'sources/*/schema.ts', 'sources/*/webhook-schema.ts', 'sources/*/map.ts', 'sources/*/map-issue.ts',
-      'sources/common/alert-identity.ts', 'sources/jira/text-of.ts', 'sources/jira/jira-time.ts',
+      'sources/*/schema.ts',
+      'sources/*/webhook-schema.ts',
+      'sources/*/map.ts',
+      'sources/*/map-issue.ts',
+      'sources/common/alert-identity.ts',
+      'sources/jira/text-of.ts',
+      'sources/jira/jira-time.ts',
       'sources/pagerduty/{alert-details,am-alert,am-json-alerts,am-text-blocks,severity,related}.ts',
       'sources/ops-alerts-common/{alert-fields,webhook-payload}.ts',
     ],

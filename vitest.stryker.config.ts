@@ -6,6 +6,8 @@ import base from './vitest.config.js';
  * (stryker.config.mjs puts them in LESTRADE_MUTATE_TESTS). Stryker's vitest runner overrides the
  * pool (one worker thread) and the reporters.
  */
-const tests = process.env.LESTRADE_MUTATE_TESTS ? (JSON.parse(process.env.LESTRADE_MUTATE_TESTS) as string[]) : base.test?.include;
+const tests = process.env.LESTRADE_MUTATE_TESTS
+  ? (JSON.parse(process.env.LESTRADE_MUTATE_TESTS) as string[])
+  : base.test?.include;
 
 export default defineConfig({ ...base, test: { ...base.test, include: tests } });

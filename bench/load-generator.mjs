@@ -9,8 +9,14 @@ import { alertBodies } from './alert-bodies.mjs';
 const spec = JSON.parse(process.argv[2]);
 const url = new URL(spec.url);
 
-const requests = alertBodies(spec).map((body) => Buffer.concat([Buffer.from(
-  `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`), body]));
+const requests = alertBodies(spec).map((body) =>
+  Buffer.concat([
+    Buffer.from(
+      `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    ),
+    body,
+  ]),
+);
 
 /** Where the response in `buf` ends, its status and length, or null while incomplete (Content-Length framing only). */
 function complete(buf) {
@@ -29,9 +35,15 @@ let next = 0;
 function connection() {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: url.hostname, port: Number(url.port), noDelay: true });
-    let buf = Buffer.alloc(0), current = -1, sentAt = 0;
+    let buf = Buffer.alloc(0),
+      current = -1,
+      sentAt = 0;
     const send = () => {
-      if (next >= requests.length) { socket.end(); resolve(); return; }
+      if (next >= requests.length) {
+        socket.end();
+        resolve();
+        return;
+      }
       current = next++;
       sentAt = performance.now();
       socket.write(requests[current]);
@@ -42,7 +54,11 @@ function connection() {
       const res = complete(buf);
       if (!res) return;
       latencies[current] = performance.now() - sentAt;
-      if (res.status !== 200) { socket.destroy(); reject(new Error(`status ${res.status}`)); return; }
+      if (res.status !== 200) {
+        socket.destroy();
+        reject(new Error(`status ${res.status}`));
+        return;
+      }
       buf = buf.subarray(res.end);
       send();
     });
@@ -57,4 +73,13 @@ const seconds = (performance.now() - started) / 1000;
 latencies.sort();
 const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
 const cpu = process.cpuUsage(sending);
-process.stdout.write(JSON.stringify({ cpuUs: (cpu.user + cpu.system) / requests.length, requests: requests.length, seconds, rate: requests.length / seconds, p50: pct(50), p99: pct(99) }));
+process.stdout.write(
+  JSON.stringify({
+    cpuUs: (cpu.user + cpu.system) / requests.length,
+    requests: requests.length,
+    seconds,
+    rate: requests.length / seconds,
+    p50: pct(50),
+    p99: pct(99),
+  }),
+);

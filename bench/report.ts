@@ -4,7 +4,16 @@ import type { FloorResult } from './redis-floor.js';
 import type { Load } from './run.js';
 
 export interface BenchData {
-  intake: { baseline: Load; one: Load; oneRepeat: Load; ten: Load; tenRepeat: Load; floorOne: FloorResult; floorTen: FloorResult; before: { one: Load; ten: Load } | null };
+  intake: {
+    baseline: Load;
+    one: Load;
+    oneRepeat: Load;
+    ten: Load;
+    tenRepeat: Load;
+    floorOne: FloorResult;
+    floorTen: FloorResult;
+    before: { one: Load; ten: Load } | null;
+  };
   startup: Array<{ mode: string; ms: number; rss: number }>;
   loop: { runs: number; steps: number; msPerStep: number };
   load1: number[];
@@ -23,7 +32,9 @@ const floorRow = (name: string, r: FloorResult, alerts: number) =>
 
 function intakeSection(d: BenchData): string {
   const i = d.intake;
-  const before = i.before ? `${row(`before: 1-alert deliveries, new (${d.beforeLabel})`, i.before.one, 1, i.baseline)}\n${row(`before: 10-alert groups, new (${d.beforeLabel})`, i.before.ten, 10, i.baseline)}\n` : '';
+  const before = i.before
+    ? `${row(`before: 1-alert deliveries, new (${d.beforeLabel})`, i.before.one, 1, i.baseline)}\n${row(`before: 10-alert groups, new (${d.beforeLabel})`, i.before.ten, 10, i.baseline)}\n`
+    : '';
   return `## Webhook intake (POST /webhooks/alertmanager, ${d.connections} connections)
 
 The service runs compiled (\`node dist/cli/main.js serve\`, no LLM configured: webhooks are claimed and queued) in its own

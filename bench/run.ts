@@ -32,7 +32,18 @@ const WARMUP = 2_000;
 const BEFORE = process.env.BENCH_BEFORE_DIR;
 const BEFORE_LABEL = process.env.BENCH_BEFORE_LABEL ?? 'BENCH_BEFORE_DIR';
 
-export interface Load { requests: number; seconds: number; rate: number; p50: number; p99: number; cpuUs: number; redisUs: number; writes: number; genUs: number; rewrites: number }
+export interface Load {
+  requests: number;
+  seconds: number;
+  rate: number;
+  p50: number;
+  p99: number;
+  cpuUs: number;
+  redisUs: number;
+  writes: number;
+  genUs: number;
+  rewrites: number;
+}
 
 /** CPU seconds a process has used (user + system), from /proc: unlike rates, barely moved by other load on the machine. */
 function cpuSeconds(pid: number): number {
@@ -41,37 +52,98 @@ function cpuSeconds(pid: number): number {
 }
 
 /** Runs the load generator; with the server's pid (and Redis), also the CPU each request cost them. */
-async function load(url: string, spec: { count: number; perDelivery: number; offset: number }, pid?: number, redis: Redis | null = null): Promise<Load> {
+async function load(
+  url: string,
+  spec: { count: number; perDelivery: number; offset: number },
+  pid?: number,
+  redis: Redis | null = null,
+): Promise<Load> {
   if (redis) await compactAof(redis);
-  const [cpu0, r0, w0, a0] = [pid ? cpuSeconds(pid) : 0, await redisCpu(redis), await redisWrites(redis), await aofRewrites(redis)];
-  const out = execFileSync(process.execPath, [`${ROOT}bench/load-generator.mjs`, JSON.stringify({ url, connections: CONNECTIONS, ...spec })], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const [cpu0, r0, w0, a0] = [
+    pid ? cpuSeconds(pid) : 0,
+    await redisCpu(redis),
+    await redisWrites(redis),
+    await aofRewrites(redis),
+  ];
+  const out = execFileSync(
+    process.execPath,
+    [`${ROOT}bench/load-generator.mjs`, JSON.stringify({ url, connections: CONNECTIONS, ...spec })],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
   // The generator reports its own CPU per request as cpuUs; ours is the server's.
   const { cpuUs: genUs, ...l } = JSON.parse(out) as Load;
   // The dispatcher adds jobs just after the replies, up to BullMQ's window (200 waiting; no worker
   // runs here): its work counts too, once it is done.
   if (redis) {
-    const settled = async () => (await redis.zcard('{lestrade}:dispatch')) === 0 || (await redis.zcard('{lestrade}:bull:investigations:prioritized')) >= 200;
+    const settled = async () =>
+      (await redis.zcard('{lestrade}:dispatch')) === 0 ||
+      (await redis.zcard('{lestrade}:bull:investigations:prioritized')) >= 200;
     while (!(await settled())) await new Promise((r) => setTimeout(r, 50));
   }
-  const [cpu1, r1, w1, a1] = [pid ? cpuSeconds(pid) : 0, await redisCpu(redis), await redisWrites(redis), await aofRewrites(redis)];
-  return { ...l, genUs, rewrites: rewritesDuring(a0, a1), cpuUs: ((cpu1 - cpu0) * 1e6) / l.requests, redisUs: ((r1 - r0) * 1e6) / l.requests, writes: (w1 - w0) / l.requests };
+  const [cpu1, r1, w1, a1] = [
+    pid ? cpuSeconds(pid) : 0,
+    await redisCpu(redis),
+    await redisWrites(redis),
+    await aofRewrites(redis),
+  ];
+  return {
+    ...l,
+    genUs,
+    rewrites: rewritesDuring(a0, a1),
+    cpuUs: ((cpu1 - cpu0) * 1e6) / l.requests,
+    redisUs: ((r1 - r0) * 1e6) / l.requests,
+    writes: (w1 - w0) / l.requests,
+  };
 }
 
-async function startServer(args: string[], env: Record<string, string>, port: number, cwd = ROOT): Promise<{ child: ChildProcess; ms: number }> {
+async function startServer(
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  cwd = ROOT,
+): Promise<{ child: ChildProcess; ms: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
     // Refused until the server listens: keep asking.
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)
-      || await fetch(`http://127.0.0.1:${port}/webhooks/alertmanager`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }).then((r) => r.ok, () => false);
+    const ok =
+      (await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )) ||
+      (await fetch(`http://127.0.0.1:${port}/webhooks/alertmanager`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      }).then(
+        (r) => r.ok,
+        () => false,
+      ));
     if (ok) return { child, ms: performance.now() - started };
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
 function stop(child: ChildProcess): Promise<void> {
-  return new Promise((r) => { if (child.exitCode !== null) r(); else { child.once('exit', () => r()); child.kill('SIGTERM'); } });
+  return new Promise((r) => {
+    if (child.exitCode !== null) r();
+    else {
+      child.once('exit', () => r());
+      child.kill('SIGTERM');
+    }
+  });
 }
 
 function rssMb(pid: number): number {
@@ -97,8 +169,18 @@ async function intake(redisUrl: string) {
   const tenRepeat = await load(url, { count: GROUPS, perDelivery: 10, offset: 1_000_000 }, pid, redis);
   await stop(svc.child);
   // Redis alone, on the same Redis (holding what the cases above wrote), with alerts it has not seen.
-  const floorOne = await redisFloor(redisUrl, { count: ONE_ALERT, perDelivery: 1, offset: 5_000_000, connections: CONNECTIONS });
-  const floorTen = await redisFloor(redisUrl, { count: GROUPS, perDelivery: 10, offset: 6_000_000, connections: CONNECTIONS });
+  const floorOne = await redisFloor(redisUrl, {
+    count: ONE_ALERT,
+    perDelivery: 1,
+    offset: 5_000_000,
+    connections: CONNECTIONS,
+  });
+  const floorTen = await redisFloor(redisUrl, {
+    count: GROUPS,
+    perDelivery: 10,
+    offset: 6_000_000,
+    connections: CONNECTIONS,
+  });
   const before = BEFORE ? await beforeRun(redisUrl, port, redis) : null;
   redis.disconnect();
   return { baseline, one, oneRepeat, ten, tenRepeat, floorOne, floorTen, before };
@@ -118,7 +200,10 @@ async function beforeRun(redisUrl: string, port: number, redis: Redis) {
 
 /** Start-up (spawn to /healthz answering) and RSS after 3 s idle, median of three, per way of running. */
 async function startup(redisUrl: string) {
-  const modes = { 'sources through tsx (before)': { args: ['bin/lestrade.js', 'serve'], env: { LESTRADE_FROM_SOURCE: '1' } }, 'compiled dist/ (after)': { args: ['dist/cli/main.js', 'serve'], env: {} } };
+  const modes = {
+    'sources through tsx (before)': { args: ['bin/lestrade.js', 'serve'], env: { LESTRADE_FROM_SOURCE: '1' } },
+    'compiled dist/ (after)': { args: ['dist/cli/main.js', 'serve'], env: {} },
+  };
   const out: Array<{ mode: string; ms: number; rss: number }> = [];
   for (const [mode, m] of Object.entries(modes)) {
     const runs: Array<{ ms: number; rss: number }> = [];
@@ -135,11 +220,18 @@ async function startup(redisUrl: string) {
 }
 
 async function loopBench() {
-  const llm = await startScriptedLlm((req) => (req.messages.length < 40
-    ? { toolCalls: [1, 2, 3].map((k) => ({ name: 'echo', arguments: { text: `${req.messages.length}-${k}` } })) }
-    : { content: 'done' }));
+  const llm = await startScriptedLlm((req) =>
+    req.messages.length < 40
+      ? { toolCalls: [1, 2, 3].map((k) => ({ name: 'echo', arguments: { text: `${req.messages.length}-${k}` } })) }
+      : { content: 'done' },
+  );
   const client = new OpenAI({ apiKey: 'x', baseURL: llm.baseUrl, maxRetries: 0 });
-  const echo = { name: 'echo', description: 'e', params: z.strictObject({ text: z.string() }), run: async (p: Record<string, unknown>) => ({ status: 'success' as const, data: p.text }) };
+  const echo = {
+    name: 'echo',
+    description: 'e',
+    params: z.strictObject({ text: z.string() }),
+    run: async (p: Record<string, unknown>) => ({ status: 'success' as const, data: p.text }),
+  };
   const executor = new ToolExecutor({ tools: [echo] });
   const runs = 20;
   const started = performance.now();
@@ -165,9 +257,21 @@ async function main() {
   const loop = await loopBench();
   await redis.stop();
   const load2 = os.loadavg();
-  const report = renderReport({ intake: i, startup: s, loop, load1, load2, connections: CONNECTIONS, warmup: WARMUP, beforeLabel: BEFORE_LABEL });
+  const report = renderReport({
+    intake: i,
+    startup: s,
+    loop,
+    load1,
+    load2,
+    connections: CONNECTIONS,
+    warmup: WARMUP,
+    beforeLabel: BEFORE_LABEL,
+  });
   writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), report);
   process.stdout.write(report);
 }
 
-main().catch((err) => { console.error(err); process.exit(1); });
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -12,7 +12,9 @@ if (process.env.LESTRADE_FROM_SOURCE !== '1' && existsSync(compiled)) {
   try {
     ({ register } = await import('tsx/esm/api'));
   } catch {
-    process.stderr.write('lestrade: no dist/ build and no tsx to run the sources: run `npm run build` first (or `npm ci` for the development tools)\n');
+    process.stderr.write(
+      'lestrade: no dist/ build and no tsx to run the sources: run `npm run build` first (or `npm ci` for the development tools)\n',
+    );
     process.exit(1);
   }
   register();

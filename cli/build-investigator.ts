@@ -18,15 +18,23 @@ export async function buildToolsets(config: Config, env: Env): Promise<ResolvedT
   return resolveToolsets([...builtinToolsets(config), ...yaml.toolsets], config.toolsets.settings, env, yaml.failures);
 }
 
-export async function buildInvestigator(config: Config, env: Env, metrics?: Metrics): Promise<{ investigator: Investigator; toolsets: ResolvedToolsets }> {
+export async function buildInvestigator(
+  config: Config,
+  env: Env,
+  metrics?: Metrics,
+): Promise<{ investigator: Investigator; toolsets: ResolvedToolsets }> {
   const toolsets = await buildToolsets(config, env);
   const toolsetOf = new Map(toolsets.enabled.flatMap((ts) => ts.tools.map((t) => [t.name, ts.name] as const)));
   const investigator = new Investigator({
     client: createLlmClient(config.llm),
     llm: config.llm,
     executor: new ToolExecutor({
-      tools: toolsets.tools, maxOutputChars: config.tools.maxOutputChars, timeoutMs: config.tools.timeoutMs, approvalRequired: toolsets.approvalRequired,
-      metrics, toolsetOf,
+      tools: toolsets.tools,
+      maxOutputChars: config.tools.maxOutputChars,
+      timeoutMs: config.tools.timeoutMs,
+      approvalRequired: toolsets.approvalRequired,
+      metrics,
+      toolsetOf,
     }),
     prompts: new PromptRenderer(config.templatesDir),
     toolsets: toolsets.enabled.map((t) => ({ name: t.name, description: t.description })),
@@ -40,6 +48,8 @@ export async function buildInvestigator(config: Config, env: Env, metrics?: Metr
 export async function contextBudget(config: Config): Promise<ContextBudget> {
   const profile = modelProfile(config.llm.model);
   return new ContextBudget(await TokenCounter.load(profile.encoding), {
-    windowTokens: config.llm.contextWindow ?? profile.windowTokens, compactAt: config.llm.compactAt, maxResultTokens: config.tools.maxResultTokens,
+    windowTokens: config.llm.contextWindow ?? profile.windowTokens,
+    compactAt: config.llm.compactAt,
+    maxResultTokens: config.tools.maxResultTokens,
   });
 }

@@ -25,9 +25,17 @@ export interface PullOptions extends Record<string, unknown> {
  * `lestrade investigate <source>` (HolmesGPT's pull mode): fetch issues, investigate each, print
  * the RCAs and, with --update, write each back as our one comment (found by marker, then edited).
  */
-export async function investigateFromSource(source: AnySource, config: Config, env: Env, opts: PullOptions, log: Logger, out: (s: string) => void): Promise<void> {
+export async function investigateFromSource(
+  source: AnySource,
+  config: Config,
+  env: Env,
+  opts: PullOptions,
+  log: Logger,
+  out: (s: string) => void,
+): Promise<void> {
   if (!source.pull) throw new ConfigError(`source ${source.name} has no pull mode`);
-  if (!isLlmConfigured(config.llm)) throw new ConfigError('no LLM configured: set OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)');
+  if (!isLlmConfigured(config.llm))
+    throw new ConfigError('no LLM configured: set OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)');
   const slice = config.sources[source.name];
   const off = source.disabledReason(slice);
   if (off) throw new ConfigError(`source ${source.name} is off: ${off}`);
@@ -46,12 +54,24 @@ export async function investigateFromSource(source: AnySource, config: Config, e
     let written: unknown;
     if (writer && issue.locator) {
       let resume: string | null = null;
-      const doc = commentFor({ id: randomUUID(), issue, rca: answer, linkHosts: [...hostsIn(toolText(state))] }, {
-        publicUrl: config.server.publicUrl, linkHosts: config.writeBack.linkHosts, allowMentions: config.writeBack.allowMentions,
-      });
-      const w = await writeWithRetries(() => writeRca(writer, issue.locator!, doc, null, { resume }), (token) => { resume = token; });
+      const doc = commentFor(
+        { id: randomUUID(), issue, rca: answer, linkHosts: [...hostsIn(toolText(state))] },
+        {
+          publicUrl: config.server.publicUrl,
+          linkHosts: config.writeBack.linkHosts,
+          allowMentions: config.writeBack.allowMentions,
+        },
+      );
+      const w = await writeWithRetries(
+        () => writeRca(writer, issue.locator!, doc, null, { resume }),
+        (token) => {
+          resume = token;
+        },
+      );
       written = { action: w.action, commentId: w.comment.id, url: w.comment.url };
-      out(`\n(${w.action === 'created' ? 'Posted' : 'Updated'} comment on ${issue.locator.label ?? issue.locator.key}${w.comment.url ? `: ${w.comment.url}` : ''})\n`);
+      out(
+        `\n(${w.action === 'created' ? 'Posted' : 'Updated'} comment on ${issue.locator.label ?? issue.locator.key}${w.comment.url ? `: ${w.comment.url}` : ''})\n`,
+      );
     }
     results.push(report(issue, answer, state, written));
   }
@@ -78,10 +98,19 @@ async function writeWithRetries<T>(attempt: () => Promise<T>, onResume: (token: 
 }
 
 function toolText(state: LoopState): string {
-  return state.messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+  return state.messages
+    .filter((m) => m.role === 'tool')
+    .map((m) => (typeof m.content === 'string' ? m.content : ''))
+    .join('\n');
 }
 
 function report(issue: Issue, rca: string, state: LoopState, writeBack: unknown) {
   const { raw: _raw, ...rest } = issue;
-  return { issue: rest, rca, toolCalls: state.toolCalls.map(toToolCallRecord), usage: state.usage, ...(writeBack ? { writeBack } : {}) };
+  return {
+    issue: rest,
+    rca,
+    toolCalls: state.toolCalls.map(toToolCallRecord),
+    usage: state.usage,
+    ...(writeBack ? { writeBack } : {}),
+  };
 }

@@ -5,7 +5,8 @@ import { Redis } from 'ioredis';
 import { ConfigError } from '../src/errors.js';
 import type { Logger } from '../src/log.js';
 
-export const REDIS_INSTALL_HINT = 'redis-server not found: install it (Debian/Ubuntu: apt-get install -y redis-server; macOS: brew install redis) or set REDIS_URL';
+export const REDIS_INSTALL_HINT =
+  'redis-server not found: install it (Debian/Ubuntu: apt-get install -y redis-server; macOS: brew install redis) or set REDIS_URL';
 
 export interface LocalRedis {
   url: string;
@@ -24,18 +25,40 @@ export async function startLocalRedis(dataDir: string, port: number, log: Logger
   if (await redisAnswers(url)) {
     const theirs = await redisDataDir(url);
     if (theirs === null || !sameDir(theirs, dir)) {
-      throw new ConfigError(`a Redis that is not Lestrade's own answers on 127.0.0.1:${port} (its data folder is ${theirs ?? 'unknown: CONFIG GET dir refused'}, ours is ${dir}): `
-        + 'set REDIS_URL to use it, or LESTRADE_LOCAL_REDIS_PORT to run our own on another port');
+      throw new ConfigError(
+        `a Redis that is not Lestrade's own answers on 127.0.0.1:${port} (its data folder is ${theirs ?? 'unknown: CONFIG GET dir refused'}, ours is ${dir}): ` +
+          'set REDIS_URL to use it, or LESTRADE_LOCAL_REDIS_PORT to run our own on another port',
+      );
     }
     log.info({ url, dir }, 'using the local redis-server already running');
     return { url, stop: async () => {} };
   }
-  const child = spawn('redis-server', [
-    '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always',
-    '--save', '60 1', '--protected-mode', 'yes', '--daemonize', 'no',
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--save',
+      '60 1',
+      '--protected-mode',
+      'yes',
+      '--daemonize',
+      'no',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   await new Promise<void>((resolveStart, reject) => {
-    child.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ENOENT' ? new Error(REDIS_INSTALL_HINT) : err));
+    child.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'ENOENT' ? new Error(REDIS_INSTALL_HINT) : err),
+    );
     child.once('spawn', () => resolveStart());
   });
   for (let i = 0; i < 100; i++) {
@@ -52,7 +75,12 @@ export async function startLocalRedis(dataDir: string, port: number, log: Logger
 
 /** True when a Redis at url answers PING; never throws. */
 export async function redisAnswers(url: string): Promise<boolean> {
-  const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout: 500 });
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 500,
+  });
   probe.on('error', () => {});
   try {
     await probe.connect();
@@ -66,7 +94,12 @@ export async function redisAnswers(url: string): Promise<boolean> {
 
 /** The data folder of the Redis at url (CONFIG GET dir), or null when it will not say. */
 async function redisDataDir(url: string): Promise<string | null> {
-  const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, connectTimeout: 500 });
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    retryStrategy: () => null,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 500,
+  });
   probe.on('error', () => {});
   try {
     await probe.connect();
@@ -80,7 +113,13 @@ async function redisDataDir(url: string): Promise<string | null> {
 }
 
 function sameDir(a: string, b: string): boolean {
-  const real = (p: string) => { try { return realpathSync(p); } catch { return resolve(p); } };
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
   return real(a) === real(b);
 }
 

@@ -21,7 +21,8 @@ const program = new Command('lestrade')
   .option('-c, --config <file>', 'YAML config file (or LESTRADE_CONFIG)')
   .option('--debug', 'on a failure, print its stack trace too');
 
-const config = () => loadConfig(env, program.opts<{ config?: string }>().config ?? env.LESTRADE_CONFIG, sources, destinations);
+const config = () =>
+  loadConfig(env, program.opts<{ config?: string }>().config ?? env.LESTRADE_CONFIG, sources, destinations);
 
 async function runService(http: boolean) {
   const cfg = config();
@@ -30,7 +31,12 @@ async function runService(http: boolean) {
   let service: RunningService;
   try {
     local = cfg.redis.url ? null : await startLocalRedis(cfg.redis.dataDir, cfg.redis.localPort, log);
-    service = await startService(cfg, cfg.redis.url ?? local!.url, log, { http, workers: true, env, localRedis: local !== null });
+    service = await startService(cfg, cfg.redis.url ?? local!.url, log, {
+      http,
+      workers: true,
+      env,
+      localRedis: local !== null,
+    });
   } catch (err) {
     // Nothing is left running: the redis-server we started goes with us.
     await local?.stop();
@@ -49,10 +55,18 @@ async function runService(http: boolean) {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-program.command('serve').description('run the HTTP server (webhooks, API) and workers').action(() => runService(true));
-program.command('worker').description('run workers only, against the same Redis as the server').action(() => runService(false));
+program
+  .command('serve')
+  .description('run the HTTP server (webhooks, API) and workers')
+  .action(() => runService(true));
+program
+  .command('worker')
+  .description('run workers only, against the same Redis as the server')
+  .action(() => runService(false));
 
-const investigate = program.command('investigate').description('investigate issues pulled from a source and print the RCA');
+const investigate = program
+  .command('investigate')
+  .description('investigate issues pulled from a source and print the RCA');
 for (const source of sources) {
   if (!source.pull) continue;
   const cmd = investigate.command(source.name).description(source.pull.description);
@@ -64,15 +78,23 @@ for (const source of sources) {
   cmd.option('-n, --limit <n>', 'investigate at most n issues', positiveInt);
   // Alertmanager has nowhere to write: no --update to offer and then refuse.
   if (source.writer) cmd.option('--update', 'write each RCA back to its issue (one comment, edited on later runs)');
-  cmd.option('--json-output-file <file>', 'also write the results as JSON')
-    .action(async (opts: PullOptions) => {
-      const cfg = config();
-      await investigateFromSource(source, cfg, env, opts, createLogger(cfg.log.level === 'info' ? 'warn' : cfg.log.level), (s) => process.stdout.write(s));
-    });
+  cmd.option('--json-output-file <file>', 'also write the results as JSON').action(async (opts: PullOptions) => {
+    const cfg = config();
+    await investigateFromSource(
+      source,
+      cfg,
+      env,
+      opts,
+      createLogger(cfg.log.level === 'info' ? 'warn' : cfg.log.level),
+      (s) => process.stdout.write(s),
+    );
+  });
 }
 
 const toolsets = program.command('toolsets').description('inspect toolsets');
-toolsets.command('list').description('show each toolset as enabled, disabled or failed, with why')
+toolsets
+  .command('list')
+  .description('show each toolset as enabled, disabled or failed, with why')
   .option('--json', 'print JSON')
   .action(async (opts: { json?: boolean }) => {
     const cfg = config();
@@ -85,7 +107,9 @@ toolsets.command('list').description('show each toolset as enabled, disabled or 
       return;
     }
     for (const s of resolved.statuses) {
-      print(`${s.state.padEnd(9)} ${s.name.padEnd(16)} ${s.reason ?? `${s.tools.length} tools: ${s.tools.join(', ')}`}\n`);
+      print(
+        `${s.state.padEnd(9)} ${s.name.padEnd(16)} ${s.reason ?? `${s.tools.length} tools: ${s.tools.join(', ')}`}\n`,
+      );
     }
   });
 

@@ -94,10 +94,16 @@ interface Core {
 }
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
-export async function startService(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  redisUrl: string,
+  log: Logger,
+  opts: ServiceOptions,
+): Promise<RunningService> {
   const core = await startCore(config, redisUrl, log, opts);
   const close = async () => {
-    for (const c of core.closers) await c().catch((err: Error) => log.warn({ err: err.message }, 'error while closing'));
+    for (const c of core.closers)
+      await c().catch((err: Error) => log.warn({ err: err.message }, 'error while closing'));
     core.redis.disconnect();
   };
   try {
@@ -105,11 +111,20 @@ export async function startService(config: Config, redisUrl: string, log: Logger
     const server = opts.http ? await startHttp(core) : undefined;
     if (opts.workers) await startWorkers(core);
     const port = server ? (server.address() as AddressInfo).port : null;
-    log.info(startupSummary({
-      mode: opts.http ? 'serve' : 'worker', config, redisUrl, localRedis: opts.localRedis === true, port,
-      llmConfigured: core.llmConfigured, mounted: core.mounted, toolsets: core.toolsets,
-      apiTokens: splitTokens(config.server.apiToken).length, destinations: core.routed.status,
-    }));
+    log.info(
+      startupSummary({
+        mode: opts.http ? 'serve' : 'worker',
+        config,
+        redisUrl,
+        localRedis: opts.localRedis === true,
+        port,
+        llmConfigured: core.llmConfigured,
+        mounted: core.mounted,
+        toolsets: core.toolsets,
+        apiTokens: splitTokens(config.server.apiToken).length,
+        destinations: core.routed.status,
+      }),
+    );
     return { port, close };
   } catch (err) {
     // A start that fails half-way (the port in use, ...) leaves no worker, poller or connection behind.
@@ -136,7 +151,12 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   const clock = opts.clock ?? Date.now;
   const ledger = new UsageLedger(redis, config.pricing, config.llm.model, clock);
   const budgets = new BudgetGuard(redis, config.budgets, ledger, clock);
-  const intake = new Intake(redis, store, { ...config.queue, policy, now: clock, dispatchWindow: config.queue.dispatchWindow });
+  const intake = new Intake(redis, store, {
+    ...config.queue,
+    policy,
+    now: clock,
+    dispatchWindow: config.queue.dispatchWindow,
+  });
   intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
   const version = buildVersion();
@@ -146,26 +166,69 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   if (tracing) log.info({ url: tracing.url }, 'tracing on: spans go to the OTLP/HTTP endpoint');
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
-  const routed = mountDestinations(destinationRegistry, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
+  const routed = mountDestinations(destinationRegistry, config, {
+    log,
+    env: opts.env,
+    publicUrl: config.server.publicUrl,
+  });
   logDestinations(routed, log);
   const workerClosers: Closer[] = [];
   const closers: Closer[] = [
-    () => Promise.all(workerClosers.map((c) => c())), () => intake.close(), () => continuations.close(),
-    () => shared.close(), async () => tracing?.shutdown(),
+    () => Promise.all(workerClosers.map((c) => c())),
+    () => intake.close(),
+    () => continuations.close(),
+    () => shared.close(),
+    async () => tracing?.shutdown(),
   ];
 
-  const writeBacks = new WriteBackQueue(redis, store, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
-  const deliveries = new DestinationQueue(redis, store, routed.router, { ...config.writeBack, retentionSeconds: config.queue.retentionSeconds });
+  const writeBacks = new WriteBackQueue(redis, store, {
+    ...config.writeBack,
+    retentionSeconds: config.queue.retentionSeconds,
+  });
+  const deliveries = new DestinationQueue(redis, store, routed.router, {
+    ...config.writeBack,
+    retentionSeconds: config.queue.retentionSeconds,
+  });
   const requestWriteBack = async (inv: Investigation) => {
     if (writers.has(inv.source)) await writeBacks.request(inv);
     await deliveries.completed(inv);
   };
-  intake.onLinked = async (id) => { const inv = await store.get(id); if (inv) await requestWriteBack(inv); };
-  intake.onResolved = async (id) => { const inv = await store.get(id); if (inv) await deliveries.resolved(inv); };
-  closers.push(() => writeBacks.close(), () => deliveries.close());
+  intake.onLinked = async (id) => {
+    const inv = await store.get(id);
+    if (inv) await requestWriteBack(inv);
+  };
+  intake.onResolved = async (id) => {
+    const inv = await store.get(id);
+    if (inv) await deliveries.resolved(inv);
+  };
+  closers.push(
+    () => writeBacks.close(),
+    () => deliveries.close(),
+  );
   return {
-    config, redisUrl, log, opts, redis, store, runs, continuations, policy, clock, ledger, budgets, intake, llmConfigured,
-    mounted, writers, writeBacks, requestWriteBack, routed, closers, workerClosers, toolsets: null, metrics,
+    config,
+    redisUrl,
+    log,
+    opts,
+    redis,
+    store,
+    runs,
+    continuations,
+    policy,
+    clock,
+    ledger,
+    budgets,
+    intake,
+    llmConfigured,
+    mounted,
+    writers,
+    writeBacks,
+    requestWriteBack,
+    routed,
+    closers,
+    workerClosers,
+    toolsets: null,
+    metrics,
   };
 }
 
@@ -180,13 +243,34 @@ async function startWorkers(core: Core): Promise<void> {
   const { config, redisUrl, log, redis, store, writers, intake, mounted, metrics } = core;
   const workerRedis = createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix);
   const wbDeps = {
-    redis, store, log, publicUrl: config.server.publicUrl, linkHosts: config.writeBack.linkHosts, allowMentions: config.writeBack.allowMentions,
+    redis,
+    store,
+    log,
+    publicUrl: config.server.publicUrl,
+    linkHosts: config.writeBack.linkHosts,
+    allowMentions: config.writeBack.allowMentions,
     retentionSeconds: config.queue.retentionSeconds,
   };
-  const wbWorker = startWriteBackWorker(workerRedis, { ...wbDeps, writers, metrics }, {
-    concurrency: config.queue.concurrency, backoffMs: config.writeBack.backoffMs, linkedPollMs: config.writeBack.linkedPollMs,
-  }, { [DELIVERY_JOB]: (data, attempt, last) => runDelivery(data as DeliveryJobData, attempt, last, { ...wbDeps, destinations: core.routed.destinations }) });
-  const stopPolling = await startPolling(mounted.flatMap((m) => m.pollers), redis, workerRedis, intake, log);
+  const wbWorker = startWriteBackWorker(
+    workerRedis,
+    { ...wbDeps, writers, metrics },
+    {
+      concurrency: config.queue.concurrency,
+      backoffMs: config.writeBack.backoffMs,
+      linkedPollMs: config.writeBack.linkedPollMs,
+    },
+    {
+      [DELIVERY_JOB]: (data, attempt, last) =>
+        runDelivery(data as DeliveryJobData, attempt, last, { ...wbDeps, destinations: core.routed.destinations }),
+    },
+  );
+  const stopPolling = await startPolling(
+    mounted.flatMap((m) => m.pollers),
+    redis,
+    workerRedis,
+    intake,
+    log,
+  );
   core.workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
   // Without an LLM, issues are queued and wait (the start-up summary says so).
   if (core.llmConfigured) await startInvestigationWorkers(core, workerRedis);
@@ -195,7 +279,21 @@ async function startWorkers(core: Core): Promise<void> {
 
 /** The investigation worker (with its cancel signals) and the approvals' expiry worker. */
 async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typeof createWorkerRedis>): Promise<void> {
-  const { config, redisUrl, log, opts, store, runs, continuations, policy, budgets, ledger, clock, intake, writeBacks } = core;
+  const {
+    config,
+    redisUrl,
+    log,
+    opts,
+    store,
+    runs,
+    continuations,
+    policy,
+    budgets,
+    ledger,
+    clock,
+    intake,
+    writeBacks,
+  } = core;
   const { investigator, toolsets } = await buildInvestigator(config, opts.env, core.metrics);
   core.toolsets = toolsets.statuses;
   const onCompleted = async (inv: Investigation) => {
@@ -204,12 +302,26 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
     for (const linked of inv.linkedFrom) await writeBacks.nudge(linked);
   };
   const cancels = await CancelSignals.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
-  const worker = startInvestigationWorker(workerRedis, {
-    store, runs, investigator, continuations, cancels, log, approvalTimeoutSeconds: config.approvals.timeoutSeconds,
-    onCompleted, metrics: core.metrics, hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),
-  }, config.queue);
+  const worker = startInvestigationWorker(
+    workerRedis,
+    {
+      store,
+      runs,
+      investigator,
+      continuations,
+      cancels,
+      log,
+      approvalTimeoutSeconds: config.approvals.timeoutSeconds,
+      onCompleted,
+      metrics: core.metrics,
+      hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),
+    },
+    config.queue,
+  );
   // A job taken leaves room in BullMQ's window for the storm's backlog (see job-dispatcher.ts).
-  worker.on('active', () => { intake.flush().catch(() => undefined); });
+  worker.on('active', () => {
+    intake.flush().catch(() => undefined);
+  });
   const expiries = startExpiryWorker(workerRedis, runs, continuations, log);
   core.workerClosers.push(() => closeWorker(expiries, log, SHORT_CLOSE_MS));
   core.closers.push(() => cancels.close());
@@ -219,26 +331,53 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
 
 /** The HTTP server, listening; closed first. */
 async function startHttp(core: Core): Promise<Server> {
-  const { config, log, redis, store, runs, continuations, intake, mounted, llmConfigured, budgets, ledger, redisUrl } = core;
+  const { config, log, redis, store, runs, continuations, intake, mounted, llmConfigured, budgets, ledger, redisUrl } =
+    core;
   const apiTokens = splitTokens(config.server.apiToken);
   const changes = await ChangeFeed.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
   core.closers.push(async () => changes.close());
   // Reasons quote URLs and command output, as `lestrade toolsets list` prints them: redacted.
-  const toolsets = async () => (await buildToolsets(config, core.opts.env)).statuses
-    .map((t) => (t.reason ? { ...t, reason: redactUrlsIn(store.redact(t.reason)) } : t));
+  const toolsets = async () =>
+    (await buildToolsets(config, core.opts.env)).statuses.map((t) =>
+      t.reason ? { ...t, reason: redactUrlsIn(store.redact(t.reason)) } : t,
+    );
   const metricsTokens = splitTokens(config.server.metricsToken);
   const probeClient = llmConfigured ? createLlmClient(config.llm) : undefined;
   const llmProbe = probeClient && new LlmProbe(probeClient, config.llm.readinessCacheSeconds * 1000);
   const http = createHttpServer({
-    redis, store, runs, continuations, intake, webhooks: webhookMounts(mounted, sources), llmConfigured, apiTokens, log, budgets, ledger,
+    redis,
+    store,
+    runs,
+    continuations,
+    intake,
+    webhooks: webhookMounts(mounted, sources),
+    llmConfigured,
+    apiTokens,
+    log,
+    budgets,
+    ledger,
     destinations: () => Object.fromEntries(core.routed.status),
-    bodyLimitBytes: config.server.bodyLimitBytes, deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
-    metrics: core.metrics, metricsTokens, llmProbe, changes, toolsets,
+    bodyLimitBytes: config.server.bodyLimitBytes,
+    deliveryTtlSeconds: DELIVERY_TTL_SECONDS,
+    metrics: core.metrics,
+    metricsTokens,
+    llmProbe,
+    changes,
+    toolsets,
   });
   const server = await new Promise<Server>((resolve, reject) => {
     http.once('error', reject);
-    http.listen(config.server.port, config.server.host, () => { http.off('error', reject); resolve(http); });
+    http.listen(config.server.port, config.server.host, () => {
+      http.off('error', reject);
+      resolve(http);
+    });
   });
-  core.closers.unshift(() => new Promise((r) => { server.close(() => r(undefined)); server.closeAllConnections(); }));
+  core.closers.unshift(
+    () =>
+      new Promise((r) => {
+        server.close(() => r(undefined));
+        server.closeAllConnections();
+      }),
+  );
   return server;
 }

@@ -13,13 +13,19 @@ export function startupError(err: unknown, server: ListenTarget): unknown {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const where = `${server.host}:${server.port}`;
   if (code === 'EADDRINUSE') {
-    return new ConfigError(`port ${server.port} is in use (${where}): set PORT (or server.port in the config file) to a free port`);
+    return new ConfigError(
+      `port ${server.port} is in use (${where}): set PORT (or server.port in the config file) to a free port`,
+    );
   }
   if (code === 'EACCES') {
-    return new ConfigError(`no permission to listen on ${where}: set PORT (or server.port in the config file) to a port above 1023`);
+    return new ConfigError(
+      `no permission to listen on ${where}: set PORT (or server.port in the config file) to a port above 1023`,
+    );
   }
   if (code === 'EADDRNOTAVAIL') {
-    return new ConfigError(`cannot listen on ${where}: no such address here: set HOST (or server.host in the config file)`);
+    return new ConfigError(
+      `cannot listen on ${where}: no such address here: set HOST (or server.host in the config file)`,
+    );
   }
   return err;
 }

@@ -44,10 +44,14 @@ function redisLine(s: SummaryInput): string {
 
 function llmLine(s: SummaryInput): string {
   if (!s.llmConfigured) {
-    return 'not configured: issues are accepted and queued, none is investigated until OPENAI_API_KEY '
-      + 'or OPENAI_BASE_URL is set and Lestrade restarted';
+    return (
+      'not configured: issues are accepted and queued, none is investigated until OPENAI_API_KEY ' +
+      'or OPENAI_BASE_URL is set and Lestrade restarted'
+    );
   }
-  const base = s.config.llm.baseUrl ? redactUrl(s.config.llm.baseUrl) : 'https://api.openai.com/v1 (OPENAI_BASE_URL unset)';
+  const base = s.config.llm.baseUrl
+    ? redactUrl(s.config.llm.baseUrl)
+    : 'https://api.openai.com/v1 (OPENAI_BASE_URL unset)';
   return `model ${s.config.llm.model} (LESTRADE_MODEL) at ${base}, ${s.config.queue.concurrency} at a time`;
 }
 

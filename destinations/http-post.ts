@@ -25,7 +25,13 @@ export async function postOnce(key: string, opts: PostOptions, ctx: DeliveryCont
   await ctx.memo.set(`sending:${key}`, String(tries));
   let res: Response;
   try {
-    res = await fetch(opts.url, { method: 'POST', body: opts.body, headers: { 'content-type': 'application/json', ...opts.headers }, signal: AbortSignal.timeout(opts.timeoutMs), redirect: 'error' });
+    res = await fetch(opts.url, {
+      method: 'POST',
+      body: opts.body,
+      headers: { 'content-type': 'application/json', ...opts.headers },
+      signal: AbortSignal.timeout(opts.timeoutMs),
+      redirect: 'error',
+    });
   } catch (err) {
     throw vendorUnreachable(opts.vendor, err);
   }
@@ -36,6 +42,7 @@ export async function postOnce(key: string, opts: PostOptions, ctx: DeliveryCont
     throw failure;
   }
   await ctx.memo.set(`sent:${key}`, 'sent');
-  if (tries > 1) ctx.log.warn({ key, tries }, `${opts.vendor}: delivered after ${tries} tries; an earlier one may have arrived too`);
+  if (tries > 1)
+    ctx.log.warn({ key, tries }, `${opts.vendor}: delivered after ${tries} tries; an earlier one may have arrived too`);
   return { id: key, url: null, action: 'created' };
 }

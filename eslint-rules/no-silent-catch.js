@@ -45,7 +45,13 @@ function ignoresParams(fn, sourceCode) {
 const STATEMENT = /(Statement|Declaration)$/;
 /** Where the search for an enclosing statement stops: a comment above a block or a function explains more than one catch. */
 const BOUNDARY = new Set([
-  'BlockStatement', 'StaticBlock', 'Program', 'ClassBody', 'ArrowFunctionExpression', 'FunctionExpression', 'FunctionDeclaration',
+  'BlockStatement',
+  'StaticBlock',
+  'Program',
+  'ClassBody',
+  'ArrowFunctionExpression',
+  'FunctionExpression',
+  'FunctionDeclaration',
 ]);
 
 function isFunction(node) {

@@ -17,14 +17,19 @@ if (!base) {
 }
 const root = new URL('..', import.meta.url).pathname;
 const reportPath = flag('--report') ?? `${root}reports/stryker-incremental.json`;
-const diff = execFileSync('git', ['diff', '--name-status', '-M', base, ...(head ? [head] : [])], { cwd: root, encoding: 'utf8' });
+const diff = execFileSync('git', ['diff', '--name-status', '-M', base, ...(head ? [head] : [])], {
+  cwd: root,
+  encoding: 'utf8',
+});
 const renames = parseNameStatus(diff);
 const report = JSON.parse(readFileSync(reportPath, 'utf8'));
 const moved = (entries) => Object.keys(entries ?? {}).filter((file) => renames.has(file));
 const files = moved(report.files);
 const testFiles = moved(report.testFiles);
 for (const file of [...files, ...testFiles]) console.log(`${file} -> ${renames.get(file)}`);
-console.log(`${files.length} mutated files and ${testFiles.length} test files renamed (${renames.size} renames since ${base})`);
+console.log(
+  `${files.length} mutated files and ${testFiles.length} test files renamed (${renames.size} renames since ${base})`,
+);
 if (!args.includes('--dry-run') && files.length + testFiles.length > 0) {
   // As Stryker writes it (two-space indent, no final newline), so the diff shows only the keys.
   writeFileSync(reportPath, JSON.stringify(renamed(report, renames), null, 2));

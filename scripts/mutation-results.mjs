@@ -29,7 +29,10 @@ const logger = { ...quiet, isDebugEnabled: () => false, isTraceEnabled: () => fa
 export async function instrument(files, mutator = {}) {
   const instrumenter = new Instrumenter(logger);
   const options = { plugins: null, excludedMutations: [], ...mutator, ignorers: [] };
-  const { mutants } = await instrumenter.instrument(files.map((f) => ({ ...f, mutate: true })), options);
+  const { mutants } = await instrumenter.instrument(
+    files.map((f) => ({ ...f, mutate: true })),
+    options,
+  );
   return mutants;
 }
 
@@ -39,7 +42,10 @@ const gte = (a, b) => a.line > b.line || (a.line === b.line && a.column >= b.col
 function offsetOf(text) {
   const pos = { line: 0, column: 0 };
   for (const ch of text) {
-    if (ch === '\n') { pos.line++; pos.column = 0; } else pos.column++;
+    if (ch === '\n') {
+      pos.line++;
+      pos.column = 0;
+    } else pos.column++;
   }
   return pos;
 }
@@ -62,7 +68,9 @@ function shift({ start, end }, { line, column }, sameLine) {
  * sources, moved to their location in the new one. Items whose code changed are left out.
  */
 export function relocate(oldSource, newSource, items) {
-  const todo = new Set(items.map((m) => ({ ...m, location: { start: { ...m.location.start }, end: { ...m.location.end } } })));
+  const todo = new Set(
+    items.map((m) => ({ ...m, location: { start: { ...m.location.start }, end: { ...m.location.end } } })),
+  );
   const done = [];
   const at = { line: 0, column: 0 };
   for (const [change, text] of dmp.diff_main(normalize(oldSource), normalize(newSource))) {
@@ -84,7 +92,10 @@ export function relocate(oldSource, newSource, items) {
     } else {
       move(at, offset);
       for (const item of todo) {
-        if (gte(at, item.location.end)) { todo.delete(item); done.push(item); }
+        if (gte(at, item.location.end)) {
+          todo.delete(item);
+          done.push(item);
+        }
       }
     }
   }
@@ -97,7 +108,8 @@ const fromReport = ({ line, column }) => ({ line: line - 1, column: column - 1 }
 
 /** The report's files and test files under their current paths (renames: old path → new path). */
 export function renamed(report, renames = new Map()) {
-  const rekey = (entries) => Object.fromEntries(Object.entries(entries ?? {}).map(([file, v]) => [renames.get(file) ?? file, v]));
+  const rekey = (entries) =>
+    Object.fromEntries(Object.entries(entries ?? {}).map(([file, v]) => [renames.get(file) ?? file, v]));
   return { ...report, files: rekey(report.files), testFiles: rekey(report.testFiles) };
 }
 
@@ -112,17 +124,24 @@ export function renamed(report, renames = new Map()) {
  */
 export function match(current, report, testFileExists) {
   const testFileById = new Map();
-  for (const [file, { tests }] of Object.entries(report.testFiles ?? {})) for (const t of tests) testFileById.set(t.id, file);
+  for (const [file, { tests }] of Object.entries(report.testFiles ?? {}))
+    for (const t of tests) testFileById.set(t.id, file);
   const killerExists = (id) => testFileById.has(id) && testFileExists(testFileById.get(id));
   const out = new Map();
   for (const [file, { source, mutants }] of current) {
     const recorded = report.files[file];
     const byKey = new Map();
     if (recorded) {
-      const old = recorded.mutants.map((m) => ({ ...m, location: { start: fromReport(m.location.start), end: fromReport(m.location.end) } }));
+      const old = recorded.mutants.map((m) => ({
+        ...m,
+        location: { start: fromReport(m.location.start), end: fromReport(m.location.end) },
+      }));
       for (const m of relocate(recorded.source, source, old)) byKey.set(keyOf(m), m);
     }
-    out.set(file, mutants.map((m) => ({ ...m, status: m.status ?? statusOf(byKey.get(keyOf(m)), killerExists) })));
+    out.set(
+      file,
+      mutants.map((m) => ({ ...m, status: m.status ?? statusOf(byKey.get(keyOf(m)), killerExists) })),
+    );
   }
   return out;
 }

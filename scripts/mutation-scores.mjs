@@ -32,8 +32,14 @@ const expand = (p) => {
   return m ? m[2].split(',').flatMap((x) => expand(m[1] + x + m[3])) : [p];
 };
 /* eslint-disable no-control-regex -- \u0000 stands in for the globstar while `*` is replaced; no path holds it */
-const toRegExp = (glob) => new RegExp(`^${glob.replace(/[.+^$()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '\u0000')
-  .replace(/\*/g, '[^/]*').replace(/\u0000/g, '(.*/)?')}$`);
+const toRegExp = (glob) =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+^$()|[\]\\]/g, '\\$&')
+      .replace(/\*\*\//g, '\u0000')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\u0000/g, '(.*/)?')}$`,
+  );
 /* eslint-enable no-control-regex */
 
 /** Renames since the report was last committed (none outside a git checkout or for an uncommitted report). */
@@ -52,7 +58,10 @@ const folders = Object.entries(FOLDERS).map(([folder, { mutate }]) => {
   const globs = mutate.flatMap(expand).map(toRegExp);
   return { folder, files: tracked.filter((f) => globs.some((g) => g.test(f)) && existsSync(`${root}${f}`)) };
 });
-const sources = [...new Set(folders.flatMap((f) => f.files))].map((name) => ({ name, content: readFileSync(`${root}${name}`, 'utf8') }));
+const sources = [...new Set(folders.flatMap((f) => f.files))].map((name) => ({
+  name,
+  content: readFileSync(`${root}${name}`, 'utf8'),
+}));
 const { default: config } = await import('../stryker.config.mjs');
 const mutants = await instrument(sources, config.mutator);
 const current = new Map(sources.map(({ name, content }) => [name, { source: content, mutants: [] }]));
@@ -63,11 +72,16 @@ const report = renamed(JSON.parse(readFileSync(reportPath, 'utf8')), renames);
 const matched = match(current, report, (testFile) => existsSync(`${root}${testFile}`));
 
 const pct = (n) => `${n.toFixed(1)}%`;
-const row = (name, t) => `| ${name} | ${t.mutants} | ${t.Killed} | ${t.Timeout} | ${t.Survived} | ${t.NoCoverage} | ${t.Missing} | ${pct(t.score)} | ${pct(t.measuredScore)} |`;
+const row = (name, t) =>
+  `| ${name} | ${t.mutants} | ${t.Killed} | ${t.Timeout} | ${t.Survived} | ${t.NoCoverage} | ${t.Missing} | ${pct(t.score)} | ${pct(t.measuredScore)} |`;
 const carried = [...renames.keys()].filter((old) => old in (JSON.parse(readFileSync(reportPath, 'utf8')).files ?? {}));
-console.log(`Mutants of the current code (${mutants.length} in ${sources.length} files, ${Math.round(performance.now() - started)} ms) `
-  + `against ${relative(process.cwd(), reportPath)}${carried.length ? `; results of ${carried.length} files renamed since ${base.slice(0, 8)} read under their new paths` : ''}:\n`);
-console.log('| folder | mutants | killed | timeout | survived | no coverage | missing | score | measured |\n|---|---|---|---|---|---|---|---|---|');
+console.log(
+  `Mutants of the current code (${mutants.length} in ${sources.length} files, ${Math.round(performance.now() - started)} ms) ` +
+    `against ${relative(process.cwd(), reportPath)}${carried.length ? `; results of ${carried.length} files renamed since ${base.slice(0, 8)} read under their new paths` : ''}:\n`,
+);
+console.log(
+  '| folder | mutants | killed | timeout | survived | no coverage | missing | score | measured |\n|---|---|---|---|---|---|---|---|---|',
+);
 const low = [];
 const unmeasured = [];
 for (const { folder, files } of folders) {
@@ -77,7 +91,9 @@ for (const { folder, files } of folders) {
   console.log(row(folder, t));
 }
 if (listFiles) {
-  console.log('\n| file | mutants | killed | timeout | survived | no coverage | missing | score | measured |\n|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    '\n| file | mutants | killed | timeout | survived | no coverage | missing | score | measured |\n|---|---|---|---|---|---|---|---|---|',
+  );
   for (const [file, ms] of matched) {
     const t = tally(ms);
     if (t.Missing || t.Survived || t.NoCoverage) console.log(row(file, t));
@@ -88,16 +104,22 @@ if (listMissing) {
   for (const [file, ms] of matched) {
     for (const m of ms.filter((x) => x.status === 'Missing')) {
       const { line, column } = m.location.start;
-      console.log(`  ${file}:${line + 1}:${column + 1} ${m.mutatorName} → ${m.replacement.split('\n')[0].slice(0, 80)}`);
+      console.log(
+        `  ${file}:${line + 1}:${column + 1} ${m.mutatorName} → ${m.replacement.split('\n')[0].slice(0, 80)}`,
+      );
     }
   }
 }
 if (unmeasured.length) {
-  const how = allowMissing ? 'NOT gated (--allow-missing): the score column counts them as not killed' : 'counted as not killed';
+  const how = allowMissing
+    ? 'NOT gated (--allow-missing): the score column counts them as not killed'
+    : 'counted as not killed';
   console.error(`\n${unmeasured.join(', ')}: mutants of the current code with no valid result, ${how}.`);
 }
 if (low.length) {
-  console.error(`\nmutation score below ${min}% in ${low.join(', ')}. Missing mutants have no result for the current code: `
-    + `run \`npm run mutate -- --mutate '<the folder's files>'\` and commit reports/stryker-incremental.json (docs/mutation-testing.md).`);
+  console.error(
+    `\nmutation score below ${min}% in ${low.join(', ')}. Missing mutants have no result for the current code: ` +
+      `run \`npm run mutate -- --mutate '<the folder's files>'\` and commit reports/stryker-incremental.json (docs/mutation-testing.md).`,
+  );
   process.exit(1);
 }

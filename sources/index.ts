@@ -7,11 +7,4 @@ import { opsgenie } from './opsgenie/index.js';
 import { pagerduty } from './pagerduty/index.js';
 
 /** Every source Lestrade knows. A new source is a folder under sources/ and one line here. */
-export const sources: readonly AnySource[] = [
-  alertmanager,
-  github,
-  jira,
-  opsgenie,
-  jsmOps,
-  pagerduty,
-];
+export const sources: readonly AnySource[] = [alertmanager, github, jira, opsgenie, jsmOps, pagerduty];

@@ -7,7 +7,10 @@ export interface Credentials {
 
 /** "a, b" → ["a", "b"]: several tokens may be valid at once while one is being rotated. */
 export function splitTokens(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
 }
 
 function same(a: string, b: string): boolean {
@@ -35,7 +38,9 @@ export function authorizationProblem(header: string | undefined, creds: Credenti
   if (parts.length !== 2) return 'malformed credentials: Authorization is not "<scheme> <credentials>"';
   const [scheme, value = ''] = parts;
   if (scheme?.toLowerCase() === 'bearer') {
-    return creds.bearerTokens.some((t) => same(value, t)) ? null : 'wrong credentials: the bearer token matches none configured';
+    return creds.bearerTokens.some((t) => same(value, t))
+      ? null
+      : 'wrong credentials: the bearer token matches none configured';
   }
   if (scheme?.toLowerCase() !== 'basic') return 'wrong credentials: an unsupported scheme (Bearer or Basic expected)';
   if (!creds.basic) return 'wrong credentials: basic auth is not configured';

@@ -61,7 +61,9 @@ export function asTypedError(err: unknown, context?: string): RetryableError | P
 }
 
 /** Turns a zod error into a one-line "path: reason; path: reason" message. */
-export function describeZodIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
+export function describeZodIssues(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): string {
   return issues
     .slice(0, 5)
     .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`)

@@ -1,6 +1,12 @@
 import type { Issue, Severity } from './issue.js';
 
-const SEVERITY_RANK: ReadonlyMap<Severity, number> = new Map([['critical', 0], ['high', 1], ['warning', 2], ['unknown', 3], ['info', 4]]);
+const SEVERITY_RANK: ReadonlyMap<Severity, number> = new Map([
+  ['critical', 0],
+  ['high', 1],
+  ['warning', 2],
+  ['unknown', 3],
+  ['info', 4],
+]);
 
 /**
  * One Issue for a group's investigation: labels and annotations every member shares are listed
@@ -26,8 +32,15 @@ export function composeGroupIssue(members: readonly Issue[], resolved: ReadonlyS
     startedAt: members.map((m) => m.startedAt).sort()[0] ?? first.startedAt,
     ...trustedHostsOf(members),
     alerts: members.map((m) => ({
-      identity: m.identity, fingerprint: m.fingerprint, title: m.title, status: statusOf(m), severity: m.severity,
-      startedAt: m.startedAt, url: m.url, labels: differing(m.labels, labels), annotations: differing(m.annotations, annotations),
+      identity: m.identity,
+      fingerprint: m.fingerprint,
+      title: m.title,
+      status: statusOf(m),
+      severity: m.severity,
+      startedAt: m.startedAt,
+      url: m.url,
+      labels: differing(m.labels, labels),
+      annotations: differing(m.annotations, annotations),
     })),
   };
 }

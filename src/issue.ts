@@ -69,22 +69,56 @@ export const IssueSchema = z.object({
    * investigation is still queued, join it. `title` names the group's investigation; a follow-up
    * (an issue arriving once it has started) waits until the group has been quiet for quietSeconds.
    */
-  group: z.object({ key: z.string().min(1), title: z.string(), quietSeconds: z.number().min(0), maxWaitSeconds: z.number().min(0) }).optional(),
+  group: z
+    .object({
+      key: z.string().min(1),
+      title: z.string(),
+      quietSeconds: z.number().min(0),
+      maxWaitSeconds: z.number().min(0),
+    })
+    .optional(),
   /** On a group's investigation: every issue of the group, each with only what differs from the shared labels and annotations above. */
-  alerts: z.array(z.object({
-    identity: z.string(), fingerprint: z.string(), title: z.string(), status: z.enum(['open', 'resolved']), severity: SeveritySchema,
-    startedAt: z.string(), url: z.string().nullable(), labels: z.record(z.string(), z.string()), annotations: z.record(z.string(), z.string()),
-  })).optional(),
+  alerts: z
+    .array(
+      z.object({
+        identity: z.string(),
+        fingerprint: z.string(),
+        title: z.string(),
+        status: z.enum(['open', 'resolved']),
+        severity: SeveritySchema,
+        startedAt: z.string(),
+        url: z.string().nullable(),
+        labels: z.record(z.string(), z.string()),
+        annotations: z.record(z.string(), z.string()),
+      }),
+    )
+    .optional(),
 });
 export type Issue = z.infer<typeof IssueSchema>;
 
 /** A Map, not an object literal: a vendor's word must never reach Object.prototype ("constructor", "__proto__"). */
-const SEVERITY_WORDS = new Map<string, Severity>(Object.entries({
-  critical: 'critical', page: 'critical', p1: 'critical', fatal: 'critical', emergency: 'critical',
-  high: 'high', error: 'high', major: 'high', p2: 'high',
-  warning: 'warning', warn: 'warning', medium: 'warning', p3: 'warning',
-  info: 'info', low: 'info', none: 'info', p4: 'info', p5: 'info',
-} satisfies Record<string, Severity>));
+const SEVERITY_WORDS = new Map<string, Severity>(
+  Object.entries({
+    critical: 'critical',
+    page: 'critical',
+    p1: 'critical',
+    fatal: 'critical',
+    emergency: 'critical',
+    high: 'high',
+    error: 'high',
+    major: 'high',
+    p2: 'high',
+    warning: 'warning',
+    warn: 'warning',
+    medium: 'warning',
+    p3: 'warning',
+    info: 'info',
+    low: 'info',
+    none: 'info',
+    p4: 'info',
+    p5: 'info',
+  } satisfies Record<string, Severity>),
+);
 
 /** Maps a vendor's severity word onto ours; unknown words stay "unknown" rather than guessed. */
 export function normaliseSeverity(word: string | undefined): Severity {

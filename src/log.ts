@@ -4,11 +4,24 @@ import { noSecrets, redactUrlsIn, type Redactor } from './redact.js';
 
 /** Paths pino blanks out wherever they appear, so secrets never reach logs. */
 export const REDACT_PATHS = [
-  'apiKey', '*.apiKey', '*.*.apiKey',
-  'password', '*.password', '*.*.password', '*.*.*.password',
-  'bearerToken', '*.bearerToken', '*.*.bearerToken',
-  'authorization', '*.authorization', 'headers.authorization', 'req.headers.authorization',
-  'token', '*.token', '*.apiToken', '*.*.apiToken',
+  'apiKey',
+  '*.apiKey',
+  '*.*.apiKey',
+  'password',
+  '*.password',
+  '*.*.password',
+  '*.*.*.password',
+  'bearerToken',
+  '*.bearerToken',
+  '*.*.bearerToken',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'req.headers.authorization',
+  'token',
+  '*.token',
+  '*.apiToken',
+  '*.*.apiToken',
 ];
 
 export type { Logger };
@@ -22,13 +35,21 @@ export type LogFormat = 'auto' | 'json' | 'pretty';
  * URL passwords blanked, whatever message or error quoted them. Both happen before the pretty
  * formatting, which only sees the redacted line.
  */
-export function createLogger(level: string, destination?: DestinationStream, redact: Redactor = noSecrets, format: LogFormat = 'auto'): Logger {
-  return pino({
-    level,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    base: { service: 'lestrade' },
-    hooks: { streamWrite: (line) => redactUrlsIn(redact(line)) },
-  }, destination ?? defaultDestination(format));
+export function createLogger(
+  level: string,
+  destination?: DestinationStream,
+  redact: Redactor = noSecrets,
+  format: LogFormat = 'auto',
+): Logger {
+  return pino(
+    {
+      level,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      base: { service: 'lestrade' },
+      hooks: { streamWrite: (line) => redactUrlsIn(redact(line)) },
+    },
+    destination ?? defaultDestination(format),
+  );
 }
 
 function defaultDestination(format: LogFormat): DestinationStream | undefined {

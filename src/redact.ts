@@ -46,7 +46,11 @@ export function createRedactor(secrets: Iterable<string | undefined | null>): Re
     if (typeof s !== 'string' || s.length < MIN_SECRET_LENGTH) continue;
     forms.add(s);
     forms.add(JSON.stringify(s).slice(1, -1));
-    try { forms.add(encodeURIComponent(s)); } catch { /* not well-formed: the raw form is enough */ }
+    try {
+      forms.add(encodeURIComponent(s));
+    } catch {
+      /* not well-formed: the raw form is enough */
+    }
   }
   const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
   const pattern = alternatives.length ? new RegExp(alternatives.join('|'), 'g') : null;

@@ -39,17 +39,25 @@ export interface ParentState {
 
 export function parentStateOf(view: DestinationView): ParentState {
   return {
-    title: view.thread.title, severity: view.issue.severity, source: view.investigation.source, firing: view.thread.firing,
-    resolved: view.thread.resolved, status: view.thread.status, headline: view.headline, labels: view.issue.labels,
-    investigationUrl: view.investigation.url, allowedHosts: view.allowedHosts,
+    title: view.thread.title,
+    severity: view.issue.severity,
+    source: view.investigation.source,
+    firing: view.thread.firing,
+    resolved: view.thread.resolved,
+    status: view.thread.status,
+    headline: view.headline,
+    labels: view.issue.labels,
+    investigationUrl: view.investigation.url,
+    allowedHosts: view.allowedHosts,
   };
 }
 
 export function renderParent(s: ParentState): SlackMessage {
   const hosts = new Set(s.allowedHosts);
-  const state = s.status === 'resolved'
-    ? `:white_check_mark: *Resolved*${s.resolved > 1 ? ` (${s.resolved} alerts)` : ''}`
-    : `:red_circle: *${s.firing} firing*${s.resolved ? ` · ${s.resolved} resolved` : ''}`;
+  const state =
+    s.status === 'resolved'
+      ? `:white_check_mark: *Resolved*${s.resolved > 1 ? ` (${s.resolved} alerts)` : ''}`
+      : `:red_circle: *${s.firing} firing*${s.resolved ? ` · ${s.resolved} resolved` : ''}`;
   const blocks: Block[] = [
     header(`${s.status === 'resolved' ? '✅' : '🔥'} ${s.title}`),
     section(`${state} · severity *${escapeMrkdwn(s.severity)}* · source ${escapeMrkdwn(s.source)}`),
@@ -65,19 +73,30 @@ export function renderParent(s: ParentState): SlackMessage {
 export function renderRca(view: DestinationView, actions: Block[] = []): SlackMessage {
   const hosts = new Set(view.allowedHosts);
   const blocks: Block[] = [header(`Root-cause analysis: ${view.investigation.title}`), contextText(view.doc.preamble)];
-  const body = view.doc.sections.flatMap((md) => splitText(toMrkdwn(md, { allowedHosts: hosts }), MAX_SECTION_CHARS)).map(section);
+  const body = view.doc.sections
+    .flatMap((md) => splitText(toMrkdwn(md, { allowedHosts: hosts }), MAX_SECTION_CHARS))
+    .map(section);
   const room = MAX_BLOCKS - blocks.length - 2 - actions.length;
   if (body.length > room) {
-    blocks.push(...body.slice(0, room - 1), section('_(The analysis is longer; the rest is on the investigation\'s page.)_'));
+    blocks.push(
+      ...body.slice(0, room - 1),
+      section("_(The analysis is longer; the rest is on the investigation's page.)_"),
+    );
   } else {
     blocks.push(...body);
   }
-  blocks.push(context(view.issue.labels, view.investigation.url, `Investigation \`${view.investigation.id}\``), ...actions);
+  blocks.push(
+    context(view.issue.labels, view.investigation.url, `Investigation \`${view.investigation.id}\``),
+    ...actions,
+  );
   return { text: escapeMrkdwn(`Root-cause analysis: ${view.investigation.title}`), blocks };
 }
 
 function header(text: string): Block {
-  return { type: 'header', text: { type: 'plain_text', text: clip(neutraliseMentions(text), MAX_HEADER_CHARS), emoji: true } };
+  return {
+    type: 'header',
+    text: { type: 'plain_text', text: clip(neutraliseMentions(text), MAX_HEADER_CHARS), emoji: true },
+  };
 }
 
 function section(mrkdwn: string): Block {
@@ -91,11 +110,16 @@ function contextText(text: string): Block {
 /** Labels as `name=value` (escaped), then a link to the investigation when a public URL is configured. */
 function context(labels: Record<string, string>, url: string | null, note: string): Block {
   const entries = Object.entries(labels).sort(([a], [b]) => a.localeCompare(b));
-  const shown = entries.slice(0, MAX_LABELS_SHOWN).map(([k, v]) => `\`${escapeMrkdwn(`${k}=${v}`).replace(/`/g, 'ˋ')}\``);
+  const shown = entries
+    .slice(0, MAX_LABELS_SHOWN)
+    .map(([k, v]) => `\`${escapeMrkdwn(`${k}=${v}`).replace(/`/g, 'ˋ')}\``);
   if (entries.length > MAX_LABELS_SHOWN) shown.push(`+${entries.length - MAX_LABELS_SHOWN} more`);
   const elements: Block[] = [];
   if (shown.length) elements.push({ type: 'mrkdwn', text: clip(shown.join(' '), MAX_SECTION_CHARS) });
-  elements.push({ type: 'mrkdwn', text: url ? `<${url.replace(/[|<> ]/g, encodeURIComponent)}|Open in Lestrade> · ${note}` : note });
+  elements.push({
+    type: 'mrkdwn',
+    text: url ? `<${url.replace(/[|<> ]/g, encodeURIComponent)}|Open in Lestrade> · ${note}` : note,
+  });
   return { type: 'context', elements: elements.slice(0, MAX_CONTEXT_ELEMENTS) };
 }
 

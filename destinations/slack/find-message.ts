@@ -25,10 +25,24 @@ const PAGE = 200;
  * Our earlier top-level message with this marker in the channel (posted by our bot, carrying our
  * metadata), or null: how a write whose answer was lost is found before posting again.
  */
-export async function findInHistory(client: WebClient, channel: string, me: SlackIdentity, marker: Marker): Promise<string | null> {
+export async function findInHistory(
+  client: WebClient,
+  channel: string,
+  me: SlackIdentity,
+  marker: Marker,
+): Promise<string | null> {
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await slackCall(() => client.conversations.history({ channel, limit: PAGE, include_all_metadata: true, ...(cursor ? { cursor } : {}) }), channel);
+    const r = await slackCall(
+      () =>
+        client.conversations.history({
+          channel,
+          limit: PAGE,
+          include_all_metadata: true,
+          ...(cursor ? { cursor } : {}),
+        }),
+      channel,
+    );
     const found = (r.messages as SlackMessageSeen[] | undefined)?.find((m) => isOurs(m, me, marker));
     if (found?.ts) return found.ts;
     cursor = r.response_metadata?.next_cursor || undefined;
@@ -38,11 +52,29 @@ export async function findInHistory(client: WebClient, channel: string, me: Slac
 }
 
 /** Our earlier reply with this marker in the thread of parentTs, or null. */
-export async function findInThread(client: WebClient, channel: string, parentTs: string, me: SlackIdentity, marker: Marker): Promise<string | null> {
+export async function findInThread(
+  client: WebClient,
+  channel: string,
+  parentTs: string,
+  me: SlackIdentity,
+  marker: Marker,
+): Promise<string | null> {
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await slackCall(() => client.conversations.replies({ channel, ts: parentTs, limit: PAGE, include_all_metadata: true, ...(cursor ? { cursor } : {}) }), channel);
-    const found = (r.messages as SlackMessageSeen[] | undefined)?.find((m) => m.ts !== parentTs && isOurs(m, me, marker));
+    const r = await slackCall(
+      () =>
+        client.conversations.replies({
+          channel,
+          ts: parentTs,
+          limit: PAGE,
+          include_all_metadata: true,
+          ...(cursor ? { cursor } : {}),
+        }),
+      channel,
+    );
+    const found = (r.messages as SlackMessageSeen[] | undefined)?.find(
+      (m) => m.ts !== parentTs && isOurs(m, me, marker),
+    );
     if (found?.ts) return found.ts;
     cursor = r.response_metadata?.next_cursor || undefined;
     if (!cursor) return null;

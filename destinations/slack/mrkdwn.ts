@@ -11,7 +11,9 @@ export interface MrkdwnOptions {
 }
 
 export function toMrkdwn(md: string, opts: MrkdwnOptions): string {
-  return blocks(Lexer.lex(md, { gfm: true }), opts).replace(/\n{3,}/g, '\n\n').trim();
+  return blocks(Lexer.lex(md, { gfm: true }), opts)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** One line of Markdown (a headline, a title) as inline mrkdwn. */
@@ -30,7 +32,10 @@ export function neutraliseMentions(text: string): string {
 }
 
 function blocks(tokens: Token[], opts: MrkdwnOptions): string {
-  return tokens.map((t) => block(t, opts)).filter((s) => s !== '').join('\n\n');
+  return tokens
+    .map((t) => block(t, opts))
+    .filter((s) => s !== '')
+    .join('\n\n');
 }
 
 function block(token: Token, opts: MrkdwnOptions): string {
@@ -45,7 +50,10 @@ function block(token: Token, opts: MrkdwnOptions): string {
     case 'code':
       return codeBlock(t.text);
     case 'blockquote':
-      return blocks(t.tokens, opts).split('\n').map((l) => `> ${l}`).join('\n');
+      return blocks(t.tokens, opts)
+        .split('\n')
+        .map((l) => `> ${l}`)
+        .join('\n');
     case 'list':
       return list(t, opts, 0);
     case 'table':
@@ -63,13 +71,17 @@ function block(token: Token, opts: MrkdwnOptions): string {
 
 function list(t: Tokens.List, opts: MrkdwnOptions, depth: number): string {
   const start = typeof t.start === 'number' ? t.start : 1;
-  return t.items.map((item, i) => {
-    const bullet = t.ordered ? `${start + i}.` : '•';
-    const parts = item.tokens.map((c) => (c.type === 'list' ? list(c as Tokens.List, opts, depth + 1) : block(c, opts)));
-    const body = parts.filter((p) => p !== '').join('\n');
-    const check = item.task ? (item.checked ? '☑ ' : '☐ ') : '';
-    return `${'    '.repeat(depth)}${bullet} ${check}${body}`;
-  }).join('\n');
+  return t.items
+    .map((item, i) => {
+      const bullet = t.ordered ? `${start + i}.` : '•';
+      const parts = item.tokens.map((c) =>
+        c.type === 'list' ? list(c as Tokens.List, opts, depth + 1) : block(c, opts),
+      );
+      const body = parts.filter((p) => p !== '').join('\n');
+      const check = item.task ? (item.checked ? '☑ ' : '☐ ') : '';
+      return `${'    '.repeat(depth)}${bullet} ${check}${body}`;
+    })
+    .join('\n');
 }
 
 function inline(tokens: readonly Token[] | undefined, opts: MrkdwnOptions): string {
@@ -117,7 +129,10 @@ function codeBlock(code: string): string {
 
 /** marked keeps entities as written; the sanitiser wrote `&lt;` for a removed tag. Decoded, then escaped once. */
 function decodeEntities(text: string): string {
-  return text.replace(/&(lt|gt|amp|quot|#39);/g, (_m, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', '#39': "'" })[e] ?? _m);
+  return text.replace(
+    /&(lt|gt|amp|quot|#39);/g,
+    (_m, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', '#39': "'" })[e] ?? _m,
+  );
 }
 
 function hostOf(href: string): string | null {

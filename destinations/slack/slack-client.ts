@@ -19,7 +19,10 @@ export interface SlackIdentity {
  * policy does, and every retry goes through find-before-write, which the SDK's retry of a POST
  * whose answer was lost would skip (posting the message twice).
  */
-export function createSlackClient(config: Pick<SlackConfig, 'botToken' | 'apiUrl' | 'timeoutMs'>, log: Logger): WebClient {
+export function createSlackClient(
+  config: Pick<SlackConfig, 'botToken' | 'apiUrl' | 'timeoutMs'>,
+  log: Logger,
+): WebClient {
   return new WebClient(config.botToken, {
     slackApiUrl: config.apiUrl.endsWith('/') ? config.apiUrl : `${config.apiUrl}/`,
     retryConfig: { retries: 0 },
@@ -56,7 +59,9 @@ function slackLogger(log: Logger): SlackLogger {
     info: () => undefined,
     warn: (...msg: unknown[]) => child.warn(text(msg)),
     error: (...msg: unknown[]) => child.error(text(msg)),
-    setLevel: (l: LogLevel) => { level = l; },
+    setLevel: (l: LogLevel) => {
+      level = l;
+    },
     getLevel: () => level,
     setName: () => undefined,
   };

@@ -28,7 +28,10 @@ export class SlackDestination implements Destination {
   readonly name = 'slack';
   private identity: Promise<SlackIdentity> | null = null;
 
-  constructor(readonly client: WebClient, private readonly config: SlackConfig) {}
+  constructor(
+    readonly client: WebClient,
+    private readonly config: SlackConfig,
+  ) {}
 
   describe(target: string | null): string {
     return `slack:${target ?? this.config.channel ?? '(no channel)'}`;
@@ -36,7 +39,10 @@ export class SlackDestination implements Destination {
 
   /** auth.test, once; a failure is forgotten so the next call tries again. */
   me(): Promise<SlackIdentity> {
-    this.identity ??= whoAmI(this.client).catch((err: unknown) => { this.identity = null; throw err; });
+    this.identity ??= whoAmI(this.client).catch((err: unknown) => {
+      this.identity = null;
+      throw err;
+    });
     return this.identity;
   }
 
@@ -51,18 +57,26 @@ export class SlackDestination implements Destination {
 
   async deliver(view: DestinationView, target: string | null, ctx: DeliveryContext): Promise<Delivered | null> {
     const channel = target ?? this.config.channel;
-    if (!channel) throw new PermanentError('no Slack channel: set SLACK_CHANNEL (destinations.slack.channel) or route to slack:<channel>');
+    if (!channel)
+      throw new PermanentError(
+        'no Slack channel: set SLACK_CHANNEL (destinations.slack.channel) or route to slack:<channel>',
+      );
     const me = await this.me();
     const thread = digest(view.thread.key);
-    return ctx.memo.withLock(`thread:${channel}:${thread}`, () => new ThreadWrite(this.client, me, ctx, view, thread).run(channel));
+    return ctx.memo.withLock(`thread:${channel}:${thread}`, () =>
+      new ThreadWrite(this.client, me, ctx, view, thread).run(channel),
+    );
   }
 }
 
 /** One delivery to one thread, under the thread's lock. */
 class ThreadWrite {
   constructor(
-    private readonly client: WebClient, private readonly me: SlackIdentity, private readonly ctx: DeliveryContext,
-    private readonly view: DestinationView, private readonly thread: string,
+    private readonly client: WebClient,
+    private readonly me: SlackIdentity,
+    private readonly ctx: DeliveryContext,
+    private readonly view: DestinationView,
+    private readonly thread: string,
   ) {}
 
   async run(channelName: string): Promise<Delivered | null> {
@@ -75,7 +89,10 @@ class ThreadWrite {
       created = true;
     }
     const channelId = (await this.ctx.memo.get(`channel:${channelName}`)) ?? channel;
-    const reply = this.view.event === 'completed' ? await this.ensureReply(channelId, parent.ts) : await this.storedReply(channelId);
+    const reply =
+      this.view.event === 'completed'
+        ? await this.ensureReply(channelId, parent.ts)
+        : await this.storedReply(channelId);
     const updated = await this.refreshParent(channelId, parent);
     const ts = reply?.ts ?? parent.ts;
     const action = created || reply?.created ? 'created' : updated ? 'updated' : 'unchanged';
@@ -100,7 +117,10 @@ class ThreadWrite {
     if (stored) return stored;
     // A channel given by #name has no id until our first post answered: Slack's history takes ids only.
     if (channel.startsWith('#')) return null;
-    const ts = await findInHistory(this.client, channel, this.me, { eventType: THREAD_EVENT, payload: { thread: this.thread } });
+    const ts = await findInHistory(this.client, channel, this.me, {
+      eventType: THREAD_EVENT,
+      payload: { thread: this.thread },
+    });
     if (!ts) return null;
     const found: ParentRecord = { ts, newest: null, state: null, rendered: '' };
     await this.ctx.memo.set(this.parentKey(channel), JSON.stringify(found));
@@ -118,13 +138,23 @@ class ThreadWrite {
   }
 
   private async ensureReply(channel: string, parentTs: string): Promise<{ ts: string; created: boolean }> {
-    const marker = { eventType: RCA_EVENT, payload: { investigation_id: this.view.investigation.id, thread: this.thread } };
-    const known = (await this.ctx.memo.get(this.replyKey(channel))) ?? (await findInThread(this.client, channel, parentTs, this.me, marker));
+    const marker = {
+      eventType: RCA_EVENT,
+      payload: { investigation_id: this.view.investigation.id, thread: this.thread },
+    };
+    const known =
+      (await this.ctx.memo.get(this.replyKey(channel))) ??
+      (await findInThread(this.client, channel, parentTs, this.me, marker));
     if (known) {
       await this.ctx.memo.set(this.replyKey(channel), known);
       return { ts: known, created: false };
     }
-    const r = await this.post(channel, renderRca(this.view), { event_type: marker.eventType, event_payload: marker.payload }, parentTs);
+    const r = await this.post(
+      channel,
+      renderRca(this.view),
+      { event_type: marker.eventType, event_payload: marker.payload },
+      parentTs,
+    );
     await this.ctx.memo.set(this.replyKey(channel), r.ts);
     return { ts: r.ts, created: true };
   }
@@ -134,24 +164,43 @@ class ThreadWrite {
     const mine = parentStateOf(this.view);
     const newer = !parent.newest || this.view.investigation.createdAt >= parent.newest.createdAt;
     // The counts are the latest news of the thread; the headline is the newest investigation's.
-    const state: ParentState = newer || !parent.state
-      ? mine
-      : { ...parent.state, firing: mine.firing, resolved: mine.resolved, status: mine.status };
+    const state: ParentState =
+      newer || !parent.state
+        ? mine
+        : { ...parent.state, firing: mine.firing, resolved: mine.resolved, status: mine.status };
     const msg = renderParent(state);
     const rendered = digest(JSON.stringify(msg));
     if (rendered === parent.rendered) return false;
-    await slackCall(() => this.client.chat.update({ channel, ts: parent.ts, text: msg.text, blocks: msg.blocks as never }), channel);
+    await slackCall(
+      () => this.client.chat.update({ channel, ts: parent.ts, text: msg.text, blocks: msg.blocks as never }),
+      channel,
+    );
     const record: ParentRecord = { ts: parent.ts, newest: newer ? this.newest() : parent.newest, state, rendered };
     await this.ctx.memo.set(this.parentKey(channel), JSON.stringify(record));
     return true;
   }
 
-  private async post(channel: string, msg: SlackMessage, metadata: { event_type: string; event_payload: Record<string, string> }, threadTs?: string) {
-    const r = await slackCall(() => this.client.chat.postMessage({
-      channel, text: msg.text, blocks: msg.blocks as never, metadata, unfurl_links: false, unfurl_media: false,
-      ...(threadTs ? { thread_ts: threadTs } : {}),
-    }), channel);
-    if (!r.ts || !r.channel) throw new PermanentError(`Slack accepted the message but named no ts: ${fixFor('', {}, channel)}`);
+  private async post(
+    channel: string,
+    msg: SlackMessage,
+    metadata: { event_type: string; event_payload: Record<string, string> },
+    threadTs?: string,
+  ) {
+    const r = await slackCall(
+      () =>
+        this.client.chat.postMessage({
+          channel,
+          text: msg.text,
+          blocks: msg.blocks as never,
+          metadata,
+          unfurl_links: false,
+          unfurl_media: false,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+        }),
+      channel,
+    );
+    if (!r.ts || !r.channel)
+      throw new PermanentError(`Slack accepted the message but named no ts: ${fixFor('', {}, channel)}`);
     return { ts: r.ts, channel: r.channel };
   }
 

@@ -8,37 +8,78 @@ import type { DestinationView } from '../../src/destinations/destination.js';
  */
 export interface TeamsMessage {
   type: 'message';
-  attachments: Array<{ contentType: 'application/vnd.microsoft.card.adaptive'; contentUrl: null; content: AdaptiveCard }>;
+  attachments: Array<{
+    contentType: 'application/vnd.microsoft.card.adaptive';
+    contentUrl: null;
+    content: AdaptiveCard;
+  }>;
 }
 
 export type AdaptiveCard = Record<string, unknown> & { type: 'AdaptiveCard'; version: string; body: unknown[] };
 
-const COLOR: Record<string, string> = { critical: 'Attention', high: 'Attention', warning: 'Warning', info: 'Accent', unknown: 'Default' };
+const COLOR: Record<string, string> = {
+  critical: 'Attention',
+  high: 'Attention',
+  warning: 'Warning',
+  info: 'Accent',
+  unknown: 'Default',
+};
 const MAX_TEXT = 20_000;
 
 export function teamsMessage(view: DestinationView): TeamsMessage {
-  return { type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: adaptiveCard(view) }] };
+  return {
+    type: 'message',
+    attachments: [
+      { contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: adaptiveCard(view) },
+    ],
+  };
 }
 
 export function adaptiveCard(view: DestinationView): AdaptiveCard {
-  const labels = Object.entries(view.issue.labels).sort(([a], [b]) => a.localeCompare(b)).slice(0, 12);
+  const labels = Object.entries(view.issue.labels)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .slice(0, 12);
   const body: unknown[] = [
     { type: 'TextBlock', text: plain(view.investigation.title), weight: 'Bolder', size: 'Large', wrap: true },
     {
-      type: 'TextBlock', text: `Severity: ${view.issue.severity.toUpperCase()}`, color: COLOR[view.issue.severity] ?? 'Default',
-      weight: 'Bolder', spacing: 'Small', wrap: true,
+      type: 'TextBlock',
+      text: `Severity: ${view.issue.severity.toUpperCase()}`,
+      color: COLOR[view.issue.severity] ?? 'Default',
+      weight: 'Bolder',
+      spacing: 'Small',
+      wrap: true,
     },
-    { type: 'FactSet', facts: [
-      { title: 'Source', value: plain(view.investigation.source) },
-      { title: 'State', value: view.thread.status === 'resolved' ? 'resolved' : `${view.thread.firing} firing` },
-      ...labels.map(([k, v]) => ({ title: plain(k), value: plain(v) })),
-    ] },
+    {
+      type: 'FactSet',
+      facts: [
+        { title: 'Source', value: plain(view.investigation.source) },
+        { title: 'State', value: view.thread.status === 'resolved' ? 'resolved' : `${view.thread.firing} firing` },
+        ...labels.map(([k, v]) => ({ title: plain(k), value: plain(v) })),
+      ],
+    },
     { type: 'TextBlock', text: plain(view.doc.preamble), isSubtle: true, size: 'Small', wrap: true },
-    ...view.doc.sections.map((md) => ({ type: 'TextBlock', text: clip(md.replace(/<at>/gi, '&lt;at>'), MAX_TEXT), wrap: true, separator: true })),
-    { type: 'TextBlock', text: plain(`Lestrade investigation ${view.investigation.id}`), isSubtle: true, size: 'Small', wrap: true },
+    ...view.doc.sections.map((md) => ({
+      type: 'TextBlock',
+      text: clip(md.replace(/<at>/gi, '&lt;at>'), MAX_TEXT),
+      wrap: true,
+      separator: true,
+    })),
+    {
+      type: 'TextBlock',
+      text: plain(`Lestrade investigation ${view.investigation.id}`),
+      isSubtle: true,
+      size: 'Small',
+      wrap: true,
+    },
   ];
-  const card: AdaptiveCard = { type: 'AdaptiveCard', $schema: 'http://adaptivecards.io/schemas/adaptive-card.json', version: '1.4', body };
-  if (view.investigation.url) card.actions = [{ type: 'Action.OpenUrl', title: 'Open in Lestrade', url: view.investigation.url }];
+  const card: AdaptiveCard = {
+    type: 'AdaptiveCard',
+    $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+    version: '1.4',
+    body,
+  };
+  if (view.investigation.url)
+    card.actions = [{ type: 'Action.OpenUrl', title: 'Open in Lestrade', url: view.investigation.url }];
   return card;
 }
 

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import type { Delivered, DeliveryContext, Destination, DestinationRegistration, DestinationView } from '../../src/destinations/destination.js';
+import type {
+  Delivered,
+  DeliveryContext,
+  Destination,
+  DestinationRegistration,
+  DestinationView,
+} from '../../src/destinations/destination.js';
 import { postOnce } from '../http-post.js';
 import { teamsMessage } from './card.js';
 
@@ -25,10 +31,18 @@ class TeamsDestination implements Destination {
 
   async deliver(view: DestinationView, _target: string | null, ctx: DeliveryContext): Promise<Delivered | null> {
     if (view.event !== 'completed') return null;
-    return postOnce(`teams:${view.investigation.id}`, {
-      vendor: 'Teams', url: this.config.webhookUrl, body: JSON.stringify(teamsMessage(view)), headers: {},
-      timeoutMs: this.config.timeoutMs, setting: 'TEAMS_WEBHOOK_URL (destinations.teams.webhookUrl)',
-    }, ctx);
+    return postOnce(
+      `teams:${view.investigation.id}`,
+      {
+        vendor: 'Teams',
+        url: this.config.webhookUrl,
+        body: JSON.stringify(teamsMessage(view)),
+        headers: {},
+        timeoutMs: this.config.timeoutMs,
+        setting: 'TEAMS_WEBHOOK_URL (destinations.teams.webhookUrl)',
+      },
+      ctx,
+    );
   }
 }
 

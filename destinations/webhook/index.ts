@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import type { Delivered, DeliveryContext, Destination, DestinationRegistration, DestinationView } from '../../src/destinations/destination.js';
+import type {
+  Delivered,
+  DeliveryContext,
+  Destination,
+  DestinationRegistration,
+  DestinationView,
+} from '../../src/destinations/destination.js';
 import { splitTokens } from '../../src/check-credentials.js';
 import { postOnce } from '../http-post.js';
 import { webhookPayload } from './payload.js';
@@ -20,7 +26,10 @@ export type WebhookConfig = z.infer<typeof WebhookConfigSchema>;
 class WebhookDestination implements Destination {
   readonly name = 'webhook';
   private readonly secrets: string[];
-  constructor(private readonly config: WebhookConfig & { url: string }, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly config: WebhookConfig & { url: string },
+    private readonly now: () => number = Date.now,
+  ) {
     this.secrets = splitTokens(config.secret ?? '');
   }
 
@@ -31,20 +40,36 @@ class WebhookDestination implements Destination {
   async deliver(view: DestinationView, _target: string | null, ctx: DeliveryContext): Promise<Delivered | null> {
     const key = `lestrade-${view.investigation.id}-${view.event}`;
     const body = JSON.stringify(webhookPayload(view, key));
-    return postOnce(key, {
-      vendor: 'webhook', url: this.config.url, body, timeoutMs: this.config.timeoutMs, setting: 'LESTRADE_WEBHOOK_URL (destinations.webhook.url)',
-      headers: { 'idempotency-key': key, 'x-lestrade-signature': signatureHeader(body, this.secrets, this.now() / 1000) },
-    }, ctx);
+    return postOnce(
+      key,
+      {
+        vendor: 'webhook',
+        url: this.config.url,
+        body,
+        timeoutMs: this.config.timeoutMs,
+        setting: 'LESTRADE_WEBHOOK_URL (destinations.webhook.url)',
+        headers: {
+          'idempotency-key': key,
+          'x-lestrade-signature': signatureHeader(body, this.secrets, this.now() / 1000),
+        },
+      },
+      ctx,
+    );
   }
 }
 
 export const webhook: DestinationRegistration<WebhookConfig> = {
   name: 'webhook',
   configSchema: WebhookConfigSchema,
-  env: [['LESTRADE_WEBHOOK_URL', ['url'], 'string'], ['LESTRADE_WEBHOOK_SECRET', ['secret'], 'string']],
+  env: [
+    ['LESTRADE_WEBHOOK_URL', ['url'], 'string'],
+    ['LESTRADE_WEBHOOK_SECRET', ['secret'], 'string'],
+  ],
   disabledReason: (c) => {
     if (!c.url) return 'no URL (LESTRADE_WEBHOOK_URL or destinations.webhook.url)';
-    return c.secret ? null : 'no signing secret (LESTRADE_WEBHOOK_SECRET or destinations.webhook.secret): deliveries would be unsigned';
+    return c.secret
+      ? null
+      : 'no signing secret (LESTRADE_WEBHOOK_SECRET or destinations.webhook.secret): deliveries would be unsigned';
   },
   create: (c) => new WebhookDestination(c as WebhookConfig & { url: string }),
 };

@@ -10,7 +10,13 @@ export function signatureHeader(body: string, secrets: readonly string[], nowSec
   return [`t=${t}`, ...secrets.map((s) => `v1=${hmac(s, `${t}.${body}`)}`)].join(',');
 }
 
-export function verifySignature(header: string, body: string, secrets: readonly string[], nowSeconds: number, toleranceSeconds = 300): boolean {
+export function verifySignature(
+  header: string,
+  body: string,
+  secrets: readonly string[],
+  nowSeconds: number,
+  toleranceSeconds = 300,
+): boolean {
   const parts = header.split(',').map((p) => p.trim().split('='));
   const t = Number(parts.find(([k]) => k === 't')?.[1]);
   if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > toleranceSeconds) return false;

@@ -35,7 +35,8 @@ export class AlertmanagerSource implements SourceClient<IssueQuery> {
     url.searchParams.set('active', 'true');
     url.searchParams.set('silenced', 'false');
     url.searchParams.set('inhibited', 'false');
-    for (const [k, v] of Object.entries(query.labels ?? {})) url.searchParams.append('filter', `${k}=${JSON.stringify(v)}`);
+    for (const [k, v] of Object.entries(query.labels ?? {}))
+      url.searchParams.append('filter', `${k}=${JSON.stringify(v)}`);
     const alerts = await this.get(url);
     const issues = alerts
       .map((a) => issueFromApiAlert(a, this.displayUrl))
@@ -53,9 +54,14 @@ export class AlertmanagerSource implements SourceClient<IssueQuery> {
   private async get(url: URL) {
     let res: Response;
     try {
-      res = await fetch(url, { headers: { accept: 'application/json', ...this.headers }, signal: AbortSignal.timeout(15_000) });
+      res = await fetch(url, {
+        headers: { accept: 'application/json', ...this.headers },
+        signal: AbortSignal.timeout(15_000),
+      });
     } catch (err) {
-      throw new RetryableError(`Alertmanager at ${this.displayUrl} unreachable: ${(err as Error).message}`, { cause: err });
+      throw new RetryableError(`Alertmanager at ${this.displayUrl} unreachable: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     const text = await res.text();
     if (!res.ok) {
@@ -63,7 +69,8 @@ export class AlertmanagerSource implements SourceClient<IssueQuery> {
       throw res.status >= 500 ? new RetryableError(msg) : new PermanentError(msg);
     }
     const parsed = ApiAlertsSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new PermanentError(`unexpected answer from Alertmanager: ${describeZodIssues(parsed.error.issues)}`);
+    if (!parsed.success)
+      throw new PermanentError(`unexpected answer from Alertmanager: ${describeZodIssues(parsed.error.issues)}`);
     return parsed.data;
   }
 }

@@ -11,15 +11,19 @@ export const alertmanager: SourceRegistration<AlertmanagerConfig> = {
   configSchema: AlertmanagerConfigSchema,
   env: ALERTMANAGER_ENV,
   disabledReason: () => null,
-  webhookWarnings: (c) => (c.bearerToken || c.basicAuth
-    ? []
-    : ['no ALERTMANAGER_WEBHOOK_TOKEN or basic auth set: /webhooks/alertmanager accepts unauthenticated requests']),
+  webhookWarnings: (c) =>
+    c.bearerToken || c.basicAuth
+      ? []
+      : ['no ALERTMANAGER_WEBHOOK_TOKEN or basic auth set: /webhooks/alertmanager accepts unauthenticated requests'],
   webhook: (c) => alertmanagerWebhook(c),
   pull: {
     description: "investigate Alertmanager's active alerts (API v2)",
     noun: 'active alert',
     options: [
-      { flags: '--alertmanager-url <url>', description: 'Alertmanager base URL, e.g. http://localhost:9093 (or ALERTMANAGER_URL)' },
+      {
+        flags: '--alertmanager-url <url>',
+        description: 'Alertmanager base URL, e.g. http://localhost:9093 (or ALERTMANAGER_URL)',
+      },
       { flags: '--label <key=value>', description: 'only alerts with this label (repeatable)', repeatable: true },
       { flags: '--alertname <regex>', description: 'only alerts whose alertname matches' },
     ],
@@ -28,7 +32,10 @@ export const alertmanager: SourceRegistration<AlertmanagerConfig> = {
       if (!url) throw new ConfigError('--alertmanager-url (or ALERTMANAGER_URL) is required');
       const labels = Object.fromEntries(((opts.label as string[] | undefined) ?? []).map(parseLabel));
       const titlePattern = opts.alertname ? new RegExp(opts.alertname as string) : undefined;
-      return { client: new AlertmanagerSource(url), query: { labels, titlePattern, limit: opts.limit as number | undefined } };
+      return {
+        client: new AlertmanagerSource(url),
+        query: { labels, titlePattern, limit: opts.limit as number | undefined },
+      };
     },
   },
 };

@@ -43,9 +43,15 @@ function toIssue(a: AlertFields, status: Issue['status'], instance: string, raw:
 
 /** Every alert of a webhook delivery, firing ones open and resolved ones resolved. */
 export function issuesFromWebhook(p: WebhookPayload): Issue[] {
-  const context = { receiver: p.receiver, groupKey: p.groupKey, groupLabels: p.groupLabels, externalURL: p.externalURL };
+  const context = {
+    receiver: p.receiver,
+    groupKey: p.groupKey,
+    groupLabels: p.groupLabels,
+    externalURL: p.externalURL,
+  };
   return p.alerts.map((a: WebhookAlert) =>
-    toIssue(a, a.status === 'firing' ? 'open' : 'resolved', p.externalURL, { ...context, alert: a }));
+    toIssue(a, a.status === 'firing' ? 'open' : 'resolved', p.externalURL, { ...context, alert: a }),
+  );
 }
 
 /** An alert from API v2; one whose endsAt has passed counts as resolved. */

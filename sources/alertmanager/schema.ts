@@ -17,7 +17,8 @@ const kv = z.unknown().transform((value, ctx): Record<string, string> => {
   }
   const entries = Object.entries(value);
   for (const [k, v] of entries) {
-    if (typeof v !== 'string') ctx.addIssue({ code: 'custom', path: [k], message: `expected string, received ${kindOf(v)}` });
+    if (typeof v !== 'string')
+      ctx.addIssue({ code: 'custom', path: [k], message: `expected string, received ${kindOf(v)}` });
   }
   return Object.fromEntries(entries);
 });
@@ -34,7 +35,9 @@ function kindOf(v: unknown): string {
  */
 export const RFC3339_PATTERN =
   '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$';
-const timestamp = z.string().regex(new RegExp(RFC3339_PATTERN), 'must be an RFC 3339 timestamp, e.g. 2024-01-01T00:00:00.123456789Z');
+const timestamp = z
+  .string()
+  .regex(new RegExp(RFC3339_PATTERN), 'must be an RFC 3339 timestamp, e.g. 2024-01-01T00:00:00.123456789Z');
 
 export const WebhookAlertSchema = z.object({
   status: z.enum(['firing', 'resolved']),

@@ -26,7 +26,12 @@ export function alertmanagerWebhook(config: AlertmanagerConfig): WebhookHandler 
       return {
         kind: 'issues',
         issues: withGroups(issuesFromWebhook({ ...payload, alerts: taken }), payload, config),
-        log: { groupKey: clip(payload.groupKey), alerts: payload.alerts.length, taken: taken.length, truncated: payload.truncatedAlerts },
+        log: {
+          groupKey: clip(payload.groupKey),
+          alerts: payload.alerts.length,
+          taken: taken.length,
+          truncated: payload.truncatedAlerts,
+        },
         ...(dropped > 0 ? { extra: { truncatedAlerts: dropped } } : {}),
       };
     },

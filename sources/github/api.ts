@@ -17,7 +17,11 @@ const NO_RETRY = { request: { retries: 0 } };
 export class GitHubApi {
   private login: Promise<string> | null = null;
 
-  constructor(readonly octokit: GitHubOctokit, readonly instance: string, private readonly auth: AuthKind) {}
+  constructor(
+    readonly octokit: GitHubOctokit,
+    readonly instance: string,
+    private readonly auth: AuthKind,
+  ) {}
 
   /** Our login: the token's user, or `<app slug>[bot]` for an App (its comments appear under that name). */
   botLogin(): Promise<string> {
@@ -38,13 +42,26 @@ export class GitHubApi {
   }
 
   /** The user's permission on the repository; null when GitHub does not know them there (404). */
-  async permission(owner: string, repo: string, username: string): Promise<{ permission: string; role_name: string } | null> {
-    return orNull(async () => (await this.octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username })).data);
+  async permission(
+    owner: string,
+    repo: string,
+    username: string,
+  ): Promise<{ permission: string; role_name: string } | null> {
+    return orNull(
+      async () => (await this.octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username })).data,
+    );
   }
 
   /** Every comment on the issue, oldest first, all pages. */
   async comments(owner: string, repo: string, number: number): Promise<GhComment[]> {
-    return callGitHub(() => this.octokit.paginate(this.octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: PAGE }));
+    return callGitHub(() =>
+      this.octokit.paginate(this.octokit.rest.issues.listComments, {
+        owner,
+        repo,
+        issue_number: number,
+        per_page: PAGE,
+      }),
+    );
   }
 
   /** The last `want` comments (or a few more), from the last pages only; `total` is the issue's comment count. */
@@ -55,7 +72,9 @@ export class GitHubApi {
     const out: GhComment[] = [];
     while (page >= stop && out.length < want) {
       const p = page;
-      const { data } = await callGitHub(() => this.octokit.rest.issues.listComments({ owner, repo, issue_number: number, per_page: PAGE, page: p }));
+      const { data } = await callGitHub(() =>
+        this.octokit.rest.issues.listComments({ owner, repo, issue_number: number, per_page: PAGE, page: p }),
+      );
       out.unshift(...data);
       page -= 1;
     }
@@ -67,35 +86,51 @@ export class GitHubApi {
   }
 
   async createComment(owner: string, repo: string, number: number, body: string): Promise<GhComment> {
-    return (await callGitHub(() => this.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, ...NO_RETRY }))).data;
+    return (
+      await callGitHub(() =>
+        this.octokit.rest.issues.createComment({ owner, repo, issue_number: number, body, ...NO_RETRY }),
+      )
+    ).data;
   }
 
   async updateComment(owner: string, repo: string, id: number, body: string): Promise<GhComment> {
-    return (await callGitHub(() => this.octokit.rest.issues.updateComment({ owner, repo, comment_id: id, body, ...NO_RETRY }))).data;
+    return (
+      await callGitHub(() => this.octokit.rest.issues.updateComment({ owner, repo, comment_id: id, body, ...NO_RETRY }))
+    ).data;
   }
 
   /**
    * GET /search/issues, following every page (up to `limit` results when given). Search answers at
    * most 1,000 results per query; pollers move their cursor forward to get past that.
    */
-  async searchIssues(q: string, sort: 'created' | 'updated', order: 'asc' | 'desc', limit?: number): Promise<GhIssue[]> {
+  async searchIssues(
+    q: string,
+    sort: 'created' | 'updated',
+    order: 'asc' | 'desc',
+    limit?: number,
+  ): Promise<GhIssue[]> {
     let seen = 0;
-    return callGitHub(() => this.octokit.paginate(
-      this.octokit.rest.search.issuesAndPullRequests,
-      { q, sort, order, per_page: PAGE },
-      (res, done) => {
-        seen += res.data.length;
-        if (limit !== undefined && seen >= limit) done();
-        return res.data;
-      },
-    ));
+    return callGitHub(() =>
+      this.octokit.paginate(
+        this.octokit.rest.search.issuesAndPullRequests,
+        { q, sort, order, per_page: PAGE },
+        (res, done) => {
+          seen += res.data.length;
+          if (limit !== undefined && seen >= limit) done();
+          return res.data;
+        },
+      ),
+    );
   }
 }
 
 /** An installation token passed as GITHUB_TOKEN cannot read GET /user, so we could not tell our comments from others'. */
 function tokenWithoutUser(err: unknown, auth: AuthKind): unknown {
   if (auth !== 'token' || !(err instanceof PermanentError) || !/HTTP 403/.test(err.message)) return err;
-  return new PermanentError(`github: cannot tell whose GITHUB_TOKEN this is (GET /user: ${err.message}); use a user's token or GitHub App credentials`, { cause: err });
+  return new PermanentError(
+    `github: cannot tell whose GITHUB_TOKEN this is (GET /user: ${err.message}); use a user's token or GitHub App credentials`,
+    { cause: err },
+  );
 }
 
 async function orNull<T>(fn: () => Promise<T>): Promise<T | null> {

@@ -43,7 +43,8 @@ export function createOctokit(c: GitHubConfig, opts: ClientOptions = {}): GitHub
     // client's first retry each one waits (1+1)² × base: a 250 ms base keeps that at a second.
     retry: { retries: 1, retryAfterBaseValue: 250, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
     request: {
-      fetch: (url: string | URL, init?: RequestInit) => fetch(url, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) }),
+      fetch: (url: string | URL, init?: RequestInit) =>
+        fetch(url, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) }),
     },
   });
 }
@@ -61,6 +62,8 @@ export function readPrivateKey(value: string): string {
   try {
     return readFileSync(value, 'utf8');
   } catch (err) {
-    throw new ConfigError(`sources.github.app.privateKey: neither PEM text nor a readable file (${(err as Error).message})`);
+    throw new ConfigError(
+      `sources.github.app.privateKey: neither PEM text nor a readable file (${(err as Error).message})`,
+    );
   }
 }

@@ -6,18 +6,27 @@ const secret = z.string().min(1);
 export const repoName = z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'expected owner/name');
 
 export const AUTHOR_ASSOCIATIONS = [
-  'OWNER', 'MEMBER', 'COLLABORATOR', 'CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'MANNEQUIN', 'NONE',
+  'OWNER',
+  'MEMBER',
+  'COLLABORATOR',
+  'CONTRIBUTOR',
+  'FIRST_TIME_CONTRIBUTOR',
+  'FIRST_TIMER',
+  'MANNEQUIN',
+  'NONE',
 ] as const;
 
 export const GitHubConfigSchema = z.strictObject({
   /** A personal access token or any token GitHub accepts as `Authorization: token …`. */
   token: secret.optional(),
   /** A GitHub App installation; all three are needed. privateKey is PEM text or a file path. */
-  app: z.strictObject({
-    appId: z.union([z.int().positive(), secret]).optional(),
-    privateKey: secret.optional(),
-    installationId: z.int().positive().optional(),
-  }).optional(),
+  app: z
+    .strictObject({
+      appId: z.union([z.int().positive(), secret]).optional(),
+      privateKey: secret.optional(),
+      installationId: z.int().positive().optional(),
+    })
+    .optional(),
   /** REST API base: https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server. */
   apiUrl: z.url().default('https://api.github.com'),
   /** Secret(s) for X-Hub-Signature-256; comma-separate several to rotate. */
@@ -30,18 +39,27 @@ export const GitHubConfigSchema = z.strictObject({
   trustedAssociations: z.array(z.enum(AUTHOR_ASSOCIATIONS)).default(['OWNER', 'MEMBER', 'COLLABORATOR']),
   /** Public repositories are ignored unless listed here (or true for all). */
   allowPublicRepos: z.union([z.boolean(), z.array(repoName)]).default(false),
-  repos: z.record(repoName, z.strictObject({
-    triggerLabel: z.string().min(1).optional(),
-    enabled: z.boolean().optional(),
-  })).default({}),
+  repos: z
+    .record(
+      repoName,
+      z.strictObject({
+        triggerLabel: z.string().min(1).optional(),
+        enabled: z.boolean().optional(),
+      }),
+    )
+    .default({}),
   /** Post the RCA as a comment on the issue. */
   writeBack: z.boolean().default(true),
-  poll: z.array(z.strictObject({
-    repo: repoName,
-    /** Search qualifiers; default `is:open label:<triggerLabel>`. */
-    query: z.string().min(1).optional(),
-    everySeconds: z.int().min(10).default(300),
-  })).default([]),
+  poll: z
+    .array(
+      z.strictObject({
+        repo: repoName,
+        /** Search qualifiers; default `is:open label:<triggerLabel>`. */
+        query: z.string().min(1).optional(),
+        everySeconds: z.int().min(10).default(300),
+      }),
+    )
+    .default([]),
 });
 export type GitHubConfig = z.infer<typeof GitHubConfigSchema>;
 
@@ -70,7 +88,9 @@ export function appCredentials(c: GitHubConfig): AppCredentials | null {
 
 export function disabledReason(c: GitHubConfig): string | null {
   if (c.token || appCredentials(c)) return null;
-  const missing = c.app ? (['appId', 'privateKey', 'installationId'] as const).filter((k) => c.app?.[k] === undefined) : [];
+  const missing = c.app
+    ? (['appId', 'privateKey', 'installationId'] as const).filter((k) => c.app?.[k] === undefined)
+    : [];
   const detail = missing.length ? ` (sources.github.app lacks ${missing.join(', ')})` : '';
   return `no GITHUB_TOKEN or GitHub App credentials${detail}`;
 }

@@ -21,7 +21,9 @@ export function githubError(err: unknown): unknown {
   const e = err as OctokitFailure;
   if (!e?.response) {
     const name = (err as Error)?.name;
-    return e?.request !== undefined || name === 'AbortError' || name === 'TimeoutError' ? vendorUnreachable(VENDOR, err) : err;
+    return e?.request !== undefined || name === 'AbortError' || name === 'TimeoutError'
+      ? vendorUnreachable(VENDOR, err)
+      : err;
   }
   const { status, headers, data } = e.response;
   const get = (name: string) => {
@@ -30,14 +32,19 @@ export function githubError(err: unknown): unknown {
   };
   const reason = githubReason(data, err);
   if (isRateLimited(status, get, reason)) {
-    return new RetryableError(`${VENDOR} answered HTTP ${status} (rate limited): ${reason.slice(0, 300)}`, { retryAfterMs: rateLimitWaitMs(get) });
+    return new RetryableError(`${VENDOR} answered HTTP ${status} (rate limited): ${reason.slice(0, 300)}`, {
+      retryAfterMs: rateLimitWaitMs(get),
+    });
   }
   return vendorFailure(VENDOR, status, get, reason);
 }
 
 function isRateLimited(status: number, get: (n: string) => string | undefined, reason: string): boolean {
   if (status === 429) return true;
-  return status === 403 && (get('x-ratelimit-remaining') === '0' || get('retry-after') !== undefined || /rate limit/i.test(reason));
+  return (
+    status === 403 &&
+    (get('x-ratelimit-remaining') === '0' || get('retry-after') !== undefined || /rate limit/i.test(reason))
+  );
 }
 
 /**
@@ -57,9 +64,14 @@ export function rateLimitWaitMs(get: (n: string) => string | undefined, now = Da
 /** GitHub's own message (and a 422's field errors), not octokit's decorated one. */
 function githubReason(data: unknown, err: unknown): string {
   const d = data as { message?: unknown; errors?: unknown } | undefined;
-  const message = typeof d?.message === 'string' ? d.message : (err as Error)?.message ?? '';
+  const message = typeof d?.message === 'string' ? d.message : ((err as Error)?.message ?? '');
   const details = Array.isArray(d?.errors)
-    ? d.errors.map((x) => (typeof x === 'string' ? x : (x as { message?: string; field?: string; code?: string }).message ?? `${(x as { field?: string }).field ?? ''} ${(x as { code?: string }).code ?? ''}`.trim()))
+    ? d.errors.map((x) =>
+        typeof x === 'string'
+          ? x
+          : ((x as { message?: string; field?: string; code?: string }).message ??
+            `${(x as { field?: string }).field ?? ''} ${(x as { code?: string }).code ?? ''}`.trim()),
+      )
     : [];
   return [message, ...details].filter(Boolean).join('; ');
 }

@@ -25,7 +25,8 @@ function warnings(c: GitHubConfig): string[] {
   const out: string[] = [];
   if (!c.webhookSecret) out.push('no GITHUB_WEBHOOK_SECRET set: /webhooks/github refuses every delivery (401)');
   if (c.token && appCredentials(c)) out.push('both GITHUB_TOKEN and GitHub App credentials set: using the token');
-  if (c.allowPublicRepos === true) out.push('sources.github.allowPublicRepos is true: RCAs may be posted on public repositories');
+  if (c.allowPublicRepos === true)
+    out.push('sources.github.allowPublicRepos is true: RCAs may be posted on public repositories');
   return out;
 }
 

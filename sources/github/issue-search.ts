@@ -14,7 +14,10 @@ export interface PullQuery {
 
 /** Pull mode: GET /search/issues in one repository, every page, newest first; pull requests skipped. */
 export class GitHubIssueSearch implements SourceClient<PullQuery> {
-  constructor(private readonly api: GitHubApi, private readonly trustedAssociations?: readonly string[]) {}
+  constructor(
+    private readonly api: GitHubApi,
+    private readonly trustedAssociations?: readonly string[],
+  ) {}
 
   async fetchIssues(q: PullQuery): Promise<Issue[]> {
     const items = await this.api.searchIssues(`repo:${q.repo} is:issue ${q.query}`.trim(), 'created', 'desc', q.limit);
@@ -24,7 +27,11 @@ export class GitHubIssueSearch implements SourceClient<PullQuery> {
 }
 
 /** Search results as Issues, each with its recent comments as untrusted context. */
-export async function issuesWithComments(api: GitHubApi, items: readonly GhIssue[], trustedAssociations?: readonly string[]): Promise<Issue[]> {
+export async function issuesWithComments(
+  api: GitHubApi,
+  items: readonly GhIssue[],
+  trustedAssociations?: readonly string[],
+): Promise<Issue[]> {
   // Unknown login: our own comments are still left out by their marker, and a failed lookup must not lose the issues.
   const botLogin = await api.botLogin().catch(() => null);
   const out: Issue[] = [];
@@ -32,8 +39,19 @@ export async function issuesWithComments(api: GitHubApi, items: readonly GhIssue
     const repo = repoFromUrl(item.repository_url);
     if (!repo) continue;
     const [owner = '', name = ''] = repo.split('/');
-    const comments = item.comments ? await api.recentComments(owner, name, item.number, item.comments, MAX_UNTRUSTED_COMMENTS) : [];
-    out.push(toIssue(item, { repo, instance: api.instance, trigger: { kind: 'label' }, comments, botLogin, trustedAssociations }));
+    const comments = item.comments
+      ? await api.recentComments(owner, name, item.number, item.comments, MAX_UNTRUSTED_COMMENTS)
+      : [];
+    out.push(
+      toIssue(item, {
+        repo,
+        instance: api.instance,
+        trigger: { kind: 'label' },
+        comments,
+        botLogin,
+        trustedAssociations,
+      }),
+    );
   }
   return out;
 }

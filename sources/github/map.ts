@@ -77,7 +77,7 @@ export function locatorFor(repo: string, number: number): IssueLocator {
 }
 
 export function labelNames(issue: Pick<GhIssue, 'labels'>): string[] {
-  return issue.labels.map((l) => (typeof l === 'string' ? l : l.name ?? '')).filter(Boolean);
+  return issue.labels.map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean);
 }
 
 /** The most severe of `severity:critical`, `sev1`, `priority/P2`, `P1`, `critical`…; unknown when none says. */
@@ -95,7 +95,10 @@ export function untrustedComments(comments: readonly GhComment[], botLogin: stri
   return comments
     .filter((c) => !hasAnyMarker(c.body) && !(botLogin && c.user?.login === botLogin) && c.body)
     .slice(-MAX_UNTRUSTED_COMMENTS)
-    .map((c) => ({ label: `comment by @${c.user?.login ?? 'ghost'} at ${c.created_at}`, text: cut(c.body ?? '', MAX_COMMENT_CHARS) }));
+    .map((c) => ({
+      label: `comment by @${c.user?.login ?? 'ghost'} at ${c.created_at}`,
+      text: cut(c.body ?? '', MAX_COMMENT_CHARS),
+    }));
 }
 
 function cut(text: string, max: number): string {
@@ -157,6 +160,15 @@ function trimmed(issue: GhIssue, repo: string, comment: GhComment | null) {
     labels: labelNames(issue),
     created_at: issue.created_at,
     updated_at: issue.updated_at,
-    ...(comment ? { comment: { id: comment.id, user: comment.user?.login ?? null, created_at: comment.created_at, html_url: comment.html_url } } : {}),
+    ...(comment
+      ? {
+          comment: {
+            id: comment.id,
+            user: comment.user?.login ?? null,
+            created_at: comment.created_at,
+            html_url: comment.html_url,
+          },
+        }
+      : {}),
   };
 }

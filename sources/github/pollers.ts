@@ -29,11 +29,21 @@ export function githubPollers(config: GitHubConfig, api: GitHubApi, log: Logger)
     });
 }
 
-export async function pollOnce(api: GitHubApi, config: GitHubConfig, repo: string, query: string, cursor: string | null, log: Logger) {
+export async function pollOnce(
+  api: GitHubApi,
+  config: GitHubConfig,
+  repo: string,
+  query: string,
+  cursor: string | null,
+  log: Logger,
+) {
   const [owner = '', name = ''] = repo.split('/');
   const r = await api.repository(owner, name);
   if (!r.private && !publicRepoAllowed(config, r.full_name)) {
-    log.warn({ source: 'github', repo: r.full_name }, 'poll skipped: the repository is public and not in sources.github.allowPublicRepos');
+    log.warn(
+      { source: 'github', repo: r.full_name },
+      'poll skipped: the repository is public and not in sources.github.allowPublicRepos',
+    );
     return { issues: [], cursor: cursor ?? '' };
   }
   // The cursor stays in GitHub's own form (…Z): octokit sends a "+" in q as a space, so +00:00 would break.

@@ -13,13 +13,21 @@ export function githubPull(apiFor: (c: GitHubConfig, ctx: SourceContext) => GitH
     noun: 'issue',
     options: [
       { flags: '--repo <owner/name>', description: 'the repository to search (required)' },
-      { flags: '--query <qualifiers>', description: 'search qualifiers, e.g. "is:open label:bug"', defaultValue: DEFAULT_PULL_QUERY },
+      {
+        flags: '--query <qualifiers>',
+        description: 'search qualifiers, e.g. "is:open label:bug"',
+        defaultValue: DEFAULT_PULL_QUERY,
+      },
     ],
     prepare(config, opts, ctx) {
       const repo = opts.repo as string | undefined;
       if (!repo) throw new ConfigError('--repo OWNER/NAME is required');
       if (!repoName.safeParse(repo).success) throw new ConfigError(`--repo ${repo}: expected owner/name`);
-      const query: PullQuery = { repo, query: (opts.query as string | undefined) ?? DEFAULT_PULL_QUERY, limit: opts.limit as number | undefined };
+      const query: PullQuery = {
+        repo,
+        query: (opts.query as string | undefined) ?? DEFAULT_PULL_QUERY,
+        limit: opts.limit as number | undefined,
+      };
       return { client: new GitHubIssueSearch(apiFor(config, ctx), config.trustedAssociations), query };
     },
   };

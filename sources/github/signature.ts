@@ -17,7 +17,10 @@ const SIGNATURE_MISMATCH = /signature does not match/;
 export function signatureVerifier(secretList: string | undefined): (delivery: Delivery) => Promise<Verdict> {
   const [first, ...additionalSecrets] = splitTokens(secretList);
   if (!first) {
-    return async () => ({ ok: false, reason: 'no webhook secret configured (GITHUB_WEBHOOK_SECRET): every delivery is refused' });
+    return async () => ({
+      ok: false,
+      reason: 'no webhook secret configured (GITHUB_WEBHOOK_SECRET): every delivery is refused',
+    });
   }
   const webhooks = new Webhooks({ secret: first, additionalSecrets });
   return async ({ headers, rawBody }) => {
@@ -26,12 +29,16 @@ export function signatureVerifier(secretList: string | undefined): (delivery: De
     try {
       // No handlers are registered: receiving only verifies.
       await webhooks.verifyAndReceive({
-        id: headers['x-github-delivery'] ?? '', name: headers['x-github-event'] || 'unknown', payload: rawBody.toString('utf8'), signature,
+        id: headers['x-github-delivery'] ?? '',
+        name: headers['x-github-event'] || 'unknown',
+        payload: rawBody.toString('utf8'),
+        signature,
       });
       return { ok: true };
     } catch (err) {
       const messages = [(err as Error).message, ...((err as { errors?: Error[] }).errors ?? []).map((e) => e.message)];
-      if (messages.some((m) => SIGNATURE_MISMATCH.test(m))) return { ok: false, reason: 'X-Hub-Signature-256 does not match the body' };
+      if (messages.some((m) => SIGNATURE_MISMATCH.test(m)))
+        return { ok: false, reason: 'X-Hub-Signature-256 does not match the body' };
       return { ok: true };
     }
   };

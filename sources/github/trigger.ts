@@ -9,10 +9,7 @@ import type { IssueCommentEvent, IssuesEvent } from './schema.js';
  * permission checked, and `command` the comment author checked against our own login.
  */
 export type Decision =
-  | { kind: 'ignore'; reason: string }
-  | { kind: 'resolve' }
-  | { kind: 'label'; labeller: string }
-  | { kind: 'command' };
+  { kind: 'ignore'; reason: string } | { kind: 'resolve' } | { kind: 'label'; labeller: string } | { kind: 'command' };
 
 const WRITE_ROLES = new Set(['admin', 'maintain', 'write']);
 
@@ -53,7 +50,10 @@ export function decideCommentEvent(e: IssueCommentEvent, c: GitHubConfig): Decis
   if (!isCommand(e.comment.body, c.command)) return { kind: 'ignore', reason: 'comment is not a command' };
   const association = e.comment.author_association;
   if (!c.trustedAssociations.includes(association as never)) {
-    return { kind: 'ignore', reason: `@${e.comment.user?.login ?? 'ghost'} (${association}) is not trusted to run ${c.command}` };
+    return {
+      kind: 'ignore',
+      reason: `@${e.comment.user?.login ?? 'ghost'} (${association}) is not trusted to run ${c.command}`,
+    };
   }
   return { kind: 'command' };
 }

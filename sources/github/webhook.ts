@@ -23,7 +23,14 @@ export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger)
     // Unknown login: our own comments are still left out by their marker, and a failed lookup must not lose the issue.
     const login = await api.botLogin().catch(() => null);
     const comments = await recentComments(api, e, log);
-    const issue = toIssue(e.issue, { repo: e.repository.full_name, instance: api.instance, trigger, comments, botLogin: login, trustedAssociations: config.trustedAssociations });
+    const issue = toIssue(e.issue, {
+      repo: e.repository.full_name,
+      instance: api.instance,
+      trigger,
+      comments,
+      botLogin: login,
+      trustedAssociations: config.trustedAssociations,
+    });
     return { kind: 'issues', issues: [issue], log: { repo: e.repository.full_name, number: e.issue.number, ...extra } };
   };
 
@@ -32,14 +39,26 @@ export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger)
     if (d.kind === 'ignore') return ignored(d.reason);
     if (d.kind === 'resolve') {
       const closed = { ...e.issue, state: 'closed' } as GhIssue;
-      const issue = toIssue(closed, { repo: e.repository.full_name, instance: api.instance, trigger: { kind: 'label' }, comments: [], botLogin: null });
-      return { kind: 'issues', issues: [issue], log: { repo: e.repository.full_name, number: e.issue.number, action: e.action } };
+      const issue = toIssue(closed, {
+        repo: e.repository.full_name,
+        instance: api.instance,
+        trigger: { kind: 'label' },
+        comments: [],
+        botLogin: null,
+      });
+      return {
+        kind: 'issues',
+        issues: [issue],
+        log: { repo: e.repository.full_name, number: e.issue.number, action: e.action },
+      };
     }
     if (d.kind !== 'label') return ignored(`issues.${e.action} is not a trigger`);
     const [owner = '', repo = ''] = e.repository.full_name.split('/');
     const perm = await api.permission(owner, repo, d.labeller);
     if (!canWrite(perm)) {
-      return ignored(`@${d.labeller} (${perm?.role_name ?? 'no access'}) may not start investigations: it takes write, maintain or admin`);
+      return ignored(
+        `@${d.labeller} (${perm?.role_name ?? 'no access'}) may not start investigations: it takes write, maintain or admin`,
+      );
     }
     return issuesOf(e, { kind: 'label' }, { action: e.action, by: d.labeller });
   };
@@ -49,7 +68,11 @@ export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger)
     if (d.kind === 'ignore') return ignored(d.reason);
     const author = e.comment.user?.login;
     if (author && author === (await api.botLogin())) return ignored('our own comment');
-    return issuesOf(e, { kind: 'comment', comment: e.comment }, { action: 'command', by: author, comment: e.comment.id });
+    return issuesOf(
+      e,
+      { kind: 'comment', comment: e.comment },
+      { action: 'command', by: author, comment: e.comment.id },
+    );
   };
 
   return {
@@ -71,7 +94,10 @@ async function recentComments(api: GitHubApi, e: Event, log: Logger): Promise<Gh
   try {
     return await api.recentComments(owner, repo, e.issue.number, e.issue.comments, MAX_UNTRUSTED_COMMENTS);
   } catch (err) {
-    log.warn({ source: 'github', repo: e.repository.full_name, number: e.issue.number, err: (err as Error).message }, 'could not read recent comments; investigating without them');
+    log.warn(
+      { source: 'github', repo: e.repository.full_name, number: e.issue.number, err: (err as Error).message },
+      'could not read recent comments; investigating without them',
+    );
     return [];
   }
 }

@@ -10,7 +10,11 @@ import { markerComment } from './marker.js';
 import { renderComment } from './render-comment.js';
 import { publicRepoAllowed, publicRepoRefusal } from './repo-policy.js';
 
-const RefSchema = z.object({ owner: z.string().min(1), repo: z.string().min(1), number: z.coerce.number().int().positive() });
+const RefSchema = z.object({
+  owner: z.string().min(1),
+  repo: z.string().min(1),
+  number: z.coerce.number().int().positive(),
+});
 type Ref = z.infer<typeof RefSchema>;
 
 function refOf(locator: IssueLocator): Ref {

@@ -1,7 +1,17 @@
 import { Version3Client, type Version3Models } from 'jira.js';
 import { z } from 'zod';
 import {
-  actorsOf, call, COMMENTS_PAGE_SIZE, groupNames, roleIds, markerProperties, MARKER_PROPERTY, nextCommentPage, once, parseAnswer, type JiraApi,
+  actorsOf,
+  call,
+  COMMENTS_PAGE_SIZE,
+  groupNames,
+  roleIds,
+  markerProperties,
+  MARKER_PROPERTY,
+  nextCommentPage,
+  once,
+  parseAnswer,
+  type JiraApi,
 } from './jira-api.js';
 import { CommentSchema, EntityPropertySchema, IssueBeanSchema, PageOfCommentsSchema, UserSchema } from './schema.js';
 
@@ -32,48 +42,84 @@ export function cloudApi(site: string, email: string, apiToken: string): JiraApi
       return { accountId: me.accountId, timeZone: me.timeZone };
     }),
     async getIssue(key, fields) {
-      const data = await call(`get issue ${key}`, () => client.issues.getIssue({ issueIdOrKey: key, fields }), { nullOn404: true });
+      const data = await call(`get issue ${key}`, () => client.issues.getIssue({ issueIdOrKey: key, fields }), {
+        nullOn404: true,
+      });
       return data === null ? null : parseAnswer(IssueBeanSchema, data, `issue ${key}`);
     },
     async searchPage(jql, opts) {
-      const data = await call('search/jql', () => client.issueSearch.searchForIssuesUsingJqlEnhancedSearchPost({
-        jql,
-        fields: opts.fields,
-        maxResults: opts.maxResults,
-        nextPageToken: opts.next ?? undefined,
-        // search/jql is eventually consistent; reconciling names issues it must reflect already.
-        reconcileIssues: opts.reconcileIds?.map(Number),
-      }));
+      const data = await call('search/jql', () =>
+        client.issueSearch.searchForIssuesUsingJqlEnhancedSearchPost({
+          jql,
+          fields: opts.fields,
+          maxResults: opts.maxResults,
+          nextPageToken: opts.next ?? undefined,
+          // search/jql is eventually consistent; reconciling names issues it must reflect already.
+          reconcileIssues: opts.reconcileIds?.map(Number),
+        }),
+      );
       const page = parseAnswer(SearchResultsSchema, data, 'search/jql');
-      const next = page.isLast === false || (page.isLast === undefined && page.nextPageToken) ? page.nextPageToken ?? null : null;
+      const next =
+        page.isLast === false || (page.isLast === undefined && page.nextPageToken)
+          ? (page.nextPageToken ?? null)
+          : null;
       return { issues: page.issues, next };
     },
     async listComments(key, startAt) {
-      const data = await call(`list comments of ${key}`, () => client.issueComments.getComments({
-        issueIdOrKey: key, startAt, maxResults: COMMENTS_PAGE_SIZE, orderBy: 'created',
-      }));
+      const data = await call(`list comments of ${key}`, () =>
+        client.issueComments.getComments({
+          issueIdOrKey: key,
+          startAt,
+          maxResults: COMMENTS_PAGE_SIZE,
+          orderBy: 'created',
+        }),
+      );
       const page = parseAnswer(PageOfCommentsSchema, data, `comments of ${key}`);
       return { comments: page.comments, next: nextCommentPage(startAt, page.comments.length, page.total) };
     },
     async getComment(key, id) {
-      const data = await call(`get comment ${id} of ${key}`, () => client.issueComments.getComment({ issueIdOrKey: key, id }), { nullOn404: true });
+      const data = await call(
+        `get comment ${id} of ${key}`,
+        () => client.issueComments.getComment({ issueIdOrKey: key, id }),
+        { nullOn404: true },
+      );
       return data === null ? null : parseAnswer(CommentSchema, data, `comment ${id}`);
     },
     async getMarkerProperty(commentId) {
-      const data = await call(`get property of comment ${commentId}`, () => client.issueCommentProperties.getCommentProperty({ commentId, propertyKey: MARKER_PROPERTY }), { nullOn404: true });
-      return data === null ? null : parseAnswer(EntityPropertySchema, data, 'comment property').value ?? null;
+      const data = await call(
+        `get property of comment ${commentId}`,
+        () => client.issueCommentProperties.getCommentProperty({ commentId, propertyKey: MARKER_PROPERTY }),
+        { nullOn404: true },
+      );
+      return data === null ? null : (parseAnswer(EntityPropertySchema, data, 'comment property').value ?? null);
     },
     async addComment(key, body, marker) {
-      const data = await call(`add comment to ${key}`, () => client.issueComments.addComment({ issueIdOrKey: key, comment: asDoc(body), properties: markerProperties(marker) }));
+      const data = await call(`add comment to ${key}`, () =>
+        client.issueComments.addComment({
+          issueIdOrKey: key,
+          comment: asDoc(body),
+          properties: markerProperties(marker),
+        }),
+      );
       return parseAnswer(CommentSchema, data, 'added comment');
     },
     async updateComment(key, id, body, marker) {
-      const data = await call(`edit comment ${id} of ${key}`, () => client.issueComments.updateComment({ issueIdOrKey: key, id, body: asDoc(body), properties: markerProperties(marker) }));
+      const data = await call(`edit comment ${id} of ${key}`, () =>
+        client.issueComments.updateComment({
+          issueIdOrKey: key,
+          id,
+          body: asDoc(body),
+          properties: markerProperties(marker),
+        }),
+      );
       return parseAnswer(CommentSchema, data, 'edited comment');
     },
     async userGroups(user) {
       const what = `groups of ${user.displayName ?? 'a user'}`;
-      return groupNames(await call(what, () => client.users.getUser({ accountId: user.accountId ?? '', expand: 'groups' })), what);
+      return groupNames(
+        await call(what, () => client.users.getUser({ accountId: user.accountId ?? '', expand: 'groups' })),
+        what,
+      );
     },
     async projectRoles(projectKey) {
       const what = `roles of project ${projectKey}`;
@@ -81,7 +127,10 @@ export function cloudApi(site: string, email: string, apiToken: string): JiraApi
     },
     async roleActors(projectKey, roleId) {
       const what = `role ${roleId} of project ${projectKey}`;
-      return actorsOf(await call(what, () => client.projectRoles.getProjectRole({ projectIdOrKey: projectKey, id: roleId })), what);
+      return actorsOf(
+        await call(what, () => client.projectRoles.getProjectRole({ projectIdOrKey: projectKey, id: roleId })),
+        what,
+      );
     },
   };
 }

@@ -93,7 +93,8 @@ export type JiraConnection =
 
 export function offReason(config: JiraConfig): string | null {
   if (!config.url) return 'no JIRA_URL';
-  if (deploymentOf(config) === 'cloud') return config.email && config.apiToken ? null : 'no JIRA_EMAIL + JIRA_API_TOKEN for Jira Cloud';
+  if (deploymentOf(config) === 'cloud')
+    return config.email && config.apiToken ? null : 'no JIRA_EMAIL + JIRA_API_TOKEN for Jira Cloud';
   return config.pat ? null : 'no JIRA_PAT for Jira Data Center';
 }
 
@@ -110,10 +111,14 @@ export function connectionOf(config: JiraConfig): JiraConnection {
 export function webhookWarnings(config: JiraConfig): string[] {
   const out: string[] = [];
   if (!config.webhookSecret && !config.webhookToken) {
-    out.push('no JIRA_WEBHOOK_SECRET or JIRA_WEBHOOK_TOKEN set: /webhooks/jira refuses every delivery (set a secret on the Jira webhook, or a shared token for Data Center webhooks without one)');
+    out.push(
+      'no JIRA_WEBHOOK_SECRET or JIRA_WEBHOOK_TOKEN set: /webhooks/jira refuses every delivery (set a secret on the Jira webhook, or a shared token for Data Center webhooks without one)',
+    );
   }
   if (config.webhookSecret && config.webhookToken) {
-    out.push('JIRA_WEBHOOK_TOKEN is not accepted while JIRA_WEBHOOK_SECRET is set: every delivery to /webhooks/jira must be signed');
+    out.push(
+      'JIRA_WEBHOOK_TOKEN is not accepted while JIRA_WEBHOOK_SECRET is set: every delivery to /webhooks/jira must be signed',
+    );
   }
   return out;
 }
@@ -122,10 +127,14 @@ export function webhookWarnings(config: JiraConfig): string[] {
 export function configWarnings(config: JiraConfig): string[] {
   const out: string[] = [];
   if (config.triggers.projects.length === 0) {
-    out.push('sources.jira.triggers.projects is empty: Jira starts no investigation (no project is configured; empty means none)');
+    out.push(
+      'sources.jira.triggers.projects is empty: Jira starts no investigation (no project is configured; empty means none)',
+    );
   }
   if (config.trusted.groups.length === 0 && config.trusted.projectRoles.length === 0) {
-    out.push(`sources.jira.trusted.groups and .projectRoles are empty: nobody may start investigations with the label "${config.triggers.triggerLabel}" or the comment "${config.triggers.command}"`);
+    out.push(
+      `sources.jira.trusted.groups and .projectRoles are empty: nobody may start investigations with the label "${config.triggers.triggerLabel}" or the comment "${config.triggers.command}"`,
+    );
   }
   return out;
 }

@@ -32,7 +32,10 @@ export interface JiraApi {
   /** Lestrade's own account (GET /myself), asked once and remembered. */
   myself(): Promise<SelfIdentity>;
   getIssue(key: string, fields: string[]): Promise<IssueBean | null>;
-  searchPage(jql: string, opts: { fields: string[]; maxResults: number; next?: string | null; reconcileIds?: string[] }): Promise<SearchPage>;
+  searchPage(
+    jql: string,
+    opts: { fields: string[]; maxResults: number; next?: string | null; reconcileIds?: string[] },
+  ): Promise<SearchPage>;
   listComments(key: string, startAt: number): Promise<CommentPage>;
   getComment(key: string, id: string): Promise<JiraComment | null>;
   /** The value of comment property `lestrade`, null when the comment has none. */
@@ -53,14 +56,20 @@ export interface RoleActors {
   groups: string[];
 }
 
-const GroupsSchema = z.object({ groups: z.object({ items: z.array(z.object({ name: z.string().nullish() })).default([]) }).nullish() });
+const GroupsSchema = z.object({
+  groups: z.object({ items: z.array(z.object({ name: z.string().nullish() })).default([]) }).nullish(),
+});
 const RoleSchema = z.object({
-  actors: z.array(z.object({
-    type: z.string().nullish(),
-    name: z.string().nullish(),
-    actorUser: z.object({ accountId: z.string().nullish() }).nullish(),
-    actorGroup: z.object({ name: z.string().nullish() }).nullish(),
-  })).default([]),
+  actors: z
+    .array(
+      z.object({
+        type: z.string().nullish(),
+        name: z.string().nullish(),
+        actorUser: z.object({ accountId: z.string().nullish() }).nullish(),
+        actorGroup: z.object({ name: z.string().nullish() }).nullish(),
+      }),
+    )
+    .default([]),
 });
 
 export function groupNames(data: unknown, what: string): string[] {
@@ -80,8 +89,12 @@ export function roleIds(data: unknown, what: string): Map<string, number> {
 
 export function actorsOf(data: unknown, what: string): RoleActors {
   const { actors } = parseAnswer(RoleSchema, data, what);
-  const groups = actors.filter((a) => a.type === 'atlassian-group-role-actor').map((a) => a.actorGroup?.name ?? a.name ?? '');
-  const users = actors.filter((a) => a.type === 'atlassian-user-role-actor').map((a) => a.actorUser?.accountId ?? a.name ?? '');
+  const groups = actors
+    .filter((a) => a.type === 'atlassian-group-role-actor')
+    .map((a) => a.actorGroup?.name ?? a.name ?? '');
+  const users = actors
+    .filter((a) => a.type === 'atlassian-user-role-actor')
+    .map((a) => a.actorUser?.accountId ?? a.name ?? '');
   return { users: users.filter(Boolean), groups: groups.filter(Boolean) };
 }
 
@@ -100,7 +113,8 @@ export async function call<T>(what: string, fn: () => Promise<T>, opts?: { nullO
 /** Validates an answer; a Jira that answers something else is a permanent problem, not a retry. */
 export function parseAnswer<T extends z.ZodType>(schema: T, data: unknown, what: string): z.infer<T> {
   const parsed = schema.safeParse(data);
-  if (!parsed.success) throw new PermanentError(`unexpected answer from Jira (${what}): ${describeZodIssues(parsed.error.issues)}`);
+  if (!parsed.success)
+    throw new PermanentError(`unexpected answer from Jira (${what}): ${describeZodIssues(parsed.error.issues)}`);
   return parsed.data;
 }
 

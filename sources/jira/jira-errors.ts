@@ -15,7 +15,8 @@ interface HttpAnswer {
  * error as `cause`); an axios error without one (refused, reset, timed out) is rethrown as is.
  */
 function answerOf(err: unknown): HttpAnswer | null {
-  const axiosLike = (e: unknown) => (e as { response?: { status?: unknown; headers?: unknown; data?: unknown } } | undefined)?.response;
+  const axiosLike = (e: unknown) =>
+    (e as { response?: { status?: unknown; headers?: unknown; data?: unknown } } | undefined)?.response;
   const res = err instanceof HttpException ? axiosLike(err.cause) : axiosLike(err);
   return res && typeof res.status === 'number' ? { status: res.status, headers: res.headers, data: res.data } : null;
 }
@@ -41,7 +42,8 @@ export function jiraReason(data: unknown): string {
   if (!data || typeof data !== 'object') return '';
   const d = data as { errorMessages?: unknown; errors?: unknown; message?: unknown };
   const messages = Array.isArray(d.errorMessages) ? d.errorMessages.map(String) : [];
-  const fields = d.errors && typeof d.errors === 'object' ? Object.entries(d.errors).map(([k, v]) => `${k}: ${String(v)}`) : [];
+  const fields =
+    d.errors && typeof d.errors === 'object' ? Object.entries(d.errors).map(([k, v]) => `${k}: ${String(v)}`) : [];
   const all = [...messages, ...fields];
   if (all.length) return all.join('; ');
   return typeof d.message === 'string' ? d.message : '';

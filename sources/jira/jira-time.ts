@@ -15,9 +15,16 @@ export function jiraTimeToIso(text: string | null | undefined): string | null {
  */
 export function jqlMinute(at: Date, timeZone = 'UTC'): string {
   if (Number.isNaN(at.getTime())) throw new RangeError('jqlMinute: invalid date');
-  const format = (zone: string) => new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-  }).formatToParts(at);
+  const format = (zone: string) =>
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(at);
   let parts: Intl.DateTimeFormatPart[];
   try {
     parts = format(timeZone);

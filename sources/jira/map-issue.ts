@@ -11,8 +11,16 @@ const MAX_COMMENT_CHARS = 2_000;
 
 /** Jira's default priority names (Cloud, and Data Center's older scheme), lower-cased. */
 const SEVERITY_BY_PRIORITY: ReadonlyMap<string, Severity> = new Map([
-  ['highest', 'critical'], ['high', 'high'], ['medium', 'warning'], ['low', 'info'], ['lowest', 'info'],
-  ['blocker', 'critical'], ['critical', 'critical'], ['major', 'high'], ['minor', 'warning'], ['trivial', 'info'],
+  ['highest', 'critical'],
+  ['high', 'high'],
+  ['medium', 'warning'],
+  ['low', 'info'],
+  ['lowest', 'info'],
+  ['blocker', 'critical'],
+  ['critical', 'critical'],
+  ['major', 'high'],
+  ['minor', 'warning'],
+  ['trivial', 'info'],
 ]);
 
 export function severityOf(priorityName: string | null | undefined): Severity {
@@ -74,7 +82,12 @@ function labelsOf(bean: IssueBean): Record<string, string> {
   const f = bean.fields;
   return {
     ...Object.fromEntries((f.labels ?? []).map((l) => [l, 'true'])),
-    ...definedOnly({ project: f.project?.key, issuetype: f.issuetype?.name, status: f.status?.name, priority: f.priority?.name }),
+    ...definedOnly({
+      project: f.project?.key,
+      issuetype: f.issuetype?.name,
+      status: f.status?.name,
+      priority: f.priority?.name,
+    }),
   };
 }
 
@@ -96,8 +109,15 @@ function trimmed(bean: IssueBean) {
     id: bean.id,
     key: bean.key,
     fields: {
-      summary: f.summary, labels: f.labels, priority: f.priority?.name, status: f.status?.name, issuetype: f.issuetype?.name,
-      project: f.project?.key, resolution: f.resolution?.name ?? null, created: f.created, updated: f.updated,
+      summary: f.summary,
+      labels: f.labels,
+      priority: f.priority?.name,
+      status: f.status?.name,
+      issuetype: f.issuetype?.name,
+      project: f.project?.key,
+      resolution: f.resolution?.name ?? null,
+      created: f.created,
+      updated: f.updated,
     },
   };
 }

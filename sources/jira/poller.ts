@@ -33,7 +33,11 @@ export function withoutOrderBy(jql: string): string {
  * (intake deduplicates by identity, the issue key); resolved ones mark their investigation. The
  * first poll looks back one interval, so turning polling on does not investigate the backlog.
  */
-export function jiraPoller(api: JiraApi, entry: { jql: string; everySeconds: number }, now: () => Date = () => new Date()): Poller {
+export function jiraPoller(
+  api: JiraApi,
+  entry: { jql: string; everySeconds: number },
+  now: () => Date = () => new Date(),
+): Poller {
   const everyMs = entry.everySeconds * 1000;
   return {
     id: `jira:${entry.jql}`,
@@ -46,7 +50,9 @@ export function jiraPoller(api: JiraApi, entry: { jql: string; everySeconds: num
       const base = withoutOrderBy(entry.jql);
       const jql = `${base ? `(${base}) AND ` : ''}updated >= "${jqlMinute(since, me.timeZone)}" ORDER BY updated ASC`;
       const beans = await searchIssues(api, jql, { limit: MAX_PER_POLL });
-      const issues = beans.map((b) => issueFromBean(b, { site: api.site, self: me }, { status: isResolved(b) ? 'resolved' : 'open' }));
+      const issues = beans.map((b) =>
+        issueFromBean(b, { site: api.site, self: me }, { status: isResolved(b) ? 'resolved' : 'open' }),
+      );
       const seen = beans.map((b) => jiraTimeToIso(b.fields.updated)).filter((t): t is string => t !== null);
       const newest = [Number.isNaN(from) ? since.toISOString() : new Date(from).toISOString(), ...seen].sort().at(-1)!;
       return { issues, cursor: newest };

@@ -14,21 +14,31 @@ export interface JiraQuery {
 
 /** Pull mode: the issues a JQL query finds, each investigated as asked (open, whatever its status). */
 export class JiraPull implements SourceClient<JiraQuery> {
-  constructor(private readonly api: JiraApi, private readonly pageSize?: number) {}
+  constructor(
+    private readonly api: JiraApi,
+    private readonly pageSize?: number,
+  ) {}
 
   async fetchIssues(query: JiraQuery): Promise<Issue[]> {
-    const [me, beans] = await Promise.all([this.api.myself(), searchIssues(this.api, query.jql, { limit: query.limit, pageSize: this.pageSize })]);
+    const [me, beans] = await Promise.all([
+      this.api.myself(),
+      searchIssues(this.api, query.jql, { limit: query.limit, pageSize: this.pageSize }),
+    ]);
     return beans.map((b) => issueFromBean(b, { site: this.api.site, self: me }));
   }
 }
 
 export const jiraPullSpec: PullSpec<JiraConfig> = {
-  description: 'investigate the Jira issues a JQL query finds (Cloud: /rest/api/3/search/jql; Data Center: /rest/api/2/search)',
+  description:
+    'investigate the Jira issues a JQL query finds (Cloud: /rest/api/3/search/jql; Data Center: /rest/api/2/search)',
   noun: 'issue',
   options: [{ flags: '--jql <jql>', description: 'the issues to investigate, e.g. "project = OPS AND status = Open"' }],
   prepare(config, opts) {
     const jql = opts.jql as string | undefined;
     if (!jql?.trim()) throw new ConfigError('--jql is required, e.g. --jql "project = OPS AND status = Open"');
-    return { client: new JiraPull(apiFor(config)), query: { jql, limit: opts.limit as number | undefined } satisfies JiraQuery };
+    return {
+      client: new JiraPull(apiFor(config)),
+      query: { jql, limit: opts.limit as number | undefined } satisfies JiraQuery,
+    };
   },
 };

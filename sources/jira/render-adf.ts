@@ -12,7 +12,19 @@ type AdfNode = { type?: unknown; text?: unknown; attrs?: unknown; content?: unkn
 
 // marklassian only emits these from image syntax or raw `<adf>` blocks, neither of which the
 // sanitized text can contain; dropped anyway, since they fetch URLs or notify people.
-const FORBIDDEN = new Set(['media', 'mediaSingle', 'mediaGroup', 'mediaInline', 'inlineCard', 'blockCard', 'embedCard', 'mention', 'extension', 'bodiedExtension', 'inlineExtension']);
+const FORBIDDEN = new Set([
+  'media',
+  'mediaSingle',
+  'mediaGroup',
+  'mediaInline',
+  'inlineCard',
+  'blockCard',
+  'embedCard',
+  'mention',
+  'extension',
+  'bodiedExtension',
+  'inlineExtension',
+]);
 
 /** The comment as ADF (Jira Cloud, REST API v3), via marklassian. */
 export function toAdf(doc: CommentDoc, cutNote?: string): AdfDocument {
@@ -35,7 +47,8 @@ function scrub(node: unknown): unknown[] {
   if (!isRecord(node)) return [];
   if (FORBIDDEN.has(String(node.type))) return [];
   const out: AdfNode = { ...node };
-  if (node.type === 'text' && typeof node.text === 'string' && !hasCodeMark(node.marks)) out.text = decodeEntities(node.text);
+  if (node.type === 'text' && typeof node.text === 'string' && !hasCodeMark(node.marks))
+    out.text = decodeEntities(node.text);
   if (Array.isArray(node.content)) out.content = node.content.flatMap(scrub);
   return [out];
 }
@@ -63,8 +76,13 @@ const MAX_DEPTH = 100;
  */
 export function adfToPlainText(adf: unknown): string {
   if (typeof adf === 'string') return adf;
-  const lines = nodeText(adf, 0).split('\n').map((line) => line.trimEnd());
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  const lines = nodeText(adf, 0)
+    .split('\n')
+    .map((line) => line.trimEnd());
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 function nodeText(node: unknown, depth: number): string {
@@ -99,7 +117,15 @@ function nodeText(node: unknown, depth: number): string {
     case 'orderedList':
       return `${listText(n, kids, attrs, depth)}\n\n`;
     case 'tableRow':
-      return kids.map((cell) => nodeText(cell, depth + 1).trim().replace(/\s*\n\s*/g, ' ')).join(' | ') + '\n';
+      return (
+        kids
+          .map((cell) =>
+            nodeText(cell, depth + 1)
+              .trim()
+              .replace(/\s*\n\s*/g, ' '),
+          )
+          .join(' | ') + '\n'
+      );
     case 'table':
       return `${inner()}\n`;
     default:
@@ -112,7 +138,9 @@ function listText(n: AdfNode, items: unknown[], attrs: Record<string, unknown>, 
   return items
     .map((item, i) => {
       const marker = n.type === 'orderedList' ? `${start + i}. ` : '- ';
-      const body = nodeText(item, depth + 1).trim().replace(/\n{2,}/g, '\n');
+      const body = nodeText(item, depth + 1)
+        .trim()
+        .replace(/\n{2,}/g, '\n');
       return marker + body.replace(/\n/g, `\n${' '.repeat(marker.length)}`);
     })
     .join('\n');
@@ -126,7 +154,10 @@ function linkSuffix(text: string, marks: unknown): string {
 }
 
 function prefixLines(text: string, prefix: string): string {
-  return text.split('\n').map((line) => prefix + line).join('\n');
+  return text
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
 }
 
 function str(v: unknown): string {

@@ -21,7 +21,12 @@ export function withMarker(doc: CommentDoc, locator: IssueLocator): CommentDoc {
  * Center. For ADF the length of its JSON counts against the limit: always at least the text's
  * length, so the comment fits whether Jira measures the document or its text.
  */
-export function renderBody(deployment: Deployment, doc: CommentDoc, locator: IssueLocator, limit: number): { body: unknown; cut: boolean } {
+export function renderBody(
+  deployment: Deployment,
+  doc: CommentDoc,
+  locator: IssueLocator,
+  limit: number,
+): { body: unknown; cut: boolean } {
   const marked = withMarker(doc, locator);
   if (deployment === 'cloud') {
     const fitted = fitToLimit(marked, (d) => JSON.stringify(toAdf(d)), limit, cutNote);

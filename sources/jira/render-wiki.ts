@@ -158,8 +158,51 @@ export function escapeWiki(s: string): string {
 }
 
 // Languages Jira's {code} macro knows; anything else would render an error panel.
-const LANGS = new Set(['actionscript', 'ada', 'applescript', 'bash', 'c', 'c#', 'c++', 'cpp', 'css', 'erlang', 'go', 'groovy', 'haskell', 'html', 'java', 'javascript', 'json', 'lua', 'objc', 'perl', 'php', 'python', 'r', 'ruby', 'scala', 'sql', 'swift', 'visualbasic', 'xml', 'yaml']);
-const ALIASES: Record<string, string> = { sh: 'bash', shell: 'bash', console: 'bash', zsh: 'bash', js: 'javascript', ts: 'javascript', typescript: 'javascript', py: 'python', yml: 'yaml', golang: 'go', rb: 'ruby' };
+const LANGS = new Set([
+  'actionscript',
+  'ada',
+  'applescript',
+  'bash',
+  'c',
+  'c#',
+  'c++',
+  'cpp',
+  'css',
+  'erlang',
+  'go',
+  'groovy',
+  'haskell',
+  'html',
+  'java',
+  'javascript',
+  'json',
+  'lua',
+  'objc',
+  'perl',
+  'php',
+  'python',
+  'r',
+  'ruby',
+  'scala',
+  'sql',
+  'swift',
+  'visualbasic',
+  'xml',
+  'yaml',
+]);
+const ALIASES: Record<string, string> = {
+  sh: 'bash',
+  shell: 'bash',
+  console: 'bash',
+  zsh: 'bash',
+  js: 'javascript',
+  ts: 'javascript',
+  typescript: 'javascript',
+  py: 'python',
+  yml: 'yaml',
+  golang: 'go',
+  rb: 'ruby',
+};
 
 function codeLines(code: string): string {
   return code

@@ -57,8 +57,19 @@ export type IssueBean = z.infer<typeof IssueBeanSchema>;
 
 /** The fields Lestrade asks for explicitly (search/jql returns only ids without them). */
 export const ISSUE_FIELDS = [
-  'summary', 'description', 'labels', 'priority', 'components', 'status', 'issuetype', 'project',
-  'resolution', 'created', 'updated', 'reporter', 'comment',
+  'summary',
+  'description',
+  'labels',
+  'priority',
+  'components',
+  'status',
+  'issuetype',
+  'project',
+  'resolution',
+  'created',
+  'updated',
+  'reporter',
+  'comment',
 ];
 
 export const ChangeItemSchema = z.object({

@@ -7,7 +7,11 @@ export const SEARCH_PAGE_SIZE = 50;
  * Every issue a JQL query finds, page by page (Cloud: nextPageToken until isLast; Data Center:
  * startAt until total), stopping once `limit` issues are in hand.
  */
-export async function searchIssues(api: JiraApi, jql: string, opts: { limit?: number; pageSize?: number } = {}): Promise<IssueBean[]> {
+export async function searchIssues(
+  api: JiraApi,
+  jql: string,
+  opts: { limit?: number; pageSize?: number } = {},
+): Promise<IssueBean[]> {
   const limit = opts.limit ?? Infinity;
   const out: IssueBean[] = [];
   let next: string | null = null;

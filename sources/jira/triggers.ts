@@ -17,7 +17,8 @@ export type IssueDecision =
   | Ignored;
 
 /** A comment starting with the command: a deliberate re-investigation, unless the author is us. */
-export type CommentDecision = { kind: 'command'; issueKey: string; commentId: string; author: CommentEvent['comment']['author'] } | Ignored;
+export type CommentDecision =
+  { kind: 'command'; issueKey: string; commentId: string; author: CommentEvent['comment']['author'] } | Ignored;
 
 const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
 
@@ -33,19 +34,26 @@ function outside(key: string, project: string): Ignored {
 export function decideIssueEvent(ev: IssueEvent, t: JiraTriggers): IssueDecision {
   const issue = ev.issue;
   const items = ev.changelog?.items ?? [];
-  const resolution = ev.webhookEvent === 'jira:issue_updated' && items.some((i) => i.field === 'resolution' || i.field === 'status');
+  const resolution =
+    ev.webhookEvent === 'jira:issue_updated' && items.some((i) => i.field === 'resolution' || i.field === 'status');
   // A resolution only marks an investigation that exists; everything else needs a configured project.
   if (resolution && isResolved(issue)) return { kind: 'resolved', issue };
   if (!t.projects.includes(projectOf(issue))) return outside(issue.key, projectOf(issue));
   if (ev.webhookEvent === 'jira:issue_created') return decideCreated(issue, t, ev.user);
-  if (items.some((i) => isLabelsItem(i) && labelAdded(i.fromString, i.toString, t.triggerLabel))) return { kind: 'label', issue, by: ev.user };
-  return { kind: 'ignored', reason: `${issue.key} updated without adding the label "${t.triggerLabel}" or resolving it` };
+  if (items.some((i) => isLabelsItem(i) && labelAdded(i.fromString, i.toString, t.triggerLabel)))
+    return { kind: 'label', issue, by: ev.user };
+  return {
+    kind: 'ignored',
+    reason: `${issue.key} updated without adding the label "${t.triggerLabel}" or resolving it`,
+  };
 }
 
 function decideCreated(issue: IssueBean, t: JiraTriggers, by: IssueEvent['user']): IssueDecision {
   const f = issue.fields;
   const labelled = (f.labels ?? []).includes(t.triggerLabel);
-  const created = t.onCreate ? filterCreated(issue, t) : { kind: 'ignored' as const, reason: `${issue.key}: sources.jira.triggers.onCreate is false` };
+  const created = t.onCreate
+    ? filterCreated(issue, t)
+    : { kind: 'ignored' as const, reason: `${issue.key}: sources.jira.triggers.onCreate is false` };
   // Created with the label, but not a trigger by itself: the label counts if whoever created it is trusted.
   return created.kind === 'ignored' && labelled ? { kind: 'label', issue, by } : created;
 }
@@ -53,7 +61,10 @@ function decideCreated(issue: IssueBean, t: JiraTriggers, by: IssueEvent['user']
 function filterCreated(issue: IssueBean, t: JiraTriggers): IssueDecision {
   const f = issue.fields;
   if (t.issueTypes && !t.issueTypes.some((name) => sameName(name, f.issuetype?.name ?? ''))) {
-    return { kind: 'ignored', reason: `${issue.key}: issue type ${f.issuetype?.name ?? '(none)'} is not in sources.jira.triggers.issueTypes` };
+    return {
+      kind: 'ignored',
+      reason: `${issue.key}: issue type ${f.issuetype?.name ?? '(none)'} is not in sources.jira.triggers.issueTypes`,
+    };
   }
   if (t.labels && !t.labels.some((l) => (f.labels ?? []).includes(l))) {
     return { kind: 'ignored', reason: `${issue.key}: none of sources.jira.triggers.labels is set` };
@@ -73,8 +84,13 @@ function labelAdded(from: string | null | undefined, to: string | null | undefin
 
 export function decideCommentEvent(ev: CommentEvent, t: JiraTriggers): CommentDecision {
   const text = textOf(ev.comment.body).trim();
-  if (carriesMarker(text)) return { kind: 'ignored', reason: `comment ${ev.comment.id} on ${ev.issue.key} is our own (it carries our marker)` };
-  if (!startsWithCommand(text, t.command)) return { kind: 'ignored', reason: `comment ${ev.comment.id} on ${ev.issue.key} is not the command "${t.command}"` };
+  if (carriesMarker(text))
+    return {
+      kind: 'ignored',
+      reason: `comment ${ev.comment.id} on ${ev.issue.key} is our own (it carries our marker)`,
+    };
+  if (!startsWithCommand(text, t.command))
+    return { kind: 'ignored', reason: `comment ${ev.comment.id} on ${ev.issue.key} is not the command "${t.command}"` };
   if (!t.projects.includes(projectOf(ev.issue))) return outside(ev.issue.key, projectOf(ev.issue));
   return { kind: 'command', issueKey: ev.issue.key, commentId: ev.comment.id, author: ev.comment.author };
 }

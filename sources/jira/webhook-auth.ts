@@ -43,7 +43,9 @@ export function checkToken(headers: Delivery['headers'], tokens: string[]): Verd
  * accepted, so a leaked token cannot bypass signing); without one, it must carry the shared token;
  * with neither, everything is refused.
  */
-export function webhookAuth(config: Pick<JiraConfig, 'webhookSecret' | 'webhookToken'>): Pick<WebhookHandler, 'checkHeaders' | 'verify'> {
+export function webhookAuth(
+  config: Pick<JiraConfig, 'webhookSecret' | 'webhookToken'>,
+): Pick<WebhookHandler, 'checkHeaders' | 'verify'> {
   const secrets = splitTokens(config.webhookSecret);
   const tokens = splitTokens(config.webhookToken);
   if (secrets.length) return { verify: (d) => verifySignature(d.rawBody, d.headers['x-hub-signature'], secrets) };

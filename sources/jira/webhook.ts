@@ -37,7 +37,8 @@ export function jiraWebhook(config: JiraConfig, api: JiraApi): WebhookHandler {
     const ev = readJson(body, IssueEventSchema);
     const d = decideIssueEvent(ev, config.triggers);
     if (d.kind === 'ignored') return ignored(d.reason);
-    if (d.kind === 'resolved') return issues([issueFromBean(d.issue, ctx, { status: 'resolved' })], d.issue.key, d.kind);
+    if (d.kind === 'resolved')
+      return issues([issueFromBean(d.issue, ctx, { status: 'resolved' })], d.issue.key, d.kind);
     if (d.kind === 'label') {
       const refused = await trust.refusal(d.by, projectOf(d.issue));
       if (refused) return ignored(`${d.issue.key}: the label was added by an untrusted account: ${refused}`);
@@ -53,21 +54,31 @@ export function jiraWebhook(config: JiraConfig, api: JiraApi): WebhookHandler {
     const d = decideCommentEvent(readJson(body, CommentEventSchema), config.triggers);
     if (d.kind === 'ignored') return ignored(d.reason);
     const me = await api.myself();
-    if (isSelf(d.author, me)) return ignored(`comment ${d.commentId} on ${d.issueKey} is our own (by Lestrade's account)`);
+    if (isSelf(d.author, me))
+      return ignored(`comment ${d.commentId} on ${d.issueKey} is our own (by Lestrade's account)`);
     const refused = await trust.refusal(d.author, projectOf({ key: d.issueKey }));
     if (refused) return ignored(`comment ${d.commentId} on ${d.issueKey}: ${refused}`);
     const bean = await permanentAsNull(() => api.getIssue(d.issueKey, ISSUE_FIELDS));
-    if (!bean.value) return ignored(`${d.issueKey} cannot be read with Lestrade's account${bean.reason ? `: ${bean.reason}` : ''}`);
-    const issue = issueFromBean(bean.value, { ...ctx, self: me }, { identity: commandIdentity(bean.value.key, d.commentId) });
+    if (!bean.value)
+      return ignored(`${d.issueKey} cannot be read with Lestrade's account${bean.reason ? `: ${bean.reason}` : ''}`);
+    const issue = issueFromBean(
+      bean.value,
+      { ...ctx, self: me },
+      { identity: commandIdentity(bean.value.key, d.commentId) },
+    );
     return issues([issue], d.issueKey, 'command');
   }
 
   /** Why a created issue does not pass triggers.jql, or null when it does. */
   async function failsJql(issue: IssueBean): Promise<string | null> {
     const jql = `key = ${issue.key} AND (${config.triggers.jql})`;
-    const page = await permanentAsNull(() => api.searchPage(jql, { fields: ['id'], maxResults: 1, reconcileIds: [issue.id] }));
+    const page = await permanentAsNull(() =>
+      api.searchPage(jql, { fields: ['id'], maxResults: 1, reconcileIds: [issue.id] }),
+    );
     if (!page.value) return `${issue.key}: checking sources.jira.triggers.jql failed: ${page.reason}`;
-    return page.value.issues.some((i) => i.key === issue.key) ? null : `${issue.key} does not match sources.jira.triggers.jql`;
+    return page.value.issues.some((i) => i.key === issue.key)
+      ? null
+      : `${issue.key} does not match sources.jira.triggers.jql`;
   }
 }
 

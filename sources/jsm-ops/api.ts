@@ -1,7 +1,19 @@
 import { callJson, once, parseAnswer, queryParam, type JsonCall } from '../ops-alerts-common/http-json.js';
-import { requestStateOf, type AddNoteOutcome, type AlertNote, type RequestState } from '../ops-alerts-common/notes-api.js';
 import {
-  AddNoteAnswerSchema, JsmAlertSchema, JsmNoteSchema, jsmReason, ListAlertsSchema, ListNotesSchema, RequestStatusSchema, type JsmAlert,
+  requestStateOf,
+  type AddNoteOutcome,
+  type AlertNote,
+  type RequestState,
+} from '../ops-alerts-common/notes-api.js';
+import {
+  AddNoteAnswerSchema,
+  JsmAlertSchema,
+  JsmNoteSchema,
+  jsmReason,
+  ListAlertsSchema,
+  ListNotesSchema,
+  RequestStatusSchema,
+  type JsmAlert,
 } from './schema.js';
 import { lookUpCloudId } from './cloud-id.js';
 import { pathSegment } from '../../src/outbound-http/path-segment.js';
@@ -36,20 +48,38 @@ export class JsmOpsApi {
     this.cloudId = once(async () => c.cloudId ?? lookUpCloudId(c.site ?? '', c.timeoutMs));
   }
 
-  private async call(method: JsonCall['method'], path: string, what: string, opts: { query?: Query; body?: unknown; accept?: number[] } = {}) {
+  private async call(
+    method: JsonCall['method'],
+    path: string,
+    what: string,
+    opts: { query?: Query; body?: unknown; accept?: number[] } = {},
+  ) {
     const base = `${this.c.apiUrl.replace(/\/+$/, '')}/jsm/ops/api/${pathSegment(await this.cloudId())}/v1`;
     const url = new URL(`${base}${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const basic = Buffer.from(`${this.c.email}:${this.c.apiToken}`).toString('base64');
     return callJson({
-      vendor: VENDOR, what, method, url, body: opts.body, accept: opts.accept, timeoutMs: this.c.timeoutMs,
-      headers: { authorization: `Basic ${basic}` }, reasonOf: jsmReason,
+      vendor: VENDOR,
+      what,
+      method,
+      url,
+      body: opts.body,
+      accept: opts.accept,
+      timeoutMs: this.c.timeoutMs,
+      headers: { authorization: `Basic ${basic}` },
+      reasonOf: jsmReason,
     });
   }
 
   /** One page of GET /alerts (newest first); `more` while JSM links a next page. */
-  async listAlertsPage(query: string | undefined, offset: number, size = PAGE): Promise<{ alerts: JsmAlert[]; more: boolean }> {
-    const res = await this.call('GET', '/alerts', 'list alerts', { query: { query, offset, size, sort: 'createdAt', order: 'desc' } });
+  async listAlertsPage(
+    query: string | undefined,
+    offset: number,
+    size = PAGE,
+  ): Promise<{ alerts: JsmAlert[]; more: boolean }> {
+    const res = await this.call('GET', '/alerts', 'list alerts', {
+      query: { query, offset, size, sort: 'createdAt', order: 'desc' },
+    });
     const page = parseAnswer(ListAlertsSchema, res.body, VENDOR, 'list alerts');
     return { alerts: page.values, more: Boolean(page.links?.next) && page.values.length > 0 };
   }
@@ -64,7 +94,9 @@ export class JsmOpsApi {
     const out: AlertNote[] = [];
     let after: string | undefined;
     for (let page = 0; page < MAX_NOTE_PAGES; page++) {
-      const res = await this.call('GET', `/alerts/${pathSegment(alertId)}/notes`, `list notes of alert ${alertId}`, { query: { size: PAGE, after } });
+      const res = await this.call('GET', `/alerts/${pathSegment(alertId)}/notes`, `list notes of alert ${alertId}`, {
+        query: { size: PAGE, after },
+      });
       const { values, links } = parseAnswer(ListNotesSchema, res.body, VENDOR, `notes of alert ${alertId}`);
       out.push(...values.map((n) => ({ id: n.id, text: n.note ?? '', owner: n.owner ?? '' })));
       const next = queryParam(links?.next, 'after');
@@ -88,7 +120,10 @@ export class JsmOpsApi {
   /** PATCH …/notes/{id}; null when the note is gone (404). */
   async editNote(alertId: string, noteId: string, note: string): Promise<{ id: string } | null> {
     const what = `edit note ${noteId} of alert ${alertId}`;
-    const res = await this.call('PATCH', `/alerts/${pathSegment(alertId)}/notes/${pathSegment(noteId)}`, what, { body: { note }, accept: [404] });
+    const res = await this.call('PATCH', `/alerts/${pathSegment(alertId)}/notes/${pathSegment(noteId)}`, what, {
+      body: { note },
+      accept: [404],
+    });
     return res.status === 404 ? null : { id: parseAnswer(JsmNoteSchema, res.body, VENDOR, what).id };
   }
 

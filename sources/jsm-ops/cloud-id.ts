@@ -11,6 +11,14 @@ export async function lookUpCloudId(site: string, timeoutMs: number): Promise<st
   if (!site) throw new ConfigError('sources.jsm-ops: no cloudId and no siteUrl to look it up');
   const url = new URL(`${site.replace(/\/+$/, '')}/_edge/tenant_info`);
   const what = `look up the cloudId of ${url.host}`;
-  const res = await callJson({ vendor: 'Atlassian', what, method: 'GET', url, headers: {}, timeoutMs, reasonOf: (b) => (typeof b === 'string' ? b.slice(0, 200) : '') });
+  const res = await callJson({
+    vendor: 'Atlassian',
+    what,
+    method: 'GET',
+    url,
+    headers: {},
+    timeoutMs,
+    reasonOf: (b) => (typeof b === 'string' ? b.slice(0, 200) : ''),
+  });
   return parseAnswer(TenantInfoSchema, res.body, 'Atlassian', what).cloudId;
 }

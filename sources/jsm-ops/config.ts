@@ -9,7 +9,10 @@ export const JsmOpsConfigSchema = z.strictObject({
   /** The Jira site, e.g. https://acme.atlassian.net: its cloudId is looked up there, and alert links point to it. */
   siteUrl: z.url().optional(),
   /** The site's cloudId; when set, no lookup is made. */
-  cloudId: z.string().regex(/^[\w-]+$/, 'must be a cloud id such as 0ab3c2f1-…').optional(),
+  cloudId: z
+    .string()
+    .regex(/^[\w-]+$/, 'must be a cloud id such as 0ab3c2f1-…')
+    .optional(),
   /** An Atlassian account's email and API token (basic auth). */
   email: z.string().min(1).optional(),
   apiToken: secret.optional(),
@@ -42,7 +45,10 @@ export function offReason(c: JsmOpsConfig): string | null {
 
 export function warnings(c: JsmOpsConfig): string[] {
   const out: string[] = [];
-  if (!c.webhookToken) out.push('no JSM_OPS_WEBHOOK_TOKEN set: /webhooks/jsm-ops refuses every delivery (401); JSM webhooks are unsigned, so a token header is their only credential');
+  if (!c.webhookToken)
+    out.push(
+      'no JSM_OPS_WEBHOOK_TOKEN set: /webhooks/jsm-ops refuses every delivery (401); JSM webhooks are unsigned, so a token header is their only credential',
+    );
   out.push(...triggerWarnings(c.triggers, 'sources.jsm-ops'));
   return out;
 }

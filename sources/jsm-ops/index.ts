@@ -11,7 +11,14 @@ const apis = new WeakMap<JsmOpsConfig, JsmOpsApi>();
 function apiFor(c: JsmOpsConfig): JsmOpsApi {
   let api = apis.get(c);
   if (!api) {
-    api = new JsmOpsApi({ apiUrl: c.apiUrl, site: siteOf(c), cloudId: c.cloudId, email: c.email ?? '', apiToken: c.apiToken ?? '', timeoutMs: c.timeoutMs });
+    api = new JsmOpsApi({
+      apiUrl: c.apiUrl,
+      site: siteOf(c),
+      cloudId: c.cloudId,
+      email: c.email ?? '',
+      apiToken: c.apiToken ?? '',
+      timeoutMs: c.timeoutMs,
+    });
     apis.set(c, api);
   }
   return api;

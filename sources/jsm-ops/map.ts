@@ -1,6 +1,11 @@
 import { linkSegment } from '../../src/outbound-http/path-segment.js';
 import type { Issue } from '../../src/issue.js';
-import { fieldsFromRest, fieldsFromWebhook, issueFromAlert, type AlertFields } from '../ops-alerts-common/alert-fields.js';
+import {
+  fieldsFromRest,
+  fieldsFromWebhook,
+  issueFromAlert,
+  type AlertFields,
+} from '../ops-alerts-common/alert-fields.js';
 import type { ActionPayload } from '../ops-alerts-common/webhook-payload.js';
 import type { JsmAlert } from './schema.js';
 
@@ -20,8 +25,19 @@ export function alertUrl(site: string | null, alertId: string): string | null {
   return site && id ? `${site}/jira/ops/alerts/${id}` : null;
 }
 
-function toIssue(fields: AlertFields, ctx: JsmContext, status: Issue['status'], extraRaw: Record<string, unknown>): Issue {
-  return issueFromAlert(fields, { source: SOURCE, sourceInstance: ctx.instance, url: alertUrl(ctx.site, fields.id), status, extraRaw });
+function toIssue(
+  fields: AlertFields,
+  ctx: JsmContext,
+  status: Issue['status'],
+  extraRaw: Record<string, unknown>,
+): Issue {
+  return issueFromAlert(fields, {
+    source: SOURCE,
+    sourceInstance: ctx.instance,
+    url: alertUrl(ctx.site, fields.id),
+    status,
+    extraRaw,
+  });
 }
 
 /** Pull mode: investigated as asked, whatever the alert's status. */
@@ -30,5 +46,8 @@ export function issueFromApiAlert(a: JsmAlert, ctx: JsmContext): Issue {
 }
 
 export function issueFromAction(p: ActionPayload, ctx: JsmContext, status: Issue['status']): Issue {
-  return toIssue(fieldsFromWebhook(p.alert, ctx.now), ctx, status, { action: p.action, integrationName: p.integrationName ?? null });
+  return toIssue(fieldsFromWebhook(p.alert, ctx.now), ctx, status, {
+    action: p.action,
+    integrationName: p.integrationName ?? null,
+  });
 }

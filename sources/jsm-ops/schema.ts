@@ -20,13 +20,21 @@ export const JsmAlertSchema = z.object({
   createdAt: Str,
   updatedAt: Str,
   /** A string map; checked as an object and read as parsed (see detailsOf). */
-  extraProperties: z.custom<Record<string, unknown>>((v) => v === null || v === undefined || (typeof v === 'object' && !Array.isArray(v))).optional(),
+  extraProperties: z
+    .custom<Record<string, unknown>>(
+      (v) => v === null || v === undefined || (typeof v === 'object' && !Array.isArray(v)),
+    )
+    .optional(),
 });
 export type JsmAlert = z.infer<typeof JsmAlertSchema>;
 
 const Links = z.object({ next: Str }).nullish();
 
-export const ListAlertsSchema = z.object({ values: z.array(JsmAlertSchema), count: z.number().nullish(), links: Links });
+export const ListAlertsSchema = z.object({
+  values: z.array(JsmAlertSchema),
+  count: z.number().nullish(),
+  links: Links,
+});
 
 export const JsmNoteSchema = z.object({ id: z.string().min(1), note: Str, owner: Str, createdAt: Str });
 
@@ -51,7 +59,11 @@ export function jsmReason(body: unknown): string {
   if (!body || typeof body !== 'object') return '';
   const b = body as { errors?: unknown; message?: unknown };
   const errors = Array.isArray(b.errors)
-    ? b.errors.map((e) => [(e as { title?: unknown }).title, (e as { code?: unknown }).code].filter((x) => typeof x === 'string' && x).join(' '))
+    ? b.errors.map((e) =>
+        [(e as { title?: unknown }).title, (e as { code?: unknown }).code]
+          .filter((x) => typeof x === 'string' && x)
+          .join(' '),
+      )
     : [];
   return [...errors, typeof b.message === 'string' ? b.message : ''].filter(Boolean).join('; ');
 }

@@ -20,7 +20,11 @@ export function jsmOpsWebhook(config: JsmOpsConfig, ctx: JsmContext): WebhookHan
       const d = decideAction(p, config.triggers, self);
       if (d.kind === 'ignored') return { kind: 'ignored', reason: d.reason };
       const issue = issueFromAction(p, ctx, d.kind === 'resolve' ? 'resolved' : 'open');
-      return { kind: 'issues', issues: [issue], log: { alertId: p.alert.alertId, tinyId: p.alert.tinyId, action: p.action } };
+      return {
+        kind: 'issues',
+        issues: [issue],
+        log: { alertId: p.alert.alertId, tinyId: p.alert.tinyId, action: p.action },
+      };
     },
   };
 }

@@ -36,7 +36,11 @@ export interface AlertContext {
 
 /** P1..P5, OpsGenie's and JSM's only priorities. A Map, so a vendor's word never reaches a prototype. */
 const SEVERITY_BY_PRIORITY: ReadonlyMap<string, Severity> = new Map([
-  ['P1', 'critical'], ['P2', 'high'], ['P3', 'warning'], ['P4', 'info'], ['P5', 'info'],
+  ['P1', 'critical'],
+  ['P2', 'high'],
+  ['P3', 'warning'],
+  ['P4', 'info'],
+  ['P5', 'info'],
 ]);
 
 export function severityOfPriority(priority: string | undefined): Severity {
@@ -72,15 +76,25 @@ export function issueFromAlert(a: AlertFields, ctx: AlertContext): Issue {
     locator: locatorOf(a),
     untrusted: untrustedOf(a),
     raw: {
-      id: a.id, tinyId: a.tinyId ?? null, alias: a.alias ?? null, priority: a.priority ?? null, status: a.status ?? null,
-      createdAt: a.createdAt, updatedAt: a.updatedAt ?? null, ...ctx.extraRaw,
+      id: a.id,
+      tinyId: a.tinyId ?? null,
+      alias: a.alias ?? null,
+      priority: a.priority ?? null,
+      status: a.status ?? null,
+      createdAt: a.createdAt,
+      updatedAt: a.updatedAt ?? null,
+      ...ctx.extraRaw,
     },
   };
 }
 
 /** Each tag as `tag: "true"`, then the fixed keys, which win over a tag of the same name. */
 function labelsOf(a: AlertFields): Record<string, string> {
-  const fixed: Array<[string, string | undefined]> = [['priority', a.priority], ['entity', a.entity], ['alert_source', a.alertSource]];
+  const fixed: Array<[string, string | undefined]> = [
+    ['priority', a.priority],
+    ['entity', a.entity],
+    ['alert_source', a.alertSource],
+  ];
   return Object.fromEntries([
     ...a.tags.map((t): [string, string] => [t, 'true']),
     ...fixed.filter((e): e is [string, string] => Boolean(e[1])),
@@ -93,16 +107,22 @@ function labelsOf(a: AlertFields): Record<string, string> {
  * untrusted text, each cut to size, so the prompt fences them as data.
  */
 function untrustedOf(a: AlertFields): NonNullable<Issue['untrusted']> {
-  const details = Object.entries(a.details).map(([k, v]) => `${k}: ${v}`).join('\n');
+  const details = Object.entries(a.details)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
   return [
     { label: 'alert message', text: a.message },
     { label: 'alert description', text: a.description },
     { label: 'alert details', text: details },
-  ].filter((u) => u.text.trim() !== '').map((u) => ({ ...u, text: cut(u.text) }));
+  ]
+    .filter((u) => u.text.trim() !== '')
+    .map((u) => ({ ...u, text: cut(u.text) }));
 }
 
 function cut(text: string): string {
-  return text.length <= MAX_UNTRUSTED_CHARS ? text : `${text.slice(0, MAX_UNTRUSTED_CHARS)}\n[… ${text.length - MAX_UNTRUSTED_CHARS} characters cut]`;
+  return text.length <= MAX_UNTRUSTED_CHARS
+    ? text
+    : `${text.slice(0, MAX_UNTRUSTED_CHARS)}\n[… ${text.length - MAX_UNTRUSTED_CHARS} characters cut]`;
 }
 
 /** An OpsGenie-style webhook alert's fields (the payload format both vendors send). */
@@ -128,14 +148,23 @@ type Maybe = string | null | undefined;
 /** The fields both REST APIs name alike (OpsGenie's BaseAlert/Alert, JSM's AlertResponse). */
 export interface RestAlert {
   id: string;
-  tinyId?: Maybe; alias?: Maybe; message?: Maybe; description?: Maybe; status?: Maybe; priority?: Maybe;
-  entity?: Maybe; source?: Maybe; createdAt?: Maybe; updatedAt?: Maybe;
+  tinyId?: Maybe;
+  alias?: Maybe;
+  message?: Maybe;
+  description?: Maybe;
+  status?: Maybe;
+  priority?: Maybe;
+  entity?: Maybe;
+  source?: Maybe;
+  createdAt?: Maybe;
+  updatedAt?: Maybe;
   tags?: string[] | null;
 }
 
 /** An alert from either REST API; `details` is OpsGenie's `details` or JSM's `extraProperties`, as parsed. */
 export function fieldsFromRest(a: RestAlert, details: unknown, now: () => Date = () => new Date()): AlertFields {
-  const created = a.createdAt && !Number.isNaN(Date.parse(a.createdAt)) ? new Date(a.createdAt).toISOString() : now().toISOString();
+  const created =
+    a.createdAt && !Number.isNaN(Date.parse(a.createdAt)) ? new Date(a.createdAt).toISOString() : now().toISOString();
   return {
     id: a.id,
     tinyId: a.tinyId ?? undefined,

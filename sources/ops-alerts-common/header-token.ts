@@ -17,7 +17,10 @@ function same(a: string, b: string): boolean {
  * checkHeaders for a shared header token: one of the configured tokens (comma-separated, so an
  * old and a new one both pass while rotating). With none configured, every delivery is refused.
  */
-export function headerTokenCheck(configured: string | undefined, setting: string): (headers: Delivery['headers']) => Verdict {
+export function headerTokenCheck(
+  configured: string | undefined,
+  setting: string,
+): (headers: Delivery['headers']) => Verdict {
   const tokens = splitTokens(configured);
   return (headers) => {
     if (tokens.length === 0) return { ok: false, reason: `no ${setting} configured` };
@@ -25,6 +28,8 @@ export function headerTokenCheck(configured: string | undefined, setting: string
     if (!given) return { ok: false, reason: 'no X-Lestrade-Token header' };
     // Every token is compared, so the time taken does not say which one matched.
     const matches = tokens.map((t) => same(given, t));
-    return matches.some(Boolean) ? { ok: true } : { ok: false, reason: `X-Lestrade-Token matches no configured ${setting}` };
+    return matches.some(Boolean)
+      ? { ok: true }
+      : { ok: false, reason: `X-Lestrade-Token matches no configured ${setting}` };
   };
 }

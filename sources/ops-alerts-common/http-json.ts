@@ -36,7 +36,11 @@ export async function callJson(c: JsonCall): Promise<JsonAnswer> {
   try {
     res = await fetch(c.url, {
       method: c.method,
-      headers: { accept: 'application/json', ...(c.body === undefined ? {} : { 'content-type': 'application/json' }), ...c.headers },
+      headers: {
+        accept: 'application/json',
+        ...(c.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...c.headers,
+      },
       body: c.body === undefined ? undefined : JSON.stringify(c.body),
       signal: AbortSignal.timeout(c.timeoutMs),
       redirect: 'error',
@@ -47,7 +51,8 @@ export async function callJson(c: JsonCall): Promise<JsonAnswer> {
   }
   const body = parseOrText(text);
   if (res.ok || c.accept?.includes(res.status)) return { status: res.status, body };
-  const get = (name: string) => res.headers.get(name) ?? (name === 'retry-after' ? firstHeader(res, c.waitHeaders) : undefined);
+  const get = (name: string) =>
+    res.headers.get(name) ?? (name === 'retry-after' ? firstHeader(res, c.waitHeaders) : undefined);
   const err = vendorFailure(c.vendor, res.status, get, `${c.what}: ${c.reasonOf(body)}`.replace(/: $/, ''));
   answered.set(err, res.status);
   throw err;
@@ -80,7 +85,8 @@ function parseOrText(text: string): unknown {
 /** Validates an answer; a vendor that answers something else is a permanent problem, not a retry. */
 export function parseAnswer<T extends z.ZodType>(schema: T, data: unknown, vendor: string, what: string): z.infer<T> {
   const parsed = schema.safeParse(data);
-  if (!parsed.success) throw new PermanentError(`unexpected answer from ${vendor} (${what}): ${describeZodIssues(parsed.error.issues)}`);
+  if (!parsed.success)
+    throw new PermanentError(`unexpected answer from ${vendor} (${what}): ${describeZodIssues(parsed.error.issues)}`);
   return parsed.data;
 }
 

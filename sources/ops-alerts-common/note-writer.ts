@@ -41,7 +41,14 @@ export function noteWriter(api: NotesApi, opts: NoteWriterOptions): RcaWriter {
   const pending = new PendingNotes(now);
   const digests = new Map<string, string>();
   const written = (alertId: string, id: string): WrittenComment => ({ id, url: api.alertUrl(alertId) });
-  const ctx: AddContext = { api, pending, pollWaitMs, grace: opts.lostAnswerGraceMs ?? 30_000, expiry: opts.requestExpiryMs ?? 600_000, written };
+  const ctx: AddContext = {
+    api,
+    pending,
+    pollWaitMs,
+    grace: opts.lostAnswerGraceMs ?? 30_000,
+    expiry: opts.requestExpiryMs ?? 600_000,
+    written,
+  };
 
   const digestOf = async (alertId: string, noteId: string, locator: IssueLocator): Promise<string | null> => {
     const known = digests.get(`${alertId}/${noteId}`);
@@ -91,14 +98,23 @@ interface AddContext {
   written: (alertId: string, id: string) => WrittenComment;
 }
 
-async function addOnce(c: AddContext, alertId: string, locator: IssueLocator, note: RenderedNote, wctx?: WriteContext): Promise<WrittenComment> {
+async function addOnce(
+  c: AddContext,
+  alertId: string,
+  locator: IssueLocator,
+  note: RenderedNote,
+  wctx?: WriteContext,
+): Promise<WrittenComment> {
   const key = PendingNotes.key(alertId, note.sha);
   // This process's memory, else what an attempt elsewhere left (the engine keeps it in Redis).
   const earlier = c.pending.get(key) ?? c.pending.adopt(key, wctx?.resume ?? null);
   if (earlier?.requestId) return settle(c, alertId, locator, note, earlier);
   if (earlier && c.pending.ageMs(earlier) < c.grace) {
     // find() has just looked and not seen it; it may still be on its way.
-    throw new RetryableError(`${c.api.vendor}: the answer to adding the note to alert ${alertId} was lost; waiting for the note to appear before adding it again`, { retryAfterMs: c.pollWaitMs, resumeToken: PendingNotes.token(key, earlier) });
+    throw new RetryableError(
+      `${c.api.vendor}: the answer to adding the note to alert ${alertId} was lost; waiting for the note to appear before adding it again`,
+      { retryAfterMs: c.pollWaitMs, resumeToken: PendingNotes.token(key, earlier) },
+    );
   }
   let out;
   try {
@@ -108,7 +124,11 @@ async function addOnce(c: AddContext, alertId: string, locator: IssueLocator, no
     // A 429 was refused before anything happened.
     if (err instanceof RetryableError && statusOf(err) !== 429) {
       const lost = c.pending.set(key, null);
-      throw new RetryableError(err.message, { cause: err, retryAfterMs: err.retryAfterMs, resumeToken: PendingNotes.token(key, lost) });
+      throw new RetryableError(err.message, {
+        cause: err,
+        retryAfterMs: err.retryAfterMs,
+        resumeToken: PendingNotes.token(key, lost),
+      });
     }
     throw err;
   }
@@ -119,23 +139,40 @@ async function addOnce(c: AddContext, alertId: string, locator: IssueLocator, no
   return settle(c, alertId, locator, note, c.pending.set(key, out.requestId));
 }
 
-async function settle(c: AddContext, alertId: string, locator: IssueLocator, note: RenderedNote, p: PendingNote): Promise<WrittenComment> {
+async function settle(
+  c: AddContext,
+  alertId: string,
+  locator: IssueLocator,
+  note: RenderedNote,
+  p: PendingNote,
+): Promise<WrittenComment> {
   const key = PendingNotes.key(alertId, note.sha);
   const requestId = p.requestId ?? '';
   const s = await c.api.requestStatus(requestId);
   if (s.state === 'success') {
     c.pending.delete(key);
-    const found = oursOf(c.api, await c.api.listNotes(alertId), locator).filter((n) => markedDigest(n.text, locator) === note.sha).at(-1);
+    const found = oursOf(c.api, await c.api.listNotes(alertId), locator)
+      .filter((n) => markedDigest(n.text, locator) === note.sha)
+      .at(-1);
     return c.written(alertId, found?.id ?? `request:${requestId}`);
   }
   if (s.state === 'processing') {
     if (c.pending.ageMs(p) <= c.expiry) {
-      throw new RetryableError(`${c.api.vendor} is still processing request ${requestId} (note on alert ${alertId})`, { retryAfterMs: c.pollWaitMs, resumeToken: PendingNotes.token(key, p) });
+      throw new RetryableError(`${c.api.vendor} is still processing request ${requestId} (note on alert ${alertId})`, {
+        retryAfterMs: c.pollWaitMs,
+        resumeToken: PendingNotes.token(key, p),
+      });
     }
     c.pending.delete(key);
-    throw new RetryableError(`${c.api.vendor} still does not know request ${requestId} (note on alert ${alertId}): treated as lost, the note will be added again`, { retryAfterMs: c.pollWaitMs });
+    throw new RetryableError(
+      `${c.api.vendor} still does not know request ${requestId} (note on alert ${alertId}): treated as lost, the note will be added again`,
+      { retryAfterMs: c.pollWaitMs },
+    );
   }
   c.pending.delete(key);
   if (s.permanent) throw new PermanentError(`${c.api.vendor} could not add the note to alert ${alertId}: ${s.reason}`);
-  throw new RetryableError(`${c.api.vendor} failed request ${requestId} (note on alert ${alertId}: ${s.reason}); the note will be added again`, { retryAfterMs: c.pollWaitMs });
+  throw new RetryableError(
+    `${c.api.vendor} failed request ${requestId} (note on alert ${alertId}: ${s.reason}); the note will be added again`,
+    { retryAfterMs: c.pollWaitMs },
+  );
 }

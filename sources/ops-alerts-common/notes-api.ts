@@ -15,9 +15,7 @@ export type AddNoteOutcome = { kind: 'note'; id: string } | { kind: 'request'; r
  * until the request is processed, so "processing" is also what an unknown request looks like.
  */
 export type RequestState =
-  | { state: 'success' }
-  | { state: 'processing' }
-  | { state: 'failed'; reason: string; permanent: boolean };
+  { state: 'success' } | { state: 'processing' } | { state: 'failed'; reason: string; permanent: boolean };
 
 /** The note calls of one vendor; every failure is a typed error (RetryableError or PermanentError). */
 export interface NotesApi {

@@ -49,7 +49,8 @@ export class PendingNotes {
     if (!token) return undefined;
     try {
       const t = JSON.parse(token) as { key?: unknown; requestId?: unknown; at?: unknown };
-      if (t.key !== key || typeof t.at !== 'number' || (t.requestId !== null && typeof t.requestId !== 'string')) return undefined;
+      if (t.key !== key || typeof t.at !== 'number' || (t.requestId !== null && typeof t.requestId !== 'string'))
+        return undefined;
       const entry = { requestId: t.requestId, at: t.at };
       this.entries.set(key, entry);
       return entry;

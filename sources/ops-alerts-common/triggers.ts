@@ -17,10 +17,7 @@ export const AlertTriggersSchema = z.strictObject({
 });
 export type AlertTriggers = z.infer<typeof AlertTriggersSchema>;
 
-export type ActionDecision =
-  | { kind: 'investigate' }
-  | { kind: 'resolve' }
-  | { kind: 'ignored'; reason: string };
+export type ActionDecision = { kind: 'investigate' } | { kind: 'resolve' } | { kind: 'ignored'; reason: string };
 
 export interface Self {
   /** The `user` our notes are written as: an AddNote by it is our own echo. */
@@ -36,8 +33,10 @@ export function decideAction(p: ActionPayload, t: AlertTriggers, self: Self): Ac
   if (p.action === 'Create') return triggerFilter(p, t) ?? { kind: 'investigate' };
   if (p.action === 'Close') return { kind: 'resolve' };
   if (p.action === 'AddNote') {
-    if (carriesAnyMarker(a.note ?? '')) return { kind: 'ignored', reason: `note on ${name} is our own (it carries our marker)` };
-    if (a.username && same(a.username, self.noteUser)) return { kind: 'ignored', reason: `note on ${name} is our own (by ${self.noteUser})` };
+    if (carriesAnyMarker(a.note ?? ''))
+      return { kind: 'ignored', reason: `note on ${name} is our own (it carries our marker)` };
+    if (a.username && same(a.username, self.noteUser))
+      return { kind: 'ignored', reason: `note on ${name} is our own (by ${self.noteUser})` };
     return { kind: 'ignored', reason: `AddNote on ${name} starts nothing` };
   }
   return { kind: 'ignored', reason: `action ${p.action} on ${name} starts nothing` };

@@ -36,7 +36,12 @@ export const WebhookAlertSchema = z.object({
    * Checked to be an object and passed through as parsed (z.record would drop a "__proto__" key);
    * detailsOf turns it into strings.
    */
-  details: z.custom<Record<string, unknown>>((v) => v === null || v === undefined || (typeof v === 'object' && !Array.isArray(v)), 'expected an object of strings').optional(),
+  details: z
+    .custom<Record<string, unknown>>(
+      (v) => v === null || v === undefined || (typeof v === 'object' && !Array.isArray(v)),
+      'expected an object of strings',
+    )
+    .optional(),
   tags: z.array(z.string()).nullish(),
   priority: z.string().nullish(),
   /** Team ids. */

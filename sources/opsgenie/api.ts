@@ -2,7 +2,13 @@ import { callJson, parseAnswer, queryParam, type JsonCall } from '../ops-alerts-
 import { requestStateOf, type AlertNote, type RequestState } from '../ops-alerts-common/notes-api.js';
 import { pathSegment } from '../../src/outbound-http/path-segment.js';
 import {
-  AcceptedSchema, GetAlertSchema, ListAlertsSchema, ListNotesSchema, opsgenieReason, RequestStatusSchema, type OgAlert,
+  AcceptedSchema,
+  GetAlertSchema,
+  ListAlertsSchema,
+  ListNotesSchema,
+  opsgenieReason,
+  RequestStatusSchema,
+  type OgAlert,
 } from './schema.js';
 
 export const VENDOR = 'OpsGenie';
@@ -20,30 +26,56 @@ export class OpsgenieApi {
   readonly instance: string;
   private readonly base: string;
 
-  constructor(baseUrl: string, private readonly apiKey: string, private readonly timeoutMs = 15_000) {
+  constructor(
+    baseUrl: string,
+    private readonly apiKey: string,
+    private readonly timeoutMs = 15_000,
+  ) {
     this.base = baseUrl.replace(/\/+$/, '');
     this.instance = new URL(this.base).host;
   }
 
-  private call(method: JsonCall['method'], path: string, what: string, opts: { query?: Query; body?: unknown; accept?: number[] } = {}) {
+  private call(
+    method: JsonCall['method'],
+    path: string,
+    what: string,
+    opts: { query?: Query; body?: unknown; accept?: number[] } = {},
+  ) {
     const url = new URL(`${this.base}${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     return callJson({
-      vendor: VENDOR, what, method, url, body: opts.body, accept: opts.accept, timeoutMs: this.timeoutMs,
-      headers: { authorization: `GenieKey ${this.apiKey}` }, reasonOf: opsgenieReason, waitHeaders: ['x-ratelimit-period-in-sec'],
+      vendor: VENDOR,
+      what,
+      method,
+      url,
+      body: opts.body,
+      accept: opts.accept,
+      timeoutMs: this.timeoutMs,
+      headers: { authorization: `GenieKey ${this.apiKey}` },
+      reasonOf: opsgenieReason,
+      waitHeaders: ['x-ratelimit-period-in-sec'],
     });
   }
 
   /** One page of GET /v2/alerts (newest first); `more` while OpsGenie names a next page. */
-  async listAlertsPage(query: string | undefined, offset: number, limit = PAGE): Promise<{ alerts: OgAlert[]; more: boolean }> {
-    const res = await this.call('GET', '/v2/alerts', 'list alerts', { query: { query, offset, limit, sort: 'createdAt', order: 'desc' } });
+  async listAlertsPage(
+    query: string | undefined,
+    offset: number,
+    limit = PAGE,
+  ): Promise<{ alerts: OgAlert[]; more: boolean }> {
+    const res = await this.call('GET', '/v2/alerts', 'list alerts', {
+      query: { query, offset, limit, sort: 'createdAt', order: 'desc' },
+    });
     const page = parseAnswer(ListAlertsSchema, res.body, VENDOR, 'list alerts');
     return { alerts: page.data, more: Boolean(page.paging?.next) && page.data.length > 0 };
   }
 
   /** GET /v2/alerts/{id}: the alert with its description and details; null when it does not exist. */
   async getAlert(id: string): Promise<OgAlert | null> {
-    const res = await this.call('GET', `/v2/alerts/${pathSegment(id)}`, `get alert ${id}`, { query: { identifierType: 'id' }, accept: [404] });
+    const res = await this.call('GET', `/v2/alerts/${pathSegment(id)}`, `get alert ${id}`, {
+      query: { identifierType: 'id' },
+      accept: [404],
+    });
     return res.status === 404 ? null : parseAnswer(GetAlertSchema, res.body, VENDOR, `alert ${id}`).data;
   }
 
@@ -68,7 +100,8 @@ export class OpsgenieApi {
   async addNote(alertId: string, note: string, user: string): Promise<string> {
     const what = `add note to alert ${alertId}`;
     const res = await this.call('POST', `/v2/alerts/${pathSegment(alertId)}/notes`, what, {
-      query: { identifierType: 'id' }, body: { note, user, source: 'Lestrade' },
+      query: { identifierType: 'id' },
+      body: { note, user, source: 'Lestrade' },
     });
     return parseAnswer(AcceptedSchema, res.body, VENDOR, what).requestId;
   }

@@ -37,7 +37,10 @@ export function offReason(c: OpsgenieConfig): string | null {
 
 export function warnings(c: OpsgenieConfig): string[] {
   const out: string[] = [];
-  if (!c.webhookToken) out.push('no OPSGENIE_WEBHOOK_TOKEN set: /webhooks/opsgenie refuses every delivery (401); OpsGenie webhooks are unsigned, so a token header is their only credential');
+  if (!c.webhookToken)
+    out.push(
+      'no OPSGENIE_WEBHOOK_TOKEN set: /webhooks/opsgenie refuses every delivery (401); OpsGenie webhooks are unsigned, so a token header is their only credential',
+    );
   out.push(...triggerWarnings(c.triggers, 'sources.opsgenie'));
   return out;
 }
@@ -45,5 +48,7 @@ export function warnings(c: OpsgenieConfig): string[] {
 /** The web app next to an API host (api.opsgenie.com → app.opsgenie.com, api.eu… → app.eu…), or null for others. */
 export function appBaseOf(apiUrl: string): string | null {
   const url = new URL(apiUrl);
-  return /^api\.(eu\.)?opsgenie\.com$/i.test(url.hostname) ? `https://${url.hostname.replace(/^api\./i, 'app.')}` : null;
+  return /^api\.(eu\.)?opsgenie\.com$/i.test(url.hostname)
+    ? `https://${url.hostname.replace(/^api\./i, 'app.')}`
+    : null;
 }

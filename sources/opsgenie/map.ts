@@ -1,6 +1,11 @@
 import { linkSegment } from '../../src/outbound-http/path-segment.js';
 import type { Issue } from '../../src/issue.js';
-import { fieldsFromRest, fieldsFromWebhook, issueFromAlert, type AlertFields } from '../ops-alerts-common/alert-fields.js';
+import {
+  fieldsFromRest,
+  fieldsFromWebhook,
+  issueFromAlert,
+  type AlertFields,
+} from '../ops-alerts-common/alert-fields.js';
 import type { ActionPayload } from '../ops-alerts-common/webhook-payload.js';
 import { appBaseOf } from './config.js';
 import type { OgAlert } from './schema.js';
@@ -20,9 +25,18 @@ export function alertUrl(apiUrl: string, alertId: string): string | null {
   return app && id ? `${app}/alert/detail/${id}/details` : null;
 }
 
-function toIssue(fields: AlertFields, ctx: OgContext, status: Issue['status'], extraRaw: Record<string, unknown>): Issue {
+function toIssue(
+  fields: AlertFields,
+  ctx: OgContext,
+  status: Issue['status'],
+  extraRaw: Record<string, unknown>,
+): Issue {
   return issueFromAlert(fields, {
-    source: SOURCE, sourceInstance: new URL(ctx.apiUrl).host, url: alertUrl(ctx.apiUrl, fields.id), status, extraRaw,
+    source: SOURCE,
+    sourceInstance: new URL(ctx.apiUrl).host,
+    url: alertUrl(ctx.apiUrl, fields.id),
+    status,
+    extraRaw,
   });
 }
 
@@ -33,5 +47,8 @@ export function issueFromApiAlert(a: OgAlert, ctx: OgContext): Issue {
 
 /** A Create (open) or Close (resolved) action payload. */
 export function issueFromAction(p: ActionPayload, ctx: OgContext, status: Issue['status']): Issue {
-  return toIssue(fieldsFromWebhook(p.alert, ctx.now), ctx, status, { action: p.action, integrationName: p.integrationName ?? null });
+  return toIssue(fieldsFromWebhook(p.alert, ctx.now), ctx, status, {
+    action: p.action,
+    integrationName: p.integrationName ?? null,
+  });
 }

@@ -19,11 +19,20 @@ export interface OpsgenieQuery {
  * `limit`); each is then read in full (GET /v2/alerts/{id}), as lists carry no description or details.
  */
 export class OpsgeniePull implements SourceClient<OpsgenieQuery> {
-  constructor(private readonly api: OpsgenieApi, private readonly apiUrl: string, private readonly pageSize = 100) {}
+  constructor(
+    private readonly api: OpsgenieApi,
+    private readonly apiUrl: string,
+    private readonly pageSize = 100,
+  ) {}
 
   async fetchIssues(q: OpsgenieQuery): Promise<Issue[]> {
     const want = q.limit ?? Infinity;
-    const listed = await listAllPages((offset, size) => this.api.listAlertsPage(q.query, offset, size), want, this.pageSize, MAX_OFFSET);
+    const listed = await listAllPages(
+      (offset, size) => this.api.listAlertsPage(q.query, offset, size),
+      want,
+      this.pageSize,
+      MAX_OFFSET,
+    );
     const issues: Issue[] = [];
     for (const a of listed) {
       const full = await this.api.getAlert(a.id);
@@ -38,9 +47,18 @@ export function opsgeniePull(apiFor: (c: OpsgenieConfig) => OpsgenieApi): PullSp
   return {
     description: 'investigate the OpsGenie alerts a search query finds (GET /v2/alerts)',
     noun: 'alert',
-    options: [{ flags: '--query <query>', description: 'OpsGenie alert search, e.g. "status:open priority:P1"', defaultValue: DEFAULT_PULL_QUERY }],
+    options: [
+      {
+        flags: '--query <query>',
+        description: 'OpsGenie alert search, e.g. "status:open priority:P1"',
+        defaultValue: DEFAULT_PULL_QUERY,
+      },
+    ],
     prepare(config, opts) {
-      const query: OpsgenieQuery = { query: (opts.query as string | undefined) ?? DEFAULT_PULL_QUERY, limit: opts.limit as number | undefined };
+      const query: OpsgenieQuery = {
+        query: (opts.query as string | undefined) ?? DEFAULT_PULL_QUERY,
+        limit: opts.limit as number | undefined,
+      };
       return { client: new OpsgeniePull(apiFor(config), config.apiUrl), query };
     },
   };

@@ -21,7 +21,11 @@ export const BaseAlertSchema = z.object({
   entity: Str,
   description: Str,
   /** Only GET /v2/alerts/{id} has it; checked as an object, read as parsed (see detailsOf). */
-  details: z.custom<Record<string, unknown>>((v) => v === null || v === undefined || (typeof v === 'object' && !Array.isArray(v))).optional(),
+  details: z
+    .custom<Record<string, unknown>>(
+      (v) => v === null || v === undefined || (typeof v === 'object' && !Array.isArray(v)),
+    )
+    .optional(),
 });
 export type OgAlert = z.infer<typeof BaseAlertSchema>;
 
@@ -63,6 +67,7 @@ export function opsgenieReason(body: unknown): string {
   if (!body || typeof body !== 'object') return '';
   const b = body as { message?: unknown; errors?: unknown };
   const message = typeof b.message === 'string' ? b.message : '';
-  const fields = b.errors && typeof b.errors === 'object' ? Object.entries(b.errors).map(([k, v]) => `${k}: ${String(v)}`) : [];
+  const fields =
+    b.errors && typeof b.errors === 'object' ? Object.entries(b.errors).map(([k, v]) => `${k}: ${String(v)}`) : [];
   return [message, ...fields].filter(Boolean).join('; ');
 }

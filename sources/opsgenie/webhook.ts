@@ -21,7 +21,11 @@ export function opsgenieWebhook(config: OpsgenieConfig): WebhookHandler {
       const d = decideAction(p, config.triggers, { noteUser: config.noteUser });
       if (d.kind === 'ignored') return { kind: 'ignored', reason: d.reason };
       const issue = issueFromAction(p, ctx, d.kind === 'resolve' ? 'resolved' : 'open');
-      return { kind: 'issues', issues: [issue], log: { alertId: p.alert.alertId, tinyId: p.alert.tinyId, action: p.action } };
+      return {
+        kind: 'issues',
+        issues: [issue],
+        log: { alertId: p.alert.alertId, tinyId: p.alert.tinyId, action: p.action },
+      };
     },
   };
 }

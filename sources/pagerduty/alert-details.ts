@@ -37,10 +37,18 @@ export function alertmanagerDetails(details: unknown): AmDetails | null {
   if (!Object.hasOwn(d, 'firing') || !(Object.hasOwn(d, 'num_firing') || Object.hasOwn(d, 'resolved'))) return null;
   const { firing, resolved } = d;
   if (Array.isArray(firing) || Array.isArray(resolved)) {
-    return { format: 'json', firing: Array.isArray(firing) ? parseJsonAlerts(firing) : [], resolved: Array.isArray(resolved) ? parseJsonAlerts(resolved) : [] };
+    return {
+      format: 'json',
+      firing: Array.isArray(firing) ? parseJsonAlerts(firing) : [],
+      resolved: Array.isArray(resolved) ? parseJsonAlerts(resolved) : [],
+    };
   }
   if (typeof firing === 'string' || typeof resolved === 'string') {
-    return { format: 'text', firing: typeof firing === 'string' ? parseTextBlocks(firing) : [], resolved: typeof resolved === 'string' ? parseTextBlocks(resolved) : [] };
+    return {
+      format: 'text',
+      firing: typeof firing === 'string' ? parseTextBlocks(firing) : [],
+      resolved: typeof resolved === 'string' ? parseTextBlocks(resolved) : [],
+    };
   }
   return null;
 }

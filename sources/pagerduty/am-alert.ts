@@ -13,7 +13,11 @@ export interface AmAlert {
 export function amAlertText(a: AmAlert): string {
   const pairs = (r: Record<string, string>) => Object.entries(r).map(([k, v]) => ` - ${k} = ${v}`);
   return [
-    'Labels:', ...pairs(a.labels), 'Annotations:', ...pairs(a.annotations),
-    ...(a.source ? [`Source: ${a.source}`] : []), ...(a.startsAt ? [`StartsAt: ${a.startsAt}`] : []),
+    'Labels:',
+    ...pairs(a.labels),
+    'Annotations:',
+    ...pairs(a.annotations),
+    ...(a.source ? [`Source: ${a.source}`] : []),
+    ...(a.startsAt ? [`StartsAt: ${a.startsAt}`] : []),
   ].join('\n');
 }

@@ -14,7 +14,8 @@ const FINGERPRINT = /^[0-9a-f]{16}$/;
  */
 export function parseJsonAlerts(items: readonly unknown[]): AmAlert[] {
   return items.filter(isObject).map((a) => {
-    const fingerprint = typeof a.fingerprint === 'string' && FINGERPRINT.test(a.fingerprint) ? a.fingerprint : undefined;
+    const fingerprint =
+      typeof a.fingerprint === 'string' && FINGERPRINT.test(a.fingerprint) ? a.fingerprint : undefined;
     const startsAt = typeof a.startsAt === 'string' && a.startsAt ? a.startsAt : undefined;
     const source = asText(a.generatorURL);
     return {
@@ -43,7 +44,10 @@ export function asText(v: unknown): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v === null || v === undefined) return '';
   if (Array.isArray(v)) return v.map((x) => `- ${asText(x)}`).join('\n');
-  if (isObject(v)) return Object.entries(v).map(([k, x]) => `${k}: ${asText(x)}`).join('\n');
+  if (isObject(v))
+    return Object.entries(v)
+      .map(([k, x]) => `${k}: ${asText(x)}`)
+      .join('\n');
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- YAML yields nothing else (bigint, symbol)
   return String(v);
 }

@@ -1,6 +1,13 @@
 import { pdRequest, type PdHttpOptions } from './pagerduty-http.js';
 import {
-  AlertPageSchema, IncidentPageSchema, NoteAnswerSchema, NotesSchema, UserPageSchema, type PdAlert, type PdIncident, type PdNote,
+  AlertPageSchema,
+  IncidentPageSchema,
+  NoteAnswerSchema,
+  NotesSchema,
+  UserPageSchema,
+  type PdAlert,
+  type PdIncident,
+  type PdNote,
 } from './schema.js';
 import { pathSegment } from '../../src/outbound-http/path-segment.js';
 
@@ -35,27 +42,45 @@ export class PagerDutyApi {
    */
   async listIncidents(q: IncidentQuery, offset: number, limit = MAX_PAGE): Promise<Page<PdIncident>> {
     const page = await pdRequest(this.http, {
-      method: 'GET', path: '/incidents', what: 'list incidents', schema: IncidentPageSchema,
+      method: 'GET',
+      path: '/incidents',
+      what: 'list incidents',
+      schema: IncidentPageSchema,
       query: {
-        'statuses[]': q.statuses, 'service_ids[]': q.serviceIds, incident_key: q.incidentKey,
-        date_range: 'all', sort_by: 'created_at:asc', offset, limit,
+        'statuses[]': q.statuses,
+        'service_ids[]': q.serviceIds,
+        incident_key: q.incidentKey,
+        date_range: 'all',
+        sort_by: 'created_at:asc',
+        offset,
+        limit,
       },
     });
     return { items: page.incidents, more: page.more === true };
   }
 
   /** The first page of an incident's alerts (their bodies carry what the monitoring tool sent). */
-  async listAlerts(incidentId: string, opts: { limit?: number; offset?: number; timeoutMs?: number } = {}): Promise<Page<PdAlert>> {
+  async listAlerts(
+    incidentId: string,
+    opts: { limit?: number; offset?: number; timeoutMs?: number } = {},
+  ): Promise<Page<PdAlert>> {
     const page = await pdRequest(this.http, {
-      method: 'GET', path: `/incidents/${enc(incidentId)}/alerts`, what: `list alerts of ${incidentId}`, schema: AlertPageSchema,
-      query: { limit: opts.limit ?? MAX_PAGE, offset: opts.offset ?? 0 }, timeoutMs: opts.timeoutMs,
+      method: 'GET',
+      path: `/incidents/${enc(incidentId)}/alerts`,
+      what: `list alerts of ${incidentId}`,
+      schema: AlertPageSchema,
+      query: { limit: opts.limit ?? MAX_PAGE, offset: opts.offset ?? 0 },
+      timeoutMs: opts.timeoutMs,
     });
     return { items: page.alerts, more: page.more === true };
   }
 
   async listNotes(incidentId: string): Promise<PdNote[]> {
     const { notes } = await pdRequest(this.http, {
-      method: 'GET', path: `/incidents/${enc(incidentId)}/notes`, what: `list notes of ${incidentId}`, schema: NotesSchema,
+      method: 'GET',
+      path: `/incidents/${enc(incidentId)}/notes`,
+      what: `list notes of ${incidentId}`,
+      schema: NotesSchema,
     });
     return notes;
   }
@@ -65,7 +90,10 @@ export class PagerDutyApi {
     const want = email.trim().toLowerCase();
     for (let offset = 0; ; offset += MAX_PAGE) {
       const page = await pdRequest(this.http, {
-        method: 'GET', path: '/users', what: `look up the user ${email}`, schema: UserPageSchema,
+        method: 'GET',
+        path: '/users',
+        what: `look up the user ${email}`,
+        schema: UserPageSchema,
         query: { query: email, limit: MAX_PAGE, offset },
       });
       const found = page.users.find((u) => u.email?.trim().toLowerCase() === want);
@@ -77,8 +105,12 @@ export class PagerDutyApi {
   /** Adds a note as the user `from` (PagerDuty requires a user's email for writes with an account key). */
   async createNote(incidentId: string, content: string, from: string): Promise<PdNote> {
     const { note } = await pdRequest(this.http, {
-      method: 'POST', path: `/incidents/${enc(incidentId)}/notes`, what: `add note to ${incidentId}`, schema: NoteAnswerSchema,
-      body: { note: { content } }, from,
+      method: 'POST',
+      path: `/incidents/${enc(incidentId)}/notes`,
+      what: `add note to ${incidentId}`,
+      schema: NoteAnswerSchema,
+      body: { note: { content } },
+      from,
     });
     return note;
   }

@@ -15,7 +15,10 @@ export const PagerDutyTriggersSchema = z.strictObject({
   /** Service ids (e.g. PIJ90N7) whose incidents are investigated; empty: every service the subscription sends. */
   services: z.array(z.string().regex(/^[A-Z0-9]+$/, 'must be a PagerDuty service id such as PIJ90N7')).default([]),
   /** Incident urgencies investigated. Default high only: low-urgency incidents do not page anyone. */
-  urgencies: z.array(z.enum(['high', 'low'])).min(1).default(['high']),
+  urgencies: z
+    .array(z.enum(['high', 'low']))
+    .min(1)
+    .default(['high']),
   /** Priority names (P1, P2, ... as the account names them); empty: any priority, or none. */
   priorities: z.array(z.string().min(1)).default([]),
 });
@@ -62,10 +65,14 @@ export function offReason(config: PagerDutyConfig): string | null {
 export function warnings(config: PagerDutyConfig): string[] {
   const out: string[] = [];
   if (splitTokens(config.webhookSecret).length === 0) {
-    out.push('no PAGERDUTY_WEBHOOK_SECRET set: /webhooks/pagerduty refuses every delivery (401); set the secret of the V3 webhook subscription');
+    out.push(
+      'no PAGERDUTY_WEBHOOK_SECRET set: /webhooks/pagerduty refuses every delivery (401); set the secret of the V3 webhook subscription',
+    );
   }
   if (config.writeBack && !config.fromEmail) {
-    out.push('no PAGERDUTY_FROM_EMAIL set: RCAs are not written back (PagerDuty needs a user\'s email in the From header to add a note)');
+    out.push(
+      "no PAGERDUTY_FROM_EMAIL set: RCAs are not written back (PagerDuty needs a user's email in the From header to add a note)",
+    );
   }
   return out;
 }

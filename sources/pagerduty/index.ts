@@ -1,6 +1,13 @@
 import type { SourceRegistration } from '../../src/registration/source.js';
 import { PagerDutyApi } from './api.js';
-import { apiBaseOf, offReason, PAGERDUTY_ENV, PagerDutyConfigSchema, warnings, type PagerDutyConfig } from './config.js';
+import {
+  apiBaseOf,
+  offReason,
+  PAGERDUTY_ENV,
+  PagerDutyConfigSchema,
+  warnings,
+  type PagerDutyConfig,
+} from './config.js';
 import { SOURCE } from './map.js';
 import { pagerdutyPull } from './pull.js';
 import { pagerdutyWebhook } from './webhook.js';

@@ -19,7 +19,10 @@ export interface MapContext {
 }
 
 export function locatorOf(incident: Pick<PdIncident, 'id' | 'html_url'>): IssueLocator {
-  return { key: incident.id, ref: { incidentId: incident.id, ...(incident.html_url ? { url: incident.html_url } : {}) } };
+  return {
+    key: incident.id,
+    ref: { incidentId: incident.id, ...(incident.html_url ? { url: incident.html_url } : {}) },
+  };
 }
 
 /** The label (or annotation) pairs every alert shares, as Alertmanager's commonLabels. */
@@ -34,14 +37,20 @@ function firstOf(alerts: readonly AmAlert[], key: string): string | undefined {
 }
 
 /** What the model sees of each PagerDuty alert: its summary, and Alertmanager's alerts or the raw details. */
-function untrustedOf(alerts: readonly PdAlert[], details: ReadonlyArray<AmDetails | null>): NonNullable<Issue['untrusted']> {
+function untrustedOf(
+  alerts: readonly PdAlert[],
+  details: ReadonlyArray<AmDetails | null>,
+): NonNullable<Issue['untrusted']> {
   return alerts.slice(0, MAX_ALERTS_SHOWN).map((a, i) => {
     const am = details[i];
     const body = am ? am.firing.map(amAlertText) : [JSON.stringify(detailsOf(a) ?? null, null, 1)];
     const text = [a.summary ?? '', ...body].filter(Boolean).join('\n\n');
     return {
       label: `PagerDuty alert ${a.id} (${a.status ?? 'unknown'}, severity ${a.severity ?? 'unknown'})`,
-      text: text.length > MAX_ALERT_TEXT ? `${text.slice(0, MAX_ALERT_TEXT)}\n[… ${text.length - MAX_ALERT_TEXT} characters cut]` : text,
+      text:
+        text.length > MAX_ALERT_TEXT
+          ? `${text.slice(0, MAX_ALERT_TEXT)}\n[… ${text.length - MAX_ALERT_TEXT} characters cut]`
+          : text,
     };
   });
 }
@@ -67,7 +76,8 @@ export function toIssue(incident: PdIncident, alerts: readonly PdAlert[], ctx: M
     source: SOURCE,
     sourceInstance: ctx.instance,
     title: incident.title,
-    description: annotations.description ?? firstOf(firing, 'description') ?? (summary !== incident.title ? summary : ''),
+    description:
+      annotations.description ?? firstOf(firing, 'description') ?? (summary !== incident.title ? summary : ''),
     url: incident.html_url ?? null,
     severity: severityOf(priority, incident.urgency),
     status: ctx.status ?? (incident.status === 'resolved' ? 'resolved' : 'open'),
@@ -77,7 +87,11 @@ export function toIssue(incident: PdIncident, alerts: readonly PdAlert[], ctx: M
     ]),
     annotations: Object.fromEntries([
       ...Object.entries(annotations),
-      ...defined({ runbook_url: annotations.runbook_url ?? runbook, service_id: incident.service?.id, incident_number: numberOf(incident) }),
+      ...defined({
+        runbook_url: annotations.runbook_url ?? runbook,
+        service_id: incident.service?.id,
+        incident_number: numberOf(incident),
+      }),
     ]),
     startedAt: incident.created_at,
     locator: locatorOf(incident),
@@ -99,9 +113,24 @@ function defined(record: Record<string, string | null | undefined>): Array<[stri
 /** What debugging needs of the payload, without the alert bodies (they are in `untrusted`). */
 function trimmed(incident: PdIncident, alerts: readonly PdAlert[]) {
   return {
-    id: incident.id, number: numberOf(incident) ?? null, title: incident.title, status: incident.status, urgency: incident.urgency ?? null,
-    priority: incident.priority?.summary ?? null, service: incident.service ? { id: incident.service.id, summary: incident.service.summary ?? null } : null,
-    created_at: incident.created_at, html_url: incident.html_url ?? null, incident_key: incident.incident_key ?? null,
-    alerts: alerts.slice(0, MAX_ALERTS_SHOWN).map((a) => ({ id: a.id, summary: a.summary ?? null, status: a.status ?? null, severity: a.severity ?? null, alert_key: a.alert_key ?? null })),
+    id: incident.id,
+    number: numberOf(incident) ?? null,
+    title: incident.title,
+    status: incident.status,
+    urgency: incident.urgency ?? null,
+    priority: incident.priority?.summary ?? null,
+    service: incident.service ? { id: incident.service.id, summary: incident.service.summary ?? null } : null,
+    created_at: incident.created_at,
+    html_url: incident.html_url ?? null,
+    incident_key: incident.incident_key ?? null,
+    alerts: alerts
+      .slice(0, MAX_ALERTS_SHOWN)
+      .map((a) => ({
+        id: a.id,
+        summary: a.summary ?? null,
+        status: a.status ?? null,
+        severity: a.severity ?? null,
+        alert_key: a.alert_key ?? null,
+      })),
   };
 }

@@ -23,7 +23,12 @@ export function pagerDutyReason(bodyText: string): string {
  * A non-2xx answer as a typed error. A 429 waits Retry-After, else PagerDuty's `ratelimit-reset`
  * (seconds until the window resets), else vendorFailure's default: PagerDuty may send neither.
  */
-export function pagerDutyFailure(what: string, status: number, headers: Headers, bodyText: string): RetryableError | PermanentError {
+export function pagerDutyFailure(
+  what: string,
+  status: number,
+  headers: Headers,
+  bodyText: string,
+): RetryableError | PermanentError {
   const get = (name: string) => {
     if (name === 'retry-after') return headers.get('retry-after') ?? headers.get('ratelimit-reset') ?? undefined;
     return headers.get(name) ?? undefined;

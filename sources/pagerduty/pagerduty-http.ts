@@ -46,7 +46,9 @@ export async function pdRequest<T extends z.ZodType>(opts: PdHttpOptions, req: P
   let text: string;
   try {
     res = await fetch(url, {
-      method: req.method, headers, body: req.body === undefined ? undefined : JSON.stringify(req.body),
+      method: req.method,
+      headers,
+      body: req.body === undefined ? undefined : JSON.stringify(req.body),
       signal: AbortSignal.timeout(req.timeoutMs ?? opts.timeoutMs),
     });
     text = await res.text();
@@ -66,6 +68,7 @@ function parseAnswer<T extends z.ZodType>(schema: T, text: string, what: string)
     throw new PermanentError(`unexpected answer from PagerDuty (${what}): not JSON`);
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new PermanentError(`unexpected answer from PagerDuty (${what}): ${describeZodIssues(parsed.error.issues)}`);
+  if (!parsed.success)
+    throw new PermanentError(`unexpected answer from PagerDuty (${what}): ${describeZodIssues(parsed.error.issues)}`);
   return parsed.data;
 }

@@ -15,7 +15,10 @@ export interface PdPullQuery extends IncidentQuery {
 
 /** Pull mode: the incidents a query finds, each with its alerts, investigated as asked (no trigger filters). */
 export class PagerDutyPull implements SourceClient<PdPullQuery> {
-  constructor(private readonly api: PagerDutyApi, private readonly pageSize = MAX_PAGE) {}
+  constructor(
+    private readonly api: PagerDutyApi,
+    private readonly pageSize = MAX_PAGE,
+  ) {}
 
   async fetchIssues(query: PdPullQuery): Promise<Issue[]> {
     const incidents = await this.incidents(query, query.limit ?? Infinity);
@@ -42,9 +45,13 @@ export class PagerDutyPull implements SourceClient<PdPullQuery> {
 
 /** `--statuses a,b` checked against PagerDuty's incident statuses. */
 export function parseStatuses(value: string): string[] {
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = list.filter((s) => !STATUSES.has(s));
-  if (bad.length || list.length === 0) throw new ConfigError(`--statuses ${value}: expected a comma-separated list of triggered, acknowledged, resolved`);
+  if (bad.length || list.length === 0)
+    throw new ConfigError(`--statuses ${value}: expected a comma-separated list of triggered, acknowledged, resolved`);
   return list;
 }
 
@@ -55,14 +62,26 @@ function statusesOf(value: unknown, incidentKey: string | undefined): string[] |
 }
 
 /** `lestrade investigate pagerduty [--incident-key K | --statuses S] [--service ID ...]` (the CLI adds -n, --update, --json-output-file). */
-export function pagerdutyPull(apiFor: (c: PagerDutyConfig, ctx: SourceContext) => PagerDutyApi): PullSpec<PagerDutyConfig> {
+export function pagerdutyPull(
+  apiFor: (c: PagerDutyConfig, ctx: SourceContext) => PagerDutyApi,
+): PullSpec<PagerDutyConfig> {
   return {
     description: 'investigate PagerDuty incidents (GET /incidents), each with its alerts',
     noun: 'incident',
     options: [
-      { flags: '--incident-key <key>', description: 'only the incident with this incident key (any status unless --statuses is given)' },
-      { flags: '--statuses <list>', description: `incident statuses, comma-separated (default ${DEFAULT_STATUSES.join(',')})` },
-      { flags: '--service <id>', description: 'only incidents of this service id (repeat for several)', repeatable: true },
+      {
+        flags: '--incident-key <key>',
+        description: 'only the incident with this incident key (any status unless --statuses is given)',
+      },
+      {
+        flags: '--statuses <list>',
+        description: `incident statuses, comma-separated (default ${DEFAULT_STATUSES.join(',')})`,
+      },
+      {
+        flags: '--service <id>',
+        description: 'only incidents of this service id (repeat for several)',
+        repeatable: true,
+      },
     ],
     prepare(config, opts, ctx) {
       const incidentKey = opts.incidentKey as string | undefined;
@@ -70,7 +89,12 @@ export function pagerdutyPull(apiFor: (c: PagerDutyConfig, ctx: SourceContext) =
       const services = (opts.service as string[] | undefined) ?? [];
       const badService = services.find((s) => !/^[A-Z0-9]+$/.test(s));
       if (badService) throw new ConfigError(`--service ${badService}: expected a PagerDuty service id such as PIJ90N7`);
-      const query: PdPullQuery = { statuses, serviceIds: services.length ? services : undefined, incidentKey, limit: opts.limit as number | undefined };
+      const query: PdPullQuery = {
+        statuses,
+        serviceIds: services.length ? services : undefined,
+        incidentKey,
+        limit: opts.limit as number | undefined,
+      };
       return { client: new PagerDutyPull(apiFor(config, ctx)), query };
     },
   };

@@ -6,12 +6,23 @@ import type { Severity } from '../../src/issue.js';
  * Object.prototype ("constructor", "__proto__").
  */
 const BY_PRIORITY: ReadonlyMap<string, Severity> = new Map([
-  ['p1', 'critical'], ['p2', 'high'], ['p3', 'warning'], ['p4', 'info'], ['p5', 'info'],
-  ['sev1', 'critical'], ['sev2', 'high'], ['sev3', 'warning'], ['sev4', 'info'], ['sev5', 'info'],
+  ['p1', 'critical'],
+  ['p2', 'high'],
+  ['p3', 'warning'],
+  ['p4', 'info'],
+  ['p5', 'info'],
+  ['sev1', 'critical'],
+  ['sev2', 'high'],
+  ['sev3', 'warning'],
+  ['sev4', 'info'],
+  ['sev5', 'info'],
 ]);
 
 /** High urgency pages someone; low urgency only notifies. */
-const BY_URGENCY: ReadonlyMap<string, Severity> = new Map([['high', 'high'], ['low', 'warning']]);
+const BY_URGENCY: ReadonlyMap<string, Severity> = new Map([
+  ['high', 'high'],
+  ['low', 'warning'],
+]);
 
 /** The incident's priority when the account uses a known scheme, else its urgency, else unknown. */
 export function severityOf(priority: string | null | undefined, urgency: string | null | undefined): Severity {

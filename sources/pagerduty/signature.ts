@@ -11,7 +11,11 @@ const V1 = /^v1=([0-9a-f]{64})$/i;
  */
 export function verifySignature(rawBody: Buffer, header: string | undefined, secrets: readonly string[]): Verdict {
   if (!header) return { ok: false, reason: 'no X-PagerDuty-Signature header' };
-  const given = header.split(',').map((s) => V1.exec(s.trim())?.[1]).filter((s): s is string => s !== undefined).map((hex) => Buffer.from(hex, 'hex'));
+  const given = header
+    .split(',')
+    .map((s) => V1.exec(s.trim())?.[1])
+    .filter((s): s is string => s !== undefined)
+    .map((hex) => Buffer.from(hex, 'hex'));
   if (given.length === 0) return { ok: false, reason: 'X-PagerDuty-Signature has no v1=<hex> signature' };
   const expected = secrets.map((s) => createHmac('sha256', s).update(rawBody).digest());
   // Every pair is compared (no early exit), so timing says nothing about which matched.
@@ -23,6 +27,7 @@ export function verifySignature(rawBody: Buffer, header: string | undefined, sec
 /** The webhook's verify step; with no secret configured every delivery is refused (never open). */
 export function signatureVerifier(secretList: string | undefined): (d: Delivery) => Verdict {
   const secrets = splitTokens(secretList);
-  if (secrets.length === 0) return () => ({ ok: false, reason: 'no PAGERDUTY_WEBHOOK_SECRET configured: every delivery is refused' });
+  if (secrets.length === 0)
+    return () => ({ ok: false, reason: 'no PAGERDUTY_WEBHOOK_SECRET configured: every delivery is refused' });
   return (d) => verifySignature(d.rawBody, d.headers['x-pagerduty-signature'], secrets);
 }

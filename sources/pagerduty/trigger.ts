@@ -21,7 +21,8 @@ export function filterReason(i: PdIncident, t: PagerDutyTriggers): string | null
   if (t.services.length && !(service && t.services.includes(service))) {
     return `${i.id}: service ${service ?? '(none)'} is not in sources.pagerduty.triggers.services`;
   }
-  if (!t.urgencies.some((u) => u === i.urgency)) return `${i.id}: urgency ${i.urgency ?? '(none)'} is not in sources.pagerduty.triggers.urgencies`;
+  if (!t.urgencies.some((u) => u === i.urgency))
+    return `${i.id}: urgency ${i.urgency ?? '(none)'} is not in sources.pagerduty.triggers.urgencies`;
   const priority = i.priority?.summary ?? '';
   if (t.priorities.length && !t.priorities.some((p) => sameName(p, priority))) {
     return `${i.id}: priority ${priority || '(none)'} is not in sources.pagerduty.triggers.priorities`;
@@ -41,7 +42,8 @@ export function decideEvent(body: unknown, t: PagerDutyTriggers): Decision {
     const reason = filterReason(incident, t);
     return reason ? { kind: 'ignore', reason } : { kind: 'investigate', incident };
   }
-  if (type === 'incident.resolved') return { kind: 'resolve', incident: readJson(body, IncidentEventSchema).event.data };
+  if (type === 'incident.resolved')
+    return { kind: 'resolve', incident: readJson(body, IncidentEventSchema).event.data };
   if (type === 'incident.annotated') {
     const note = readJson(body, NoteEventSchema).event.data;
     return carriesAnyMarker(note.content)

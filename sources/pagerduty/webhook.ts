@@ -21,7 +21,8 @@ export const WEBHOOK_READ_TIMEOUT_MS = 3_000;
  * PagerDuty delivers again later. Nothing here sleeps.
  */
 export function pagerdutyWebhook(config: PagerDutyConfig, api: PagerDutyApi, log: Logger): WebhookHandler {
-  const issueOf = (incident: PdIncident, alerts: PdAlert[], status?: 'resolved') => toIssue(incident, alerts, { instance: api.host, status });
+  const issueOf = (incident: PdIncident, alerts: PdAlert[], status?: 'resolved') =>
+    toIssue(incident, alerts, { instance: api.host, status });
 
   const alertsOf = async (incident: PdIncident): Promise<PdAlert[]> => {
     try {
@@ -29,7 +30,10 @@ export function pagerdutyWebhook(config: PagerDutyConfig, api: PagerDutyApi, log
     } catch (err) {
       // Refused for good (deleted incident, a key without access): investigate what the event says.
       if (!(err instanceof PermanentError)) throw err;
-      log.warn({ source: 'pagerduty', incident: incident.id, err: err.message }, 'could not read the incident\'s alerts; investigating without them');
+      log.warn(
+        { source: 'pagerduty', incident: incident.id, err: err.message },
+        "could not read the incident's alerts; investigating without them",
+      );
       return [];
     }
   };

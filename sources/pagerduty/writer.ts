@@ -39,10 +39,17 @@ interface WrittenNote extends WrittenComment {
  * up once by e-mail) AND carrying our marker: anyone can paste the marker line.
  */
 export function pagerdutyWriter(api: PagerDutyApi, fromEmail: string, noteLimit: number): RcaWriter {
-  const written = (locator: IssueLocator, note: PdNote, sha: string): WrittenNote => ({ id: note.id, url: refOf(locator).url ?? null, sha });
+  const written = (locator: IssueLocator, note: PdNote, sha: string): WrittenNote => ({
+    id: note.id,
+    url: refOf(locator).url ?? null,
+    sha,
+  });
   const ourUserId = once(async () => {
     const id = await api.userIdByEmail(fromEmail);
-    if (!id) throw new PermanentError(`pagerduty: PAGERDUTY_FROM_EMAIL ${fromEmail} is not a user of the account; set it to a user's e-mail`);
+    if (!id)
+      throw new PermanentError(
+        `pagerduty: PAGERDUTY_FROM_EMAIL ${fromEmail} is not a user of the account; set it to a user's e-mail`,
+      );
     return id;
   });
 
@@ -56,7 +63,9 @@ export function pagerdutyWriter(api: PagerDutyApi, fromEmail: string, noteLimit:
     const known = ours.find((n) => n.note.id === knownId);
     const at = (n: PdNote) => Date.parse(n.created_at ?? '') || 0;
     // PagerDuty lists notes oldest first; on equal times the later one in the list wins.
-    const pick = known ?? ours.reduce<(typeof ours)[number] | undefined>((a, b) => (!a || at(b.note) >= at(a.note) ? b : a), undefined);
+    const pick =
+      known ??
+      ours.reduce<(typeof ours)[number] | undefined>((a, b) => (!a || at(b.note) >= at(a.note) ? b : a), undefined);
     return pick ? written(locator, pick.note, pick.sha) : null;
   };
 
@@ -70,9 +79,10 @@ export function pagerdutyWriter(api: PagerDutyApi, fromEmail: string, noteLimit:
     create: add,
     async update(locator, existing, doc) {
       // writeRca hands back what find returned; anything else is looked up again.
-      const sha = typeof (existing as Partial<WrittenNote>).sha === 'string'
-        ? (existing as WrittenNote).sha
-        : (await newest(locator, existing.id))?.sha;
+      const sha =
+        typeof (existing as Partial<WrittenNote>).sha === 'string'
+          ? (existing as WrittenNote).sha
+          : (await newest(locator, existing.id))?.sha;
       return sha === rcaDigest(doc) ? existing : add(locator, doc);
     },
   };

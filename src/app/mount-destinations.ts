@@ -15,7 +15,11 @@ export interface MountedDestinations {
 }
 
 /** Builds every registered destination from its config slice and compiles the routes (ConfigError when bad). */
-export function mountDestinations(registrations: readonly AnyDestination[], config: Config, ctx: SourceContext): MountedDestinations {
+export function mountDestinations(
+  registrations: readonly AnyDestination[],
+  config: Config,
+  ctx: SourceContext,
+): MountedDestinations {
   const destinations = new Map<string, Destination>();
   const status = new Map<string, string>();
   for (const r of registrations) {
@@ -24,17 +28,34 @@ export function mountDestinations(registrations: readonly AnyDestination[], conf
     status.set(r.name, off ? `off: ${off}` : 'checking');
     if (!off) destinations.set(r.name, r.create(slice, ctx));
   }
-  const router = compileRouter(config.destinations, registrations.map((r) => ({
-    name: r.name, on: destinations.has(r.name), ...(r.targetError ? { targetError: r.targetError } : {}),
-  })));
+  const router = compileRouter(
+    config.destinations,
+    registrations.map((r) => ({
+      name: r.name,
+      on: destinations.has(r.name),
+      ...(r.targetError ? { targetError: r.targetError } : {}),
+    })),
+  );
   return { destinations, router, status, check: () => checkAll(destinations, status, ctx.log) };
 }
 
-async function checkAll(destinations: ReadonlyMap<string, Destination>, status: Map<string, string>, log: Logger): Promise<void> {
-  await Promise.all([...destinations].map(async ([name, d]) => {
-    const problem = d.check ? await d.check().catch((err: unknown) => (err instanceof Error ? err.message : String(err))) : null;
-    status.set(name, problem ?? 'ok');
-    if (problem) log.error({ destination: name, problem }, 'destination credentials refused: its deliveries will fail until fixed');
-    else log.info({ destination: name }, 'destination on');
-  }));
+async function checkAll(
+  destinations: ReadonlyMap<string, Destination>,
+  status: Map<string, string>,
+  log: Logger,
+): Promise<void> {
+  await Promise.all(
+    [...destinations].map(async ([name, d]) => {
+      const problem = d.check
+        ? await d.check().catch((err: unknown) => (err instanceof Error ? err.message : String(err)))
+        : null;
+      status.set(name, problem ?? 'ok');
+      if (problem)
+        log.error(
+          { destination: name, problem },
+          'destination credentials refused: its deliveries will fail until fixed',
+        );
+      else log.info({ destination: name }, 'destination on');
+    }),
+  );
 }

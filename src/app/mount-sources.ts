@@ -20,12 +20,13 @@ export function mountSources(registrations: readonly AnySource[], config: Config
   return registrations.map((r) => {
     const slice = config.sources[r.name];
     const offReason = r.disabledReason(slice);
-    if (offReason) return { name: r.name, offReason, warnings: [], webhookWarnings: [], webhook: null, writer: null, pollers: [] };
+    if (offReason)
+      return { name: r.name, offReason, warnings: [], webhookWarnings: [], webhook: null, writer: null, pollers: [] };
     return {
       name: r.name,
       offReason: null,
       warnings: r.warnings?.(slice) ?? [],
-      webhookWarnings: r.webhook ? r.webhookWarnings?.(slice) ?? [] : [],
+      webhookWarnings: r.webhook ? (r.webhookWarnings?.(slice) ?? []) : [],
       webhook: r.webhook?.(slice, ctx) ?? null,
       writer: r.writer?.(slice, ctx) ?? null,
       pollers: r.pollers?.(slice, ctx) ?? [],
@@ -34,12 +35,18 @@ export function mountSources(registrations: readonly AnySource[], config: Config
 }
 
 /** What a process says at start-up about a source: a worker serves no webhooks, so it says nothing about them. */
-export function startupWarnings(m: Pick<MountedSource, 'warnings' | 'webhookWarnings'>, servesWebhooks: boolean): string[] {
+export function startupWarnings(
+  m: Pick<MountedSource, 'warnings' | 'webhookWarnings'>,
+  servesWebhooks: boolean,
+): string[] {
   return servesWebhooks ? [...m.warnings, ...m.webhookWarnings] : [...m.warnings];
 }
 
 /** What the HTTP side mounts under /webhooks/<name>: every source with a webhook, or the reason it is off. */
-export function webhookMounts(mounted: readonly MountedSource[], registrations: readonly AnySource[]): MountedWebhook[] {
+export function webhookMounts(
+  mounted: readonly MountedSource[],
+  registrations: readonly AnySource[],
+): MountedWebhook[] {
   return mounted.flatMap((m): MountedWebhook[] => {
     if (m.webhook) return [{ name: m.name, handler: m.webhook }];
     const hasWebhook = registrations.some((r) => r.name === m.name && r.webhook !== undefined);

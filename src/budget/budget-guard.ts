@@ -32,7 +32,11 @@ const TRY_START = new RedisScript(TRY_START_LUA);
 
 export type BudgetDecision = { ok: true } | { ok: false; reason: string; retryAt: number };
 
-interface Scope { key: string; limit: number; label: string }
+interface Scope {
+  key: string;
+  limit: number;
+  label: string;
+}
 
 /** What an investigation is, for its budgets. */
 export interface BudgetSubject {
@@ -57,7 +61,12 @@ export class BudgetGuard {
 
   get enabled(): boolean {
     const c = this.config;
-    return Boolean(c.investigationsPerHour || c.tokensPerDay || Object.keys(c.perSourcePerHour).length || Object.keys(c.perAlertnamePerHour).length);
+    return Boolean(
+      c.investigationsPerHour ||
+      c.tokensPerDay ||
+      Object.keys(c.perSourcePerHour).length ||
+      Object.keys(c.perAlertnamePerHour).length,
+    );
   }
 
   async tryStart(s: BudgetSubject): Promise<BudgetDecision> {
@@ -66,16 +75,28 @@ export class BudgetGuard {
       const used = await this.ledger.tokensOn(dayOf(now));
       if (used >= this.config.tokensPerDay) {
         const retryAt = Date.parse(`${dayOf(now)}T00:00:00Z`) + 24 * HOUR_MS;
-        return { ok: false, reason: `budget: ${this.config.tokensPerDay} LLM tokens per day used (${used}); waits for the next UTC day`, retryAt };
+        return {
+          ok: false,
+          reason: `budget: ${this.config.tokensPerDay} LLM tokens per day used (${used}); waits for the next UTC day`,
+          retryAt,
+        };
       }
     }
     const scopes = this.scopes(s);
     if (scopes.length === 0) return { ok: true };
     const bypass = this.config.criticalBypassesHourly && s.severity === 'critical';
-    const [index, retryAt] = (await TRY_START.run(this.redis, scopes.map((x) => x.key), [now, s.id, bypass ? 1 : 0, ...scopes.map((x) => x.limit)])) as [number, number];
+    const [index, retryAt] = (await TRY_START.run(
+      this.redis,
+      scopes.map((x) => x.key),
+      [now, s.id, bypass ? 1 : 0, ...scopes.map((x) => x.limit)],
+    )) as [number, number];
     if (index === 0) return { ok: true };
     const scope = scopes[index - 1]!;
-    return { ok: false, reason: `budget: ${scope.limit} investigations per hour (${scope.label}) reached; next start after ${new Date(retryAt).toISOString()}`, retryAt };
+    return {
+      ok: false,
+      reason: `budget: ${scope.limit} investigations per hour (${scope.label}) reached; next start after ${new Date(retryAt).toISOString()}`,
+      retryAt,
+    };
   }
 
   /** Per scope: how many started in the last hour, and its limit. For /readyz and the API. */
@@ -83,13 +104,34 @@ export class BudgetGuard {
     const now = this.now();
     const scopeKey = keysOf(this.redis).budgetStarts;
     const scopes = [
-      ...(this.config.investigationsPerHour ? [{ key: scopeKey('all'), limit: this.config.investigationsPerHour, label: 'investigations per hour (global)' }] : []),
-      ...Object.entries(this.config.perSourcePerHour).map(([src, limit]) => ({ key: scopeKey(`source:${src}`), limit, label: `investigations per hour (source ${src})` })),
-      ...Object.entries(this.config.perAlertnamePerHour).map(([name, limit]) => ({ key: scopeKey(`alertname:${name}`), limit, label: `investigations per hour (alertname ${name})` })),
+      ...(this.config.investigationsPerHour
+        ? [
+            {
+              key: scopeKey('all'),
+              limit: this.config.investigationsPerHour,
+              label: 'investigations per hour (global)',
+            },
+          ]
+        : []),
+      ...Object.entries(this.config.perSourcePerHour).map(([src, limit]) => ({
+        key: scopeKey(`source:${src}`),
+        limit,
+        label: `investigations per hour (source ${src})`,
+      })),
+      ...Object.entries(this.config.perAlertnamePerHour).map(([name, limit]) => ({
+        key: scopeKey(`alertname:${name}`),
+        limit,
+        label: `investigations per hour (alertname ${name})`,
+      })),
     ];
     const counts = await Promise.all(scopes.map((x) => this.redis.zcount(x.key, now - HOUR_MS, '+inf')));
     const out = scopes.map((x, i) => ({ scope: x.label, used: counts[i]!, limit: x.limit }));
-    if (this.config.tokensPerDay) out.push({ scope: 'LLM tokens per day', used: await this.ledger.tokensOn(dayOf(now)), limit: this.config.tokensPerDay });
+    if (this.config.tokensPerDay)
+      out.push({
+        scope: 'LLM tokens per day',
+        used: await this.ledger.tokensOn(dayOf(now)),
+        limit: this.config.tokensPerDay,
+      });
     return out;
   }
 
@@ -100,10 +142,12 @@ export class BudgetGuard {
     if (c.investigationsPerHour) out.push({ key: scopeKey('all'), limit: c.investigationsPerHour, label: 'global' });
     const bySource = Object.hasOwn(c.perSourcePerHour, s.source) ? c.perSourcePerHour[s.source] : undefined;
     if (bySource) out.push({ key: scopeKey(`source:${s.source}`), limit: bySource, label: `source ${s.source}` });
-    const byName = s.alertname !== undefined && Object.hasOwn(c.perAlertnamePerHour, s.alertname) ? c.perAlertnamePerHour[s.alertname] : undefined;
-    if (byName) out.push({ key: scopeKey(`alertname:${s.alertname}`), limit: byName, label: `alertname ${s.alertname}` });
+    const byName =
+      s.alertname !== undefined && Object.hasOwn(c.perAlertnamePerHour, s.alertname)
+        ? c.perAlertnamePerHour[s.alertname]
+        : undefined;
+    if (byName)
+      out.push({ key: scopeKey(`alertname:${s.alertname}`), limit: byName, label: `alertname ${s.alertname}` });
     return out;
   }
 }
-
-

@@ -55,8 +55,11 @@ export class UsageLedger {
   async record(id: string, usage: Pick<Usage, 'promptTokens' | 'completionTokens'>): Promise<boolean> {
     const amount = this.costOf(usage);
     const cost = { amount, currency: this.pricing.currency, model: this.model };
-    const done = await RECORD.run(this.redis, [keysOf(this.redis).investigation(id), keysOf(this.redis).usageDay(dayOf(this.now()))],
-      [JSON.stringify(cost), usage.promptTokens, usage.completionTokens, amount, DAY_RETENTION_SECONDS]);
+    const done = await RECORD.run(
+      this.redis,
+      [keysOf(this.redis).investigation(id), keysOf(this.redis).usageDay(dayOf(this.now()))],
+      [JSON.stringify(cost), usage.promptTokens, usage.completionTokens, amount, DAY_RETENTION_SECONDS],
+    );
     return done === 1;
   }
 
@@ -69,10 +72,20 @@ export class UsageLedger {
   async days(days: number): Promise<DayUsage[]> {
     const now = this.now();
     const dates = Array.from({ length: days }, (_, i) => dayOf(now - i * 86_400_000));
-    const rows = await Promise.all(dates.map((d) => this.redis.hmget(keysOf(this.redis).usageDay(d), 'investigations', 'promptTokens', 'completionTokens', 'cost')));
+    const rows = await Promise.all(
+      dates.map((d) =>
+        this.redis.hmget(keysOf(this.redis).usageDay(d), 'investigations', 'promptTokens', 'completionTokens', 'cost'),
+      ),
+    );
     return dates.map((date, i) => {
       const [inv, p, c, cost] = rows[i]!;
-      return { date, investigations: Number(inv ?? 0), promptTokens: Number(p ?? 0), completionTokens: Number(c ?? 0), cost: Math.round(Number(cost ?? 0) * 1e6) / 1e6 };
+      return {
+        date,
+        investigations: Number(inv ?? 0),
+        promptTokens: Number(p ?? 0),
+        completionTokens: Number(c ?? 0),
+        cost: Math.round(Number(cost ?? 0) * 1e6) / 1e6,
+      };
     });
   }
 

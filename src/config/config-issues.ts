@@ -21,8 +21,15 @@ const MAX_ISSUES = 5;
  * One line per configuration problem, naming where the value came from: the environment variable
  * (with its value, unless it is a credential) when one set it, else the config file and key.
  */
-export function describeConfigIssues(issues: readonly ConfigIssue[], origins: readonly EnvOrigin[], file?: string): string {
-  return issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, origins, file)).join('; ');
+export function describeConfigIssues(
+  issues: readonly ConfigIssue[],
+  origins: readonly EnvOrigin[],
+  file?: string,
+): string {
+  return issues
+    .slice(0, MAX_ISSUES)
+    .map((issue) => describeIssue(issue, origins, file))
+    .join('; ');
 }
 
 function describeIssue(issue: ConfigIssue, origins: readonly EnvOrigin[], file?: string): string {

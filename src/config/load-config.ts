@@ -52,7 +52,12 @@ const ENV_MAP: EnvBinding[] = [
  * The one place configuration is read and validated. Takes `env` as a parameter
  * (tests pass their own) and an optional YAML file; errors name the key and the reason.
  */
-export function loadConfig(env: Env, configPath = env.LESTRADE_CONFIG, sources: readonly SourceConfigSpec[] = [], destinations: readonly SourceConfigSpec[] = []): Config {
+export function loadConfig(
+  env: Env,
+  configPath = env.LESTRADE_CONFIG,
+  sources: readonly SourceConfigSpec[] = [],
+  destinations: readonly SourceConfigSpec[] = [],
+): Config {
   const tree = configPath ? readYamlFile(configPath) : {};
   const bindings = [
     ...ENV_MAP,
@@ -87,7 +92,8 @@ function readYamlFile(path: string): Record<string, unknown> {
     throw new ConfigError(`config file ${path} is not valid YAML: ${(err as Error).message}`);
   }
   if (doc === null || doc === undefined) return {};
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw new ConfigError(`config file ${path}: (root): expected a mapping`);
+  if (typeof doc !== 'object' || Array.isArray(doc))
+    throw new ConfigError(`config file ${path}: (root): expected a mapping`);
   return doc as Record<string, unknown>;
 }
 
@@ -100,7 +106,9 @@ function coerce(name: string, value: string, type: EnvBinding[2]): unknown {
   }
   const n = Number(value);
   if (!Number.isFinite(n) || (type === 'int' && !Number.isInteger(n))) {
-    throw new ConfigError(`invalid configuration (environment): ${name}: expected ${type === 'int' ? 'an integer' : 'a number'}, got "${value}"`);
+    throw new ConfigError(
+      `invalid configuration (environment): ${name}: expected ${type === 'int' ? 'an integer' : 'a number'}, got "${value}"`,
+    );
   }
   return n;
 }

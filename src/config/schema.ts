@@ -31,141 +31,210 @@ export const LlmConfigSchema = z.strictObject({
 export type LlmConfig = z.infer<typeof LlmConfigSchema>;
 
 const baseShape = {
-  server: z.strictObject({
-    port: z.int().min(0).max(65535).default(8080),
-    host: z.string().default('0.0.0.0'),
-    /** Largest webhook body accepted; bigger ones get 413. */
-    bodyLimitBytes: z.int().positive().default(1_048_576),
-    /** When set, /api/* requires "Authorization: Bearer <token>" (comma-separate several to rotate). */
-    apiToken: secret.optional(),
-    /** When set, GET /metrics requires "Authorization: Bearer <token>" (comma-separate several to rotate); unset, it is open. */
-    metricsToken: secret.optional(),
-    /** Lestrade's address as others reach it, for links from written-back comments to the full RCA. */
-    publicUrl: z.url().optional(),
-  }).prefault({}),
-  redis: z.strictObject({
-    /** redis://, rediss:// (TLS), or redis+cluster://host:port,host:port (rediss+cluster:// for TLS) for a Redis Cluster. */
-    url: z.string().regex(REDIS_URL_PATTERN, 'must start with redis://, rediss://, redis+cluster:// or rediss+cluster://').optional(),
-    /** TLS beyond rediss:// itself: a private CA, a client certificate. */
-    tls: z.strictObject({
-      caFile: z.string().min(1).optional(),
-      certFile: z.string().min(1).optional(),
-      keyFile: z.string().min(1).optional(),
-      /** false only for testing against self-signed certificates. */
-      rejectUnauthorized: z.boolean().default(true),
-    }).optional(),
-    /**
-     * The namespace of every key and queue (`{<prefix>}:…`): deployments, or tests, that share one
-     * Redis each take their own. Changing it leaves the old namespace's work behind, unseen.
-     */
-    prefix: z.string().regex(PREFIX_PATTERN, 'must be 1-40 letters, digits, ".", "_" or "-"').default(DEFAULT_PREFIX),
-    /** Where `serve` keeps a local redis-server's data when no url is given. */
-    dataDir: z.string().default('.data/redis'),
-    /** The loopback port of that local redis-server. */
-    localPort: z.int().min(1).max(65535).default(6380),
-  }).prefault({}),
+  server: z
+    .strictObject({
+      port: z.int().min(0).max(65535).default(8080),
+      host: z.string().default('0.0.0.0'),
+      /** Largest webhook body accepted; bigger ones get 413. */
+      bodyLimitBytes: z.int().positive().default(1_048_576),
+      /** When set, /api/* requires "Authorization: Bearer <token>" (comma-separate several to rotate). */
+      apiToken: secret.optional(),
+      /** When set, GET /metrics requires "Authorization: Bearer <token>" (comma-separate several to rotate); unset, it is open. */
+      metricsToken: secret.optional(),
+      /** Lestrade's address as others reach it, for links from written-back comments to the full RCA. */
+      publicUrl: z.url().optional(),
+    })
+    .prefault({}),
+  redis: z
+    .strictObject({
+      /** redis://, rediss:// (TLS), or redis+cluster://host:port,host:port (rediss+cluster:// for TLS) for a Redis Cluster. */
+      url: z
+        .string()
+        .regex(REDIS_URL_PATTERN, 'must start with redis://, rediss://, redis+cluster:// or rediss+cluster://')
+        .optional(),
+      /** TLS beyond rediss:// itself: a private CA, a client certificate. */
+      tls: z
+        .strictObject({
+          caFile: z.string().min(1).optional(),
+          certFile: z.string().min(1).optional(),
+          keyFile: z.string().min(1).optional(),
+          /** false only for testing against self-signed certificates. */
+          rejectUnauthorized: z.boolean().default(true),
+        })
+        .optional(),
+      /**
+       * The namespace of every key and queue (`{<prefix>}:…`): deployments, or tests, that share one
+       * Redis each take their own. Changing it leaves the old namespace's work behind, unseen.
+       */
+      prefix: z.string().regex(PREFIX_PATTERN, 'must be 1-40 letters, digits, ".", "_" or "-"').default(DEFAULT_PREFIX),
+      /** Where `serve` keeps a local redis-server's data when no url is given. */
+      dataDir: z.string().default('.data/redis'),
+      /** The loopback port of that local redis-server. */
+      localPort: z.int().min(1).max(65535).default(6380),
+    })
+    .prefault({}),
   llm: LlmConfigSchema.prefault({}),
-  queue: z.strictObject({
-    concurrency: z.int().min(1).max(256).default(2),
-    attempts: z.int().min(1).max(50).default(6),
-    backoffMs: z.int().positive().default(5_000),
-    /** A worker holds its job's lock this long between renewals; a dead worker's job is taken over after it lapses. */
-    lockDurationMs: z.int().min(1_000).default(30_000),
-    /** How often workers look for jobs whose worker died. */
-    stalledIntervalMs: z.int().min(500).default(30_000),
-    /** Jobs BullMQ holds waiting at most; a storm's backlog waits in Lestrade's dispatch set, by priority. */
-    dispatchWindow: z.int().min(1).max(100_000).default(200),
-    /** How long a seen issue identity suppresses new investigations. */
-    dedupTtlSeconds: z.int().positive().default(30 * 24 * 3600),
-    /** How long investigation records are kept. */
-    retentionSeconds: z.int().positive().default(30 * 24 * 3600),
-  }).prefault({}),
-  approvals: z.strictObject({
-    /** How long calls wait for a human; then they are answered "not approved in time" and the model answers with what it has. */
-    timeoutSeconds: z.int().min(1).max(30 * 24 * 3600).default(3600),
-  }).prefault({}),
+  queue: z
+    .strictObject({
+      concurrency: z.int().min(1).max(256).default(2),
+      attempts: z.int().min(1).max(50).default(6),
+      backoffMs: z.int().positive().default(5_000),
+      /** A worker holds its job's lock this long between renewals; a dead worker's job is taken over after it lapses. */
+      lockDurationMs: z.int().min(1_000).default(30_000),
+      /** How often workers look for jobs whose worker died. */
+      stalledIntervalMs: z.int().min(500).default(30_000),
+      /** Jobs BullMQ holds waiting at most; a storm's backlog waits in Lestrade's dispatch set, by priority. */
+      dispatchWindow: z.int().min(1).max(100_000).default(200),
+      /** How long a seen issue identity suppresses new investigations. */
+      dedupTtlSeconds: z
+        .int()
+        .positive()
+        .default(30 * 24 * 3600),
+      /** How long investigation records are kept. */
+      retentionSeconds: z
+        .int()
+        .positive()
+        .default(30 * 24 * 3600),
+    })
+    .prefault({}),
+  approvals: z
+    .strictObject({
+      /** How long calls wait for a human; then they are answered "not approved in time" and the model answers with what it has. */
+      timeoutSeconds: z
+        .int()
+        .min(1)
+        .max(30 * 24 * 3600)
+        .default(3600),
+    })
+    .prefault({}),
   /** What intake does with an issue before it queues it: skip rules, priorities. */
-  intake: z.strictObject({
-    /** BullMQ priority per severity, lower first. */
-    priorities: z.strictObject(Object.fromEntries(SEVERITIES.map((s) => [s, priority.default(DEFAULT_PRIORITIES[s])])) as Record<Severity, z.ZodDefault<typeof priority>>).prefault({}),
-    /** Per source: overrides of some severities' priorities. */
-    prioritiesBySource: z.record(z.string(), z.strictObject(Object.fromEntries(SEVERITIES.map((s) => [s, priority.optional()])) as Record<Severity, z.ZodOptional<typeof priority>>)).default({}),
-    /** Issues matching a rule are recorded as skipped, naming the rule, and not investigated. */
-    skip: z.array(z.strictObject({
-      name: z.string().min(1),
-      matchers: z.array(z.string().min(1)).min(1),
-      sources: z.array(z.string().min(1)).optional(),
-    })).default(DEFAULT_SKIP_RULES),
-    skipResolvedWhileQueued: z.boolean().default(true),
-  }).prefault({}),
+  intake: z
+    .strictObject({
+      /** BullMQ priority per severity, lower first. */
+      priorities: z
+        .strictObject(
+          Object.fromEntries(SEVERITIES.map((s) => [s, priority.default(DEFAULT_PRIORITIES[s])])) as Record<
+            Severity,
+            z.ZodDefault<typeof priority>
+          >,
+        )
+        .prefault({}),
+      /** Per source: overrides of some severities' priorities. */
+      prioritiesBySource: z
+        .record(
+          z.string(),
+          z.strictObject(
+            Object.fromEntries(SEVERITIES.map((s) => [s, priority.optional()])) as Record<
+              Severity,
+              z.ZodOptional<typeof priority>
+            >,
+          ),
+        )
+        .default({}),
+      /** Issues matching a rule are recorded as skipped, naming the rule, and not investigated. */
+      skip: z
+        .array(
+          z.strictObject({
+            name: z.string().min(1),
+            matchers: z.array(z.string().min(1)).min(1),
+            sources: z.array(z.string().min(1)).optional(),
+          }),
+        )
+        .default(DEFAULT_SKIP_RULES),
+      skipResolvedWhileQueued: z.boolean().default(true),
+    })
+    .prefault({}),
   /** Limits on what investigations may spend; work over a limit stays queued until it allows. */
-  budgets: z.strictObject({
-    investigationsPerHour: z.int().positive().optional(),
-    perSourcePerHour: z.record(z.string(), z.int().positive()).default({}),
-    perAlertnamePerHour: z.record(z.string(), z.int().positive()).default({}),
-    tokensPerDay: z.int().positive().optional(),
-    /** Critical issues start even when an hourly limit is reached (they still count). */
-    criticalBypassesHourly: z.boolean().default(false),
-    /** How often work held back by a budget looks again. */
-    recheckSeconds: z.number().positive().default(60),
-  }).prefault({}),
+  budgets: z
+    .strictObject({
+      investigationsPerHour: z.int().positive().optional(),
+      perSourcePerHour: z.record(z.string(), z.int().positive()).default({}),
+      perAlertnamePerHour: z.record(z.string(), z.int().positive()).default({}),
+      tokensPerDay: z.int().positive().optional(),
+      /** Critical issues start even when an hourly limit is reached (they still count). */
+      criticalBypassesHourly: z.boolean().default(false),
+      /** How often work held back by a budget looks again. */
+      recheckSeconds: z.number().positive().default(60),
+    })
+    .prefault({}),
   /** Prices per million tokens by model name, for the cost of each investigation and each day. */
-  pricing: z.strictObject({
-    currency: z.string().min(1).default('USD'),
-    models: z.record(z.string(), z.strictObject({ inputPerMillion: z.number().min(0), outputPerMillion: z.number().min(0) })).default({}),
-  }).prefault({}),
-  writeBack: z.strictObject({
-    /** Tries of one write-back (each finds our earlier comment first, so none writes twice). */
-    attempts: z.int().min(1).max(100).default(12),
-    backoffMs: z.int().positive().default(10_000),
-    /** How often an incident linked to a running investigation checks whether its RCA is ready. */
-    linkedPollMs: z.int().min(100).default(30_000),
-    /** Hosts links in a write-back may point to, besides those tool results and trusted text named. */
-    linkHosts: z.array(z.string().min(1)).default([]),
-    /** Keep @mentions and issue references (#1, owner/repo#7, GH-1) live in write-backs. */
-    allowMentions: z.boolean().default(false),
-  }).prefault({}),
-  tools: z.strictObject({
-    /** What is kept of one tool output (the model gets at most maxResultTokens of it; the rest is retrievable). */
-    maxOutputChars: z.int().positive().default(1_000_000),
-    /** A result larger than min(15% of the context window, this) is not sent whole: its head and a hint instead. */
-    maxResultTokens: z.int().min(100).default(25_000),
-    timeoutMs: z.int().positive().default(60_000),
-  }).prefault({}),
-  toolsets: z.strictObject({
-    /** Extra folders of YAML toolsets. */
-    dirs: z.array(z.string()).default([]),
-    /** Per-toolset switches and settings, by toolset name. */
-    settings: z.record(z.string(), z.strictObject({
-      enabled: z.boolean().optional(),
-      /** Tools of this toolset that need a human's approval for every call (added to the toolset's own list). */
-      approvalRequired: z.array(z.string().min(1)).optional(),
-    })).default({}),
-    prometheus: z.strictObject({
-      url: z.url().optional(),
-      headers: z.record(z.string(), z.string()).default({}),
-    }).prefault({}),
-    /** The bash toolset's policy (the toolset is off unless settings.bash.enabled is true). */
-    bash: z.strictObject({
-      allow: z.array(z.string().min(1)).default([]),
-      deny: z.array(z.string().min(1)).default([]),
-      curlHosts: z.array(z.string().min(1)).default([]),
-      timeoutMs: z.int().positive().default(30_000),
-      maxOutputBytes: z.int().positive().default(1_048_576),
-      env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
-      /** Where commands run: "bubblewrap" (the default; the toolset fails to start without it) or "none", said explicitly. */
-      sandbox: z.enum(['bubblewrap', 'none']).default('bubblewrap'),
-      /** Host paths bound read-only into the sandbox (binaries outside /usr, certificates a kubeconfig names, cloud CLIs' config). */
-      readOnlyPaths: z.array(z.string().regex(/^\//, 'an absolute path')).default([]),
-    }).prefault({}),
-  }).prefault({}),
+  pricing: z
+    .strictObject({
+      currency: z.string().min(1).default('USD'),
+      models: z
+        .record(z.string(), z.strictObject({ inputPerMillion: z.number().min(0), outputPerMillion: z.number().min(0) }))
+        .default({}),
+    })
+    .prefault({}),
+  writeBack: z
+    .strictObject({
+      /** Tries of one write-back (each finds our earlier comment first, so none writes twice). */
+      attempts: z.int().min(1).max(100).default(12),
+      backoffMs: z.int().positive().default(10_000),
+      /** How often an incident linked to a running investigation checks whether its RCA is ready. */
+      linkedPollMs: z.int().min(100).default(30_000),
+      /** Hosts links in a write-back may point to, besides those tool results and trusted text named. */
+      linkHosts: z.array(z.string().min(1)).default([]),
+      /** Keep @mentions and issue references (#1, owner/repo#7, GH-1) live in write-backs. */
+      allowMentions: z.boolean().default(false),
+    })
+    .prefault({}),
+  tools: z
+    .strictObject({
+      /** What is kept of one tool output (the model gets at most maxResultTokens of it; the rest is retrievable). */
+      maxOutputChars: z.int().positive().default(1_000_000),
+      /** A result larger than min(15% of the context window, this) is not sent whole: its head and a hint instead. */
+      maxResultTokens: z.int().min(100).default(25_000),
+      timeoutMs: z.int().positive().default(60_000),
+    })
+    .prefault({}),
+  toolsets: z
+    .strictObject({
+      /** Extra folders of YAML toolsets. */
+      dirs: z.array(z.string()).default([]),
+      /** Per-toolset switches and settings, by toolset name. */
+      settings: z
+        .record(
+          z.string(),
+          z.strictObject({
+            enabled: z.boolean().optional(),
+            /** Tools of this toolset that need a human's approval for every call (added to the toolset's own list). */
+            approvalRequired: z.array(z.string().min(1)).optional(),
+          }),
+        )
+        .default({}),
+      prometheus: z
+        .strictObject({
+          url: z.url().optional(),
+          headers: z.record(z.string(), z.string()).default({}),
+        })
+        .prefault({}),
+      /** The bash toolset's policy (the toolset is off unless settings.bash.enabled is true). */
+      bash: z
+        .strictObject({
+          allow: z.array(z.string().min(1)).default([]),
+          deny: z.array(z.string().min(1)).default([]),
+          curlHosts: z.array(z.string().min(1)).default([]),
+          timeoutMs: z.int().positive().default(30_000),
+          maxOutputBytes: z.int().positive().default(1_048_576),
+          env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
+          /** Where commands run: "bubblewrap" (the default; the toolset fails to start without it) or "none", said explicitly. */
+          sandbox: z.enum(['bubblewrap', 'none']).default('bubblewrap'),
+          /** Host paths bound read-only into the sandbox (binaries outside /usr, certificates a kubeconfig names, cloud CLIs' config). */
+          readOnlyPaths: z.array(z.string().regex(/^\//, 'an absolute path')).default([]),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
   /** A folder whose templates override the built-in ones of the same name. */
   templatesDir: z.string().optional(),
-  log: z.strictObject({
-    level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
-    /** auto: readable on a terminal, JSON when piped; json or pretty force one. */
-    format: z.enum(['auto', 'json', 'pretty']).default('auto'),
-  }).prefault({}),
+  log: z
+    .strictObject({
+      level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+      /** auto: readable on a terminal, JSON when piped; json or pretty force one. */
+      format: z.enum(['auto', 'json', 'pretty']).default('auto'),
+    })
+    .prefault({}),
 };
 
 type Sliced = ReadonlyArray<{ name: string; configSchema: z.ZodType }>;
@@ -186,4 +255,7 @@ export function buildConfigSchema(sources: Sliced, destinations: Sliced = []) {
 }
 
 /** The engine's config; each source and destination reads its own slice through its registration. */
-export type Config = z.infer<z.ZodObject<typeof baseShape, z.core.$strict>> & { sources: Record<string, unknown>; destinations: RoutingConfig & Record<string, unknown> };
+export type Config = z.infer<z.ZodObject<typeof baseShape, z.core.$strict>> & {
+  sources: Record<string, unknown>;
+  destinations: RoutingConfig & Record<string, unknown>;
+};

@@ -26,7 +26,10 @@ export function configSecrets(config: Config): string[] {
       for (const p of urlPasswords(value)) out.add(p);
       return;
     }
-    if (Array.isArray(value)) { for (const v of value) visit(v, key, underHeaders); return; }
+    if (Array.isArray(value)) {
+      for (const v of value) visit(v, key, underHeaders);
+      return;
+    }
     if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) visit(v, k, underHeaders || /headers$/i.test(key));
     }
@@ -46,11 +49,19 @@ function urlPasswords(value: string): string[] {
   try {
     const { password } = new URL(value);
     if (!password) return [];
-    try { return [password, decodeURIComponent(password)]; } catch { return [password]; }
+    try {
+      return [password, decodeURIComponent(password)];
+    } catch {
+      return [password];
+    }
   } catch {
     // Not a WHATWG URL (redis+cluster://user:password@a:1,b:2): the userinfo's password as written.
     const m = /^[a-z][a-z0-9+.-]*:\/\/[^/@:]*:([^@]*)@/i.exec(value);
     if (!m?.[1]) return [];
-    try { return [m[1], decodeURIComponent(m[1])]; } catch { return [m[1]]; }
+    try {
+      return [m[1], decodeURIComponent(m[1])];
+    } catch {
+      return [m[1]];
+    }
   }
 }

@@ -14,7 +14,10 @@ const RESULT_SHARE = 0.15;
 
 /** The context window's rules: how big one tool result may be, and when history must be compacted. */
 export class ContextBudget {
-  constructor(readonly counter: TokenCounter, private readonly opts: ContextBudgetOptions) {}
+  constructor(
+    readonly counter: TokenCounter,
+    private readonly opts: ContextBudgetOptions,
+  ) {}
 
   get windowTokens(): number {
     return this.opts.windowTokens;
@@ -38,9 +41,19 @@ export class ContextBudget {
     const tokens = this.counter.count(result.data);
     if (tokens <= this.resultLimit) return null;
     const headTokens = Math.min(2_000, Math.floor(this.resultLimit / 2));
-    const hint = `This output is ${tokens} tokens, more than is sent whole (limit ${this.resultLimit}); data holds its first ${headTokens} tokens and the whole is kept for the humans. `
-      + 'Narrow it: call again with output_grep (lines containing a text; a|b for either), output_head or output_tail (numbers of lines), '
-      + 'output_fields (JSON field paths, e.g. ["metadata.name","status.phase"]), or a narrower query.';
-    return { view: { ...result, data: this.counter.head(result.data, headTokens), truncated: true, outputTokens: tokens, hint }, full: result.data };
+    const hint =
+      `This output is ${tokens} tokens, more than is sent whole (limit ${this.resultLimit}); data holds its first ${headTokens} tokens and the whole is kept for the humans. ` +
+      'Narrow it: call again with output_grep (lines containing a text; a|b for either), output_head or output_tail (numbers of lines), ' +
+      'output_fields (JSON field paths, e.g. ["metadata.name","status.phase"]), or a narrower query.';
+    return {
+      view: {
+        ...result,
+        data: this.counter.head(result.data, headTokens),
+        truncated: true,
+        outputTokens: tokens,
+        hint,
+      },
+      full: result.data,
+    };
   }
 }

@@ -7,10 +7,15 @@ import type { TokenCounter } from './token-counter.js';
  * of a result is cut (its JSON stays valid), with a note saying so. Returns how many were cut.
  */
 export function fairTruncate(messages: ChatCompletionMessageParam[], counter: TokenCounter, allowance: number): number {
-  const tools = messages.flatMap((m, i) => (m.role === 'tool' && typeof m.content === 'string' ? [{ i, size: counter.count(m.content) }] : []));
+  const tools = messages.flatMap((m, i) =>
+    m.role === 'tool' && typeof m.content === 'string' ? [{ i, size: counter.count(m.content) }] : [],
+  );
   const total = tools.reduce((s, t) => s + t.size, 0);
   if (total <= allowance) return 0;
-  const cap = largestCap(tools.map((t) => t.size), Math.max(0, allowance));
+  const cap = largestCap(
+    tools.map((t) => t.size),
+    Math.max(0, allowance),
+  );
   let cut = 0;
   for (const t of tools) {
     if (t.size <= cap) continue;
@@ -37,7 +42,8 @@ function cutResult(content: string, tokens: number, size: number, counter: Token
   const note = `…[cut to fit the context window: about ${tokens} of ${size} tokens kept]`;
   try {
     const result = JSON.parse(content) as Record<string, unknown>;
-    if (typeof result.data === 'string') return JSON.stringify({ ...result, data: `${counter.head(result.data, tokens)}\n${note}`, truncated: true });
+    if (typeof result.data === 'string')
+      return JSON.stringify({ ...result, data: `${counter.head(result.data, tokens)}\n${note}`, truncated: true });
   } catch {
     // Not a result object: cut the text itself.
   }

@@ -24,7 +24,10 @@ export class TokenCounter {
   private constructor(private readonly enc: Encoding) {}
 
   static async load(encoding: 'o200k_base' | 'cl100k_base'): Promise<TokenCounter> {
-    const enc = encoding === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
+    const enc =
+      encoding === 'o200k_base'
+        ? await import('gpt-tokenizer/encoding/o200k_base')
+        : await import('gpt-tokenizer/encoding/cl100k_base');
     return new TokenCounter(enc);
   }
 
@@ -34,7 +37,8 @@ export class TokenCounter {
     if (cached !== undefined) return cached;
     let n = 0;
     for (const part of text.split(/(\S{256,})/)) {
-      if (part.length >= SLICE && !/\s/.test(part)) for (let i = 0; i < part.length; i += SLICE) n += this.enc.countTokens(part.slice(i, i + SLICE), AS_TEXT);
+      if (part.length >= SLICE && !/\s/.test(part))
+        for (let i = 0; i < part.length; i += SLICE) n += this.enc.countTokens(part.slice(i, i + SLICE), AS_TEXT);
       else n += this.enc.countTokens(part, AS_TEXT);
     }
     if (this.cache.size > 2_000) this.cache.clear();

@@ -16,7 +16,9 @@ export class ChangeFeed {
   /** Subscribes on its own connection (a subscribed connection can do nothing else). */
   static async start(subscriber: RedisClient, log: Logger): Promise<ChangeFeed> {
     const feed = new ChangeFeed(subscriber);
-    subscriber.on('message', (_channel: string, id: string) => { for (const l of feed.listeners) l(id); });
+    subscriber.on('message', (_channel: string, id: string) => {
+      for (const l of feed.listeners) l(id);
+    });
     subscriber.on('error', (err: Error) => log.warn({ err: err.message }, 'change feed connection error'));
     await subscriber.subscribe(keysOf(subscriber).changesChannel());
     return feed;
@@ -25,7 +27,9 @@ export class ChangeFeed {
   /** Calls `listener` with each changed id until the returned function is called. */
   listen(listener: ChangeListener): () => void {
     this.listeners.add(listener);
-    return () => { this.listeners.delete(listener); };
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
   get size(): number {

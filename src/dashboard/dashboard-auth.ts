@@ -46,7 +46,7 @@ export function requireSignIn(req: Request, res: Response, next: NextFunction): 
  * (header or form field). SameSite=Strict already keeps the cookie off other sites' requests.
  */
 export function csrfOk(req: Request, session: Session): boolean {
-  const sent = req.get(CSRF_HEADER) ?? (typeof req.body?._csrf === 'string' ? req.body._csrf as string : '');
+  const sent = req.get(CSRF_HEADER) ?? (typeof req.body?._csrf === 'string' ? (req.body._csrf as string) : '');
   return sameOrigin(req) && sent.length > 0 && same(sent, session.csrf);
 }
 

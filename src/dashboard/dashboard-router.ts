@@ -55,9 +55,9 @@ async function queuePage(deps: DashboardDeps, render: RenderPage, res: Response)
   // What a budget or a group's quiet time holds back: the newest queued records that say why they wait.
   const queued = (await deps.store.list(200, 0)).filter((r) => r.status === 'queued');
   const records = await Promise.all(queued.map((r) => deps.store.get(r.id)));
-  const holding = records.flatMap((i) => (i?.waitingReason
-    ? [{ id: i.id, title: i.title, reason: i.waitingReason, until: i.waitingUntil }]
-    : []));
+  const holding = records.flatMap((i) =>
+    i?.waitingReason ? [{ id: i.id, title: i.title, reason: i.waitingReason, until: i.waitingUntil }] : [],
+  );
   const limits = budgets.map((b) => ({ ...b, reached: b.used >= b.limit }));
   render(res, 'queue.njk', { nav: 'queue', counts, waiting, budgets: limits, holding });
 }
@@ -74,7 +74,13 @@ async function listPage(deps: DashboardDeps, render: RenderPage, req: Request, r
     return text ? `/?${text}` : '/';
   };
   render(res, 'list.njk', {
-    nav: 'list', filters, view, statuses: STATUSES, severities: SEVERITIES, sinces: Object.keys(SINCE), query,
+    nav: 'list',
+    filters,
+    view,
+    statuses: STATUSES,
+    severities: SEVERITIES,
+    sinces: Object.keys(SINCE),
+    query,
     llmConfigured: deps.llmConfigured,
   });
 }

@@ -16,7 +16,9 @@ function sourceLink(url: string | null): string | null {
 
 /** Where the whole of an output too large for the model is kept, if it was. */
 function keptOutputUrl(id: string, t: { outputTokens?: number; toolCallId?: string }): string | null {
-  return t.outputTokens && t.toolCallId ? `/api/investigations/${id}/outputs/${encodeURIComponent(t.toolCallId)}` : null;
+  return t.outputTokens && t.toolCallId
+    ? `/api/investigations/${id}/outputs/${encodeURIComponent(t.toolCallId)}`
+    : null;
 }
 
 /**
@@ -31,10 +33,15 @@ export function detailView(record: Investigation, redact: Redactor) {
   const rcaHtml = markdown(inv.rca);
   const answers = inv.conversation.map((c) => ({ ...c, answerHtml: markdown(c.answer) }));
   const lastAsk = inv.conversation.at(-1);
-  const askOpen = inv.status === 'completed' && (!lastAsk || ['answered', 'failed', 'cancelled'].includes(lastAsk.status));
+  const askOpen =
+    inv.status === 'completed' && (!lastAsk || ['answered', 'failed', 'cancelled'].includes(lastAsk.status));
   const issue = inv.issue;
   return {
-    inv, issue, rcaHtml, answers, askOpen,
+    inv,
+    issue,
+    rcaHtml,
+    answers,
+    askOpen,
     issueLink: sourceLink(issue?.url ?? null),
     tokens: inv.usage.promptTokens + inv.usage.completionTokens,
     writeBacks: inv.writeBacks.map((w) => ({ ...w, link: sourceLink(w.url) })),

@@ -8,7 +8,16 @@ export const SCAN_LIMIT = 1000;
 export const PAGE_SIZE = 25;
 
 export const SINCE = { '1h': 3600, '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400 } as const;
-export const STATUSES = ['queued', 'running', 'awaiting_approval', 'completed', 'failed', 'cancelled', 'linked', 'skipped'] as const;
+export const STATUSES = [
+  'queued',
+  'running',
+  'awaiting_approval',
+  'completed',
+  'failed',
+  'cancelled',
+  'linked',
+  'skipped',
+] as const;
 export const SEVERITIES = ['critical', 'high', 'warning', 'info', 'unknown'] as const;
 
 export interface ListFilters {
@@ -51,21 +60,38 @@ function matches(row: InvestigationSummary, facts: IssueFacts | null, f: ListFil
   if (f.severity && (facts?.severity ?? 'unknown') !== f.severity) return false;
   if (f.since && Date.parse(row.createdAt) < now - SINCE[f.since as keyof typeof SINCE] * 1000) return false;
   if (!f.q) return true;
-  const labels = Object.entries(facts?.labels ?? {}).map(([k, v]) => `${k}=${v}`).join(' ');
+  const labels = Object.entries(facts?.labels ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
   return `${row.id} ${row.title} ${row.source} ${labels}`.toLowerCase().includes(f.q.toLowerCase());
 }
 
 /** Newest first: the filtered page, and counts by status of everything the other filters keep. */
-export async function listView(store: InvestigationStore, redis: RedisClient, f: ListFilters, now = Date.now()): Promise<ListView> {
+export async function listView(
+  store: InvestigationStore,
+  redis: RedisClient,
+  f: ListFilters,
+  now = Date.now(),
+): Promise<ListView> {
   const all = await store.list(SCAN_LIMIT, 0);
-  const facts = await issueFacts(redis, all.map((r) => r.id));
-  const kept = all.map((r, i) => ({ ...r, facts: facts[i] ?? null }))
-    .filter((r) => matches(r, r.facts, f, now));
+  const facts = await issueFacts(
+    redis,
+    all.map((r) => r.id),
+  );
+  const kept = all.map((r, i) => ({ ...r, facts: facts[i] ?? null })).filter((r) => matches(r, r.facts, f, now));
   const counts: Record<string, number> = Object.fromEntries(STATUSES.map((s) => [s, 0]));
   for (const r of kept) counts[r.status] = (counts[r.status] ?? 0) + 1;
   const shown = f.status ? kept.filter((r) => r.status === f.status) : kept;
   const pages = Math.max(1, Math.ceil(shown.length / PAGE_SIZE));
   const page = Math.min(f.page, pages);
   const rows = shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map(({ facts: _f, ...row }) => row);
-  return { rows, counts, sources: [...new Set(all.map((r) => r.source))].sort(), total: shown.length, page, pages, scanned: all.length };
+  return {
+    rows,
+    counts,
+    sources: [...new Set(all.map((r) => r.source))].sort(),
+    total: shown.length,
+    page,
+    pages,
+    scanned: all.length,
+  };
 }

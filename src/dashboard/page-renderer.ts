@@ -12,8 +12,14 @@ export const ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
  * Even if untrusted text slipped past the sanitiser, the browser would refuse to run or fetch it.
  */
 export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self'", "connect-src 'self'",
-  "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 function formatDuration(ms: unknown): string {
@@ -29,7 +35,10 @@ function formatTime(iso: unknown): string {
 
 export function createPageRenderer() {
   const env = new nunjucks.Environment(new nunjucks.FileSystemLoader(VIEWS_DIR, { noCache: false }), {
-    autoescape: true, throwOnUndefined: false, trimBlocks: true, lstripBlocks: true,
+    autoescape: true,
+    throwOnUndefined: false,
+    trimBlocks: true,
+    lstripBlocks: true,
   });
   env.addFilter('duration', formatDuration);
   env.addFilter('time', formatTime);
@@ -38,10 +47,16 @@ export function createPageRenderer() {
   return (res: Response, view: string, context: Record<string, unknown>, status = 200): void => {
     const { session, authEnabled } = res.locals as SignedIn;
     const html = env.render(view, { ...context, csrf: session?.csrf ?? '', authEnabled, signedIn: Boolean(session) });
-    res.status(status).set({
-      'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff',
-      'referrer-policy': 'same-origin', 'cache-control': 'no-store',
-    }).type('html').send(html);
+    res
+      .status(status)
+      .set({
+        'content-security-policy': CONTENT_SECURITY_POLICY,
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'same-origin',
+        'cache-control': 'no-store',
+      })
+      .type('html')
+      .send(html);
   };
 }
 

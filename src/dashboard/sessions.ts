@@ -19,7 +19,10 @@ export interface Session {
 export class SessionStore {
   private readonly keys;
 
-  constructor(private readonly redis: RedisClient, private readonly ttlSeconds = SESSION_TTL_SECONDS) {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly ttlSeconds = SESSION_TTL_SECONDS,
+  ) {
     this.keys = keysOf(redis);
   }
 

@@ -13,12 +13,16 @@ export function redisMemo(redis: RedisClient, destination: string, retentionSeco
   const keys = keysOf(redis);
   return {
     get: (key) => redis.get(keys.destinationMemo(destination, key)),
-    set: async (key, value) => { await redis.set(keys.destinationMemo(destination, key), value, 'EX', retentionSeconds); },
+    set: async (key, value) => {
+      await redis.set(keys.destinationMemo(destination, key), value, 'EX', retentionSeconds);
+    },
     withLock: async (key, fn) => {
       const lockKey = keys.destinationLock(destination, key);
       const token = randomUUID();
       if ((await redis.set(lockKey, token, 'PX', LOCK_MS, 'NX')) !== 'OK') {
-        throw new DestinationBusyError(`another delivery to ${destination} (same thread) is running`, { retryAfterMs: BUSY_RETRY_MS });
+        throw new DestinationBusyError(`another delivery to ${destination} (same thread) is running`, {
+          retryAfterMs: BUSY_RETRY_MS,
+        });
       }
       try {
         return await fn();

@@ -25,8 +25,16 @@ export interface DestinationQueueOptions {
 export class DestinationQueue {
   private readonly queue: Queue<DeliveryJobData>;
 
-  constructor(redis: RedisClient, private readonly store: InvestigationStore, private readonly router: Router, private readonly opts: DestinationQueueOptions) {
-    this.queue = new Queue<DeliveryJobData>(WRITE_BACK_QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
+  constructor(
+    redis: RedisClient,
+    private readonly store: InvestigationStore,
+    private readonly router: Router,
+    private readonly opts: DestinationQueueOptions,
+  ) {
+    this.queue = new Queue<DeliveryJobData>(WRITE_BACK_QUEUE_NAME, {
+      connection: redis,
+      prefix: keysOf(redis).queuePrefix,
+    });
   }
 
   /** The investigation completed: its RCA goes to every routed destination. */
@@ -35,7 +43,14 @@ export class DestinationQueue {
     for (const d of this.router.route(inv.issue)) {
       if (!inv.writeBacks.some((w) => w.destination === d.ref)) {
         await this.store.saveDestinationWriteBack(inv.id, {
-          target: d.ref, destination: d.ref, status: 'pending', commentId: null, url: null, attempts: 0, error: null, updatedAt: new Date().toISOString(),
+          target: d.ref,
+          destination: d.ref,
+          status: 'pending',
+          commentId: null,
+          url: null,
+          attempts: 0,
+          error: null,
+          updatedAt: new Date().toISOString(),
         });
       }
       await this.add(inv, d, 'completed', 'rca');
@@ -47,20 +62,30 @@ export class DestinationQueue {
     const resolved = inv.issue.alerts?.filter((a) => a.status === 'resolved').length ?? 0;
     const revision = `${inv.issueStatus}-${resolved}`;
     for (const d of this.router.route(inv.issue)) {
-      if (inv.writeBacks.some((w) => w.destination === d.ref && w.status === 'written')) await this.add(inv, d, 'resolved', revision);
+      if (inv.writeBacks.some((w) => w.destination === d.ref && w.status === 'written'))
+        await this.add(inv, d, 'resolved', revision);
     }
   }
 
-  private async add(inv: Investigation, d: DestinationRef, event: DeliveryJobData['event'], revision: string): Promise<void> {
+  private async add(
+    inv: Investigation,
+    d: DestinationRef,
+    event: DeliveryJobData['event'],
+    revision: string,
+  ): Promise<void> {
     // BullMQ job ids may not contain ':'.
     const jobId = `dest-${Buffer.from(d.ref).toString('base64url')}-${inv.id}-${revision}`;
-    await this.queue.add(DELIVERY_JOB, { investigationId: inv.id, event, ref: d.ref }, {
-      jobId,
-      attempts: this.opts.attempts,
-      backoff: { type: 'retry-after', delay: this.opts.backoffMs },
-      removeOnComplete: { age: this.opts.retentionSeconds },
-      removeOnFail: { age: this.opts.retentionSeconds },
-    });
+    await this.queue.add(
+      DELIVERY_JOB,
+      { investigationId: inv.id, event, ref: d.ref },
+      {
+        jobId,
+        attempts: this.opts.attempts,
+        backoff: { type: 'retry-after', delay: this.opts.backoffMs },
+        removeOnComplete: { age: this.opts.retentionSeconds },
+        removeOnFail: { age: this.opts.retentionSeconds },
+      },
+    );
   }
 
   async close(): Promise<void> {

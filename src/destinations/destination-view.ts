@@ -6,7 +6,11 @@ import type { DestinationView } from './destination.js';
 const HEADLINE_CHARS = 200;
 
 /** The vendor-free view of an investigation that every destination renders from. */
-export function destinationView(inv: Investigation, event: DestinationView['event'], opts: CommentOptions = {}): DestinationView {
+export function destinationView(
+  inv: Investigation,
+  event: DestinationView['event'],
+  opts: CommentOptions = {},
+): DestinationView {
   const resultsUrl = resultsUrlOf(inv.id, opts.publicUrl);
   const allowedHosts = allowedHostsFor(inv, resultsUrl, opts.linkHosts);
   const doc = commentFor(inv, opts);
@@ -14,8 +18,20 @@ export function destinationView(inv: Investigation, event: DestinationView['even
   const issueUrl = issue.url && allowedHosts.has(hostOf(issue.url) ?? '') ? issue.url : null;
   return {
     event,
-    investigation: { id: inv.id, title: inv.title, source: inv.source, createdAt: inv.createdAt, url: resultsUrl ?? null },
-    issue: { identity: issue.identity, severity: issue.severity, status: inv.issueStatus, labels: issue.labels, url: issueUrl },
+    investigation: {
+      id: inv.id,
+      title: inv.title,
+      source: inv.source,
+      createdAt: inv.createdAt,
+      url: resultsUrl ?? null,
+    },
+    issue: {
+      identity: issue.identity,
+      severity: issue.severity,
+      status: inv.issueStatus,
+      labels: issue.labels,
+      url: issueUrl,
+    },
     doc,
     headline: headlineOf(doc.sections),
     allowedHosts: [...allowedHosts].sort(),
@@ -26,9 +42,12 @@ export function destinationView(inv: Investigation, event: DestinationView['even
 /** An Alertmanager group's investigations share a thread; without a group, each issue (by fingerprint) has its own. */
 function threadOf(inv: Investigation): DestinationView['thread'] {
   const issue = inv.issue;
-  const key = issue.group ? `group:${inv.source}:${issue.sourceInstance}:${issue.group.key}` : `issue:${inv.source}:${issue.sourceInstance}:${issue.fingerprint}`;
+  const key = issue.group
+    ? `group:${inv.source}:${issue.sourceInstance}:${issue.group.key}`
+    : `issue:${inv.source}:${issue.sourceInstance}:${issue.fingerprint}`;
   const alerts = issue.alerts ?? [{ status: inv.issueStatus }];
-  const resolved = inv.issueStatus === 'resolved' ? alerts.length : alerts.filter((a) => a.status === 'resolved').length;
+  const resolved =
+    inv.issueStatus === 'resolved' ? alerts.length : alerts.filter((a) => a.status === 'resolved').length;
   return {
     key,
     title: issue.group?.title ?? issue.title,
@@ -42,7 +61,11 @@ function threadOf(inv: Investigation): DestinationView['thread'] {
 export function headlineOf(sections: readonly string[]): string {
   for (const token of Lexer.lex(sections.join('\n\n'), { gfm: true })) {
     if (token.type !== 'paragraph' && token.type !== 'list') continue;
-    const line = token.raw.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+    const line =
+      token.raw
+        .split('\n')
+        .map((l) => l.trim())
+        .find((l) => l !== '') ?? '';
     const text = line.replace(/^(?:[*+-]|\d{1,9}[.)])\s+/, '');
     if (text) return clipText(text, HEADLINE_CHARS);
   }

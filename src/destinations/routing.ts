@@ -40,25 +40,31 @@ export interface Router {
  */
 export function compileRouter(config: RoutingConfig, known: readonly RoutableDestination[]): Router {
   const warnings: string[] = [];
-  const refs = (list: readonly string[], where: string) => list.flatMap((text, j) => {
-    const ref = parseRef(text, `${where}[${j}]`, known);
-    if (ref) return [ref];
-    warnings.push(`${where}[${j}]: destination ${text} is off; that route does not send to it`);
-    return [];
-  });
+  const refs = (list: readonly string[], where: string) =>
+    list.flatMap((text, j) => {
+      const ref = parseRef(text, `${where}[${j}]`, known);
+      if (ref) return [ref];
+      warnings.push(`${where}[${j}]: destination ${text} is off; that route does not send to it`);
+      return [];
+    });
   const routes: Route[] = config.routes.map((r, i) => ({
     sources: r.source === undefined ? null : [r.source].flat(),
     matchers: r.matchers.map((m, j) => parseMatcher(m, `destinations.routes[${i}].matchers[${j}]`)),
     destinations: refs(r.destinations, `destinations.routes[${i}].destinations`),
     continue: r.continue,
   }));
-  const fallback = config.default === undefined
-    ? known.filter((d) => d.on).map((d) => ({ name: d.name, target: null, ref: d.name }))
-    : refs(config.default, 'destinations.default');
+  const fallback =
+    config.default === undefined
+      ? known.filter((d) => d.on).map((d) => ({ name: d.name, target: null, ref: d.name }))
+      : refs(config.default, 'destinations.default');
   return { warnings, route: (issue) => routeIssue(routes, fallback, issue) };
 }
 
-function routeIssue(routes: readonly Route[], fallback: DestinationRef[], issue: Pick<Issue, 'source' | 'labels' | 'locator'>): DestinationRef[] {
+function routeIssue(
+  routes: readonly Route[],
+  fallback: DestinationRef[],
+  issue: Pick<Issue, 'source' | 'labels' | 'locator'>,
+): DestinationRef[] {
   const out = new Map<string, DestinationRef>();
   let matched = false;
   for (const r of routes) {
@@ -79,7 +85,9 @@ function parseRef(text: string, where: string, known: readonly RoutableDestinati
   const target = colon < 0 ? null : text.slice(colon + 1);
   const dest = known.find((d) => d.name === name);
   if (!dest) {
-    throw new ConfigError(`${where}: no destination "${name}" (known: ${known.map((d) => d.name).join(', ')}); write name or name:target`);
+    throw new ConfigError(
+      `${where}: no destination "${name}" (known: ${known.map((d) => d.name).join(', ')}); write name or name:target`,
+    );
   }
   if (target !== null) {
     let error = dest.targetError ? dest.targetError(target) : `${name} takes no target`;

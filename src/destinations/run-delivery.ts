@@ -35,7 +35,12 @@ export type DeliveryOutcome = WriteBackRecord['status'] | 'skipped' | 'waiting';
  * `writeBacks` beside its source's. Throws RetryableError to be tried again through the queue,
  * PermanentError to end it `failed` (the destination named the error and the fix).
  */
-export async function runDelivery(job: DeliveryJobData, attempt: number, lastAttempt: boolean, deps: DeliveryDeps): Promise<DeliveryOutcome> {
+export async function runDelivery(
+  job: DeliveryJobData,
+  attempt: number,
+  lastAttempt: boolean,
+  deps: DeliveryDeps,
+): Promise<DeliveryOutcome> {
   const inv = await deps.store.get(job.investigationId);
   if (!inv || inv.status !== 'completed' || !inv.rca) return 'skipped';
   const [name, ...rest] = job.ref.split(':');
@@ -43,18 +48,43 @@ export async function runDelivery(job: DeliveryJobData, attempt: number, lastAtt
   const destination = deps.destinations.get(name ?? '');
   const current = inv.writeBacks.find((w) => w.destination === job.ref);
   const record = (patch: Partial<WriteBackRecord>): WriteBackRecord & { destination: string } => ({
-    status: 'pending', commentId: null, url: null, error: null, ...current,
-    target: destination?.describe(target) ?? job.ref, destination: job.ref, attempts: attempt, updatedAt: new Date().toISOString(), ...patch,
+    status: 'pending',
+    commentId: null,
+    url: null,
+    error: null,
+    ...current,
+    target: destination?.describe(target) ?? job.ref,
+    destination: job.ref,
+    attempts: attempt,
+    updatedAt: new Date().toISOString(),
+    ...patch,
   });
   if (!destination) {
-    await deps.store.saveDestinationWriteBack(inv.id, record({ status: 'failed', error: `destination ${name} is off` }));
+    await deps.store.saveDestinationWriteBack(
+      inv.id,
+      record({ status: 'failed', error: `destination ${name} is off` }),
+    );
     return 'failed';
   }
-  const ctx = { memo: redisMemo(deps.redis, name!, deps.retentionSeconds), log: deps.log.child({ destination: job.ref }) };
+  const ctx = {
+    memo: redisMemo(deps.redis, name!, deps.retentionSeconds),
+    log: deps.log.child({ destination: job.ref }),
+  };
   try {
-    const out = await destination.deliver(destinationView(inv, job.event, { publicUrl: deps.publicUrl, linkHosts: deps.linkHosts, allowMentions: deps.allowMentions }), target, ctx);
+    const out = await destination.deliver(
+      destinationView(inv, job.event, {
+        publicUrl: deps.publicUrl,
+        linkHosts: deps.linkHosts,
+        allowMentions: deps.allowMentions,
+      }),
+      target,
+      ctx,
+    );
     if (!out) return 'skipped';
-    await deps.store.saveDestinationWriteBack(inv.id, record({ status: 'written', commentId: out.id, url: out.url, error: null }));
+    await deps.store.saveDestinationWriteBack(
+      inv.id,
+      record({ status: 'written', commentId: out.id, url: out.url, error: null }),
+    );
     deps.log.info({ id: inv.id, destination: job.ref, event: job.event, action: out.action, attempt }, 'RCA delivered');
     return 'written';
   } catch (err) {
@@ -63,9 +93,17 @@ export async function runDelivery(job: DeliveryJobData, attempt: number, lastAtt
     const permanent = err instanceof PermanentError || lastAttempt;
     // A resolve that fails leaves the RCA's record as it was written; only its own state is logged.
     if (job.event === 'completed' || current?.status !== 'written') {
-      await deps.store.saveDestinationWriteBack(inv.id, record({ status: permanent ? 'failed' : 'pending', error: message }));
+      await deps.store.saveDestinationWriteBack(
+        inv.id,
+        record({ status: permanent ? 'failed' : 'pending', error: message }),
+      );
     }
-    deps.log[permanent ? 'error' : 'warn']({ id: inv.id, destination: job.ref, err: message }, permanent ? 'delivery failed' : 'delivery will be retried');
-    throw err instanceof PermanentError || err instanceof RetryableError ? err : new RetryableError(message, { cause: err });
+    deps.log[permanent ? 'error' : 'warn'](
+      { id: inv.id, destination: job.ref, err: message },
+      permanent ? 'delivery failed' : 'delivery will be retried',
+    );
+    throw err instanceof PermanentError || err instanceof RetryableError
+      ? err
+      : new RetryableError(message, { cause: err });
   }
 }

@@ -59,19 +59,26 @@ export interface AppDeps {
 export function createHttpServer(deps: AppDeps): Server {
   const webhooks = webhookHandler(deps.webhooks, deps);
   const app = createApp(deps);
-  return createServer((req, res) => { if (!webhooks(req, res)) app(req, res); });
+  return createServer((req, res) => {
+    if (!webhooks(req, res)) app(req, res);
+  });
 }
 
 /** Health, readiness, the API and the dashboard. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.get('/healthz', (_req, res) => { res.json({ status: 'ok' }); });
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
   // ?scope=intake: ready when a webhook can be taken (Redis answers); the model is reported, not required,
   // so an LLM outage keeps the receivers in a load balancer while accepted work waits in the queue.
   app.get('/readyz', async (req, res) => {
     const intakeOnly = req.query.scope === 'intake';
-    const redis = await deps.redis.ping().then(() => 'ok', (err: Error) => `unreachable: ${err.message}`);
+    const redis = await deps.redis.ping().then(
+      () => 'ok',
+      (err: Error) => `unreachable: ${err.message}`,
+    );
     // The queue's numbers only inform: readiness is Redis's ping, which reports its own failure above.
     const queue = await deps.intake.waitingStats().catch(() => null);
     const waiting = queue?.waiting;
@@ -81,25 +88,64 @@ export function createApp(deps: AppDeps): Express {
     const ready = redis === 'ok' && (intakeOnly || llm === 'ok');
     // Budgets hold work back without making the service unready: the queue still takes it.
     const limits = deps.budgets?.enabled ? withReached(await deps.budgets.status().catch(() => [])) : undefined;
-    const budgets = limits ? { budgets: limits, ...(limits.some((l) => l.reached) ? { heldBack: `budget reached: ${limits.filter((l) => l.reached).map((l) => l.scope).join(', ')}; queued work waits` } : {}) } : {};
+    const budgets = limits
+      ? {
+          budgets: limits,
+          ...(limits.some((l) => l.reached)
+            ? {
+                heldBack: `budget reached: ${limits
+                  .filter((l) => l.reached)
+                  .map((l) => l.scope)
+                  .join(', ')}; queued work waits`,
+              }
+            : {}),
+        }
+      : {};
     const destinations = deps.destinations ? { destinations: deps.destinations() } : {};
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets, ...destinations });
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets, ...destinations });
   });
   if (deps.metrics) app.get('/metrics', metricsRoute(deps.metrics, deps.metricsTokens ?? []));
   const sessions = new SessionStore(deps.redis);
   // A bearer token, or a signed-in dashboard session (its actions carrying the CSRF token).
   app.use('/api', apiAccess({ apiTokens: deps.apiTokens, sessions }));
   if (deps.runs && deps.continuations) {
-    app.use('/api/investigations', investigationActions({ redis: deps.redis, store: deps.store, runs: deps.runs, continuations: deps.continuations }));
+    app.use(
+      '/api/investigations',
+      investigationActions({
+        redis: deps.redis,
+        store: deps.store,
+        runs: deps.runs,
+        continuations: deps.continuations,
+      }),
+    );
   }
-  app.use('/api/investigations', investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats()));
+  app.use(
+    '/api/investigations',
+    investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats()),
+  );
   if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
-  app.use('/api', (_req, res) => { res.status(404).json({ error: 'not found' }); });
-  app.use(dashboardRouter({
-    apiTokens: deps.apiTokens, sessions, redis: deps.redis, store: deps.store, intake: deps.intake, llmConfigured: deps.llmConfigured,
-    actions: Boolean(deps.runs && deps.continuations), budgets: deps.budgets, toolsets: deps.toolsets, changes: deps.changes,
-  }));
-  app.use((_req, res) => { res.status(404).json({ error: 'not found' }); });
+  app.use('/api', (_req, res) => {
+    res.status(404).json({ error: 'not found' });
+  });
+  app.use(
+    dashboardRouter({
+      apiTokens: deps.apiTokens,
+      sessions,
+      redis: deps.redis,
+      store: deps.store,
+      intake: deps.intake,
+      llmConfigured: deps.llmConfigured,
+      actions: Boolean(deps.runs && deps.continuations),
+      budgets: deps.budgets,
+      toolsets: deps.toolsets,
+      changes: deps.changes,
+    }),
+  );
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not found' });
+  });
   app.use(errorHandler(deps.log));
   return app;
 }

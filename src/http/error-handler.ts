@@ -36,7 +36,15 @@ export function errorReply(err: unknown, log: Logger, path: string): ErrorReply 
     return { status: 503, body: { error: 'temporarily unable to store the request; retry' } };
   }
   const requestId = randomUUID();
-  log.error({ requestId, err: clip(String((err as Error | undefined)?.message ?? err), 1000), stack: clip(String((err as Error | undefined)?.stack), 4000), path: clip(path) }, 'request failed: internal error');
+  log.error(
+    {
+      requestId,
+      err: clip(String((err as Error | undefined)?.message ?? err), 1000),
+      stack: clip(String((err as Error | undefined)?.stack), 4000),
+      path: clip(path),
+    },
+    'request failed: internal error',
+  );
   return { status: 500, body: { error: 'internal error', requestId } };
 }
 

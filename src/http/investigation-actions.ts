@@ -19,15 +19,24 @@ export interface ActionDeps {
 }
 
 const DecisionsSchema = z.strictObject({
-  decisions: z.array(z.strictObject({
-    toolCallId: z.string().min(1).max(256),
-    approved: z.boolean(),
-    feedback: z.string().max(4000).optional(),
-  })).min(1).max(100),
+  decisions: z
+    .array(
+      z.strictObject({
+        toolCallId: z.string().min(1).max(256),
+        approved: z.boolean(),
+        feedback: z.string().max(4000).optional(),
+      }),
+    )
+    .min(1)
+    .max(100),
   /** Who is deciding, as the caller says (the CLI sends its user): recorded on each call's record. */
-  decidedBy: z.strictObject({
-    via: z.enum(['api', 'cli']), user: z.string().trim().min(1).max(200), name: z.string().max(200).optional(),
-  }).optional(),
+  decidedBy: z
+    .strictObject({
+      via: z.enum(['api', 'cli']),
+      user: z.string().trim().min(1).max(200),
+      name: z.string().max(200).optional(),
+    })
+    .optional(),
 });
 
 const AskSchema = z.strictObject({ question: z.string().trim().min(1).max(4000) });
@@ -50,7 +59,11 @@ function decideApprovals(deps: ActionDeps): Handler {
     const inv = await found(deps.store, req.params.id, res);
     if (!inv) return;
     const { decisions, decidedBy } = readJson(req.body, DecisionsSchema);
-    const reply = await decideCalls(deps, inv, decisions.map((d) => ({ ...d, ...(decidedBy ? { decidedBy } : {}) })));
+    const reply = await decideCalls(
+      deps,
+      inv,
+      decisions.map((d) => ({ ...d, ...(decidedBy ? { decidedBy } : {}) })),
+    );
     res.status(reply.status).json(reply.body);
   };
 }
@@ -61,7 +74,8 @@ function cancelRun(deps: ActionDeps): Handler {
     const inv = await found(deps.store, req.params.id, res);
     if (!inv) return;
     const result = await deps.runs.cancel(inv.id);
-    if (result.phase === null) return void res.status(409).json({ error: `nothing to cancel (status: ${activeStatus(inv)})` });
+    if (result.phase === null)
+      return void res.status(409).json({ error: `nothing to cancel (status: ${activeStatus(inv)})` });
     // A running one is stopped where it runs: its worker aborts the LLM request and the tools.
     if (result.previous === 'running') await CancelSignals.publish(deps.redis, inv.id);
     res.json({ status: 'cancelled', phase: result.phase, previous: result.previous });
@@ -74,11 +88,18 @@ function askFollowUp(deps: ActionDeps): Handler {
     const inv = await found(deps.store, req.params.id, res);
     if (!inv) return;
     const { question } = readJson(req.body, AskSchema);
-    if (inv.status !== 'completed') return void res.status(409).json({ error: `only a completed investigation takes follow-up questions (status: ${inv.status})` });
-    if (!(await deps.store.hasCheckpoint(inv.id))) return void res.status(409).json({ error: 'the conversation history has expired; a follow-up needs it' });
+    if (inv.status !== 'completed')
+      return void res
+        .status(409)
+        .json({ error: `only a completed investigation takes follow-up questions (status: ${inv.status})` });
+    if (!(await deps.store.hasCheckpoint(inv.id)))
+      return void res.status(409).json({ error: 'the conversation history has expired; a follow-up needs it' });
     const result = await deps.runs.ask(inv.id, inv.conversation, question);
     if (result.outcome !== 'ok') {
-      const why = result.outcome === 'busy' ? 'a follow-up question is already in progress' : 'only a completed investigation takes follow-up questions';
+      const why =
+        result.outcome === 'busy'
+          ? 'a follow-up question is already in progress'
+          : 'only a completed investigation takes follow-up questions';
       return void res.status(409).json({ error: `${why} (status: ${result.status})` });
     }
     await deps.continuations.ask(inv.id, result.entry);

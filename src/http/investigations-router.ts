@@ -6,9 +6,15 @@ import { isInvestigationId } from '../redis/keys.js';
 import { parseListQuery } from './list-query.js';
 
 /** GET /api/investigations and /api/investigations/:id. */
-export function investigationsRouter(store: InvestigationStore, llmConfigured: boolean, waitingStats?: () => Promise<WaitingStats>): Router {
+export function investigationsRouter(
+  store: InvestigationStore,
+  llmConfigured: boolean,
+  waitingStats?: () => Promise<WaitingStats>,
+): Router {
   const router = express.Router();
-  const waiting = llmConfigured ? {} : { notice: 'no LLM configured: queued investigations wait until one is (set OPENAI_API_KEY or OPENAI_BASE_URL)' };
+  const waiting = llmConfigured
+    ? {}
+    : { notice: 'no LLM configured: queued investigations wait until one is (set OPENAI_API_KEY or OPENAI_BASE_URL)' };
 
   router.get('/', async (req, res) => {
     const { limit, offset, filter } = parseListQuery(req.query as Record<string, unknown>);

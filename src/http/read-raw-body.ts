@@ -4,14 +4,20 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 /** A request the HTTP side refuses with a 4xx status (the error handler answers with it). */
 export class HttpStatusError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'HttpStatusError';
   }
 }
 
 const DECODERS: Record<string, (() => Transform) | undefined> = Object.assign(Object.create(null) as object, {
-  gzip: createGunzip, 'x-gzip': createGunzip, deflate: createInflate, br: createBrotliDecompress,
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
 });
 
 /**
@@ -24,7 +30,8 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   const declared = Number(req.headers['content-length']);
   const decoder = encoding === 'identity' ? null : DECODERS[encoding];
-  if (decoder === undefined) return drainThen(req, new HttpStatusError(415, `unsupported content encoding "${encoding.slice(0, 40)}"`));
+  if (decoder === undefined)
+    return drainThen(req, new HttpStatusError(415, `unsupported content encoding "${encoding.slice(0, 40)}"`));
   if (!decoder && declared > limit) return drainThen(req, new HttpStatusError(413, 'request body too large'));
   return new Promise((resolve, reject) => {
     const stream = decoder ? req.pipe(decoder()) : req;
@@ -50,9 +57,12 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
       done = true;
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     });
-    stream.on('error', (err: Error) => fail(new HttpStatusError(400, `request body could not be read: ${err.message}`)));
+    stream.on('error', (err: Error) =>
+      fail(new HttpStatusError(400, `request body could not be read: ${err.message}`)),
+    );
     req.on('aborted', () => fail(new HttpStatusError(400, 'request aborted')));
-    if (stream !== req) req.on('error', (err: Error) => fail(new HttpStatusError(400, `request body could not be read: ${err.message}`)));
+    if (stream !== req)
+      req.on('error', (err: Error) => fail(new HttpStatusError(400, `request body could not be read: ${err.message}`)));
   });
 }
 

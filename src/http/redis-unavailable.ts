@@ -13,7 +13,8 @@ const UNREACHABLE = new Set([
 const UNREACHABLE_ERRORS = new Set(['MaxRetriesPerRequestError', 'ClusterAllFailedError']);
 
 /** Replies of a Redis that is up but cannot take the command now (loading, failing over, full, refusing us). */
-const REFUSING = /^(LOADING|BUSY|MASTERDOWN|READONLY|OOM|TRYAGAIN|CLUSTERDOWN|NOREPLICAS|MISCONF|NOAUTH|WRONGPASS|NOPERM)\b|max number of clients reached/;
+const REFUSING =
+  /^(LOADING|BUSY|MASTERDOWN|READONLY|OOM|TRYAGAIN|CLUSTERDOWN|NOREPLICAS|MISCONF|NOAUTH|WRONGPASS|NOPERM)\b|max number of clients reached/;
 
 /**
  * True when the error says Redis is unreachable or cannot store now: worth a 503, so the sender

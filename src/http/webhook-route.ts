@@ -24,7 +24,6 @@ export interface WebhookRouteDeps {
 /** One mounted source as the HTTP side sees it: on with a handler, or off with the reason. */
 export type MountedWebhook = { name: string; handler: WebhookHandler } | { name: string; offReason: string };
 
-
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 const PREFIX = '/webhooks/';
 
@@ -37,14 +36,18 @@ const PREFIX = '/webhooks/';
  * Plain node:http, no framework: this is the path a storm takes, and every microsecond spent per
  * delivery is one the claim does not get (docs/benchmarks.md). Returns false for any other path.
  */
-export function webhookHandler(mounted: readonly MountedWebhook[], deps: WebhookRouteDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function webhookHandler(
+  mounted: readonly MountedWebhook[],
+  deps: WebhookRouteDeps,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const byName = new Map<string, MountedWebhook>(mounted.map((m) => [m.name.toLowerCase(), m]));
   const metrics = deps.metrics ?? noMetrics;
   return (req, res) => {
     const m = match(req.url ?? '', byName);
     if (!m) return false;
     const started = performance.now();
-    const record = (outcome: WebhookOutcome) => metrics.webhookDelivery(m.name, outcome, (performance.now() - started) / 1000);
+    const record = (outcome: WebhookOutcome) =>
+      metrics.webhookDelivery(m.name, outcome, (performance.now() - started) / 1000);
     if (!('handler' in m)) {
       sendJson(res, 404, { error: `source ${m.name} is off: ${m.offReason}` });
       record('source_off');
@@ -81,7 +84,13 @@ function outcomeOfStatus(status: number): WebhookOutcome {
   return 'error';
 }
 
-async function receive(name: string, h: WebhookHandler, req: IncomingMessage, res: ServerResponse, deps: WebhookRouteDeps): Promise<WebhookOutcome> {
+async function receive(
+  name: string,
+  h: WebhookHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: WebhookRouteDeps,
+): Promise<WebhookOutcome> {
   const refuse = (status: number, error: string, reason = error): WebhookOutcome => {
     deps.log.warn({ source: name, ip: req.socket.remoteAddress, status, reason }, 'webhook rejected');
     req.resume();
@@ -108,19 +117,31 @@ async function receive(name: string, h: WebhookHandler, req: IncomingMessage, re
     sendJson(res, outcome.status, outcome.body);
     return outcome.status >= 400 ? outcomeOfStatus(outcome.status) : 'replied';
   }
-  const body = outcome.kind === 'issues'
-    ? { ...(await deps.intake.accept(outcome.issues)), ...outcome.extra }
-    : { ignored: outcome.reason, queued: [], duplicates: [], resolved: [] };
+  const body =
+    outcome.kind === 'issues'
+      ? { ...(await deps.intake.accept(outcome.issues)), ...outcome.extra }
+      : { ignored: outcome.reason, queued: [], duplicates: [], resolved: [] };
   if (seenKey) await deps.redis.set(seenKey, '1', 'EX', deps.deliveryTtlSeconds);
   if (deps.log.isLevelEnabled('info')) {
-    deps.log.info({ source: name, deliveryId, ...(outcome.kind === 'issues' ? outcome.log : { ignored: outcome.reason }), ...counts(body) }, 'webhook accepted');
+    deps.log.info(
+      {
+        source: name,
+        deliveryId,
+        ...(outcome.kind === 'issues' ? outcome.log : { ignored: outcome.reason }),
+        ...counts(body),
+      },
+      'webhook accepted',
+    );
   }
   sendJson(res, 200, body);
   return deliveryOutcome(outcome.kind, body);
 }
 
 /** Ignored by the source; a repeat when nothing in it was new (no issue queued or resolved); else accepted. */
-function deliveryOutcome(kind: 'issues' | 'ignored', body: { queued?: unknown[]; resolved?: unknown[]; duplicates?: unknown[] }): WebhookOutcome {
+function deliveryOutcome(
+  kind: 'issues' | 'ignored',
+  body: { queued?: unknown[]; resolved?: unknown[]; duplicates?: unknown[] },
+): WebhookOutcome {
   if (kind === 'ignored') return 'ignored';
   const c = counts(body);
   return c.queued === 0 && c.resolved === 0 && c.duplicates > 0 ? 'duplicate' : 'accepted';
@@ -139,7 +160,9 @@ function lowerHeaders(req: IncomingMessage): Record<string, string | undefined> 
 
 function counts(body: { queued?: unknown[]; duplicates?: unknown[]; resolved?: unknown[]; skipped?: unknown[] }) {
   return {
-    queued: body.queued?.length ?? 0, duplicates: body.duplicates?.length ?? 0, resolved: body.resolved?.length ?? 0,
+    queued: body.queued?.length ?? 0,
+    duplicates: body.duplicates?.length ?? 0,
+    resolved: body.resolved?.length ?? 0,
     skipped: body.skipped?.length ?? 0,
   };
 }

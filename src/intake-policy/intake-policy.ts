@@ -25,7 +25,11 @@ export const DEFAULT_SKIP_RULES: SkipRuleConfig[] = [
 
 export const DEFAULT_PRIORITIES: Record<Severity, number> = { critical: 1, high: 2, warning: 3, unknown: 4, info: 5 };
 
-interface CompiledRule { name: string; matchers: LabelMatcher[]; sources: Set<string> | null }
+interface CompiledRule {
+  name: string;
+  matchers: LabelMatcher[];
+  sources: Set<string> | null;
+}
 
 /** Decides, per issue, whether to skip it (and by which rule) and at which priority its job runs. */
 export class IntakePolicy {
@@ -49,7 +53,9 @@ export class IntakePolicy {
   }
 
   priority(issue: Pick<Issue, 'source' | 'severity'>): number {
-    const own = Object.hasOwn(this.config.prioritiesBySource, issue.source) ? this.config.prioritiesBySource[issue.source] : undefined;
+    const own = Object.hasOwn(this.config.prioritiesBySource, issue.source)
+      ? this.config.prioritiesBySource[issue.source]
+      : undefined;
     return own?.[issue.severity] ?? this.config.priorities[issue.severity];
   }
 
@@ -59,4 +65,9 @@ export class IntakePolicy {
 }
 
 /** Alerts and tickets arrive with no policy in unit set-ups: nothing skipped, default priorities. */
-export const PERMISSIVE_POLICY = new IntakePolicy({ priorities: DEFAULT_PRIORITIES, prioritiesBySource: {}, skip: [], skipResolvedWhileQueued: false });
+export const PERMISSIVE_POLICY = new IntakePolicy({
+  priorities: DEFAULT_PRIORITIES,
+  prioritiesBySource: {},
+  skip: [],
+  skipResolvedWhileQueued: false,
+});

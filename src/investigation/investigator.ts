@@ -48,11 +48,19 @@ export class Investigator {
    * budget. A state already answering this question (a retry, a resume) goes on as it is; one
    * left by a cancelled or failed question gets the new question after its loose ends are closed.
    */
-  async followUp(state: LoopState, question: string, entry: number, opts: InvestigateOptions = {}): Promise<LoopResult> {
+  async followUp(
+    state: LoopState,
+    question: string,
+    entry: number,
+    opts: InvestigateOptions = {},
+  ): Promise<LoopResult> {
     if (state.questionEntry !== entry) {
       abandonTurn(state);
       state.questionEntry = entry;
-      state.messages.push({ role: 'user', content: `Follow-up question from the on-call engineer (answer it from the evidence above, using tools if needed, in markdown):\n\n${question}` });
+      state.messages.push({
+        role: 'user',
+        content: `Follow-up question from the on-call engineer (answer it from the evidence above, using tools if needed, in markdown):\n\n${question}`,
+      });
       state.question = question;
       state.steps = 0;
     }

@@ -28,7 +28,10 @@ export function classifyLlmError(err: unknown): RetryableError | PermanentError 
     const status = (err.status as number | undefined) ?? 0;
     const reason = `LLM answered ${status}: ${err.message}`;
     if (status === 408 || status === 409 || status === 429 || status >= 500) {
-      return new RetryableError(reason, { cause: err, retryAfterMs: parseRetryAfter(err.headers as Headers | undefined) });
+      return new RetryableError(reason, {
+        cause: err,
+        retryAfterMs: parseRetryAfter(err.headers as Headers | undefined),
+      });
     }
     return new PermanentError(reason, { cause: err });
   }

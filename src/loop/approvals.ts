@@ -7,7 +7,8 @@ import type { AwaitingTurn, LoopState, PendingApproval } from '../model/loop-sta
 import { callKey } from '../tools/call-key.js';
 
 export const DENIED = 'A human reviewed this call and denied it; it did not run. Do not retry it as it is.';
-export const EXPIRED = 'Not approved in time: nobody decided before the approval expired, so this call did not run. Finish with the evidence you have.';
+export const EXPIRED =
+  'Not approved in time: nobody decided before the approval expired, so this call did not run. Finish with the evidence you have.';
 
 /** Turns the paused turn's calls that need a human into awaiting state; the rest keep their results. */
 export function pauseTurn(state: LoopState, calls: AwaitingTurn['calls'], results: ToolResult[]): AwaitingTurn {
@@ -16,9 +17,20 @@ export function pauseTurn(state: LoopState, calls: AwaitingTurn['calls'], result
   calls.forEach((call, i) => {
     const r = results[i]!;
     if (r.status !== 'approval_required') return;
-    approvals.push({ toolCallId: call.id, tool: call.name, params: r.params, reason: r.error ?? 'needs approval', callKey: callKey(call.name, call.arguments) });
+    approvals.push({
+      toolCallId: call.id,
+      tool: call.name,
+      params: r.params,
+      reason: r.error ?? 'needs approval',
+      callKey: callKey(call.name, call.arguments),
+    });
   });
-  return { seq: state.pauses, calls, results: results.map((r) => (r.status === 'approval_required' ? null : r)), approvals };
+  return {
+    seq: state.pauses,
+    calls,
+    results: results.map((r) => (r.status === 'approval_required' ? null : r)),
+    approvals,
+  };
 }
 
 /**
@@ -27,7 +39,10 @@ export function pauseTurn(state: LoopState, calls: AwaitingTurn['calls'], result
  * undecided ones after expiry are "not approved in time". Returns the turn's results in call order.
  */
 export async function resolveAwaiting(
-  turn: AwaitingTurn, outcome: ApprovalOutcome, executor: ToolExecutor, signal?: AbortSignal,
+  turn: AwaitingTurn,
+  outcome: ApprovalOutcome,
+  executor: ToolExecutor,
+  signal?: AbortSignal,
   shape: (toolCallId: string, r: ToolResult) => Promise<ToolResult> = async (_id, r) => r,
 ): Promise<ToolResult[]> {
   const results = [...turn.results];
@@ -38,17 +53,30 @@ export async function resolveAwaiting(
     const decision = outcome.decisions.get(p.toolCallId);
     const by = decision?.decidedBy ? { decidedBy: decision.decidedBy } : {};
     if (decision?.approved) {
-      results[index] = { ...(await shape(call.id, await executor.execute(call, { approvedCallKey: p.callKey, signal }))), ...by };
+      results[index] = {
+        ...(await shape(call.id, await executor.execute(call, { approvedCallKey: p.callKey, signal }))),
+        ...by,
+      };
     } else if (decision) {
       const feedback = decision.feedback ? { feedback: decision.feedback } : {};
-      results[index] = { tool: p.tool, status: 'denied', error: DENIED, ...feedback, ...by, params: p.params, elapsedMs: 0 };
+      results[index] = {
+        tool: p.tool,
+        status: 'denied',
+        error: DENIED,
+        ...feedback,
+        ...by,
+        params: p.params,
+        elapsedMs: 0,
+      };
     } else if (outcome.expired) {
       results[index] = { tool: p.tool, status: 'denied', error: EXPIRED, params: p.params, elapsedMs: 0 };
     } else {
       throw new PermanentError(`resumed without a decision for tool call ${p.toolCallId}`);
     }
   }
-  return results.map((r, i) => r ?? { tool: turn.calls[i]!.name, status: 'error', error: 'no result', params: {}, elapsedMs: 0 });
+  return results.map(
+    (r, i) => r ?? { tool: turn.calls[i]!.name, status: 'error', error: 'no result', params: {}, elapsedMs: 0 },
+  );
 }
 
 /** Closes a paused turn nobody will decide (its run was cancelled): every call gets an answer, so the history stays valid. */
@@ -56,7 +84,13 @@ export function abandonTurn(state: LoopState): void {
   const turn = state.awaiting;
   if (!turn) return;
   turn.calls.forEach((call, i) => {
-    const result: ToolResult = turn.results[i] ?? { tool: call.name, status: 'denied', error: 'The run was cancelled before a human decided; this call did not run.', params: {}, elapsedMs: 0 };
+    const result: ToolResult = turn.results[i] ?? {
+      tool: call.name,
+      status: 'denied',
+      error: 'The run was cancelled before a human decided; this call did not run.',
+      params: {},
+      elapsedMs: 0,
+    };
     state.messages.push({ role: 'tool', tool_call_id: call.id, content: forModel(result) });
   });
   // Never run, so not "already made": the model may ask for them again.

@@ -1,8 +1,5 @@
 import type OpenAI from 'openai';
-import type {
-  ChatCompletionMessageFunctionToolCall,
-  ChatCompletionTool,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletionMessageFunctionToolCall, ChatCompletionTool } from 'openai/resources/chat/completions';
 import pLimit from 'p-limit';
 import type { ContextBudget } from '../context/context-budget.js';
 import { compactHistory } from '../context/compact-history.js';
@@ -94,7 +91,11 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
     const calls = (message.tool_calls ?? []).filter(isFunctionCall);
     // On the forced step a model that still asks for tools gets no tools: its calls are dropped
     // from history, so no tool_call is ever left without an answer.
-    state.messages.push({ role: 'assistant', content: message.content ?? null, ...(calls.length && !forced ? { tool_calls: calls } : {}) });
+    state.messages.push({
+      role: 'assistant',
+      content: message.content ?? null,
+      ...(calls.length && !forced ? { tool_calls: calls } : {}),
+    });
     if (calls.length === 0 && !forced && !message.content?.trim()) {
       state.messages.push({ role: 'user', content: EMPTY_REPLY });
       await opts.onStep?.(state);
@@ -122,13 +123,16 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
 async function finishPausedTurn(state: LoopState, opts: LoopOptions): Promise<void> {
   const turn = state.awaiting!;
   const outcome = opts.approvals ?? { decisions: new Map(), expired: false };
-  const results = await resolveAwaiting(turn, outcome, opts.executor, opts.signal, (id, r) => keepOversized(id, r, opts));
+  const results = await resolveAwaiting(turn, outcome, opts.executor, opts.signal, (id, r) =>
+    keepOversized(id, r, opts),
+  );
   throwIfCancelled(opts.signal);
   const waited = new Set(turn.approvals.map((a) => a.toolCallId));
   state.toolCalls.push(...results.filter((_r, i) => waited.has(turn.calls[i]!.id)));
   answerTurn(state, turn.calls, results, false);
   state.awaiting = null;
-  if (outcome.expired && turn.approvals.some((a) => !outcome.decisions.has(a.toolCallId))) state.forceAnswer = 'approval_expired';
+  if (outcome.expired && turn.approvals.some((a) => !outcome.decisions.has(a.toolCallId)))
+    state.forceAnswer = 'approval_expired';
   await opts.onStep?.(state);
 }
 
@@ -140,11 +144,23 @@ function answerTurn(state: LoopState, calls: AwaitingTurn['calls'], results: Too
 }
 
 /** Records the request's size (peak); compacts the history first when it would pass the threshold. */
-async function fitContext(state: LoopState, opts: LoopOptions, budget: ContextBudget, tools: ChatCompletionTool[]): Promise<void> {
+async function fitContext(
+  state: LoopState,
+  opts: LoopOptions,
+  budget: ContextBudget,
+  tools: ChatCompletionTool[],
+): Promise<void> {
   state.context.windowTokens = budget.windowTokens;
   let tokens = budget.counter.conversation(state.messages, tools);
   if (tokens > budget.compactThreshold) {
-    await compactHistory(state, { client: opts.client, model: opts.model, budget, tools, signal: opts.signal, metrics: opts.metrics });
+    await compactHistory(state, {
+      client: opts.client,
+      model: opts.model,
+      budget,
+      tools,
+      signal: opts.signal,
+      metrics: opts.metrics,
+    });
     tokens = budget.counter.conversation(state.messages, tools);
     // The compacted history is the new checkpoint.
     await opts.onStep?.(state);
@@ -167,15 +183,17 @@ function throwIfCancelled(signal: AbortSignal | undefined): void {
 async function callModel(state: LoopState, opts: LoopOptions, tools: ChatCompletionTool[]) {
   try {
     const observed = { metrics: opts.metrics ?? noMetrics, model: opts.model, baseUrl: opts.client.baseURL };
-    const response = await observeLlmCall(observed, () => opts.client.chat.completions.create(
-      {
-        model: opts.model,
-        messages: state.messages,
-        ...(tools.length ? { tools, tool_choice: 'auto' as const } : {}),
-        ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
-      },
-      { signal: opts.signal },
-    ));
+    const response = await observeLlmCall(observed, () =>
+      opts.client.chat.completions.create(
+        {
+          model: opts.model,
+          messages: state.messages,
+          ...(tools.length ? { tools, tool_choice: 'auto' as const } : {}),
+          ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
+        },
+        { signal: opts.signal },
+      ),
+    );
     state.usage.llmCalls += 1;
     state.usage.promptTokens += response.usage?.prompt_tokens ?? 0;
     state.usage.completionTokens += response.usage?.completion_tokens ?? 0;
@@ -188,19 +206,27 @@ async function callModel(state: LoopState, opts: LoopOptions, tools: ChatComplet
   }
 }
 
-async function runCall(state: LoopState, opts: LoopOptions, call: ChatCompletionMessageFunctionToolCall): Promise<ToolResult> {
+async function runCall(
+  state: LoopState,
+  opts: LoopOptions,
+  call: ChatCompletionMessageFunctionToolCall,
+): Promise<ToolResult> {
   const key = callKey(call.function.name, call.function.arguments);
   if (state.callKeys.includes(key)) {
     return {
       tool: call.function.name,
       status: 'error',
-      error: 'refused: this exact call (same tool, same arguments) was already made; its result is earlier in the conversation. Use it, or call with different arguments.',
+      error:
+        'refused: this exact call (same tool, same arguments) was already made; its result is earlier in the conversation. Use it, or call with different arguments.',
       params: safeParams(call.function.arguments),
       elapsedMs: 0,
     };
   }
   state.callKeys.push(key);
-  const result = await opts.executor.execute({ id: call.id, name: call.function.name, arguments: call.function.arguments }, { signal: opts.signal });
+  const result = await opts.executor.execute(
+    { id: call.id, name: call.function.name, arguments: call.function.arguments },
+    { signal: opts.signal },
+  );
   return keepOversized(call.id, result, opts);
 }
 

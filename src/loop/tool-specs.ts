@@ -15,7 +15,9 @@ function filterProperties(): Record<string, unknown> {
 export function toOpenAiTool(tool: Tool): ChatCompletionTool {
   let spec = specCache.get(tool);
   if (!spec) {
-    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.params) as Record<string, unknown> & { properties?: Record<string, unknown> };
+    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.params) as Record<string, unknown> & {
+      properties?: Record<string, unknown>;
+    };
     // Every tool also takes the runtime's output filters, unless it has parameters of those names.
     parameters.properties = { ...filterProperties(), ...(parameters.properties ?? {}) };
     spec = { type: 'function', function: { name: tool.name, description: tool.description, parameters } };

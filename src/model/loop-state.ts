@@ -72,7 +72,16 @@ export interface LoopState {
 
 export function initialState(messages: ChatCompletionMessageParam[]): LoopState {
   return {
-    messages, steps: 0, usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 }, toolCalls: [], callKeys: [],
-    awaiting: null, pauses: 0, forceAnswer: null, question: null, questionEntry: null, context: { windowTokens: 0, peakTokens: 0, compactions: [] },
+    messages,
+    steps: 0,
+    usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
+    toolCalls: [],
+    callKeys: [],
+    awaiting: null,
+    pauses: 0,
+    forceAnswer: null,
+    question: null,
+    questionEntry: null,
+    context: { windowTokens: 0, peakTokens: 0, compactions: [] },
   };
 }

@@ -33,10 +33,18 @@ function epoch(n: number): number {
  * queue (with the vendor's wait, or a minute for a 429 that names none); other 4xx are permanent,
  * carrying the vendor's reason.
  */
-export function vendorFailure(vendor: string, status: number, get: HeaderGetter, reason: string, now = Date.now()): RetryableError | PermanentError {
+export function vendorFailure(
+  vendor: string,
+  status: number,
+  get: HeaderGetter,
+  reason: string,
+  now = Date.now(),
+): RetryableError | PermanentError {
   const message = `${vendor} answered HTTP ${status}${reason ? `: ${reason.slice(0, 300)}` : ''}`;
-  if (status === 429) return new RetryableError(message, { retryAfterMs: vendorRetryAfterMs(get, now) ?? DEFAULT_RATE_LIMIT_WAIT_MS });
-  if (status === 408 || status >= 500) return new RetryableError(message, { retryAfterMs: vendorRetryAfterMs(get, now) });
+  if (status === 429)
+    return new RetryableError(message, { retryAfterMs: vendorRetryAfterMs(get, now) ?? DEFAULT_RATE_LIMIT_WAIT_MS });
+  if (status === 408 || status >= 500)
+    return new RetryableError(message, { retryAfterMs: vendorRetryAfterMs(get, now) });
   return new PermanentError(message);
 }
 

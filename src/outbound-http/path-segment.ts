@@ -7,7 +7,8 @@ import { isWellFormed } from '../text.js';
  * id, and asking again will not help.
  */
 export function pathSegment(value: string): string {
-  if (!isWellFormed(value)) throw new PermanentError('a value cannot be written in a URL (it holds a lone UTF-16 surrogate)');
+  if (!isWellFormed(value))
+    throw new PermanentError('a value cannot be written in a URL (it holds a lone UTF-16 surrogate)');
   return encodeURIComponent(value);
 }
 

@@ -22,11 +22,18 @@ export function splitUrlCredentials(raw: string): UrlWithCredentials {
   const password = safeDecode(u.password);
   u.username = '';
   u.password = '';
-  return { url: u.toString(), display: redactUrl(raw), authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
+  return {
+    url: u.toString(),
+    display: redactUrl(raw),
+    authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+  };
 }
 
 /** Headers plus the URL's basic auth, unless an Authorization header is set explicitly. */
-export function withUrlAuthorization(headers: Record<string, string>, authorization: string | undefined): Record<string, string> {
+export function withUrlAuthorization(
+  headers: Record<string, string>,
+  authorization: string | undefined,
+): Record<string, string> {
   if (!authorization || Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) return headers;
   return { authorization, ...headers };
 }

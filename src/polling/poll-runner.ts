@@ -20,7 +20,12 @@ const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.
  * deduplicates by identity, so webhooks and polling never double up), then move the cursor.
  * The cursor moves only after intake succeeded, so a crash re-polls rather than misses.
  */
-export async function runPoll(poller: Poller, redis: RedisClient, intake: Intake, log: Logger): Promise<{ queued: number; seen: number } | null> {
+export async function runPoll(
+  poller: Poller,
+  redis: RedisClient,
+  intake: Intake,
+  log: Logger,
+): Promise<{ queued: number; seen: number } | null> {
   const lockKey = `${keysOf(redis).pollCursor(poller.id)}:lock`;
   const token = randomUUID();
   if ((await redis.set(lockKey, token, 'PX', Math.max(60_000, poller.everyMs * 2), 'NX')) !== 'OK') return null;
@@ -29,7 +34,10 @@ export async function runPoll(poller: Poller, redis: RedisClient, intake: Intake
     const result = await poller.poll(cursor);
     const outcome = await intake.accept(result.issues);
     await redis.set(keysOf(redis).pollCursor(poller.id), result.cursor);
-    log.info({ poller: poller.id, seen: result.issues.length, queued: outcome.queued.length, cursor: result.cursor }, 'poll done');
+    log.info(
+      { poller: poller.id, seen: result.issues.length, queued: outcome.queued.length, cursor: result.cursor },
+      'poll done',
+    );
     return { queued: outcome.queued.length, seen: result.issues.length };
   } finally {
     // A lock not released expires (PX above) and only delays the next poll; the poll's own error matters more.
@@ -41,7 +49,13 @@ export async function runPoll(poller: Poller, redis: RedisClient, intake: Intake
  * Schedules every poller with a BullMQ job scheduler (one schedule however many processes
  * upsert it) and runs their jobs. Returns a closer.
  */
-export async function startPolling(pollers: Poller[], redis: RedisClient, workerRedis: RedisClient, intake: Intake, log: Logger): Promise<() => Promise<void>> {
+export async function startPolling(
+  pollers: Poller[],
+  redis: RedisClient,
+  workerRedis: RedisClient,
+  intake: Intake,
+  log: Logger,
+): Promise<() => Promise<void>> {
   if (pollers.length === 0) {
     await dropStaleSchedulers(redis, new Set());
     return async () => undefined;
@@ -50,27 +64,48 @@ export async function startPolling(pollers: Poller[], redis: RedisClient, worker
   const queue = new Queue<PollJobData>(POLL_QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
   await dropStaleSchedulers(redis, new Set(pollers.map((p) => schedulerId(p.id))), queue);
   for (const p of pollers) {
-    await queue.upsertJobScheduler(schedulerId(p.id), { every: p.everyMs }, {
-      name: 'poll', data: { pollerId: p.id }, opts: { removeOnComplete: 100, removeOnFail: 100 },
-    });
+    await queue.upsertJobScheduler(
+      schedulerId(p.id),
+      { every: p.everyMs },
+      {
+        name: 'poll',
+        data: { pollerId: p.id },
+        opts: { removeOnComplete: 100, removeOnFail: 100 },
+      },
+    );
   }
-  const worker = new Worker<PollJobData>(POLL_QUEUE_NAME, async (job) => {
-    const poller = byId.get(job.data.pollerId);
-    if (!poller) return;
-    try {
-      await runPoll(poller, redis, intake, log);
-    } catch (err) {
-      log.warn({ poller: poller.id, err: (err as Error).message }, 'poll failed; the next one retries from the same cursor');
-    }
-  }, { connection: workerRedis, prefix: keysOf(redis).queuePrefix, concurrency: 1 });
+  const worker = new Worker<PollJobData>(
+    POLL_QUEUE_NAME,
+    async (job) => {
+      const poller = byId.get(job.data.pollerId);
+      if (!poller) return;
+      try {
+        await runPoll(poller, redis, intake, log);
+      } catch (err) {
+        log.warn(
+          { poller: poller.id, err: (err as Error).message },
+          'poll failed; the next one retries from the same cursor',
+        );
+      }
+    },
+    { connection: workerRedis, prefix: keysOf(redis).queuePrefix, concurrency: 1 },
+  );
   worker.on('error', (err) => log.error({ err: err.message }, 'poll worker error'));
   log.info({ pollers: pollers.map((p) => ({ id: p.id, everyMs: p.everyMs })) }, 'polling started');
-  return async () => { await closeWorker(worker, log, 5_000); await queue.close(); };
+  return async () => {
+    await closeWorker(worker, log, 5_000);
+    await queue.close();
+  };
 }
 
 /** Schedules of pollers no longer configured would otherwise run (as no-ops) forever. */
-async function dropStaleSchedulers(redis: RedisClient, wanted: Set<string>, existing?: Queue<PollJobData>): Promise<void> {
-  const queue = existing ?? new Queue<PollJobData>(POLL_QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
+async function dropStaleSchedulers(
+  redis: RedisClient,
+  wanted: Set<string>,
+  existing?: Queue<PollJobData>,
+): Promise<void> {
+  const queue =
+    existing ?? new Queue<PollJobData>(POLL_QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
   try {
     for (const s of await queue.getJobSchedulers()) {
       if (s.key && !wanted.has(s.key)) await queue.removeJobScheduler(s.key);

@@ -20,7 +20,11 @@ export const SAMPLE_ISSUE: Issue = {
   severity: 'critical',
   status: 'open',
   labels: { alertname: 'KubePodCrashLooping', severity: 'critical', namespace: 'prod', pod: 'api-0' },
-  annotations: { summary: 'Pod api-0 is crash looping', description: 'Pod prod/api-0 restarted 5 times', runbook_url: 'https://runbooks.example/crashloop' },
+  annotations: {
+    summary: 'Pod api-0 is crash looping',
+    description: 'Pod prod/api-0 restarted 5 times',
+    runbook_url: 'https://runbooks.example/crashloop',
+  },
   startedAt: '2026-01-01T00:00:00Z',
   related: [],
   locator: { key: 'OPS-1', ref: { key: 'OPS-1' } },
@@ -51,7 +55,11 @@ export class PromptRenderer {
     });
     this.env.addFilter('unfence', unfence);
     // A broken template is a configuration error: found now, at start-up, not by every investigation.
-    const sample = { issue: SAMPLE_ISSUE, toolsets: [{ name: 'sample', description: 'a sample toolset' }], now: SAMPLE_ISSUE.startedAt };
+    const sample = {
+      issue: SAMPLE_ISSUE,
+      toolsets: [{ name: 'sample', description: 'a sample toolset' }],
+      now: SAMPLE_ISSUE.startedAt,
+    };
     for (const name of TEMPLATE_NAMES) this.render(name, sample);
   }
 

@@ -5,9 +5,7 @@ import type { Investigation } from '../store/investigation.js';
 
 /** What a worker does with a queued investigation it picked: run it, skip it, or put it back until later. */
 export type Admission =
-  | { kind: 'run' }
-  | { kind: 'skip'; reason: string }
-  | { kind: 'wait'; reason: string; delayMs: number; until: string };
+  { kind: 'run' } | { kind: 'skip'; reason: string } | { kind: 'wait'; reason: string; delayMs: number; until: string };
 
 /** The worker's hooks for storms: whether to start now, and what a finished investigation cost. */
 export interface WorkerHooks {
@@ -34,7 +32,12 @@ export function workerHooks(deps: AdmissionDeps): WorkerHooks {
   const now = deps.now ?? Date.now;
   const wait = (reason: string, at: number): Admission => {
     const t = now();
-    return { kind: 'wait', reason, until: new Date(at).toISOString(), delayMs: Math.max(1, Math.min(at - t, deps.recheckMs)) };
+    return {
+      kind: 'wait',
+      reason,
+      until: new Date(at).toISOString(),
+      delayMs: Math.max(1, Math.min(at - t, deps.recheckMs)),
+    };
   };
   return {
     async admit(inv) {
@@ -45,10 +48,16 @@ export function workerHooks(deps: AdmissionDeps): WorkerHooks {
       const c = inv.coalescing;
       if (fresh && c && inv.followUpOf) {
         const quietAt = Math.min(c.lastJoinedAt + c.quietMs, Date.parse(inv.createdAt) + c.maxWaitMs);
-        if (now() < quietAt) return wait(`group follow-up: waits until its group has been quiet for ${c.quietMs / 1000} s`, quietAt);
+        if (now() < quietAt)
+          return wait(`group follow-up: waits until its group has been quiet for ${c.quietMs / 1000} s`, quietAt);
       }
       if (!deps.budgets.enabled) return { kind: 'run' };
-      const d = await deps.budgets.tryStart({ id: inv.id, source: inv.source, severity: inv.issue.severity, alertname: inv.issue.labels.alertname });
+      const d = await deps.budgets.tryStart({
+        id: inv.id,
+        source: inv.source,
+        severity: inv.issue.severity,
+        alertname: inv.issue.labels.alertname,
+      });
       return d.ok ? { kind: 'run' } : wait(d.reason, d.retryAt);
     },
     async settled(id, usage) {

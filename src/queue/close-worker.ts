@@ -10,9 +10,18 @@ export async function closeWorker(worker: Worker, log: Logger, graceMs: number):
   let timer: NodeJS.Timeout | undefined;
   const timedOut = await Promise.race([
     // A close that failed has ended too: the race only asks whether it ended within the grace period.
-    worker.close().then(() => false, () => false),
-    new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(true), graceMs); }),
+    worker.close().then(
+      () => false,
+      () => false,
+    ),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), graceMs);
+    }),
   ]);
   clearTimeout(timer);
-  if (timedOut) log.warn({ worker: worker.name, graceMs }, 'worker did not close in time; leaving its jobs to stalled-job recovery');
+  if (timedOut)
+    log.warn(
+      { worker: worker.name, graceMs },
+      'worker did not close in time; leaving its jobs to stalled-job recovery',
+    );
 }

@@ -20,9 +20,15 @@ export class Continuations {
   private readonly queue: Queue<InvestigationJobData>;
   private readonly expiries: Queue<ExpiryJobData>;
 
-  constructor(redis: RedisClient, private readonly opts: ContinuationOptions) {
+  constructor(
+    redis: RedisClient,
+    private readonly opts: ContinuationOptions,
+  ) {
     this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
-    this.expiries = new Queue<ExpiryJobData>(EXPIRY_QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
+    this.expiries = new Queue<ExpiryJobData>(EXPIRY_QUEUE_NAME, {
+      connection: redis,
+      prefix: keysOf(redis).queuePrefix,
+    });
   }
 
   /** Runs the paused run on, on any worker, after its decisions (seq: the pause). */
@@ -32,10 +38,18 @@ export class Continuations {
 
   /** Expires pause `seq` after the timeout, unless decisions came first. */
   async expireLater(id: string, phase: Phase, seq: number, delayMs: number): Promise<void> {
-    await this.expiries.add('expire', { investigationId: id, phase, seq }, {
-      jobId: `${id}-expire-${seq}`, delay: delayMs, attempts: this.opts.attempts, backoff: { type: 'exponential', delay: 1_000 },
-      removeOnComplete: { age: this.opts.retentionSeconds }, removeOnFail: { age: this.opts.retentionSeconds },
-    });
+    await this.expiries.add(
+      'expire',
+      { investigationId: id, phase, seq },
+      {
+        jobId: `${id}-expire-${seq}`,
+        delay: delayMs,
+        attempts: this.opts.attempts,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: { age: this.opts.retentionSeconds },
+        removeOnFail: { age: this.opts.retentionSeconds },
+      },
+    );
   }
 
   /** Answers follow-up question number `entry`. */

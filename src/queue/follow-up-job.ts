@@ -25,27 +25,62 @@ function followUp(inv: Investigation, deps: JobDeps): LoopJob {
     noun: 'follow-up',
     statusOf: lastEntryStatus,
     run: (checkpoint, opts) =>
-      deps.investigator.followUp(requireCheckpoint(checkpoint), inv.conversation.at(-1)!.question, inv.conversation.length - 1, opts),
+      deps.investigator.followUp(
+        requireCheckpoint(checkpoint),
+        inv.conversation.at(-1)!.question,
+        inv.conversation.length - 1,
+        opts,
+      ),
     async finish(result, progress) {
-      const conversation = inv.conversation.map((e, i, all) => (i === all.length - 1
-        ? { ...e, answer: result.answer, status: 'answered' as const, answeredAt: new Date().toISOString(), error: null } : e));
+      const conversation = inv.conversation.map((e, i, all) =>
+        i === all.length - 1
+          ? {
+              ...e,
+              answer: result.answer,
+              status: 'answered' as const,
+              answeredAt: new Date().toISOString(),
+              error: null,
+            }
+          : e,
+      );
       result.state.question = null;
       await deps.store.saveCheckpoint(id, result.state);
-      await deps.runs.updateIf(id, 'ask', 'running', {
-        askStatus: 'answered', conversation: JSON.stringify(conversation), toolCalls: JSON.stringify(progress.toolCalls),
-        usage: JSON.stringify(progress.usage), context: JSON.stringify(progress.context), updatedAt: new Date().toISOString(),
-      }, true);
+      await deps.runs.updateIf(
+        id,
+        'ask',
+        'running',
+        {
+          askStatus: 'answered',
+          conversation: JSON.stringify(conversation),
+          toolCalls: JSON.stringify(progress.toolCalls),
+          usage: JSON.stringify(progress.usage),
+          context: JSON.stringify(progress.context),
+          updatedAt: new Date().toISOString(),
+        },
+        true,
+      );
       deps.log.info({ id, llmCalls: progress.usage.llmCalls }, 'follow-up answered');
       return false;
     },
     async fail(_f, message, giveUp) {
-      const conversation = inv.conversation.map((c, i, all) => (i === all.length - 1 && giveUp ? { ...c, status: 'failed' as const, error: message } : c));
-      await deps.runs.updateIf(id, 'ask', 'running', { askStatus: giveUp ? 'failed' : 'queued', conversation: JSON.stringify(conversation) }, giveUp);
+      const conversation = inv.conversation.map((c, i, all) =>
+        i === all.length - 1 && giveUp ? { ...c, status: 'failed' as const, error: message } : c,
+      );
+      await deps.runs.updateIf(
+        id,
+        'ask',
+        'running',
+        { askStatus: giveUp ? 'failed' : 'queued', conversation: JSON.stringify(conversation) },
+        giveUp,
+      );
     },
   };
 }
 
 function requireCheckpoint(state: LoopState | null): LoopState {
-  if (!state) throw new PermanentError('the conversation history has expired (older than queue.retentionSeconds); a follow-up needs it');
+  if (!state)
+    throw new PermanentError(
+      'the conversation history has expired (older than queue.retentionSeconds); a follow-up needs it',
+    );
   return state;
 }

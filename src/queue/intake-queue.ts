@@ -74,10 +74,19 @@ export class Intake {
   /** Called for each investigation whose issue (or some of its group's alerts) resolved: destinations update their message. */
   onResolved?: (id: string) => Promise<void>;
 
-  constructor(private readonly redis: RedisClient, private readonly store: InvestigationStore, private readonly opts: IntakeOptions) {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly store: InvestigationStore,
+    private readonly opts: IntakeOptions,
+  ) {
     this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
     this.policy = opts.policy ?? PERMISSIVE_POLICY;
-    this.dispatcher = new JobDispatcher(redis, this.queue, (id, priority) => this.jobOptions(id, priority), opts.dispatchWindow ?? DEFAULT_WINDOW);
+    this.dispatcher = new JobDispatcher(
+      redis,
+      this.queue,
+      (id, priority) => this.jobOptions(id, priority),
+      opts.dispatchWindow ?? DEFAULT_WINDOW,
+    );
   }
 
   /** Waits until every claimed investigation has its job (the dispatch set seen empty). */
@@ -119,8 +128,10 @@ export class Intake {
         if (r.flag) lost.push({ id: r.id, priority: item.priority });
       } else if (r.code === 'created') {
         for (const target of item.linkTo ?? []) linkedFrom.push([target, r.id]);
-        if (item.status === 'linked') { (out.linked ??= []).push(r.id); asks.push(r.id); }
-        else if (item.status === 'skipped') (out.skipped ??= []).push({ id: r.id, rule: item.skippedBy ?? '' });
+        if (item.status === 'linked') {
+          (out.linked ??= []).push(r.id);
+          asks.push(r.id);
+        } else if (item.status === 'skipped') (out.skipped ??= []).push({ id: r.id, rule: item.skippedBy ?? '' });
         else {
           out.queued.push(r.id);
           // Its job is added by the dispatcher; a group's follow-up (r.flag) is then held by the
@@ -136,7 +147,11 @@ export class Intake {
     if (undispatched > 0) this.dispatcher.kick(true).catch(() => undefined);
     for (const l of lost) await this.ensureJob(l.id, l.priority);
     // A job a worker took or finished meanwhile has no priority left to raise.
-    for (const [id, priority] of raised) await this.queue.getJob(id).then((j) => j?.changePriority({ priority })).catch(() => undefined);
+    for (const [id, priority] of raised)
+      await this.queue
+        .getJob(id)
+        .then((j) => j?.changePriority({ priority }))
+        .catch(() => undefined);
     for (const id of asks) await this.onLinked?.(id);
     for (const id of changed) await this.onResolved?.(id);
     return out;
@@ -148,8 +163,13 @@ export class Intake {
     const first = await this.store.claimMany(items, now);
     const retry = first.items.flatMap((r, i) => (r.code === 'unknown' ? [i] : []));
     if (retry.length === 0) return first;
-    const again = await this.store.claimMany(retry.map((i) => ({ ...items[i]!, known: false }) as ClaimItem), now);
-    retry.forEach((at, k) => { first.items[at] = again.items[k]!; });
+    const again = await this.store.claimMany(
+      retry.map((i) => ({ ...items[i]!, known: false }) as ClaimItem),
+      now,
+    );
+    retry.forEach((at, k) => {
+      first.items[at] = again.items[k]!;
+    });
     return { items: first.items, undispatched: again.undispatched };
   }
 
@@ -160,7 +180,7 @@ export class Intake {
    * investigations exist. One lookup for the whole delivery, none when no issue has related alerts.
    */
   private async plan(issues: Issue[]): Promise<ClaimItem[]> {
-    const refs = issues.flatMap((i) => (i.status === 'open' ? i.related ?? [] : []));
+    const refs = issues.flatMap((i) => (i.status === 'open' ? (i.related ?? []) : []));
     const found = await this.store.lookup(refs);
     let at = 0;
     return issues.map((issue): ClaimItem => {
@@ -205,7 +225,10 @@ export class Intake {
 
   /** Jobs waiting for a worker (or for an LLM to be configured). */
   async waitingCount(): Promise<number> {
-    const [jobs, backlog] = await Promise.all([this.queue.getJobCountByTypes('waiting', 'delayed', 'prioritized'), dispatchBacklog(this.redis)]);
+    const [jobs, backlog] = await Promise.all([
+      this.queue.getJobCountByTypes('waiting', 'delayed', 'prioritized'),
+      dispatchBacklog(this.redis),
+    ]);
     return jobs + backlog.count;
   }
 

@@ -16,24 +16,27 @@ export { retryDelay } from '../retry-delay.js';
 export type { OnCompleted } from './run-investigation-job.js';
 
 /** Runs queued investigations; several of these can run on other machines against one Redis. */
-export function startInvestigationWorker(redis: RedisClient, deps: JobDeps, opts: WorkerOptions): Worker<InvestigationJobData> {
-  const worker = new Worker<InvestigationJobData>(
-    QUEUE_NAME,
-    (job, token) => runInvestigationJob(job, deps, token),
-    {
-      connection: redis,
-      prefix: keysOf(redis).queuePrefix,
-      concurrency: opts.concurrency,
-      lockDuration: opts.lockDurationMs,
-      stalledInterval: opts.stalledIntervalMs,
-      settings: { backoffStrategy: (attemptsMade, _type, err) => retryDelay(attemptsMade, opts.backoffMs, err) },
-    },
-  );
+export function startInvestigationWorker(
+  redis: RedisClient,
+  deps: JobDeps,
+  opts: WorkerOptions,
+): Worker<InvestigationJobData> {
+  const worker = new Worker<InvestigationJobData>(QUEUE_NAME, (job, token) => runInvestigationJob(job, deps, token), {
+    connection: redis,
+    prefix: keysOf(redis).queuePrefix,
+    concurrency: opts.concurrency,
+    lockDuration: opts.lockDurationMs,
+    stalledInterval: opts.stalledIntervalMs,
+    settings: { backoffStrategy: (attemptsMade, _type, err) => retryDelay(attemptsMade, opts.backoffMs, err) },
+  });
   worker.on('error', (err) => deps.log.error({ err: err.message }, 'worker error'));
   // BullMQ fails some jobs without running our handler to the end (a job that stalled more than
   // maxStalledCount, a crash between steps): the record must not stay "running" for ever.
   worker.on('failed', (job, err) => {
-    if (job) settleFailedJob(job, err, deps).catch((e: Error) => deps.log.warn({ id: job.id, err: e.message }, 'could not settle a failed job'));
+    if (job)
+      settleFailedJob(job, err, deps).catch((e: Error) =>
+        deps.log.warn({ id: job.id, err: e.message }, 'could not settle a failed job'),
+      );
   });
   return worker;
 }
@@ -44,8 +47,19 @@ async function settleFailedJob(job: Job<InvestigationJobData>, err: Error, deps:
   if (state !== 'failed' && state !== 'unknown') return;
   const id = job.data.investigationId;
   const reason = job.failedReason || err.message;
-  const settled = job.data.phase === 'ask'
-    ? await deps.runs.updateIf(id, 'ask', 'running', { askStatus: 'failed', updatedAt: new Date().toISOString() }, true)
-    : await deps.store.failIfUnfinished(id, reason);
-  if (settled) deps.log.error({ id, phase: job.data.phase ?? 'investigation', err: reason }, 'investigation failed: its job failed outside the handler');
+  const settled =
+    job.data.phase === 'ask'
+      ? await deps.runs.updateIf(
+          id,
+          'ask',
+          'running',
+          { askStatus: 'failed', updatedAt: new Date().toISOString() },
+          true,
+        )
+      : await deps.store.failIfUnfinished(id, reason);
+  if (settled)
+    deps.log.error(
+      { id, phase: job.data.phase ?? 'investigation', err: reason },
+      'investigation failed: its job failed outside the handler',
+    );
 }

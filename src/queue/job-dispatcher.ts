@@ -50,14 +50,18 @@ export class JobDispatcher {
       this.again = true;
       return this.running;
     }
-    this.running = this.drain().finally(() => { this.running = null; });
+    this.running = this.drain().finally(() => {
+      this.running = null;
+    });
     return this.running;
   }
 
   /** Sweeps every intervalMs, for entries a process left behind when it died between claim and dispatch. */
   start(intervalMs: number, log?: Logger): void {
     this.timer = setInterval(() => {
-      this.kick().catch((err: Error) => log?.warn({ err: err.message }, 'job dispatch failed; retried at the next sweep'));
+      this.kick().catch((err: Error) =>
+        log?.warn({ err: err.message }, 'job dispatch failed; retried at the next sweep'),
+      );
     }, intervalMs);
     this.timer.unref();
   }

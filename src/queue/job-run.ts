@@ -74,23 +74,43 @@ export interface LoopJob {
  * Traced as the root span of its own trace (`invoke_agent lestrade`): the run's LLM and tool calls
  * are its children. A run resumed by a later job (approvals, a retry, a follow-up) is a new trace.
  */
-export async function runLoopJob(job: Job<InvestigationJobData>, inv: Investigation, kind: LoopJob, deps: JobDeps): Promise<boolean> {
+export async function runLoopJob(
+  job: Job<InvestigationJobData>,
+  inv: Investigation,
+  kind: LoopJob,
+  deps: JobDeps,
+): Promise<boolean> {
   const attempt = job.attemptsMade + 1;
   if (!(await deps.runs.begin(inv.id, kind.phase, attempt, job.id ?? inv.id))) return false;
   const attributes = {
-    [GEN_AI.operation]: 'invoke_agent', [GEN_AI.agentName]: 'lestrade',
-    'lestrade.investigation.id': inv.id, 'lestrade.source': inv.source, 'lestrade.phase': kind.phase, 'lestrade.attempt': attempt,
+    [GEN_AI.operation]: 'invoke_agent',
+    [GEN_AI.agentName]: 'lestrade',
+    'lestrade.investigation.id': inv.id,
+    'lestrade.source': inv.source,
+    'lestrade.phase': kind.phase,
+    'lestrade.attempt': attempt,
   };
   return inSpan('invoke_agent lestrade', SpanKind.INTERNAL, attributes, () => runBegun(job, inv, kind, attempt, deps));
 }
 
-async function runBegun(job: Job<InvestigationJobData>, inv: Investigation, kind: LoopJob, attempt: number, deps: JobDeps): Promise<boolean> {
+async function runBegun(
+  job: Job<InvestigationJobData>,
+  inv: Investigation,
+  kind: LoopJob,
+  attempt: number,
+  deps: JobDeps,
+): Promise<boolean> {
   const { id } = inv;
   const { phase } = kind;
   const started = performance.now();
-  const ended = (outcome: InvestigationOutcome, steps: number | null) => deps.metrics?.investigationRun({
-    source: inv.source, phase, outcome, seconds: (performance.now() - started) / 1000, steps,
-  });
+  const ended = (outcome: InvestigationOutcome, steps: number | null) =>
+    deps.metrics?.investigationRun({
+      source: inv.source,
+      phase,
+      outcome,
+      seconds: (performance.now() - started) / 1000,
+      steps,
+    });
   deps.log.info({ id, title: inv.title, attempt, phase }, `${kind.noun} started`);
   const controller = deps.cancels.register(id);
   let partial: LoopState | null = null;
@@ -101,10 +121,13 @@ async function runBegun(job: Job<InvestigationJobData>, inv: Investigation, kind
       partial = state;
       await deps.store.saveCheckpoint(id, state);
       // The cancel message may have been missed (another process, a reconnect): the record says.
-      if (!controller.signal.aborted && kind.statusOf((await deps.store.get(id)) ?? inv) === 'cancelled') controller.abort();
+      if (!controller.signal.aborted && kind.statusOf((await deps.store.get(id)) ?? inv) === 'cancelled')
+        controller.abort();
     };
     const opts = {
-      signal: controller.signal, onStep, pauseForApproval: true,
+      signal: controller.signal,
+      onStep,
+      pauseForApproval: true,
       keepOutput: (toolCallId: string, text: string) => deps.store.saveOutput(id, toolCallId, text),
       approvals: checkpoint?.awaiting ? await deps.runs.outcome(id) : undefined,
     };
@@ -114,7 +137,15 @@ async function runBegun(job: Job<InvestigationJobData>, inv: Investigation, kind
     completed = outcome === 'completed';
   } catch (err) {
     const steps = (partial as LoopState | null)?.steps ?? null;
-    const f = { inv, phase, attempt, job, partial, cancelled: controller.signal.aborted, ended: (o: InvestigationOutcome) => ended(o, steps) };
+    const f = {
+      inv,
+      phase,
+      attempt,
+      job,
+      partial,
+      cancelled: controller.signal.aborted,
+      ended: (o: InvestigationOutcome) => ended(o, steps),
+    };
     await handleFailure(err, f, kind, deps);
   } finally {
     deps.cancels.release(id, controller);
@@ -123,7 +154,12 @@ async function runBegun(job: Job<InvestigationJobData>, inv: Investigation, kind
 }
 
 /** Records what the loop ended with: a pause for approvals here, anything else by the kind. */
-async function settle(inv: Investigation, kind: LoopJob, result: LoopResult, deps: JobDeps): Promise<InvestigationOutcome> {
+async function settle(
+  inv: Investigation,
+  kind: LoopJob,
+  result: LoopResult,
+  deps: JobDeps,
+): Promise<InvestigationOutcome> {
   const { id } = inv;
   const { phase } = kind;
   const { usage, toolCalls, context } = result.state;
@@ -134,7 +170,10 @@ async function settle(inv: Investigation, kind: LoopJob, result: LoopResult, dep
     await deps.continuations.expireLater(id, phase, turn.seq, deps.approvalTimeoutSeconds * 1000);
     await deps.store.saveProgress(id, progress);
     if (await deps.runs.pause(id, phase, turn, deps.approvalTimeoutSeconds)) {
-      deps.log.info({ id, phase, seq: turn.seq, calls: turn.approvals.map((a) => a.tool) }, 'investigation awaits approval');
+      deps.log.info(
+        { id, phase, seq: turn.seq, calls: turn.approvals.map((a) => a.tool) },
+        'investigation awaits approval',
+      );
     }
     return 'awaiting_approval';
   }
@@ -163,6 +202,9 @@ async function handleFailure(err: unknown, f: FailureContext, kind: LoopJob, dep
     deps.log.error({ id, phase: f.phase, err: message, attempt: f.attempt }, `${kind.noun} failed`);
     throw new UnrecoverableError(message);
   }
-  deps.log.warn({ id, phase: f.phase, err: message, attempt: f.attempt, retryAfterMs: e.retryAfterMs }, 'investigation will be retried');
+  deps.log.warn(
+    { id, phase: f.phase, err: message, attempt: f.attempt, retryAfterMs: e.retryAfterMs },
+    'investigation will be retried',
+  );
   throw new RetryableError(message, { retryAfterMs: e.retryAfterMs });
 }

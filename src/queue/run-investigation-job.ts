@@ -12,7 +12,11 @@ export type { JobDeps, OnCompleted } from './job-run.js';
  * follow-up question (follow-up-job.ts). The record's status decides what, if anything, is left
  * to do, so a redelivered or stale job does nothing twice.
  */
-export async function runInvestigationJob(job: Job<InvestigationJobData>, deps: JobDeps, token?: string): Promise<void> {
+export async function runInvestigationJob(
+  job: Job<InvestigationJobData>,
+  deps: JobDeps,
+  token?: string,
+): Promise<void> {
   const id = job.data.investigationId;
   const inv = await deps.store.get(id);
   if (!inv) {
@@ -23,7 +27,12 @@ export async function runInvestigationJob(job: Job<InvestigationJobData>, deps: 
   await runInvestigation(job, inv, deps, token);
 }
 
-async function runInvestigation(job: Job<InvestigationJobData>, inv: Investigation, deps: JobDeps, token?: string): Promise<void> {
+async function runInvestigation(
+  job: Job<InvestigationJobData>,
+  inv: Investigation,
+  deps: JobDeps,
+  token?: string,
+): Promise<void> {
   const { id } = inv;
   if (inv.status === 'completed' && job.id === id) {
     // Redelivered after completion (a crash before the job was acknowledged): the write-back
@@ -41,11 +50,22 @@ async function runInvestigation(job: Job<InvestigationJobData>, inv: Investigati
 }
 
 /** Skip rules, budgets and a group's quiet time decide whether the investigation starts now. */
-async function admitted(job: Job<InvestigationJobData>, inv: Investigation, deps: JobDeps, token?: string): Promise<boolean> {
+async function admitted(
+  job: Job<InvestigationJobData>,
+  inv: Investigation,
+  deps: JobDeps,
+  token?: string,
+): Promise<boolean> {
   const gate = deps.hooks ? await deps.hooks.admit(inv) : { kind: 'run' as const };
   if (gate.kind === 'skip') {
     await deps.store.skip(inv.id, gate.reason);
-    deps.metrics?.investigationRun({ source: inv.source, phase: 'investigation', outcome: 'skipped', seconds: 0, steps: null });
+    deps.metrics?.investigationRun({
+      source: inv.source,
+      phase: 'investigation',
+      outcome: 'skipped',
+      seconds: 0,
+      steps: null,
+    });
     deps.log.info({ id: inv.id, reason: gate.reason }, 'investigation skipped');
     return false;
   }
@@ -67,23 +87,38 @@ function investigation(inv: Investigation, deps: JobDeps): LoopJob {
     statusOf: (record) => record.status,
     async run(checkpoint, opts) {
       // A group's members could join until the run began; from here on, late ones start a follow-up.
-      const issue = inv.coalescing ? (await deps.store.get(id))?.issue ?? inv.issue : inv.issue;
+      const issue = inv.coalescing ? ((await deps.store.get(id))?.issue ?? inv.issue) : inv.issue;
       return deps.investigator.investigate(issue, { ...opts, resumeFrom: checkpoint });
     },
     async finish(result, progress) {
       const { usage, toolCalls } = result.state;
-      const toolText = result.state.messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : ''));
-      const completed = await deps.store.complete(id, { rca: result.answer, ...progress, linkHosts: [...hostsIn(toolText.join('\n'))] });
+      const toolText = result.state.messages
+        .filter((m) => m.role === 'tool')
+        .map((m) => (typeof m.content === 'string' ? m.content : ''));
+      const completed = await deps.store.complete(id, {
+        rca: result.answer,
+        ...progress,
+        linkHosts: [...hostsIn(toolText.join('\n'))],
+      });
       // Accounting must not turn a completed investigation into a retried one.
-      if (completed) await deps.hooks?.settled(id, usage).catch((err: Error) => deps.log.warn({ id, err: err.message }, 'could not record usage'));
-      if (completed) deps.log.info({ id, llmCalls: usage.llmCalls, toolCalls: toolCalls.length }, 'investigation completed');
+      if (completed)
+        await deps.hooks
+          ?.settled(id, usage)
+          .catch((err: Error) => deps.log.warn({ id, err: err.message }, 'could not record usage'));
+      if (completed)
+        deps.log.info({ id, llmCalls: usage.llmCalls, toolCalls: toolCalls.length }, 'investigation completed');
       return completed;
     },
     async fail(f, message, giveUp) {
       if (giveUp) {
-        const progress = f.partial ? { toolCalls: f.partial.toolCalls.map(toToolCallRecord), usage: f.partial.usage } : undefined;
+        const progress = f.partial
+          ? { toolCalls: f.partial.toolCalls.map(toToolCallRecord), usage: f.partial.usage }
+          : undefined;
         await deps.store.fail(id, message, progress);
-        if (progress) await deps.hooks?.settled(id, progress.usage).catch((err2: Error) => deps.log.warn({ id, err: err2.message }, 'could not record usage'));
+        if (progress)
+          await deps.hooks
+            ?.settled(id, progress.usage)
+            .catch((err2: Error) => deps.log.warn({ id, err: err2.message }, 'could not record usage'));
       } else {
         await deps.store.requeue(id, message);
       }

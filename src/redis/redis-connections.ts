@@ -35,11 +35,19 @@ export function createFastFailRedis(url: string, tls?: RedisTlsSettings, prefix?
 
 /** For BullMQ workers: block and reconnect forever, as BullMQ requires. */
 export function createWorkerRedis(url: string, tls?: RedisTlsSettings, prefix?: string): RedisClient {
-  return connect(url, tls, prefix, { maxRetriesPerRequest: null, retryStrategy: (times) => Math.min(times * 500, 5_000) });
+  return connect(url, tls, prefix, {
+    maxRetriesPerRequest: null,
+    retryStrategy: (times) => Math.min(times * 500, 5_000),
+  });
 }
 
 /** A connection bound to its key namespace (`redis.prefix`, see keys.ts). */
-function connect(url: string, settings: RedisTlsSettings | undefined, prefix: string | undefined, opts: RedisOptions): RedisClient {
+function connect(
+  url: string,
+  settings: RedisTlsSettings | undefined,
+  prefix: string | undefined,
+  opts: RedisOptions,
+): RedisClient {
   return bindKeys(open(url, settings, opts), prefix);
 }
 
@@ -62,12 +70,21 @@ function open(url: string, settings: RedisTlsSettings | undefined, opts: RedisOp
 function tlsOptions(s: RedisTlsSettings | undefined): TlsOptions {
   const read = (key: string, path: string | undefined) => {
     if (!path) return undefined;
-    try { return readFileSync(path); } catch (err) { throw new ConfigError(`redis.tls.${key}: cannot read ${path}: ${(err as Error).message}`); }
+    try {
+      return readFileSync(path);
+    } catch (err) {
+      throw new ConfigError(`redis.tls.${key}: cannot read ${path}: ${(err as Error).message}`);
+    }
   };
   const ca = read('caFile', s?.caFile);
   const cert = read('certFile', s?.certFile);
   const key = read('keyFile', s?.keyFile);
-  return { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(s?.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}) };
+  return {
+    ...(ca ? { ca } : {}),
+    ...(cert ? { cert } : {}),
+    ...(key ? { key } : {}),
+    ...(s?.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
+  };
 }
 
 /** Resolves once the connection is ready, or rejects after timeoutMs. */
@@ -76,10 +93,18 @@ export async function waitReady(redis: RedisClient, url: string, timeoutMs = 10_
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
       cleanup();
-      reject(new LestradeError(`Redis at ${redactUrl(url)} did not answer within ${timeoutMs / 1000} s; check REDIS_URL`));
+      reject(
+        new LestradeError(`Redis at ${redactUrl(url)} did not answer within ${timeoutMs / 1000} s; check REDIS_URL`),
+      );
     }, timeoutMs);
-    const onReady = () => { cleanup(); resolve(); };
-    const cleanup = () => { clearTimeout(timer); redis.off('ready', onReady); };
+    const onReady = () => {
+      cleanup();
+      resolve();
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+    };
     redis.on('ready', onReady);
   });
 }

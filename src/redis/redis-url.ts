@@ -7,7 +7,13 @@ import { ConfigError } from '../errors.js';
  */
 export type RedisTarget =
   | { kind: 'single'; url: string; tls: boolean }
-  | { kind: 'cluster'; nodes: Array<{ host: string; port: number }>; username?: string; password?: string; tls: boolean };
+  | {
+      kind: 'cluster';
+      nodes: Array<{ host: string; port: number }>;
+      username?: string;
+      password?: string;
+      tls: boolean;
+    };
 
 export const REDIS_URL_PATTERN = /^(rediss?|rediss?\+cluster):\/\//;
 
@@ -24,9 +30,19 @@ export function parseRedisUrl(url: string): RedisTarget {
   const colon = auth.indexOf(':');
   const username = decode(colon >= 0 ? auth.slice(0, colon) : auth);
   const password = colon >= 0 ? decode(auth.slice(colon + 1)) : undefined;
-  const nodes = hosts.split(',').map((h) => h.trim()).filter(Boolean).map(parseNode);
+  const nodes = hosts
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean)
+    .map(parseNode);
   if (nodes.length === 0) throw new ConfigError('REDIS_URL: a cluster URL needs at least one host:port');
-  return { kind: 'cluster', nodes, ...(username ? { username } : {}), ...(password ? { password } : {}), tls: scheme === 'rediss+cluster' };
+  return {
+    kind: 'cluster',
+    nodes,
+    ...(username ? { username } : {}),
+    ...(password ? { password } : {}),
+    tls: scheme === 'rediss+cluster',
+  };
 }
 
 function parseNode(hostPort: string): { host: string; port: number } {
@@ -39,5 +55,9 @@ function parseNode(hostPort: string): { host: string; port: number } {
 }
 
 function decode(s: string): string {
-  try { return decodeURIComponent(s); } catch { return s; }
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }

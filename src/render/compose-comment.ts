@@ -26,13 +26,21 @@ export const COMMENT_PREAMBLE =
 const EMPTY_RCA = '_The investigation produced no analysis text._';
 
 export function composeComment(input: ComposeInput): CommentDoc {
-  const rca = sanitizeMarkdown(input.rca, { allowedHosts: input.allowedHosts, allowMentions: input.allowMentions === true });
+  const rca = sanitizeMarkdown(input.rca, {
+    allowedHosts: input.allowedHosts,
+    allowMentions: input.allowMentions === true,
+  });
   const sections = splitSections(rca);
   const footer = [
     `Lestrade investigation ${codeSpan(input.investigationId)} for ${codeSpan(input.issueKey)}`,
     ...(input.resultsUrl ? [`full results: <${input.resultsUrl}>`] : []),
   ].join(' · ');
-  return { heading: COMMENT_HEADING, preamble: COMMENT_PREAMBLE, sections: sections.length ? sections : [EMPTY_RCA], footer };
+  return {
+    heading: COMMENT_HEADING,
+    preamble: COMMENT_PREAMBLE,
+    sections: sections.length ? sections : [EMPTY_RCA],
+    footer,
+  };
 }
 
 /**

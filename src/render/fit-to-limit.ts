@@ -17,7 +17,12 @@ type Render = (doc: CommentDoc) => string;
  * as a last resort the bare skeleton, or the rendered text sliced (only if even the heading and
  * footer alone exceed the limit).
  */
-export function fitToLimit(doc: CommentDoc, render: Render, limit: number, cutNote: (omitted: number) => string): Fitted {
+export function fitToLimit(
+  doc: CommentDoc,
+  render: Render,
+  limit: number,
+  cutNote: (omitted: number) => string,
+): Fitted {
   const full = render(doc);
   if (full.length <= limit) return { doc, rendered: full, cut: false };
   const n = doc.sections.length;
@@ -57,7 +62,10 @@ function cutInside(doc: CommentDoc, section: string, render: Render, limit: numb
  * The longest cut that fits. Rendered length grows with the cut position almost monotonically
  * (closing a fence adds a few characters), so binary search, then step back until one fits.
  */
-function longestFitting(positions: number[], tryAt: (end: number) => Fitted | null): { at: number; fitted: Fitted } | null {
+function longestFitting(
+  positions: number[],
+  tryAt: (end: number) => Fitted | null,
+): { at: number; fitted: Fitted } | null {
   let lo = 0;
   let hi = positions.length - 1;
   let best = -1;

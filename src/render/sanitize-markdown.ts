@@ -221,7 +221,9 @@ function rebuildItem(item: Tokens.ListItem, allowed: Policy): string {
   const gap = spaces === 0 || spaces > 4 ? 1 : spaces;
   const checkbox = taskBox(item);
   const pad = ' '.repeat(bullet.length + gap);
-  const body = rebuildBlocks(item.tokens, allowed).trimEnd().replace(/\n(?=[^\n])/g, `\n${pad}`);
+  const body = rebuildBlocks(item.tokens, allowed)
+    .trimEnd()
+    .replace(/\n(?=[^\n])/g, `\n${pad}`);
   return `${bullet}${' '.repeat(gap)}${checkbox}${body}${trailingSpace(item.raw)}`;
 }
 
@@ -285,7 +287,10 @@ function escapeText(raw: string): string {
 }
 
 function escapeInline(s: string): string {
-  return s.replace(/\s+/g, ' ').replace(/[\\`*_[\]!|~#]/g, '\\$&').replace(/</g, '&lt;');
+  return s
+    .replace(/\s+/g, ' ')
+    .replace(/[\\`*_[\]!|~#]/g, '\\$&')
+    .replace(/</g, '&lt;');
 }
 
 function expandTabs(md: string): string {
@@ -295,7 +300,10 @@ function expandTabs(md: string): string {
     for (const c of line) out += c === '\t' ? ' '.repeat(4 - (out.length % 4)) : c;
     return out;
   };
-  return md.split('\n').map((line) => (line.includes('\t') ? expand(line) : line)).join('\n');
+  return md
+    .split('\n')
+    .map((line) => (line.includes('\t') ? expand(line) : line))
+    .join('\n');
 }
 
 function longestBacktickRun(s: string): number {

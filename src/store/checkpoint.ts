@@ -19,7 +19,11 @@ const ToolCallSchema = z.looseObject({
 const MessageSchema = z.discriminatedUnion('role', [
   z.looseObject({ role: z.literal('system'), content: z.string() }),
   z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(z.unknown())]) }),
-  z.looseObject({ role: z.literal('assistant'), content: z.string().nullable().optional(), tool_calls: z.array(ToolCallSchema).optional() }),
+  z.looseObject({
+    role: z.literal('assistant'),
+    content: z.string().nullable().optional(),
+    tool_calls: z.array(ToolCallSchema).optional(),
+  }),
   z.looseObject({ role: z.literal('tool'), tool_call_id: z.string(), content: z.string() }),
 ]);
 
@@ -29,7 +33,13 @@ const ToolResultSchema = z.strictObject({
   data: z.string().optional(),
   error: z.string().optional(),
   feedback: z.string().optional(),
-  decidedBy: z.strictObject({ via: z.enum(['api', 'cli', 'slack', 'github', 'jira']), user: z.string(), name: z.string().optional() }).optional(),
+  decidedBy: z
+    .strictObject({
+      via: z.enum(['api', 'cli', 'slack', 'github', 'jira']),
+      user: z.string(),
+      name: z.string().optional(),
+    })
+    .optional(),
   params: z.record(z.string(), z.unknown()),
   elapsedMs: z.number(),
   truncated: z.boolean().optional(),
@@ -39,15 +49,21 @@ const ToolResultSchema = z.strictObject({
 });
 
 const PendingSchema = z.strictObject({
-  toolCallId: z.string(), tool: z.string(), params: z.record(z.string(), z.unknown()), reason: z.string(), callKey: z.string(),
+  toolCallId: z.string(),
+  tool: z.string(),
+  params: z.record(z.string(), z.unknown()),
+  reason: z.string(),
+  callKey: z.string(),
 });
 
-const AwaitingSchema = z.strictObject({
-  seq: z.int().positive(),
-  calls: z.array(z.strictObject({ id: z.string(), name: z.string(), arguments: z.string() })).min(1),
-  results: z.array(ToolResultSchema.nullable()),
-  approvals: z.array(PendingSchema).min(1),
-}).refine((t) => t.results.length === t.calls.length, 'results must match calls one to one');
+const AwaitingSchema = z
+  .strictObject({
+    seq: z.int().positive(),
+    calls: z.array(z.strictObject({ id: z.string(), name: z.string(), arguments: z.string() })).min(1),
+    results: z.array(ToolResultSchema.nullable()),
+    approvals: z.array(PendingSchema).min(1),
+  })
+  .refine((t) => t.results.length === t.calls.length, 'results must match calls one to one');
 
 const StateSchema = z.strictObject({
   messages: z.array(MessageSchema).min(1),
@@ -63,13 +79,24 @@ const StateSchema = z.strictObject({
   context: z.strictObject({
     windowTokens: z.int().min(0),
     peakTokens: z.int().min(0),
-    compactions: z.array(z.strictObject({
-      at: z.string(), step: z.int(), tokensBefore: z.int(), tokensAfter: z.int(), summarizedMessages: z.int(), truncatedResults: z.int(),
-    })),
+    compactions: z.array(
+      z.strictObject({
+        at: z.string(),
+        step: z.int(),
+        tokensBefore: z.int(),
+        tokensAfter: z.int(),
+        summarizedMessages: z.int(),
+        truncatedResults: z.int(),
+      }),
+    ),
   }),
 });
 
-const CheckpointSchema = z.strictObject({ version: z.literal(CHECKPOINT_VERSION), savedAt: z.string(), state: StateSchema });
+const CheckpointSchema = z.strictObject({
+  version: z.literal(CHECKPOINT_VERSION),
+  savedAt: z.string(),
+  state: StateSchema,
+});
 
 export function encodeCheckpoint(state: LoopState): string {
   return JSON.stringify({ version: CHECKPOINT_VERSION, savedAt: new Date().toISOString(), state });
@@ -83,18 +110,27 @@ export function decodeCheckpoint(text: string): LoopState {
   } catch {
     throw new CheckpointError('saved checkpoint is damaged (not JSON); the investigation cannot resume from it');
   }
-  const version = doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as { version?: unknown }).version : undefined;
+  const version =
+    doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as { version?: unknown }).version : undefined;
   if (version === undefined) {
-    throw new CheckpointError(`saved checkpoint has no version (written by an older Lestrade); this one reads version ${CHECKPOINT_VERSION} only`);
+    throw new CheckpointError(
+      `saved checkpoint has no version (written by an older Lestrade); this one reads version ${CHECKPOINT_VERSION} only`,
+    );
   }
   if (version !== CHECKPOINT_VERSION) {
-    throw new CheckpointError(`saved checkpoint is version ${JSON.stringify(version)}; this Lestrade reads version ${CHECKPOINT_VERSION} only`);
+    throw new CheckpointError(
+      `saved checkpoint is version ${JSON.stringify(version)}; this Lestrade reads version ${CHECKPOINT_VERSION} only`,
+    );
   }
   const parsed = CheckpointSchema.safeParse(doc);
-  if (!parsed.success) throw new CheckpointError(`saved checkpoint is damaged: ${describeZodIssues(parsed.error.issues)}`);
+  if (!parsed.success)
+    throw new CheckpointError(`saved checkpoint is damaged: ${describeZodIssues(parsed.error.issues)}`);
   const state = parsed.data.state as unknown as LoopState;
   const unanswered = unansweredCall(state);
-  if (unanswered) throw new CheckpointError(`saved checkpoint is damaged: tool call ${unanswered} has no result and is not awaiting approval`);
+  if (unanswered)
+    throw new CheckpointError(
+      `saved checkpoint is damaged: tool call ${unanswered} has no result and is not awaiting approval`,
+    );
   return state;
 }
 

@@ -10,10 +10,15 @@ import { encodeField } from '../redis/lossless.js';
 /** One issue of a delivery: an open one to claim (as queued, skipped or linked), or a resolved one. */
 export type ClaimItem =
   | {
-    kind: 'claim'; issue: Issue; status: 'queued' | 'skipped' | 'linked'; priority: number; linkTo?: string[]; skippedBy?: string;
-    /** Seen claimed before by this process: sent without its record (a repeat costs a lookup); 'unknown' if it is not. */
-    known?: boolean;
-  }
+      kind: 'claim';
+      issue: Issue;
+      status: 'queued' | 'skipped' | 'linked';
+      priority: number;
+      linkTo?: string[];
+      skippedBy?: string;
+      /** Seen claimed before by this process: sent without its record (a repeat costs a lookup); 'unknown' if it is not. */
+      known?: boolean;
+    }
   | { kind: 'resolve'; issue: Pick<Issue, 'source' | 'identity' | 'fingerprint'> };
 
 export interface ClaimManyOptions {
@@ -25,17 +30,32 @@ export interface ClaimManyOptions {
 }
 
 /** Claims and resolves a whole delivery in one round trip (see claim-script.ts). */
-export async function claimMany(redis: RedisClient, items: readonly ClaimItem[], opts: ClaimManyOptions, now = new Date()): Promise<{ items: ClaimReply[]; undispatched: number }> {
+export async function claimMany(
+  redis: RedisClient,
+  items: readonly ClaimItem[],
+  opts: ClaimManyOptions,
+  now = new Date(),
+): Promise<{ items: ClaimReply[]; undispatched: number }> {
   if (items.length === 0) return { items: [], undispatched: 0 };
   const keys = keysOf(redis);
   const PLACEHOLDER = keys.placeholder();
   const keyList: string[] = [keys.index()];
   const args: Array<string | number> = [
-    now.getTime(), opts.dedupTtlSeconds, opts.retentionSeconds, now.getTime() - opts.retentionSeconds * 1000,
-    keys.investigation(''), `${keys.queuePrefix}:${QUEUE_NAME}:`, now.toISOString(), items.length, keys.dispatch(),
+    now.getTime(),
+    opts.dedupTtlSeconds,
+    opts.retentionSeconds,
+    now.getTime() - opts.retentionSeconds * 1000,
+    keys.investigation(''),
+    `${keys.queuePrefix}:${QUEUE_NAME}:`,
+    now.toISOString(),
+    items.length,
+    keys.dispatch(),
   ];
   for (const item of items) {
-    keyList.push(keys.dedup(item.issue.source, item.issue.identity), keys.latest(item.issue.source, item.issue.fingerprint));
+    keyList.push(
+      keys.dedup(item.issue.source, item.issue.identity),
+      keys.latest(item.issue.source, item.issue.fingerprint),
+    );
     if (item.kind === 'resolve') {
       keyList.push(PLACEHOLDER, PLACEHOLDER);
       args.push('r', '', '', item.issue.fingerprint, 0, '', 0);
@@ -59,16 +79,33 @@ export async function claimMany(redis: RedisClient, items: readonly ClaimItem[],
   return parseClaimReply(await CLAIM_MANY.run(redis, keyList, args));
 }
 
-function recordFields(id: string, item: Extract<ClaimItem, { kind: 'claim' }>, issueJson: string, now: Date, group: Issue['group']): Record<string, string> {
+function recordFields(
+  id: string,
+  item: Extract<ClaimItem, { kind: 'claim' }>,
+  issueJson: string,
+  now: Date,
+  group: Issue['group'],
+): Record<string, string> {
   const { issue } = item;
   const at = now.toISOString();
   return {
-    id, source: issue.source, identity: issue.identity, title: group?.title ?? issue.title, severity: issue.severity,
+    id,
+    source: issue.source,
+    identity: issue.identity,
+    title: group?.title ?? issue.title,
+    severity: issue.severity,
     status: item.status,
-    issueStatus: issue.status, createdAt: at, updatedAt: at, issue: issueJson, attempts: '0', priority: String(item.priority),
+    issueStatus: issue.status,
+    createdAt: at,
+    updatedAt: at,
+    issue: issueJson,
+    attempts: '0',
+    priority: String(item.priority),
     ...(item.linkTo?.length ? { linkedTo: JSON.stringify(item.linkTo) } : {}),
     ...(item.skippedBy ? { skippedBy: item.skippedBy, finishedAt: at } : {}),
-    ...(group ? { group: group.key, quietMs: String(group.quietSeconds * 1000), maxWaitMs: String(group.maxWaitSeconds * 1000) } : {}),
+    ...(group
+      ? { group: group.key, quietMs: String(group.quietSeconds * 1000), maxWaitMs: String(group.maxWaitSeconds * 1000) }
+      : {}),
   };
 }
 

@@ -153,6 +153,11 @@ export interface ClaimReply {
 /** The replies per item, and how many new investigations still wait for their job. */
 export function parseClaimReply(reply: unknown): { items: ClaimReply[]; undispatched: number } {
   const list = reply as unknown[];
-  const items = (list.slice(0, -1) as Array<[number, string, string, number]>).map(([code, id, status, flag]) => ({ code: CODES[code]!, id, status, flag: flag === 1 }));
+  const items = (list.slice(0, -1) as Array<[number, string, string, number]>).map(([code, id, status, flag]) => ({
+    code: CODES[code]!,
+    id,
+    status,
+    flag: flag === 1,
+  }));
   return { items, undispatched: Number(list.at(-1) ?? 0) };
 }

@@ -26,6 +26,12 @@ export function extraFields(h: Record<string, string | undefined>): StormFields 
     waitingUntil: h.waitingUntil || null,
     followUpOf: h.followUpOf || null,
     cost: h.cost ? (JSON.parse(h.cost) as StormFields['cost']) : null,
-    coalescing: h.group ? { lastJoinedAt: Number(h.lastJoinedAt ?? 0), quietMs: Number(h.quietMs ?? 0), maxWaitMs: Number(h.maxWaitMs ?? 0) } : null,
+    coalescing: h.group
+      ? {
+          lastJoinedAt: Number(h.lastJoinedAt ?? 0),
+          quietMs: Number(h.quietMs ?? 0),
+          maxWaitMs: Number(h.maxWaitMs ?? 0),
+        }
+      : null,
   };
 }

@@ -3,7 +3,14 @@ import type { Issue, Severity } from '../issue.js';
 import { hasFilter, matches, type ListFilter } from './list-filter.js';
 import type { LoopState } from '../model/loop-state.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
-import type { AskStatus, ConversationEntry, Investigation, InvestigationStatus, InvestigationSummary, ToolCallRecord } from './investigation.js';
+import type {
+  AskStatus,
+  ConversationEntry,
+  Investigation,
+  InvestigationStatus,
+  InvestigationSummary,
+  ToolCallRecord,
+} from './investigation.js';
 import type { WriteBackRecord } from '../model/write-back-record.js';
 import { claimMany, type ClaimItem } from './claim-many.js';
 import type { ClaimReply } from './claim-script.js';
@@ -59,7 +66,25 @@ export interface StoreOptions {
 }
 
 /** Ids, statuses and timestamps are ours; everything else may quote a secret and is redacted first. */
-const OWN_FIELDS = new Set(['id', 'source', 'severity', 'status', 'askStatus', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt', 'resolvedAt', 'attempts', 'context', 'priority', 'quietMs', 'maxWaitMs', 'waitingUntil']);
+const OWN_FIELDS = new Set([
+  'id',
+  'source',
+  'severity',
+  'status',
+  'askStatus',
+  'issueStatus',
+  'createdAt',
+  'updatedAt',
+  'startedAt',
+  'finishedAt',
+  'resolvedAt',
+  'attempts',
+  'context',
+  'priority',
+  'quietMs',
+  'maxWaitMs',
+  'waitingUntil',
+]);
 
 export class InvestigationStore {
   /** The configuration's secrets, blanked: applied to every text and JSON value written, and by the worker to what it hands BullMQ. */
@@ -68,7 +93,11 @@ export class InvestigationStore {
   /** The namespace of the connection (see keys.ts). */
   private readonly keys;
 
-  constructor(private readonly redis: RedisClient, private readonly opts: StoreOptions, redact: Redactor = noSecrets) {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly opts: StoreOptions,
+    redact: Redactor = noSecrets,
+  ) {
     this.redact = redact;
     this.keys = keysOf(redis);
   }
@@ -78,14 +107,27 @@ export class InvestigationStore {
    * `linkedOnly`, it starts as `linked` (no investigation of its own will run).
    */
   async claim(issue: Issue, link: { linkTo?: string[]; linkedOnly?: boolean } = {}): Promise<ClaimResult> {
-    const { items: [r] } = await this.claimMany([{ kind: 'claim', issue, status: link.linkedOnly ? 'linked' : 'queued', priority: 0, linkTo: link.linkTo }]);
+    const {
+      items: [r],
+    } = await this.claimMany([
+      { kind: 'claim', issue, status: link.linkedOnly ? 'linked' : 'queued', priority: 0, linkTo: link.linkTo },
+    ]);
     return { created: r!.code === 'created', id: r!.id, status: r!.status as ClaimResult['status'] };
   }
 
   /** Claims and resolves every issue of a delivery in one atomic round trip (see claim-script.ts). */
-  async claimMany(items: readonly ClaimItem[], now = new Date()): Promise<{ items: ClaimReply[]; undispatched: number }> {
-    const claimed = await claimMany(this.redis, items, { ...this.opts, redact: this.redact, encode: (f) => this.encode(f) }, now);
-    if (claimed.items.length > 0) await publishChange(this.redis, claimed.items.length === 1 ? claimed.items[0]!.id : MANY_CHANGED);
+  async claimMany(
+    items: readonly ClaimItem[],
+    now = new Date(),
+  ): Promise<{ items: ClaimReply[]; undispatched: number }> {
+    const claimed = await claimMany(
+      this.redis,
+      items,
+      { ...this.opts, redact: this.redact, encode: (f) => this.encode(f) },
+      now,
+    );
+    if (claimed.items.length > 0)
+      await publishChange(this.redis, claimed.items.length === 1 ? claimed.items[0]!.id : MANY_CHANGED);
     return claimed;
   }
 
@@ -97,14 +139,19 @@ export class InvestigationStore {
 
   /** Records that `fromId` (another source's issue) links to investigation `id`. */
   async addLinkedFrom(id: string, fromId: string): Promise<void> {
-    await this.redis.multi().sadd(this.keys.linkedFrom(id), fromId).expire(this.keys.linkedFrom(id), this.opts.retentionSeconds).exec();
+    await this.redis
+      .multi()
+      .sadd(this.keys.linkedFrom(id), fromId)
+      .expire(this.keys.linkedFrom(id), this.opts.retentionSeconds)
+      .exec();
   }
 
   /** addLinkedFrom for many [id, fromId] pairs in one round trip. */
   async addLinkedFromMany(pairs: ReadonlyArray<readonly [string, string]>): Promise<void> {
     if (pairs.length === 0) return;
     const tx = this.redis.multi();
-    for (const [id, fromId] of pairs) tx.sadd(this.keys.linkedFrom(id), fromId).expire(this.keys.linkedFrom(id), this.opts.retentionSeconds);
+    for (const [id, fromId] of pairs)
+      tx.sadd(this.keys.linkedFrom(id), fromId).expire(this.keys.linkedFrom(id), this.opts.retentionSeconds);
     await tx.exec();
   }
 
@@ -113,8 +160,9 @@ export class InvestigationStore {
    * of the same fingerprint. Returns its id, or null if there is none.
    */
   async markIssueResolved(issue: Pick<Issue, 'source' | 'identity' | 'fingerprint'>): Promise<string | null> {
-    const id = (await this.redis.get(this.keys.dedup(issue.source, issue.identity)))
-      ?? (await this.redis.get(this.keys.latest(issue.source, issue.fingerprint)));
+    const id =
+      (await this.redis.get(this.keys.dedup(issue.source, issue.identity))) ??
+      (await this.redis.get(this.keys.latest(issue.source, issue.fingerprint)));
     if (!id) return null;
     const now = new Date().toISOString();
     return (await this.update(id, { issueStatus: 'resolved', resolvedAt: now, updatedAt: now })) ? id : null;
@@ -123,8 +171,16 @@ export class InvestigationStore {
   /** Ends a queued investigation without running it (a rule, or its issue resolved first); nothing finishes it later. */
   async skip(id: string, reason: string): Promise<boolean> {
     const now = new Date().toISOString();
-    return this.changed(id, await this.redis.eval(FAIL_UNFINISHED_LUA, 1, this.keys.investigation(id), this.opts.retentionSeconds,
-      ...this.encode({ status: 'skipped', skipReason: reason, finishedAt: now, updatedAt: now })));
+    return this.changed(
+      id,
+      await this.redis.eval(
+        FAIL_UNFINISHED_LUA,
+        1,
+        this.keys.investigation(id),
+        this.opts.retentionSeconds,
+        ...this.encode({ status: 'skipped', skipReason: reason, finishedAt: now, updatedAt: now }),
+      ),
+    );
   }
 
   /** Says why a queued investigation waits (a budget, a group's quiet time); '' when it no longer does. */
@@ -145,27 +201,72 @@ export class InvestigationStore {
    * The investigation's RCA, tool calls and usage. Its checkpoint is kept (for follow-up
    * questions, within the retention). A cancelled investigation stays cancelled.
    */
-  async complete(id: string, r: { rca: string; toolCalls: ToolCallRecord[]; usage: LoopState['usage']; linkHosts?: string[]; context?: LoopState['context'] }): Promise<boolean> {
+  async complete(
+    id: string,
+    r: {
+      rca: string;
+      toolCalls: ToolCallRecord[];
+      usage: LoopState['usage'];
+      linkHosts?: string[];
+      context?: LoopState['context'];
+    },
+  ): Promise<boolean> {
     const now = new Date().toISOString();
     const fields = {
-      status: 'completed', rca: r.rca, toolCalls: JSON.stringify(this.redact.deep(r.toolCalls)), usage: JSON.stringify(r.usage),
-      linkHosts: JSON.stringify(r.linkHosts ?? []), error: '', finishedAt: now, updatedAt: now, approvals: '',
+      status: 'completed',
+      rca: r.rca,
+      toolCalls: JSON.stringify(this.redact.deep(r.toolCalls)),
+      usage: JSON.stringify(r.usage),
+      linkHosts: JSON.stringify(r.linkHosts ?? []),
+      error: '',
+      finishedAt: now,
+      updatedAt: now,
+      approvals: '',
       ...(r.context ? { context: JSON.stringify(r.context) } : {}),
     };
-    return this.changed(id, await this.redis.eval(COMPLETE_LUA, 1, this.keys.investigation(id), this.opts.retentionSeconds, ...this.encode(fields)));
+    return this.changed(
+      id,
+      await this.redis.eval(
+        COMPLETE_LUA,
+        1,
+        this.keys.investigation(id),
+        this.opts.retentionSeconds,
+        ...this.encode(fields),
+      ),
+    );
   }
 
   /** Progress of a run that is not finished (tool calls, usage, context), for the API. */
-  async saveProgress(id: string, p: { toolCalls: ToolCallRecord[]; usage: LoopState['usage']; context: LoopState['context'] }): Promise<void> {
-    await this.update(id, { toolCalls: JSON.stringify(this.redact.deep(p.toolCalls)), usage: JSON.stringify(p.usage), context: JSON.stringify(p.context) });
+  async saveProgress(
+    id: string,
+    p: { toolCalls: ToolCallRecord[]; usage: LoopState['usage']; context: LoopState['context'] },
+  ): Promise<void> {
+    await this.update(id, {
+      toolCalls: JSON.stringify(this.redact.deep(p.toolCalls)),
+      usage: JSON.stringify(p.usage),
+      context: JSON.stringify(p.context),
+    });
   }
 
-  async fail(id: string, error: string, partial?: { toolCalls: ToolCallRecord[]; usage: LoopState['usage'] }): Promise<void> {
+  async fail(
+    id: string,
+    error: string,
+    partial?: { toolCalls: ToolCallRecord[]; usage: LoopState['usage'] },
+  ): Promise<void> {
     const now = new Date().toISOString();
-    await this.update(id, {
-      status: 'failed', error, finishedAt: now, updatedAt: now,
-      ...(partial ? { toolCalls: JSON.stringify(this.redact.deep(partial.toolCalls)), usage: JSON.stringify(partial.usage) } : {}),
-    }, this.opts.retentionSeconds);
+    await this.update(
+      id,
+      {
+        status: 'failed',
+        error,
+        finishedAt: now,
+        updatedAt: now,
+        ...(partial
+          ? { toolCalls: JSON.stringify(this.redact.deep(partial.toolCalls)), usage: JSON.stringify(partial.usage) }
+          : {}),
+      },
+      this.opts.retentionSeconds,
+    );
   }
 
   /** Records the state of the investigation's write-back to its own issue (one per investigation). */
@@ -185,12 +286,24 @@ export class InvestigationStore {
   async failIfUnfinished(id: string, error: string): Promise<boolean> {
     const now = new Date().toISOString();
     const fields = { status: 'failed', error, finishedAt: now, updatedAt: now };
-    return this.changed(id, await this.redis.eval(FAIL_UNFINISHED_LUA, 1, this.keys.investigation(id), this.opts.retentionSeconds, ...this.encode(fields)));
+    return this.changed(
+      id,
+      await this.redis.eval(
+        FAIL_UNFINISHED_LUA,
+        1,
+        this.keys.investigation(id),
+        this.opts.retentionSeconds,
+        ...this.encode(fields),
+      ),
+    );
   }
 
   /** Sets fields on an existing record; with ttlSeconds, (re)starts its expiry. */
   private async update(id: string, fields: Record<string, string>, ttlSeconds?: number): Promise<boolean> {
-    return this.changed(id, await this.redis.eval(UPDATE_LUA, 1, this.keys.investigation(id), ttlSeconds ?? '', ...this.encode(fields)));
+    return this.changed(
+      id,
+      await this.redis.eval(UPDATE_LUA, 1, this.keys.investigation(id), ttlSeconds ?? '', ...this.encode(fields)),
+    );
   }
 
   /** A script's reply 1 means the record changed: tells the dashboards (see record-changes.ts). */
@@ -202,16 +315,38 @@ export class InvestigationStore {
 
   /** Field, value pairs for HSET: free text redacted (JSON values were redacted before serialising), all stored losslessly. */
   private encode(fields: Record<string, string>): string[] {
-    return Object.entries(fields).flatMap(([k, v]) => [k, encodeField(OWN_FIELDS.has(k) || k === 'issue' || k === 'toolCalls' || k === 'usage' || k === 'approvals' || k === 'conversation' ? v : this.redact(v))]);
+    return Object.entries(fields).flatMap(([k, v]) => [
+      k,
+      encodeField(
+        OWN_FIELDS.has(k) ||
+          k === 'issue' ||
+          k === 'toolCalls' ||
+          k === 'usage' ||
+          k === 'approvals' ||
+          k === 'conversation'
+          ? v
+          : this.redact(v),
+      ),
+    ]);
   }
 
   async saveCheckpoint(id: string, state: LoopState): Promise<void> {
-    await this.redis.set(this.keys.checkpoint(id), encodeCheckpoint(this.redact.deep(state)), 'EX', this.opts.retentionSeconds);
+    await this.redis.set(
+      this.keys.checkpoint(id),
+      encodeCheckpoint(this.redact.deep(state)),
+      'EX',
+      this.opts.retentionSeconds,
+    );
   }
 
   /** Keeps a tool output too large to send the model whole, for the API (redacted, retention TTL). */
   async saveOutput(id: string, toolCallId: string, text: string): Promise<void> {
-    await this.redis.set(this.keys.output(id, toolCallId), encodeField(this.redact(text)), 'EX', this.opts.retentionSeconds);
+    await this.redis.set(
+      this.keys.output(id, toolCallId),
+      encodeField(this.redact(text)),
+      'EX',
+      this.opts.retentionSeconds,
+    );
   }
 
   async getOutput(id: string, toolCallId: string): Promise<string | null> {
@@ -232,7 +367,10 @@ export class InvestigationStore {
 
   async get(id: string): Promise<Investigation | null> {
     if (!isInvestigationId(id)) return null;
-    const [hash, linkedFrom] = await Promise.all([this.redis.hgetall(this.keys.investigation(id)), this.redis.smembers(this.keys.linkedFrom(id))]);
+    const [hash, linkedFrom] = await Promise.all([
+      this.redis.hgetall(this.keys.investigation(id)),
+      this.redis.smembers(this.keys.linkedFrom(id)),
+    ]);
     const h = decodeHash(hash);
     if (!h.id) return null;
     const group = h.group ? await loadGroupIssue(this.redis, id) : null;
@@ -252,7 +390,10 @@ export class InvestigationStore {
       linkHosts: JSON.parse(h.linkHosts ?? '[]') as string[],
       linkedTo: JSON.parse(h.linkedTo ?? '[]') as string[],
       linkedFrom: linkedFrom.sort(),
-      approvals: h.approvals && (h.status === 'awaiting_approval' || h.askStatus === 'awaiting_approval') ? (JSON.parse(h.approvals) as Investigation['approvals']) : null,
+      approvals:
+        h.approvals && (h.status === 'awaiting_approval' || h.askStatus === 'awaiting_approval')
+          ? (JSON.parse(h.approvals) as Investigation['approvals'])
+          : null,
       conversation: conversationOf(h),
       context: h.context ? (JSON.parse(h.context) as Investigation['context']) : null,
       ...extraFields(h),
@@ -266,7 +407,8 @@ export class InvestigationStore {
    */
   async list(limit = 50, offset = 0, filter: ListFilter = {}): Promise<InvestigationSummary[]> {
     const min = filter.sinceMs === undefined ? '-inf' : String(filter.sinceMs);
-    if (!hasFilter(filter)) return this.summaries(await this.redis.zrevrangebyscore(this.keys.index(), '+inf', min, 'LIMIT', offset, limit));
+    if (!hasFilter(filter))
+      return this.summaries(await this.redis.zrevrangebyscore(this.keys.index(), '+inf', min, 'LIMIT', offset, limit));
     const out: InvestigationSummary[] = [];
     const page = Math.max(200, limit);
     for (let at = 0; out.length < offset + limit; at += page) {
@@ -312,7 +454,8 @@ export class InvestigationStore {
 function conversationOf(h: Record<string, string>): ConversationEntry[] {
   const entries = JSON.parse(h.conversation || '[]') as ConversationEntry[];
   const last = entries.at(-1);
-  if (last && h.askStatus && last.status !== 'answered' && last.status !== 'failed') last.status = h.askStatus as AskStatus;
+  if (last && h.askStatus && last.status !== 'answered' && last.status !== 'failed')
+    last.status = h.askStatus as AskStatus;
   return entries;
 }
 
@@ -321,7 +464,10 @@ const DESTINATION_FIELD = 'wb:';
 /** The write-back to the issue's own source first, then each routed destination's, by name. */
 function writeBacksOf(h: Record<string, string>): WriteBackRecord[] {
   const own = JSON.parse(h.writeBacks ?? '[]') as WriteBackRecord[];
-  const routed = Object.keys(h).filter((k) => k.startsWith(DESTINATION_FIELD)).sort().map((k) => JSON.parse(h[k]!) as WriteBackRecord);
+  const routed = Object.keys(h)
+    .filter((k) => k.startsWith(DESTINATION_FIELD))
+    .sort()
+    .map((k) => JSON.parse(h[k]!) as WriteBackRecord);
   return [...own, ...routed];
 }
 
@@ -329,7 +475,18 @@ function decodeHash(h: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(h).map(([k, v]) => [k, decodeField(v)]));
 }
 
-const SUMMARY_FIELDS = ['id', 'source', 'title', 'severity', 'status', 'issueStatus', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt'] as const;
+const SUMMARY_FIELDS = [
+  'id',
+  'source',
+  'title',
+  'severity',
+  'status',
+  'issueStatus',
+  'createdAt',
+  'updatedAt',
+  'startedAt',
+  'finishedAt',
+] as const;
 
 function summary(h: Record<string, string | undefined>): InvestigationSummary {
   return {

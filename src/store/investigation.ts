@@ -22,7 +22,8 @@ export interface ApprovalsView {
  * (see `linkedTo`), whose RCA its write-back carries. skipped: not investigated, by a skip rule
  * (`skippedBy`) or because its issue resolved while it was queued (`skipReason`).
  */
-export type InvestigationStatus = 'queued' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled' | 'linked' | 'skipped';
+export type InvestigationStatus =
+  'queued' | 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'cancelled' | 'linked' | 'skipped';
 
 /** A follow-up's status: a run like the investigation's, ending "answered". */
 export type AskStatus = 'queued' | 'running' | 'awaiting_approval' | 'answered' | 'failed' | 'cancelled';
@@ -102,8 +103,16 @@ export interface Investigation extends InvestigationSummary, StormFields {
 export function toToolCallRecord(r: ToolResult): ToolCallRecord {
   const output = r.data ?? '';
   return {
-    ...(output ? { output: output.slice(0, OUTPUT_KEEP_CHARS) } : {}), ...(output.length > OUTPUT_KEEP_CHARS ? { outputClipped: true } : {}),
-    name: r.tool, params: r.params, status: r.status, durationMs: r.elapsedMs, ...(r.error ? { error: r.error } : {}),
-    ...(r.feedback ? { feedback: r.feedback } : {}), ...(r.decidedBy ? { decidedBy: r.decidedBy } : {}), ...(r.outputTokens ? { outputTokens: r.outputTokens } : {}), ...(r.callId ? { toolCallId: r.callId } : {}),
+    ...(output ? { output: output.slice(0, OUTPUT_KEEP_CHARS) } : {}),
+    ...(output.length > OUTPUT_KEEP_CHARS ? { outputClipped: true } : {}),
+    name: r.tool,
+    params: r.params,
+    status: r.status,
+    durationMs: r.elapsedMs,
+    ...(r.error ? { error: r.error } : {}),
+    ...(r.feedback ? { feedback: r.feedback } : {}),
+    ...(r.decidedBy ? { decidedBy: r.decidedBy } : {}),
+    ...(r.outputTokens ? { outputTokens: r.outputTokens } : {}),
+    ...(r.callId ? { toolCallId: r.callId } : {}),
   };
 }

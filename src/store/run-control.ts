@@ -27,34 +27,77 @@ export class RunControl {
   /** The namespace of the connection (see keys.ts). */
   private readonly keys;
 
-  constructor(private readonly redis: RedisClient, private readonly retentionSeconds: number, private readonly redact: Redactor = noSecrets) {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly retentionSeconds: number,
+    private readonly redact: Redactor = noSecrets,
+  ) {
     this.keys = keysOf(redis);
   }
 
   /** Starts the run for this job; false when it is not queued (or is running under another job). */
   async begin(id: string, phase: Phase, attempt: number, jobId: string): Promise<boolean> {
-    return this.changed(id, await this.redis.eval(BEGIN_LUA, 1, this.keys.investigation(id), statusField(phase), new Date().toISOString(), attempt, jobId));
+    return this.changed(
+      id,
+      await this.redis.eval(
+        BEGIN_LUA,
+        1,
+        this.keys.investigation(id),
+        statusField(phase),
+        new Date().toISOString(),
+        attempt,
+        jobId,
+      ),
+    );
   }
 
   async pause(id: string, phase: Phase, turn: AwaitingTurn, timeoutSeconds: number): Promise<ApprovalsView | null> {
     const now = new Date();
     const view: ApprovalsView = {
-      seq: turn.seq, phase, requestedAt: now.toISOString(), expiresAt: new Date(now.getTime() + timeoutSeconds * 1000).toISOString(),
+      seq: turn.seq,
+      phase,
+      requestedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + timeoutSeconds * 1000).toISOString(),
       pending: turn.approvals.map(({ toolCallId, tool, params, reason }) => ({ toolCallId, tool, params, reason })),
     };
     const ok = await this.redis.eval(
-      PAUSE_LUA, 2, this.keys.investigation(id), this.keys.approvals(id), statusField(phase), view.requestedAt, turn.seq,
-      this.field(view), this.retentionSeconds, ...turn.approvals.map((a) => a.toolCallId),
+      PAUSE_LUA,
+      2,
+      this.keys.investigation(id),
+      this.keys.approvals(id),
+      statusField(phase),
+      view.requestedAt,
+      turn.seq,
+      this.field(view),
+      this.retentionSeconds,
+      ...turn.approvals.map((a) => a.toolCallId),
     );
     return (await this.changed(id, ok)) ? view : null;
   }
 
-  async decide(id: string, phase: Phase, decisions: Array<ApprovalDecision & { toolCallId: string }>): Promise<DecideResult> {
-    const pairs = decisions.flatMap((d) => [d.toolCallId, this.field({
-      approved: d.approved, ...(d.feedback ? { feedback: d.feedback } : {}), ...(d.decidedBy ? { decidedBy: d.decidedBy } : {}),
-      decidedAt: new Date().toISOString(),
-    })]);
-    const [outcome, detail] = (await this.redis.eval(DECIDE_LUA, 2, this.keys.investigation(id), this.keys.approvals(id), statusField(phase), new Date().toISOString(), ...pairs)) as [string, string];
+  async decide(
+    id: string,
+    phase: Phase,
+    decisions: Array<ApprovalDecision & { toolCallId: string }>,
+  ): Promise<DecideResult> {
+    const pairs = decisions.flatMap((d) => [
+      d.toolCallId,
+      this.field({
+        approved: d.approved,
+        ...(d.feedback ? { feedback: d.feedback } : {}),
+        ...(d.decidedBy ? { decidedBy: d.decidedBy } : {}),
+        decidedAt: new Date().toISOString(),
+      }),
+    ]);
+    const [outcome, detail] = (await this.redis.eval(
+      DECIDE_LUA,
+      2,
+      this.keys.investigation(id),
+      this.keys.approvals(id),
+      statusField(phase),
+      new Date().toISOString(),
+      ...pairs,
+    )) as [string, string];
     if (outcome === 'partial' || outcome === 'complete') await publishChange(this.redis, id);
     if (outcome === 'not_awaiting') return { outcome, status: detail };
     if (outcome === 'unknown' || outcome === 'decided') return { outcome, toolCallId: detail };
@@ -70,7 +113,9 @@ export class RunControl {
       if (!field.startsWith('d:')) continue;
       const d = JSON.parse(decodeField(value)) as ApprovalDecision;
       decisions.set(field.slice(2), {
-        approved: d.approved === true, ...(d.feedback ? { feedback: d.feedback } : {}), ...(d.decidedBy ? { decidedBy: d.decidedBy } : {}),
+        approved: d.approved === true,
+        ...(d.feedback ? { feedback: d.feedback } : {}),
+        ...(d.decidedBy ? { decidedBy: d.decidedBy } : {}),
       });
     }
     return { decisions, expired: h.expired === '1' };
@@ -83,12 +128,29 @@ export class RunControl {
   }
 
   async expire(id: string, phase: Phase, seq: number): Promise<boolean> {
-    return this.changed(id, await this.redis.eval(EXPIRE_LUA, 2, this.keys.investigation(id), this.keys.approvals(id), statusField(phase), seq, new Date().toISOString()));
+    return this.changed(
+      id,
+      await this.redis.eval(
+        EXPIRE_LUA,
+        2,
+        this.keys.investigation(id),
+        this.keys.approvals(id),
+        statusField(phase),
+        seq,
+        new Date().toISOString(),
+      ),
+    );
   }
 
   /** Cancels the active run; null when nothing was queued, running or waiting. */
   async cancel(id: string): Promise<{ phase: Phase; previous: string } | { phase: null; status: string }> {
-    const [phase, previous] = (await this.redis.eval(CANCEL_LUA, 1, this.keys.investigation(id), new Date().toISOString(), this.retentionSeconds)) as [string, string];
+    const [phase, previous] = (await this.redis.eval(
+      CANCEL_LUA,
+      1,
+      this.keys.investigation(id),
+      new Date().toISOString(),
+      this.retentionSeconds,
+    )) as [string, string];
     if (phase === 'investigation' || phase === 'ask') {
       await publishChange(this.redis, id);
       return { phase, previous };
@@ -97,8 +159,21 @@ export class RunControl {
   }
 
   async ask(id: string, conversation: ConversationEntry[], question: string): Promise<AskResult> {
-    const entry: ConversationEntry = { question, answer: null, status: 'queued', askedAt: new Date().toISOString(), answeredAt: null, error: null };
-    const [outcome, status] = (await this.redis.eval(ASK_LUA, 1, this.keys.investigation(id), entry.askedAt, this.field([...conversation, entry]))) as [string, string];
+    const entry: ConversationEntry = {
+      question,
+      answer: null,
+      status: 'queued',
+      askedAt: new Date().toISOString(),
+      answeredAt: null,
+      error: null,
+    };
+    const [outcome, status] = (await this.redis.eval(
+      ASK_LUA,
+      1,
+      this.keys.investigation(id),
+      entry.askedAt,
+      this.field([...conversation, entry]),
+    )) as [string, string];
     if (outcome !== 'ok') return { outcome: outcome as 'busy' | 'not_completed', status };
     await publishChange(this.redis, id);
     return { outcome: 'ok', entry: conversation.length };
@@ -108,9 +183,26 @@ export class RunControl {
    * Sets fields only while the run's status is `expected`; with a TTL, restarts the record's
    * expiry. Values are text (JSON already serialised), redacted and stored losslessly.
    */
-  async updateIf(id: string, phase: Phase, expected: string, fields: Record<string, string>, withTtl = false): Promise<boolean> {
+  async updateIf(
+    id: string,
+    phase: Phase,
+    expected: string,
+    fields: Record<string, string>,
+    withTtl = false,
+  ): Promise<boolean> {
     const pairs = Object.entries(fields).flatMap(([k, v]) => [k, encodeField(this.redact(v))]);
-    return this.changed(id, await this.redis.eval(UPDATE_IF_LUA, 1, this.keys.investigation(id), statusField(phase), expected, withTtl ? this.retentionSeconds : '', ...pairs));
+    return this.changed(
+      id,
+      await this.redis.eval(
+        UPDATE_IF_LUA,
+        1,
+        this.keys.investigation(id),
+        statusField(phase),
+        expected,
+        withTtl ? this.retentionSeconds : '',
+        ...pairs,
+      ),
+    );
   }
 
   /** A script's reply 1 means the record changed: tells the dashboards (see record-changes.ts). */

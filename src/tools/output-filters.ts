@@ -8,10 +8,19 @@ import { describeZodIssues } from '../errors.js';
  * can make it slow.
  */
 export const FilterSchema = z.strictObject({
-  output_grep: z.string().min(1).max(500).optional().describe('keep only output lines containing this text (case-insensitive; a|b for either)'),
+  output_grep: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('keep only output lines containing this text (case-insensitive; a|b for either)'),
   output_head: z.int().min(1).max(100_000).optional().describe('keep only the first N lines of the output'),
   output_tail: z.int().min(1).max(100_000).optional().describe('keep only the last N lines of the output'),
-  output_fields: z.array(z.string().min(1).max(200)).min(1).max(50).optional()
+  output_fields: z
+    .array(z.string().min(1).max(200))
+    .min(1)
+    .max(50)
+    .optional()
     .describe('for JSON output: keep only these fields (dotted paths, e.g. "metadata.name"); arrays are mapped'),
 });
 export type Filters = z.infer<typeof FilterSchema>;
@@ -19,7 +28,10 @@ export type Filters = z.infer<typeof FilterSchema>;
 export const FILTER_KEYS = Object.keys(FilterSchema.shape) as Array<keyof Filters>;
 
 /** Takes the filter parameters out of a call's arguments (unless the tool declares a parameter of that name itself). */
-export function splitFilters(raw: Record<string, unknown>, ownParams: Record<string, unknown>): { args: Record<string, unknown>; filters: Filters } | { error: string } {
+export function splitFilters(
+  raw: Record<string, unknown>,
+  ownParams: Record<string, unknown>,
+): { args: Record<string, unknown>; filters: Filters } | { error: string } {
   const args: Record<string, unknown> = Object.assign(Object.create(null) as object, raw);
   const picked: Record<string, unknown> = {};
   for (const key of FILTER_KEYS) {
@@ -28,7 +40,9 @@ export function splitFilters(raw: Record<string, unknown>, ownParams: Record<str
     delete args[key];
   }
   const parsed = FilterSchema.safeParse(picked);
-  return parsed.success ? { args, filters: parsed.data } : { error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}` };
+  return parsed.success
+    ? { args, filters: parsed.data }
+    : { error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}` };
 }
 
 export function hasFilters(f: Filters): boolean {
@@ -60,7 +74,8 @@ function selectFields(data: unknown, paths: string[]): unknown {
       return `${data}\n…[output_fields ignored: the output is not JSON]`;
     }
   }
-  const pick = (v: unknown): unknown => (Array.isArray(v) ? v.map(pick) : Object.fromEntries(paths.map((p) => [p, at(v, p.split('.'))])));
+  const pick = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(pick) : Object.fromEntries(paths.map((p) => [p, at(v, p.split('.'))]));
   return pick(value);
 }
 

@@ -17,18 +17,22 @@ export type ParamSpec = z.infer<typeof ParamSpecSchema>;
 /** Turns declared parameters into the zod object that validates calls and describes them to the model. */
 export function paramsToZod(specs: Record<string, ParamSpec>, forCommand: boolean): z.ZodObject {
   // Object.fromEntries defines each name as an own key, even "__proto__" or "constructor".
-  const shape: Record<string, z.ZodType> = Object.fromEntries(Object.entries(specs).map(([name, spec]) => {
-    let t = baseType(spec, forCommand);
-    if (spec.description) t = t.describe(spec.description);
-    return [name, spec.required ? t : t.optional()];
-  }));
+  const shape: Record<string, z.ZodType> = Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => {
+      let t = baseType(spec, forCommand);
+      if (spec.description) t = t.describe(spec.description);
+      return [name, spec.required ? t : t.optional()];
+    }),
+  );
   return z.strictObject(shape);
 }
 
 function baseType(spec: ParamSpec, forCommand: boolean): z.ZodType {
   if (spec.enum) {
     const values = spec.enum.map(String);
-    return spec.type === 'string' ? z.enum(values as [string, ...string[]]) : z.union(spec.enum.map((v) => z.literal(v)) as never);
+    return spec.type === 'string'
+      ? z.enum(values as [string, ...string[]])
+      : z.union(spec.enum.map((v) => z.literal(v)) as never);
   }
   switch (spec.type) {
     case 'boolean':

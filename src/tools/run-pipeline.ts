@@ -21,8 +21,13 @@ export function runPipeline(stages: string[][], opts: PipelineOptions): Promise<
     let size = 0;
     let truncated = false;
     let timedOut = false;
-    const stopAll = () => { for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL'); };
-    const timer = setTimeout(() => { timedOut = true; stopAll(); }, opts.timeoutMs);
+    const stopAll = () => {
+      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stopAll();
+    }, opts.timeoutMs);
     const onAbort = () => stopAll();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     const finish = (err?: Error) => {
@@ -31,13 +36,22 @@ export function runPipeline(stages: string[][], opts: PipelineOptions): Promise<
       if (err) return reject(err);
       const last = children.at(-1)!;
       const notes = timedOut ? [`timed out after ${opts.timeoutMs} ms`] : [];
-      resolve({ exitCode: timedOut ? null : last.exitCode, stdout: Buffer.concat(stdout).toString('utf8'), stderr: [...stderr, ...notes].join('').slice(0, opts.maxBytes), truncated });
+      resolve({
+        exitCode: timedOut ? null : last.exitCode,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr: [...stderr, ...notes].join('').slice(0, opts.maxBytes),
+        truncated,
+      });
     };
     let pending = stages.length;
     let failed = false;
     stages.forEach((argv, i) => {
       const [cmd, ...args] = argv;
-      const child = spawn(cmd!, args, { shell: false, env: opts.env, stdio: [i === 0 ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+      const child = spawn(cmd!, args, {
+        shell: false,
+        env: opts.env,
+        stdio: [i === 0 ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      });
       children.push(child);
       const prev = children[i - 1];
       if (prev?.stdout && child.stdin) {
@@ -48,13 +62,18 @@ export function runPipeline(stages: string[][], opts: PipelineOptions): Promise<
         // 'unpipe' is emitted on the destination, not on the source.
         child.stdin.on('unpipe', () => from.resume());
       }
-      child.stderr?.on('data', (d: Buffer) => { if (stderr.join('').length < opts.maxBytes) stderr.push(d.toString('utf8')); });
+      child.stderr?.on('data', (d: Buffer) => {
+        if (stderr.join('').length < opts.maxBytes) stderr.push(d.toString('utf8'));
+      });
       if (i === stages.length - 1) {
         child.stdout?.on('data', (d: Buffer) => {
           const room = opts.maxBytes - size;
           stdout.push(d.subarray(0, Math.max(0, room)));
           size += Math.min(d.length, Math.max(0, room));
-          if (d.length > room) { truncated = true; stopAll(); }
+          if (d.length > room) {
+            truncated = true;
+            stopAll();
+          }
         });
       }
       child.on('error', (e: NodeJS.ErrnoException) => {
@@ -64,9 +83,13 @@ export function runPipeline(stages: string[][], opts: PipelineOptions): Promise<
         finish(e.code === 'ENOENT' ? new Error(`command not found: ${cmd}`) : e);
       });
       // A stage that ends stops the ones feeding it, as SIGPIPE would in a shell (yes | head).
-      child.on('exit', () => { for (const c of children.slice(0, i)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGPIPE'); });
+      child.on('exit', () => {
+        for (const c of children.slice(0, i)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGPIPE');
+      });
       // The last stage counts when its output is all read ('close'); the others when they exit.
-      child.on(i === stages.length - 1 ? 'close' : 'exit', () => { if (--pending === 0 && !failed) finish(); });
+      child.on(i === stages.length - 1 ? 'close' : 'exit', () => {
+        if (--pending === 0 && !failed) finish();
+      });
     });
   });
 }

@@ -69,7 +69,12 @@ export class ToolExecutor {
     const known = this.byName.has(call.name);
     const tool = known ? call.name : 'unknown';
     const toolset = known ? (this.toolsetOf.get(call.name) ?? 'unknown') : 'unknown';
-    const attributes = { [GEN_AI.operation]: 'execute_tool', [GEN_AI.toolName]: tool, [GEN_AI.toolCallId]: call.id, [GEN_AI.toolType]: 'function' };
+    const attributes = {
+      [GEN_AI.operation]: 'execute_tool',
+      [GEN_AI.toolName]: tool,
+      [GEN_AI.toolCallId]: call.id,
+      [GEN_AI.toolType]: 'function',
+    };
     return inSpan(`execute_tool ${tool}`, SpanKind.INTERNAL, attributes, async (span) => {
       const result = await this.run(call, opts);
       this.metrics.toolCall(toolset, tool, result.status, result.elapsedMs / 1000);
@@ -88,7 +93,11 @@ export class ToolExecutor {
     });
     const tool = this.byName.get(call.name);
     if (!tool) {
-      return done({ status: 'error', error: `unknown tool "${call.name}"; available: ${[...this.byName.keys()].join(', ')}`, params: {} });
+      return done({
+        status: 'error',
+        error: `unknown tool "${call.name}"; available: ${[...this.byName.keys()].join(', ')}`,
+        params: {},
+      });
     }
     let raw: unknown;
     try {
@@ -98,27 +107,39 @@ export class ToolExecutor {
     }
     const rawParams = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
     // The runtime's output filters (output_grep, ...) are not the tool's: taken out before validation.
-    const split = raw && typeof raw === 'object' && !Array.isArray(raw) ? splitFilters(rawParams, tool.params.shape) : { args: raw, filters: {} as Filters };
+    const split =
+      raw && typeof raw === 'object' && !Array.isArray(raw)
+        ? splitFilters(rawParams, tool.params.shape)
+        : { args: raw, filters: {} as Filters };
     if ('error' in split) return done({ status: 'error', error: split.error, params: rawParams });
     // zod reads declared keys through the prototype chain: a parameter named "constructor" must
     // see only what the model sent, so validate a null-prototype copy (splitFilters made one).
     const parsed = tool.params.safeParse(split.args);
     if (!parsed.success) {
-      return done({ status: 'error', error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}`, params: rawParams });
+      return done({
+        status: 'error',
+        error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}`,
+        params: rawParams,
+      });
     }
     const params = parsed.data;
     const shown = hasFilters(split.filters) ? { ...params, ...split.filters } : params;
     const verdict = await this.verdict(tool, params);
-    if (verdict.decision === 'deny') return done({ status: 'error', error: `refused: ${verdict.reason}`, params: shown });
+    if (verdict.decision === 'deny')
+      return done({ status: 'error', error: `refused: ${verdict.reason}`, params: shown });
     // Approved means: a human approved exactly this call (same tool, same arguments).
-    const approved = verdict.decision === 'ask'
-      && ((opts.approvedCallKey !== undefined && opts.approvedCallKey === callKey(call.name, call.arguments)) || this.isApproved(tool, params));
-    if (verdict.decision === 'ask' && !approved) return done({ status: 'approval_required', error: verdict.reason, params: shown });
+    const approved =
+      verdict.decision === 'ask' &&
+      ((opts.approvedCallKey !== undefined && opts.approvedCallKey === callKey(call.name, call.arguments)) ||
+        this.isApproved(tool, params));
+    if (verdict.decision === 'ask' && !approved)
+      return done({ status: 'approval_required', error: verdict.reason, params: shown });
     const output = await this.runWithTimeout(tool, params, approved, opts.signal);
     if (output.status === 'error') return done({ status: 'error', error: output.error, params: shown });
     const filtering = hasFilters(split.filters);
     const filtered = output.data !== undefined && filtering ? applyFilters(output.data, split.filters) : output.data;
-    if (filtering && filtered === '' && output.status === 'success') return done({ status: 'no_data', data: 'nothing left after the output filters', params: shown });
+    if (filtering && filtered === '' && output.status === 'success')
+      return done({ status: 'no_data', data: 'nothing left after the output filters', params: shown });
     const shaped = filtered === undefined ? null : shapeOutput(filtered, this.maxOutputChars);
     // "No data" with nothing to show (none, or all filtered away): the tool's message says more than "".
     const data = output.status === 'no_data' && !shaped?.text ? (output.message ?? 'no data found') : shaped?.text;
@@ -134,12 +155,19 @@ export class ToolExecutor {
       return { decision: 'deny', reason: `the call could not be checked: ${(err as Error).message}` };
     }
     if (own.decision !== 'allow') return own;
-    if (tool.sideEffects) return { decision: 'ask', reason: `${tool.name} has side effects and needs a human's approval` };
-    if (this.approvalRequired.has(tool.name)) return { decision: 'ask', reason: `${tool.name} is on its toolset's approvalRequired list` };
+    if (tool.sideEffects)
+      return { decision: 'ask', reason: `${tool.name} has side effects and needs a human's approval` };
+    if (this.approvalRequired.has(tool.name))
+      return { decision: 'ask', reason: `${tool.name} is on its toolset's approvalRequired list` };
     return own;
   }
 
-  private async runWithTimeout(tool: Tool, params: Record<string, unknown>, approved: boolean, signal?: AbortSignal): Promise<ToolOutput> {
+  private async runWithTimeout(
+    tool: Tool,
+    params: Record<string, unknown>,
+    approved: boolean,
+    signal?: AbortSignal,
+  ): Promise<ToolOutput> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
     if (signal?.aborted) onAbort();
@@ -153,7 +181,11 @@ export class ToolExecutor {
       }, this.timeoutMs);
     });
     try {
-      const ctx = { signal: controller.signal, approved, ...(approved ? { approvedCall: paramsKey(tool.name, params) } : {}) };
+      const ctx = {
+        signal: controller.signal,
+        approved,
+        ...(approved ? { approvedCall: paramsKey(tool.name, params) } : {}),
+      };
       return await Promise.race([tool.run(params, ctx), timeout]);
     } catch (err) {
       return { status: 'error', error: err instanceof Error ? err.message : String(err) };

@@ -18,15 +18,26 @@ export interface ResolvedToolsets {
 }
 
 /** Loads every *.yaml / *.yml toolset in the folders (their templates see `env`); a file that fails to load is reported, not fatal. */
-export function loadYamlToolsets(dirs: string[], env: Record<string, string | undefined> = process.env): { toolsets: Toolset[]; failures: ToolsetStatus[] } {
+export function loadYamlToolsets(
+  dirs: string[],
+  env: Record<string, string | undefined> = process.env,
+): { toolsets: Toolset[]; failures: ToolsetStatus[] } {
   const toolsets: Toolset[] = [];
   const failures: ToolsetStatus[] = [];
   for (const dir of dirs) {
     let files: string[];
     try {
-      files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
+      files = readdirSync(dir)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .sort();
     } catch (err) {
-      failures.push({ name: dir, origin: dir, state: 'failed', reason: `cannot read folder: ${(err as Error).message}`, tools: [] });
+      failures.push({
+        name: dir,
+        origin: dir,
+        state: 'failed',
+        reason: `cannot read folder: ${(err as Error).message}`,
+        tools: [],
+      });
       continue;
     }
     for (const file of files) {
@@ -34,7 +45,13 @@ export function loadYamlToolsets(dirs: string[], env: Record<string, string | un
       try {
         toolsets.push(loadYamlToolset(path, env));
       } catch (err) {
-        failures.push({ name: file.replace(/\.ya?ml$/, ''), origin: path, state: 'failed', reason: (err as Error).message, tools: [] });
+        failures.push({
+          name: file.replace(/\.ya?ml$/, ''),
+          origin: path,
+          state: 'failed',
+          reason: (err as Error).message,
+          tools: [],
+        });
       }
     }
   }
@@ -46,16 +63,24 @@ export function loadYamlToolsets(dirs: string[], env: Record<string, string | un
  * passing, and tool names unique. Everything else is reported with why.
  */
 export async function resolveToolsets(
-  candidates: Toolset[], settings: ToolsetSettings, env: Record<string, string | undefined>, failures: ToolsetStatus[] = [],
+  candidates: Toolset[],
+  settings: ToolsetSettings,
+  env: Record<string, string | undefined>,
+  failures: ToolsetStatus[] = [],
 ): Promise<ResolvedToolsets> {
-  const checked = await Promise.all(candidates.map(async (ts): Promise<ToolsetStatus> => {
-    const base = { name: ts.name, origin: ts.origin, tools: ts.tools.map((t) => t.name) };
-    const setting = Object.hasOwn(settings, ts.name) ? settings[ts.name] : undefined;
-    if (!(setting?.enabled ?? ts.enabled)) return { ...base, state: 'disabled', reason: 'switched off in configuration' };
-    const failure = await firstFailure(ts.prerequisites, env);
-    if (!failure) return { ...base, state: 'enabled' };
-    return failure.failed ? { ...base, state: 'failed', reason: failure.reason } : { ...base, state: 'disabled', reason: `prerequisite not met: ${failure.reason}` };
-  }));
+  const checked = await Promise.all(
+    candidates.map(async (ts): Promise<ToolsetStatus> => {
+      const base = { name: ts.name, origin: ts.origin, tools: ts.tools.map((t) => t.name) };
+      const setting = Object.hasOwn(settings, ts.name) ? settings[ts.name] : undefined;
+      if (!(setting?.enabled ?? ts.enabled))
+        return { ...base, state: 'disabled', reason: 'switched off in configuration' };
+      const failure = await firstFailure(ts.prerequisites, env);
+      if (!failure) return { ...base, state: 'enabled' };
+      return failure.failed
+        ? { ...base, state: 'failed', reason: failure.reason }
+        : { ...base, state: 'disabled', reason: `prerequisite not met: ${failure.reason}` };
+    }),
+  );
   const statuses = [...checked, ...failures];
   const enabled: Toolset[] = [];
   const seen = new Map<string, string>();
@@ -64,7 +89,10 @@ export async function resolveToolsets(
     if (status.state !== 'enabled') return;
     const clash = ts.tools.find((t) => seen.has(t.name));
     if (clash) {
-      Object.assign(status, { state: 'failed', reason: `tool ${clash.name} is already defined by toolset ${seen.get(clash.name)}` });
+      Object.assign(status, {
+        state: 'failed',
+        reason: `tool ${clash.name} is already defined by toolset ${seen.get(clash.name)}`,
+      });
       return;
     }
     ts.tools.forEach((t) => seen.set(t.name, ts.name));

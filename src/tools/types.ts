@@ -5,9 +5,7 @@ export type { ToolOutput, ToolResult } from '../model/tool-result.js';
 
 /** What a tool says of one call before it runs: run it, refuse it, or ask a human first. */
 export type CallVerdict =
-  | { decision: 'allow' }
-  | { decision: 'deny'; reason: string }
-  | { decision: 'ask'; reason: string };
+  { decision: 'allow' } | { decision: 'deny'; reason: string } | { decision: 'ask'; reason: string };
 
 export interface ToolContext {
   signal: AbortSignal;

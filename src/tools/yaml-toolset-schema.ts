@@ -21,41 +21,61 @@ const HttpSchema = z.strictObject({
    * A YAML mapping or list, sent as JSON built from typed values; or fixed text. Templated text is
    * refused: string-templating JSON (or any structured text) lets a value add fields.
    */
-  body: z.union([
-    z.string().refine((b) => !/\{\{|\{%/.test(b), 'a templated body must be a YAML mapping or list (sent as JSON, built from typed values), not text'),
-    JsonBodySchema,
-  ]).optional(),
+  body: z
+    .union([
+      z
+        .string()
+        .refine(
+          (b) => !/\{\{|\{%/.test(b),
+          'a templated body must be a YAML mapping or list (sent as JSON, built from typed values), not text',
+        ),
+      JsonBodySchema,
+    ])
+    .optional(),
 });
 
 /** One object, not a union, so a mistake is reported at its own key rather than as "invalid input". */
-const ToolSchema = z.strictObject({
-  name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'letters, digits, _ and - only, at most 64'),
-  description: z.string().min(1),
-  params: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/), ParamSpecSchema).default({}),
-  sideEffects: z.boolean().default(false),
-  /** Output starting with any of these (after trimming) counts as "looked and found nothing". */
-  noDataPatterns: z.array(z.string()).default([]),
-  command: z.array(ArgSchema).min(1).optional(),
-  http: HttpSchema.optional(),
-  timeoutSeconds: z.number().positive().default(30),
-}).refine((t) => (t.command === undefined) !== (t.http === undefined), { message: 'a tool needs exactly one of command or http' });
+const ToolSchema = z
+  .strictObject({
+    name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'letters, digits, _ and - only, at most 64'),
+    description: z.string().min(1),
+    params: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/), ParamSpecSchema).default({}),
+    sideEffects: z.boolean().default(false),
+    /** Output starting with any of these (after trimming) counts as "looked and found nothing". */
+    noDataPatterns: z.array(z.string()).default([]),
+    command: z.array(ArgSchema).min(1).optional(),
+    http: HttpSchema.optional(),
+    timeoutSeconds: z.number().positive().default(30),
+  })
+  .refine((t) => (t.command === undefined) !== (t.http === undefined), {
+    message: 'a tool needs exactly one of command or http',
+  });
 
-const PrerequisiteSchema = z.strictObject({
-  env: z.array(z.string()).min(1).optional(),
-  command: z.array(z.string()).min(1).optional(),
-  http: z.string().min(1).optional(),
-  headers: z.record(z.string(), z.string()).default({}),
-  timeoutSeconds: z.number().positive().optional(),
-}).refine((p) => [p.env, p.command, p.http].filter((x) => x !== undefined).length === 1, { message: 'a prerequisite needs exactly one of env, command or http' });
+const PrerequisiteSchema = z
+  .strictObject({
+    env: z.array(z.string()).min(1).optional(),
+    command: z.array(z.string()).min(1).optional(),
+    http: z.string().min(1).optional(),
+    headers: z.record(z.string(), z.string()).default({}),
+    timeoutSeconds: z.number().positive().optional(),
+  })
+  .refine((p) => [p.env, p.command, p.http].filter((x) => x !== undefined).length === 1, {
+    message: 'a prerequisite needs exactly one of env, command or http',
+  });
 
-export const YamlToolsetSchema = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9_/-]*$/, 'lower-case letters, digits, _, / and -'),
-  description: z.string().min(1),
-  enabled: z.boolean().default(true),
-  prerequisites: z.array(PrerequisiteSchema).default([]),
-  tools: z.array(ToolSchema).min(1),
-  /** Tools (by name) that need a human's approval for every call, side effects or not. */
-  approvalRequired: z.array(z.string()).default([]),
-}).refine((t) => t.approvalRequired.every((name) => t.tools.some((tool) => tool.name === name)), { message: 'approvalRequired names a tool this toolset does not define', path: ['approvalRequired'] });
+export const YamlToolsetSchema = z
+  .strictObject({
+    name: z.string().regex(/^[a-z0-9][a-z0-9_/-]*$/, 'lower-case letters, digits, _, / and -'),
+    description: z.string().min(1),
+    enabled: z.boolean().default(true),
+    prerequisites: z.array(PrerequisiteSchema).default([]),
+    tools: z.array(ToolSchema).min(1),
+    /** Tools (by name) that need a human's approval for every call, side effects or not. */
+    approvalRequired: z.array(z.string()).default([]),
+  })
+  .refine((t) => t.approvalRequired.every((name) => t.tools.some((tool) => tool.name === name)), {
+    message: 'approvalRequired names a tool this toolset does not define',
+    path: ['approvalRequired'],
+  });
 export type YamlToolset = z.infer<typeof YamlToolsetSchema>;
 export type YamlTool = YamlToolset['tools'][number];

@@ -43,20 +43,32 @@ export function loadYamlToolset(path: string, env: Env = process.env): Toolset {
 
 function buildTool(def: YamlTool, env: Env): Tool {
   const isCommand = def.command !== undefined;
-  const base = { name: def.name, description: def.description, params: paramsToZod(def.params, isCommand), sideEffects: def.sideEffects };
+  const base = {
+    name: def.name,
+    description: def.description,
+    params: paramsToZod(def.params, isCommand),
+    sideEffects: def.sideEffects,
+  };
   const noData = (text: string) => text.trim() === '' || def.noDataPatterns.some((p) => text.trim().startsWith(p));
   if (isCommand) {
     return {
       ...base,
       async run(params, ctx): Promise<ToolOutput> {
-        if (def.sideEffects && !ctx.approved) return { status: 'error', error: 'refused: side-effecting command without approval' };
+        if (def.sideEffects && !ctx.approved)
+          return { status: 'error', error: 'refused: side-effecting command without approval' };
         const unsendable = unsendableParam(params, true);
         if (unsendable) return { status: 'error', error: unsendable };
         const argv = expandArgs(def.command!, params, env);
         const out = await runCommand(argv, { signal: ctx.signal, timeoutMs: def.timeoutSeconds * 1000 });
-        if (out.exitCode !== 0) return { status: 'error', error: `exit ${out.exitCode}: ${(out.stderr || out.stdout).trim().slice(0, 2000)}` };
+        if (out.exitCode !== 0)
+          return {
+            status: 'error',
+            error: `exit ${out.exitCode}: ${(out.stderr || out.stdout).trim().slice(0, 2000)}`,
+          };
         const text = out.truncated ? `${out.stdout}\n…[output capped]` : out.stdout;
-        return noData(out.stdout) ? { status: 'no_data', message: out.stderr.trim() || 'no output' } : { status: 'success', data: text };
+        return noData(out.stdout)
+          ? { status: 'no_data', message: out.stderr.trim() || 'no output' }
+          : { status: 'success', data: text };
       },
     };
   }
@@ -65,7 +77,8 @@ function buildTool(def: YamlTool, env: Env): Tool {
   return {
     ...base,
     async run(params, ctx): Promise<ToolOutput> {
-      if (def.sideEffects && !ctx.approved) return { status: 'error', error: 'refused: side-effecting request without approval' };
+      if (def.sideEffects && !ctx.approved)
+        return { status: 'error', error: 'refused: side-effecting request without approval' };
       const unsendable = unsendableParam(params, false);
       if (unsendable) return { status: 'error', error: unsendable };
       // Values go into the URL percent-encoded, so "/", "?" or "#" cannot reshape it; a value that
@@ -73,19 +86,27 @@ function buildTool(def: YamlTool, env: Env): Tool {
       const dotted = inUrl.find((name) => typeof params[name] === 'string' && hasDotSegment(params[name]));
       const rendered = renderValue(http.url, encodeValues(params), env);
       if (dotted || pathHasDotSegment(rendered)) {
-        return { status: 'error', error: `refused: parameter ${dotted ?? inUrl.join(', ')} would put a dot segment (. or ..) into the URL path` };
+        return {
+          status: 'error',
+          error: `refused: parameter ${dotted ?? inUrl.join(', ')} would put a dot segment (. or ..) into the URL path`,
+        };
       }
       const url = new URL(rendered);
       for (const [k, v] of Object.entries(http.query)) {
         const value = renderValue(v, params, env);
         if (value !== '') url.searchParams.set(k, value);
       }
-      const headers: Record<string, string> = Object.fromEntries(Object.entries(http.headers).map(([k, v]) => [k, renderValue(v, params, env)]));
+      const headers: Record<string, string> = Object.fromEntries(
+        Object.entries(http.headers).map(([k, v]) => [k, renderValue(v, params, env)]),
+      );
       const json = http.body !== undefined && typeof http.body !== 'string';
-      if (json && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      if (json && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))
+        headers['content-type'] = 'application/json';
       const body = requestBody(http.body, params, env);
       const res = await fetch(url, {
-        method: http.method, headers, signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(def.timeoutSeconds * 1000)]),
+        method: http.method,
+        headers,
+        signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(def.timeoutSeconds * 1000)]),
         ...(body !== undefined ? { body } : {}),
       });
       const text = await res.text();
@@ -134,7 +155,11 @@ function fullyDecoded(s: string): string {
   let out = s;
   for (let i = 0; i < 8; i++) {
     let next: string;
-    try { next = decodeURIComponent(out); } catch { return out; }
+    try {
+      next = decodeURIComponent(out);
+    } catch {
+      return out;
+    }
     if (next === out) return out;
     out = next;
   }
@@ -169,11 +194,17 @@ function renderJson(node: unknown, params: Record<string, unknown>, env: Env): u
   }
   if (Array.isArray(node)) return node.map((n) => renderJson(n, params, env) ?? null);
   if (node && typeof node === 'object') {
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, renderJson(v, params, env)]).filter(([, v]) => v !== undefined));
+    return Object.fromEntries(
+      Object.entries(node)
+        .map(([k, v]) => [k, renderJson(v, params, env)])
+        .filter(([, v]) => v !== undefined),
+    );
   }
   return node;
 }
 
 function encodeValues(params: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? encodeURIComponent(v) : v]));
+  return Object.fromEntries(
+    Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? encodeURIComponent(v) : v]),
+  );
 }

@@ -22,12 +22,19 @@ export interface CommentOptions {
  * The comment for an investigation, for a ticket or a destination alike. Links survive only to the
  * hosts of allowedHostsFor.
  */
-export function commentFor(inv: Pick<Investigation, 'id' | 'issue' | 'rca' | 'linkHosts'>, opts: CommentOptions = {}): CommentDoc {
+export function commentFor(
+  inv: Pick<Investigation, 'id' | 'issue' | 'rca' | 'linkHosts'>,
+  opts: CommentOptions = {},
+): CommentDoc {
   const resultsUrl = resultsUrlOf(inv.id, opts.publicUrl);
   const issue = inv.issue;
   const allowedHosts = allowedHostsFor(inv, resultsUrl, opts.linkHosts);
   return composeComment({
-    rca: capRca(inv.rca ?? ''), issueKey: issue.locator?.label ?? issue.locator?.key ?? issue.identity, investigationId: inv.id, resultsUrl, allowedHosts,
+    rca: capRca(inv.rca ?? ''),
+    issueKey: issue.locator?.label ?? issue.locator?.key ?? issue.identity,
+    investigationId: inv.id,
+    resultsUrl,
+    allowedHosts,
     allowMentions: opts.allowMentions === true,
   });
 }
@@ -43,11 +50,17 @@ export function resultsUrlOf(id: string, publicUrl?: string): string | undefined
  * source knows trusted people wrote (`issue.trustedHosts`). Never a host only third-party text named:
  * a commenter's "our status page is https://evil.example/" is how an injected model exfiltrates.
  */
-export function allowedHostsFor(inv: Pick<Investigation, 'issue' | 'linkHosts'>, resultsUrl?: string, linkHosts: readonly string[] = []): Set<string> {
+export function allowedHostsFor(
+  inv: Pick<Investigation, 'issue' | 'linkHosts'>,
+  resultsUrl?: string,
+  linkHosts: readonly string[] = [],
+): Set<string> {
   const issue = inv.issue;
   return new Set([
     ...hostsIn([issue.url ?? '', resultsUrl ?? ''].join('\n')),
-    ...(issue.trustedHosts ?? []), ...inv.linkHosts, ...linkHosts,
+    ...(issue.trustedHosts ?? []),
+    ...inv.linkHosts,
+    ...linkHosts,
   ]);
 }
 

@@ -43,7 +43,12 @@ const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.
  * so two investigations of one issue never both create a comment; an older investigation never
  * overwrites a newer one's comment. Throws RetryableError to be tried again later.
  */
-export async function runWriteBack(id: string, attempt: number, lastAttempt: boolean, deps: WriteBackDeps): Promise<WriteBackRecord['status'] | 'skipped' | 'waiting'> {
+export async function runWriteBack(
+  id: string,
+  attempt: number,
+  lastAttempt: boolean,
+  deps: WriteBackDeps,
+): Promise<WriteBackRecord['status'] | 'skipped' | 'waiting'> {
   const inv = await deps.store.get(id);
   const locator = inv?.issue.locator;
   if (!inv || !locator) return 'skipped';
@@ -52,7 +57,15 @@ export async function runWriteBack(id: string, attempt: number, lastAttempt: boo
   const answer = await answerOf(inv, deps.store);
   if (answer === 'waiting' || answer === null) return answer ?? 'skipped';
   const record = (patch: Partial<WriteBackRecord>): WriteBackRecord => ({
-    target: locator.key, status: 'pending', commentId: null, url: null, error: null, ...current, attempts: attempt, updatedAt: new Date().toISOString(), ...patch,
+    target: locator.key,
+    status: 'pending',
+    commentId: null,
+    url: null,
+    error: null,
+    ...current,
+    attempts: attempt,
+    updatedAt: new Date().toISOString(),
+    ...patch,
   });
   const writer = deps.writers.get(inv.source);
   if (!writer || 'failure' in answer) {
@@ -84,10 +97,15 @@ const FINISHED = new Set<Investigation['status']>(['completed', 'failed', 'cance
 /** The RCA to write: the investigation's own, or for a linked issue that of the investigations it links to. */
 type Answer = Pick<Investigation, 'id' | 'rca' | 'linkHosts'>;
 
-async function answerOf(inv: Investigation, store: InvestigationStore): Promise<Answer | { failure: string } | 'waiting' | null> {
+async function answerOf(
+  inv: Investigation,
+  store: InvestigationStore,
+): Promise<Answer | { failure: string } | 'waiting' | null> {
   if (inv.status === 'completed') return inv.rca ? inv : null;
   if (inv.status !== 'linked') return null;
-  const targets = (await Promise.all(inv.linkedTo.map((t) => store.get(t)))).filter((t): t is Investigation => t !== null);
+  const targets = (await Promise.all(inv.linkedTo.map((t) => store.get(t)))).filter(
+    (t): t is Investigation => t !== null,
+  );
   // Still to finish (queued, running, or paused for a human's approval): wait for it.
   if (targets.some((t) => !FINISHED.has(t.status))) return 'waiting';
   const done = targets.filter((t) => t.status === 'completed' && t.rca);
@@ -96,34 +114,70 @@ async function answerOf(inv: Investigation, store: InvestigationStore): Promise<
   return { id: done[0]!.id, rca, linkHosts: [...new Set(done.flatMap((t) => t.linkHosts))] };
 }
 
-async function writeUnderLock(inv: Investigation, answer: Answer, writer: RcaWriter, attempt: number, record: (p: Partial<WriteBackRecord>) => WriteBackRecord, deps: WriteBackDeps) {
+async function writeUnderLock(
+  inv: Investigation,
+  answer: Answer,
+  writer: RcaWriter,
+  attempt: number,
+  record: (p: Partial<WriteBackRecord>) => WriteBackRecord,
+  deps: WriteBackDeps,
+) {
   const locator = inv.issue.locator!;
   const refKey = keysOf(deps.redis).writtenComment(inv.source, locator.key);
   const stored = parseRef(await deps.redis.get(refKey));
   if (stored && stored.investigationId !== inv.id && stored.createdAt > inv.createdAt) {
-    await deps.store.saveWriteBack(inv.id, record({ status: 'superseded', commentId: stored.id, url: stored.url, error: `investigation ${stored.investigationId} is newer and already wrote` }));
+    await deps.store.saveWriteBack(
+      inv.id,
+      record({
+        status: 'superseded',
+        commentId: stored.id,
+        url: stored.url,
+        error: `investigation ${stored.investigationId} is newer and already wrote`,
+      }),
+    );
     return 'superseded' as const;
   }
-  const doc = commentFor({ ...answer, issue: inv.issue }, { publicUrl: deps.publicUrl, linkHosts: deps.linkHosts, allowMentions: deps.allowMentions });
+  const doc = commentFor(
+    { ...answer, issue: inv.issue },
+    { publicUrl: deps.publicUrl, linkHosts: deps.linkHosts, allowMentions: deps.allowMentions },
+  );
   const resumeKey = keysOf(deps.redis).writeResume(inv.source, locator.key);
   let out;
   try {
     out = await writeRca(writer, locator, doc, stored?.id ?? null, { resume: await deps.redis.get(resumeKey) });
   } catch (err) {
     // Kept for whichever process makes the next attempt (under the same per-issue lock).
-    if (err instanceof RetryableError && err.resumeToken) await deps.redis.set(resumeKey, err.resumeToken, 'EX', RESUME_TTL_SECONDS);
+    if (err instanceof RetryableError && err.resumeToken)
+      await deps.redis.set(resumeKey, err.resumeToken, 'EX', RESUME_TTL_SECONDS);
     else await deps.redis.del(resumeKey);
     throw err;
   }
   await deps.redis.del(resumeKey);
-  const ref: WrittenRef = { id: out.comment.id, url: out.comment.url, investigationId: inv.id, createdAt: inv.createdAt };
+  const ref: WrittenRef = {
+    id: out.comment.id,
+    url: out.comment.url,
+    investigationId: inv.id,
+    createdAt: inv.createdAt,
+  };
   await deps.redis.set(refKey, JSON.stringify(ref), 'EX', deps.retentionSeconds);
-  await deps.store.saveWriteBack(inv.id, record({ status: 'written', commentId: out.comment.id, url: out.comment.url, error: null }));
-  deps.log.info({ id: inv.id, target: locator.key, action: out.action, commentId: out.comment.id, attempt }, 'RCA written back');
+  await deps.store.saveWriteBack(
+    inv.id,
+    record({ status: 'written', commentId: out.comment.id, url: out.comment.url, error: null }),
+  );
+  deps.log.info(
+    { id: inv.id, target: locator.key, action: out.action, commentId: out.comment.id, attempt },
+    'RCA written back',
+  );
   return 'written' as const;
 }
 
-async function recordFailure(id: string, err: unknown, lastAttempt: boolean, record: (p: Partial<WriteBackRecord>) => WriteBackRecord, deps: WriteBackDeps): Promise<never> {
+async function recordFailure(
+  id: string,
+  err: unknown,
+  lastAttempt: boolean,
+  record: (p: Partial<WriteBackRecord>) => WriteBackRecord,
+  deps: WriteBackDeps,
+): Promise<never> {
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof WriteRefusedError) {
     await deps.store.saveWriteBack(id, record({ status: 'refused', error: message }));
@@ -132,8 +186,13 @@ async function recordFailure(id: string, err: unknown, lastAttempt: boolean, rec
   }
   const permanent = err instanceof PermanentError || lastAttempt;
   await deps.store.saveWriteBack(id, record({ status: permanent ? 'failed' : 'pending', error: message }));
-  deps.log[permanent ? 'error' : 'warn']({ id, err: message, retryAfterMs: (err as RetryableError).retryAfterMs }, permanent ? 'write-back failed' : 'write-back will be retried');
-  throw err instanceof PermanentError || err instanceof RetryableError ? err : new RetryableError(message, { cause: err });
+  deps.log[permanent ? 'error' : 'warn'](
+    { id, err: message, retryAfterMs: (err as RetryableError).retryAfterMs },
+    permanent ? 'write-back failed' : 'write-back will be retried',
+  );
+  throw err instanceof PermanentError || err instanceof RetryableError
+    ? err
+    : new RetryableError(message, { cause: err });
 }
 
 /** What recordFailure makes of an error: refused, given up, or to be tried again. */

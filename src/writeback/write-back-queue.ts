@@ -19,8 +19,15 @@ export interface WriteBackQueueOptions {
 export class WriteBackQueue {
   private readonly queue: Queue<WriteBackJobData>;
 
-  constructor(redis: RedisClient, private readonly store: InvestigationStore, private readonly opts: WriteBackQueueOptions) {
-    this.queue = new Queue<WriteBackJobData>(WRITE_BACK_QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
+  constructor(
+    redis: RedisClient,
+    private readonly store: InvestigationStore,
+    private readonly opts: WriteBackQueueOptions,
+  ) {
+    this.queue = new Queue<WriteBackJobData>(WRITE_BACK_QUEUE_NAME, {
+      connection: redis,
+      prefix: keysOf(redis).queuePrefix,
+    });
   }
 
   async request(inv: Pick<Investigation, 'id' | 'issue' | 'writeBacks'>): Promise<void> {
@@ -30,16 +37,26 @@ export class WriteBackQueue {
     if (current && current.status !== 'pending') return;
     if (!current) {
       await this.store.saveWriteBack(inv.id, {
-        target: locator.key, status: 'pending', commentId: null, url: null, attempts: 0, error: null, updatedAt: new Date().toISOString(),
+        target: locator.key,
+        status: 'pending',
+        commentId: null,
+        url: null,
+        attempts: 0,
+        error: null,
+        updatedAt: new Date().toISOString(),
       });
     }
-    await this.queue.add('write-back', { investigationId: inv.id }, {
-      jobId: writeBackJobId(inv.id),
-      attempts: this.opts.attempts,
-      backoff: { type: 'retry-after', delay: this.opts.backoffMs },
-      removeOnComplete: { age: this.opts.retentionSeconds },
-      removeOnFail: { age: this.opts.retentionSeconds },
-    });
+    await this.queue.add(
+      'write-back',
+      { investigationId: inv.id },
+      {
+        jobId: writeBackJobId(inv.id),
+        attempts: this.opts.attempts,
+        backoff: { type: 'retry-after', delay: this.opts.backoffMs },
+        removeOnComplete: { age: this.opts.retentionSeconds },
+        removeOnFail: { age: this.opts.retentionSeconds },
+      },
+    );
   }
 
   /** Runs a waiting (delayed) write-back now: the investigation a linked issue waited for has finished. */

@@ -26,7 +26,12 @@ export interface WriteBackWorkerOptions {
  * Runs write-back jobs. A vendor's 429/5xx becomes a delayed retry through the queue, honouring
  * the vendor's Retry-After or rate-limit reset; no worker sleeps waiting for a vendor.
  */
-export function startWriteBackWorker(redis: RedisClient, deps: WriteBackDeps, opts: WriteBackWorkerOptions, extraJobs: Record<string, ExtraJobHandler> = {}): Worker<WriteBackJobData> {
+export function startWriteBackWorker(
+  redis: RedisClient,
+  deps: WriteBackDeps,
+  opts: WriteBackWorkerOptions,
+  extraJobs: Record<string, ExtraJobHandler> = {},
+): Worker<WriteBackJobData> {
   const worker = new Worker<WriteBackJobData>(
     WRITE_BACK_QUEUE_NAME,
     async (job, token) => {
@@ -35,7 +40,9 @@ export function startWriteBackWorker(redis: RedisClient, deps: WriteBackDeps, op
       const extra = Object.hasOwn(extraJobs, job.name) ? extraJobs[job.name] : undefined;
       try {
         const last = attempt >= (job.opts.attempts ?? 1);
-        outcome = extra ? await extra(job.data, attempt, last) : await runWriteBack(job.data.investigationId, attempt, last, deps);
+        outcome = extra
+          ? await extra(job.data, attempt, last)
+          : await runWriteBack(job.data.investigationId, attempt, last, deps);
       } catch (err) {
         if (err instanceof PermanentError) throw new UnrecoverableError(err.message);
         throw err;

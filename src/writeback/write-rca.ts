@@ -13,7 +13,13 @@ export interface WriteOutcome {
  * else create one. A crash or dropped connection after the vendor accepted a create is healed
  * by the next attempt finding that comment by its marker.
  */
-export async function writeRca(writer: RcaWriter, locator: IssueLocator, doc: CommentDoc, knownId: string | null, ctx: WriteContext = { resume: null }): Promise<WriteOutcome> {
+export async function writeRca(
+  writer: RcaWriter,
+  locator: IssueLocator,
+  doc: CommentDoc,
+  knownId: string | null,
+  ctx: WriteContext = { resume: null },
+): Promise<WriteOutcome> {
   const refusal = await writer.refusal?.(locator);
   if (refusal) throw new WriteRefusedError(refusal);
   const existing = await writer.find(locator, knownId);

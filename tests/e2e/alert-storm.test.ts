@@ -16,7 +16,13 @@ import { stopAll } from '../helpers/stop-all.js';
  * and the model sees every alert of its group.
  */
 const TOKEN = 'storm-token';
-const GROUPS = ['KubePodCrashLooping', 'KubePodNotReady', 'KubeDeploymentReplicasMismatch', 'TargetDown', 'CPUThrottlingHigh'];
+const GROUPS = [
+  'KubePodCrashLooping',
+  'KubePodNotReady',
+  'KubeDeploymentReplicasMismatch',
+  'TargetDown',
+  'CPUThrottlingHigh',
+];
 const PER_GROUP = 40;
 let redis: TestRedis;
 let am: TestAlertmanager;
@@ -30,30 +36,55 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lestrade-storm-'));
   writeFileSync(join(dir, 'lestrade.yaml'), 'sources: { alertmanager: { investigateBy: group } }\n');
   svc = await startTestService(redis.url, {
-    PORT: String(port), ALERTMANAGER_WEBHOOK_TOKEN: TOKEN, LESTRADE_CONFIG: join(dir, 'lestrade.yaml'),
-    OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl, LOG_LEVEL: 'warn',
+    PORT: String(port),
+    ALERTMANAGER_WEBHOOK_TOKEN: TOKEN,
+    LESTRADE_CONFIG: join(dir, 'lestrade.yaml'),
+    OPENAI_API_KEY: 'sk-x',
+    OPENAI_BASE_URL: llm.baseUrl,
+    LOG_LEVEL: 'warn',
   });
   // max_alerts 0: Alertmanager sends every alert of a group in one delivery. group_wait 2s: a group
   // notified before all its alerts arrived would rightly get a follow-up (tested in storm-policy.test.ts).
-  am = await startAlertmanager({ webhookUrl: `${svc.base}/webhooks/alertmanager`, token: TOKEN, maxAlerts: 0, repeatInterval: '1h', groupWait: '2s' });
+  am = await startAlertmanager({
+    webhookUrl: `${svc.base}/webhooks/alertmanager`,
+    token: TOKEN,
+    maxAlerts: 0,
+    repeatInterval: '1h',
+    groupWait: '2s',
+  });
 });
-afterAll(async () => { await stopAll(am, svc, llm, redis); });
+afterAll(async () => {
+  await stopAll(am, svc, llm, redis);
+});
 
 describe('an alert storm from a real Alertmanager, investigateBy: group', () => {
   it('200 alerts in 5 groups become 5 investigations, each prompt listing every alert of its group', async () => {
     // Now, not earlier: Alertmanager flushes a group at once, before group_wait, for an alert that
     // started longer than group_wait ago; the storm's alerts must all be in the group first.
     const startsAt = new Date().toISOString();
-    await pushAlerts(am.url, GROUPS.flatMap((alertname) => Array.from({ length: PER_GROUP }, (_, i) => ({
-      labels: { alertname, namespace: 'prod', severity: 'warning', pod: `${alertname.toLowerCase()}-${i}` },
-      annotations: { summary: `${alertname} on pod ${i}` },
-      startsAt,
-    }))));
-    const items = await waitFor('5 completed investigations', async () => {
-      const list = (await getJson(`${svc.base}/api/investigations?limit=500`)).body.items as Array<{ id: string; status: string; title: string }>;
-      if (list.length > 5) throw new Error(`more than 5: ${JSON.stringify(list)}`);
-      return list.length === 5 && list.every((i) => i.status === 'completed') && list;
-    }, 60_000);
+    await pushAlerts(
+      am.url,
+      GROUPS.flatMap((alertname) =>
+        Array.from({ length: PER_GROUP }, (_, i) => ({
+          labels: { alertname, namespace: 'prod', severity: 'warning', pod: `${alertname.toLowerCase()}-${i}` },
+          annotations: { summary: `${alertname} on pod ${i}` },
+          startsAt,
+        })),
+      ),
+    );
+    const items = await waitFor(
+      '5 completed investigations',
+      async () => {
+        const list = (await getJson(`${svc.base}/api/investigations?limit=500`)).body.items as Array<{
+          id: string;
+          status: string;
+          title: string;
+        }>;
+        if (list.length > 5) throw new Error(`more than 5: ${JSON.stringify(list)}`);
+        return list.length === 5 && list.every((i) => i.status === 'completed') && list;
+      },
+      60_000,
+    );
     expect(items.map((i) => i.title).sort()).toEqual(GROUPS.map((g) => `${g}: alert group {namespace=prod}`).sort());
     // Alertmanager resends nothing new: still 5 after its next group interval.
     await new Promise((r) => setTimeout(r, 1500));

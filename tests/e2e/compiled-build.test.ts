@@ -1,5 +1,18 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +34,12 @@ let clone: string;
 /** The files a clone has: tracked ones plus new ones not ignored (uncommitted work under test). */
 function cloneWorkTree(): string {
   const dir = mkdtempSync(join(tmpdir(), 'lestrade-clone-'));
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter(Boolean);
   for (const f of files) {
     if (!existsSync(join(ROOT, f))) continue; // deleted, not yet committed
     mkdirSync(dirname(join(dir, f)), { recursive: true });
@@ -37,11 +55,16 @@ function cloneWorkTree(): string {
  */
 function linkModules(target: string, only: 'all' | 'production'): void {
   mkdirSync(target);
-  const names = only === 'all'
-    ? readdirSync(join(ROOT, 'node_modules')).flatMap((n) => (n.startsWith('@') ? readdirSync(join(ROOT, 'node_modules', n)).map((m) => `${n}/${m}`) : [n]))
-    : execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT, encoding: 'utf8' }).split('\n')
-      .map((p) => relative(join(ROOT, 'node_modules'), p)).filter((p) => p && !p.startsWith('..') && !p.includes('node_modules'))
-      .map((p) => (p.startsWith('@') ? p.split('/').slice(0, 2).join('/') : p.split('/')[0]!));
+  const names =
+    only === 'all'
+      ? readdirSync(join(ROOT, 'node_modules')).flatMap((n) =>
+          n.startsWith('@') ? readdirSync(join(ROOT, 'node_modules', n)).map((m) => `${n}/${m}`) : [n],
+        )
+      : execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT, encoding: 'utf8' })
+          .split('\n')
+          .map((p) => relative(join(ROOT, 'node_modules'), p))
+          .filter((p) => p && !p.startsWith('..') && !p.includes('node_modules'))
+          .map((p) => (p.startsWith('@') ? p.split('/').slice(0, 2).join('/') : p.split('/')[0]!));
   for (const name of new Set(names)) {
     if (name === '.package-lock.json') continue;
     mkdirSync(dirname(join(target, name)), { recursive: true });
@@ -60,17 +83,38 @@ function unlinkModules(target: string): void {
   rmdirSync(target);
 }
 
-async function serveUntilHealthy(cmd: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; logs: () => string; base: string }> {
+async function serveUntilHealthy(
+  cmd: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; logs: () => string; base: string }> {
   const port = await freePort();
-  const child = spawn(cmd, args, { cwd: clone, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', REDIS_URL: redis.url, PORT: String(port), HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let logs = '';
-  child.stdout.on('data', (d: Buffer) => { logs += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { logs += d.toString(); });
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor('the service to answer /healthz', async () => (await fetch(`${base}/healthz`)).ok, 90_000).catch((err: Error) => {
-    child.kill('SIGKILL');
-    throw new Error(`${err.message}\n${logs}`);
+  const child = spawn(cmd, args, {
+    cwd: clone,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      REDIS_URL: redis.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let logs = '';
+  child.stdout.on('data', (d: Buffer) => {
+    logs += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    logs += d.toString();
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor('the service to answer /healthz', async () => (await fetch(`${base}/healthz`)).ok, 90_000).catch(
+    (err: Error) => {
+      child.kill('SIGKILL');
+      throw new Error(`${err.message}\n${logs}`);
+    },
+  );
   return { child, logs: () => logs, base };
 }
 
@@ -98,7 +142,11 @@ describe('the compiled build, from a fresh clone', () => {
     try {
       expect(started.logs()).toMatch(/compiling to dist/);
       expect(existsSync(join(clone, 'dist', 'cli', 'main.js'))).toBe(true);
-      const res = await fetch(`${started.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(amFixture('group-next').body) });
+      const res = await fetch(`${started.base}/webhooks/alertmanager`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(amFixture('group-next').body),
+      });
       expect(res.status).toBe(200);
       expect((await res.json()).queued).toHaveLength(2);
     } finally {
@@ -110,14 +158,23 @@ describe('the compiled build, from a fresh clone', () => {
     expect(existsSync(join(clone, 'node_modules', 'tsx'))).toBe(false);
     expect(existsSync(join(clone, 'node_modules', 'typescript'))).toBe(false);
     const llm = await startScriptedLlm(() => ({ content: '## Root cause\ncompiled' }));
-    const compiled = await serveUntilHealthy(process.execPath, ['bin/lestrade.js', 'serve'], { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl });
+    const compiled = await serveUntilHealthy(process.execPath, ['bin/lestrade.js', 'serve'], {
+      OPENAI_API_KEY: 'sk-x',
+      OPENAI_BASE_URL: llm.baseUrl,
+    });
     try {
       expect((await (await fetch(`${compiled.base}/readyz`)).json()).checks).toEqual({ redis: 'ok', llm: 'ok' });
       // The two queued alerts are investigated: the prompts' templates are found from dist/.
-      const items = await waitFor('the queued investigations to complete', async () => {
-        const list = (await (await fetch(`${compiled.base}/api/investigations`)).json()).items as Array<{ status: string }>;
-        return list.length === 2 && list.every((i) => i.status === 'completed') && list;
-      }, 30_000);
+      const items = await waitFor(
+        'the queued investigations to complete',
+        async () => {
+          const list = (await (await fetch(`${compiled.base}/api/investigations`)).json()).items as Array<{
+            status: string;
+          }>;
+          return list.length === 2 && list.every((i) => i.status === 'completed') && list;
+        },
+        30_000,
+      );
       expect(items).toHaveLength(2);
       expect(llm.requests[0]!.messages[1]!.content).toMatch(/## Alert explanation/);
     } finally {

@@ -14,32 +14,50 @@ const IMAGES = join(import.meta.dirname, '..', '..', 'docs', 'images');
 
 /** An RCA a prompt-injected model might write: each line tries to run or fetch something. */
 const HOSTILE_RCA = [
-  '## Root cause', 'The **database** ran out of connections.', '',
-  '<script>window.__pwned = "script"; alert("script")</script>', '',
-  '<img src=x onerror="window.__pwned = \'img\'; alert(\'img\')">', '',
-  'See [the runbook](javascript:alert(1)) and [the graph](https://grafana.example/d/db).', '',
-  '| check | result |', '|---|---|', '| connections | 100/100 |',
+  '## Root cause',
+  'The **database** ran out of connections.',
+  '',
+  '<script>window.__pwned = "script"; alert("script")</script>',
+  '',
+  "<img src=x onerror=\"window.__pwned = 'img'; alert('img')\">",
+  '',
+  'See [the runbook](javascript:alert(1)) and [the graph](https://grafana.example/d/db).',
+  '',
+  '| check | result |',
+  '|---|---|',
+  '| connections | 100/100 |',
 ].join('\n');
 
-const lastUser = (req: { messages: Array<{ role: string; content?: string | null }> }) => req.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+const lastUser = (req: { messages: Array<{ role: string; content?: string | null }> }) =>
+  req.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
 
 /** A read-only call and a side-effecting one (paused for approval), then the hostile RCA; follow-ups answered plainly. */
 const script: Script = (req) => {
   const q = lastUser(req);
-  if (q.includes('Follow-up question')) return { content: `Follow-up answer: **the pool size** (${q.split('\n').at(-1)})` };
+  if (q.includes('Follow-up question'))
+    return { content: `Follow-up answer: **the pool size** (${q.split('\n').at(-1)})` };
   if (toolResults(req).length === 0) {
-    return { toolCalls: [{ id: 'c-say', name: 'say', arguments: { word: 'connections=100' } }, { id: 'c-restart', name: 'restart', arguments: { name: 'api' } }] };
+    return {
+      toolCalls: [
+        { id: 'c-say', name: 'say', arguments: { word: 'connections=100' } },
+        { id: 'c-restart', name: 'restart', arguments: { name: 'api' } },
+      ],
+    };
   }
   return { content: HOSTILE_RCA };
 };
 
 /** Waits for a status through the API, with the token when one is set. */
 function statusIs(base: string, id: string, statuses: string[], timeoutMs = 20_000): Promise<unknown> {
-  return waitFor(`investigation ${id} to be ${statuses.join(' or ')}`, async () => {
-    const res = await fetch(`${base}/api/investigations/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
-    const inv = (await res.json()) as { status: string };
-    return statuses.includes(inv.status) && inv;
-  }, timeoutMs);
+  return waitFor(
+    `investigation ${id} to be ${statuses.join(' or ')}`,
+    async () => {
+      const res = await fetch(`${base}/api/investigations/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      const inv = (await res.json()) as { status: string };
+      return statuses.includes(inv.status) && inv;
+    },
+    timeoutMs,
+  );
 }
 
 let browser: Browser;
@@ -49,13 +67,23 @@ beforeAll(async () => {
   browser = await launchChromium();
   mkdirSync(IMAGES, { recursive: true });
 }, 60_000);
-afterAll(async () => { await browser?.close(); });
-afterEach(async () => { await context?.close(); context = undefined; });
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
 
 async function serve(env: Record<string, string> = { LESTRADE_API_TOKEN: TOKEN }) {
   const rt = runtimeConfig();
   h.llm = await startScriptedLlm(script);
-  h.svc = await startTestService(h.redis.url, { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_CONFIG: rt.config, ...env });
+  h.svc = await startTestService(h.redis.url, {
+    OPENAI_API_KEY: 'sk-x',
+    OPENAI_BASE_URL: h.llm.baseUrl,
+    LESTRADE_CONFIG: rt.config,
+    ...env,
+  });
   return { base: h.svc.base, rt };
 }
 
@@ -64,7 +92,10 @@ async function open(width: keyof typeof VIEWPORTS = 'laptop'): Promise<{ page: P
   context = await browser.newContext({ viewport: VIEWPORTS[width] });
   const page = await context.newPage();
   const dialogs: string[] = [];
-  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
   return { page, dialogs };
 }
 
@@ -104,7 +135,9 @@ describe('dashboard in a real browser', { timeout: 90_000 }, () => {
     // Signed out, the same cookie opens nothing.
     await page.click('form.logout button');
     await page.waitForURL(`${base}/login`);
-    const stale = await fetch(`${base}/api/investigations`, { headers: { cookie: `lestrade_session=${cookie!.value}` } });
+    const stale = await fetch(`${base}/api/investigations`, {
+      headers: { cookie: `lestrade_session=${cookie!.value}` },
+    });
     expect(stale.status).toBe(401);
   });
 
@@ -116,13 +149,19 @@ describe('dashboard in a real browser', { timeout: 90_000 }, () => {
     await signIn(page, base);
     await expect.poll(() => page.locator('tr[data-id]').count()).toBe(1);
     await page.waitForFunction(() => document.getElementById('live-state')?.textContent === 'live');
-    await page.evaluate(() => { (window as unknown as { __sameDocument: boolean }).__sameDocument = true; });
+    await page.evaluate(() => {
+      (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+    });
 
     const second = await deliverOne(base, 'aaaa000000000003');
     await page.waitForSelector(`tr[data-id="${second}"]`, { timeout: 15_000 });
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
-    expect(await page.locator('tr[data-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).toEqual([second, first]);
-    await expect.poll(async () => Number(await page.textContent('[data-count="awaiting_approval"]')), { timeout: 15_000 }).toBe(2);
+    expect(await page.locator('tr[data-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).toEqual(
+      [second, first],
+    );
+    await expect
+      .poll(async () => Number(await page.textContent('[data-count="awaiting_approval"]')), { timeout: 15_000 })
+      .toBe(2);
     await page.screenshot({ path: join(IMAGES, 'dashboard-list-laptop.png'), fullPage: true });
 
     await page.selectOption('select[name=status]', 'awaiting_approval');
@@ -162,7 +201,9 @@ describe('dashboard in a real browser', { timeout: 90_000 }, () => {
     // The RCA is shown, and nothing in it runs or fetches.
     expect(await page.textContent('.rca')).toContain('ran out of connections');
     expect(await page.locator('.rca script, .rca img, .rca [onerror]').count()).toBe(0);
-    expect(await page.locator('script').evaluateAll((s) => s.map((e) => e.getAttribute('src')))).toEqual(['/ui/assets/dashboard.js']);
+    expect(await page.locator('script').evaluateAll((s) => s.map((e) => e.getAttribute('src')))).toEqual([
+      '/ui/assets/dashboard.js',
+    ]);
     const hrefs = await page.locator('.rca a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     expect(hrefs.some((href) => /^\s*javascript:/i.test(href ?? ''))).toBe(false);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
@@ -190,9 +231,12 @@ describe('dashboard in a real browser', { timeout: 90_000 }, () => {
     await signIn(page, base);
     const csrf = await page.getAttribute('meta[name=csrf-token]', 'content');
     const [cookie] = await context!.cookies();
-    const post = (headers: Record<string, string>) => fetch(`${base}/api/investigations/${id}/cancel`, {
-      method: 'POST', headers: { cookie: `lestrade_session=${cookie!.value}`, 'content-type': 'application/json', ...headers }, body: '{}',
-    });
+    const post = (headers: Record<string, string>) =>
+      fetch(`${base}/api/investigations/${id}/cancel`, {
+        method: 'POST',
+        headers: { cookie: `lestrade_session=${cookie!.value}`, 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
     expect((await post({ origin: base })).status).toBe(401);
     expect((await post({ origin: 'http://evil.example', 'x-csrf-token': csrf! })).status).toBe(401);
     expect((await post({ 'x-csrf-token': csrf! })).status).toBe(401);
@@ -215,7 +259,9 @@ describe('dashboard in a real browser', { timeout: 90_000 }, () => {
     const say = page.locator('table.toolsets tr', { has: page.locator('code', { hasText: /^say$/ }) });
     expect(await say.locator('.badge').textContent()).toBe('enabled');
     expect(await say.textContent()).toContain('restart');
-    expect(await page.locator('table.toolsets .state-disabled, table.toolsets .state-failed').count()).toBeGreaterThan(0);
+    expect(await page.locator('table.toolsets .state-disabled, table.toolsets .state-failed').count()).toBeGreaterThan(
+      0,
+    );
 
     await page.click('nav a[href="/queue"]');
     await page.waitForURL(`${base}/queue`);

@@ -30,12 +30,18 @@ beforeAll(async () => {
   gh = await seededDouble();
   gh.setPermission(owner, name, 'writer', 'write');
   gh.addIssue({ owner, repo: name, number: 2, title: 'Checkout is slow', labels: [] });
-  llm = await startScriptedLlm((req, call) => ({ content: `## Root cause\nRCA number ${call + 1} for: ${/Title: (.*)/.exec(req.messages[1]!.content ?? '')?.[1]}` }));
+  llm = await startScriptedLlm((req, call) => ({
+    content: `## Root cause\nRCA number ${call + 1} for: ${/Title: (.*)/.exec(req.messages[1]!.content ?? '')?.[1]}`,
+  }));
   const dir = mkdtempSync(join(tmpdir(), 'lestrade-gh-e2e-'));
   writeFileSync(join(dir, 'lestrade.yaml'), 'writeBack: { backoffMs: 200 }\n');
   svc = await startTestService(redis.url, {
-    OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONFIG: join(dir, 'lestrade.yaml'),
-    GITHUB_TOKEN: gh.token, GITHUB_API_URL: gh.url, GITHUB_WEBHOOK_SECRET: `${SECRET},previous-secret`,
+    OPENAI_API_KEY: 'sk-e2e',
+    OPENAI_BASE_URL: llm.baseUrl,
+    LESTRADE_CONFIG: join(dir, 'lestrade.yaml'),
+    GITHUB_TOKEN: gh.token,
+    GITHUB_API_URL: gh.url,
+    GITHUB_WEBHOOK_SECRET: `${SECRET},previous-secret`,
   });
 }, 60_000);
 
@@ -50,7 +56,8 @@ async function post(event: string, payload: unknown, opts: { secret?: string; de
   return { status: res.status, body: await res.json(), deliveryId: s.headers['x-github-delivery'] };
 }
 
-const list = async () => (await getJson(`${svc.base}/api/investigations`)).body.items as Array<{ id: string; status: string }>;
+const list = async () =>
+  (await getJson(`${svc.base}/api/investigations`)).body.items as Array<{ id: string; status: string }>;
 const get = (id: string) => getInvestigation(svc, id);
 const written = (id: string) => writtenBack(svc, id, 30_000);
 const commentsOn = (n: number) => gh.state.comments(owner, name, n);
@@ -73,9 +80,14 @@ describe('GitHub issues → investigation → one RCA comment', () => {
     expect(c.body).toContain(COMMENT_HEADING);
     expect(c.body).toContain('RCA number 1 for: Spelling error in the README file');
     commentId = String(c.id);
-    expect(inv.writeBacks).toEqual([expect.objectContaining({
-      status: 'written', commentId, url: `https://github.com/${owner}/${name}/issues/1#issuecomment-${commentId}`, target: TARGET,
-    })]);
+    expect(inv.writeBacks).toEqual([
+      expect.objectContaining({
+        status: 'written',
+        commentId,
+        url: `https://github.com/${owner}/${name}/issues/1#issuecomment-${commentId}`,
+        target: TARGET,
+      }),
+    ]);
   });
 
   it('our comment, echoed back by GitHub, starts nothing', async () => {
@@ -92,14 +104,21 @@ describe('GitHub issues → investigation → one RCA comment', () => {
     const forged = await post('issues', issuesLabeled({ sender: 'writer' }), { secret: 'guessed' });
     expect(forged).toMatchObject({ status: 401, body: { error: 'unauthorized' } });
     const stranger = await post('issue_comment', commentCreated({ login: 'mallory', association: 'NONE' }));
-    expect(stranger.body).toMatchObject({ ignored: expect.stringContaining('@mallory (NONE) is not trusted'), queued: [] });
+    expect(stranger.body).toMatchObject({
+      ignored: expect.stringContaining('@mallory (NONE) is not trusted'),
+      queued: [],
+    });
     const again = await post('issues', issuesLabeled({ sender: 'writer' }));
     expect(again.body).toMatchObject({ queued: [], duplicates: [expect.any(String)] });
     expect(await list()).toHaveLength(1);
   });
 
   it('a trusted /lestrade investigate comment re-investigates and edits the same comment', async () => {
-    const r = await post('issue_comment', commentCreated({ login: 'writer', association: 'COLLABORATOR', id: 990001 }), { secret: 'previous-secret' });
+    const r = await post(
+      'issue_comment',
+      commentCreated({ login: 'writer', association: 'COLLABORATOR', id: 990001 }),
+      { secret: 'previous-secret' },
+    );
     expect(r.body.queued).toHaveLength(1);
     const inv = await written(r.body.queued[0]);
     expect(inv.issue.identity).toBe(`${TARGET}/comment/990001`);
@@ -111,15 +130,26 @@ describe('GitHub issues → investigation → one RCA comment', () => {
   });
 
   it('GitHub answering 429 leaves the write-back pending with the error, and it is retried after Retry-After', async () => {
-    gh.faults.add({ method: 'POST', path: /\/issues\/2\/comments$/, kind: 'status', status: 429, headers: { 'retry-after': '2' }, body: { message: 'API rate limit exceeded' } });
+    gh.faults.add({
+      method: 'POST',
+      path: /\/issues\/2\/comments$/,
+      kind: 'status',
+      status: 429,
+      headers: { 'retry-after': '2' },
+      body: { message: 'API rate limit exceeded' },
+    });
     // Adapted: the example's issue renumbered to the seeded issue #2.
     const payload = issuesLabeled({ sender: 'writer' });
     const r = await post('issues', { ...payload, issue: { ...payload.issue, number: 2, title: 'Checkout is slow' } });
     const id = r.body.queued[0] as string;
-    const pending = await waitFor('a pending write-back with the error', async () => {
-      const wb = (await get(id)).writeBacks?.[0];
-      return wb?.status === 'pending' && wb.error && wb;
-    }, 30_000);
+    const pending = await waitFor(
+      'a pending write-back with the error',
+      async () => {
+        const wb = (await get(id)).writeBacks?.[0];
+        return wb?.status === 'pending' && wb.error && wb;
+      },
+      30_000,
+    );
     expect(pending.error).toMatch(/github answered HTTP 429/);
     expect(commentsOn(2)).toHaveLength(0);
     const inv = await written(id);

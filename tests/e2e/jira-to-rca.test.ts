@@ -26,19 +26,28 @@ async function deliver(svc: TestService, body: Json, headers: Record<string, str
   const raw = JSON.stringify(body);
   const res = await fetch(`${svc.base}/webhooks/jira`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(sign ? { 'x-hub-signature': hubSignature(raw, sign) } : {}), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      ...(sign ? { 'x-hub-signature': hubSignature(raw, sign) } : {}),
+      ...headers,
+    },
     body: raw,
   });
   return { status: res.status, body: (await res.json()) as Json };
 }
 
-const investigations = async (svc: TestService) => (await getJson(`${svc.base}/api/investigations`)).body.items as Array<{ id: string; status: string }>;
+const investigations = async (svc: TestService) =>
+  (await getJson(`${svc.base}/api/investigations`)).body.items as Array<{ id: string; status: string }>;
 
 async function written(svc: TestService, id: string): Promise<Json> {
-  return waitFor(`investigation ${id} written back`, async () => {
-    const inv = (await getJson(`${svc.base}/api/investigations/${id}`)).body as Json;
-    return inv.status === 'completed' && inv.writeBacks?.[0]?.status === 'written' && inv;
-  }, 30_000);
+  return waitFor(
+    `investigation ${id} written back`,
+    async () => {
+      const inv = (await getJson(`${svc.base}/api/investigations/${id}`)).body as Json;
+      return inv.status === 'completed' && inv.writeBacks?.[0]?.status === 'written' && inv;
+    },
+    30_000,
+  );
 }
 
 function createdPayload(jira: JiraDouble, name: 'cloud-issue-created' | 'dc-issue-created'): Json {
@@ -59,26 +68,46 @@ describe('Jira Cloud: signed webhooks → investigation → one ADF comment, edi
     redis = await startRedis();
     jira = await startJiraDouble({ deployment: 'cloud' });
     jira.addIssue({ key: 'OPS-7', summary: 'Checkout API returns 502', priority: 'High' });
-    llm = await startScriptedLlm((_req, i) => ({ content: `## Root cause\nAnalysis number ${i + 1}: the upstream pool is exhausted.` }));
+    llm = await startScriptedLlm((_req, i) => ({
+      content: `## Root cause\nAnalysis number ${i + 1}: the upstream pool is exhausted.`,
+    }));
     svc = await startTestService(redis.url, {
-      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONFIG: configFile(),
-      JIRA_URL: jira.url, JIRA_DEPLOYMENT: 'cloud', JIRA_EMAIL: 'lestrade@example.com', JIRA_API_TOKEN: 'test-api-token', JIRA_WEBHOOK_SECRET: `old-secret,${SECRET}`,
+      OPENAI_API_KEY: 'sk-e2e',
+      OPENAI_BASE_URL: llm.baseUrl,
+      LESTRADE_CONFIG: configFile(),
+      JIRA_URL: jira.url,
+      JIRA_DEPLOYMENT: 'cloud',
+      JIRA_EMAIL: 'lestrade@example.com',
+      JIRA_API_TOKEN: 'test-api-token',
+      JIRA_WEBHOOK_SECRET: `old-secret,${SECRET}`,
     });
   }, 90_000);
 
-  afterAll(async () => { await stopAll(svc, llm, jira, redis); });
+  afterAll(async () => {
+    await stopAll(svc, llm, jira, redis);
+  });
 
   it('a signed jira:issue_created is investigated and answered with exactly one ADF comment', async () => {
-    const res = await deliver(svc, createdPayload(jira, 'cloud-issue-created'), { 'x-atlassian-webhook-identifier': 'delivery-1' }, SECRET);
+    const res = await deliver(
+      svc,
+      createdPayload(jira, 'cloud-issue-created'),
+      { 'x-atlassian-webhook-identifier': 'delivery-1' },
+      SECRET,
+    );
     expect(res).toMatchObject({ status: 200, body: { queued: [expect.any(String)], duplicates: [] } });
     firstId = res.body.queued[0];
     const inv = await written(svc, firstId);
     const comments = jira.state.comments('OPS-7');
     expect(comments).toHaveLength(1);
     commentId = comments[0]!.id;
-    expect(inv.writeBacks).toEqual([expect.objectContaining({
-      status: 'written', commentId, url: `${jira.url}/browse/OPS-7?focusedCommentId=${commentId}`, target: 'OPS-7',
-    })]);
+    expect(inv.writeBacks).toEqual([
+      expect.objectContaining({
+        status: 'written',
+        commentId,
+        url: `${jira.url}/browse/OPS-7?focusedCommentId=${commentId}`,
+        target: 'OPS-7',
+      }),
+    ]);
     expect(comments[0]!.body).toMatchObject({ type: 'doc', version: 1 });
     expect(textOf(comments[0]!.body)).toContain('Analysis number 1');
     expect(comments[0]!.properties).toEqual({ lestrade: { marker: 'lestrade:rca:OPS-7' } });
@@ -112,7 +141,12 @@ describe('Jira Cloud: signed webhooks → investigation → one ADF comment, edi
   });
 
   it('a "/lestrade investigate" comment re-investigates and edits the same comment (still one)', async () => {
-    const res = await deliver(svc, jiraFixture('cloud-comment-created-command'), { 'x-atlassian-webhook-identifier': 'delivery-2' }, 'old-secret');
+    const res = await deliver(
+      svc,
+      jiraFixture('cloud-comment-created-command'),
+      { 'x-atlassian-webhook-identifier': 'delivery-2' },
+      'old-secret',
+    );
     expect(res).toMatchObject({ status: 200, body: { queued: [expect.any(String)] } });
     const second = res.body.queued[0] as string;
     expect(second).not.toBe(firstId);
@@ -140,19 +174,32 @@ describe('Jira Data Center: shared-token webhook → wiki-markup comment; Jira o
     jira.addIssue({ key: 'OPS-7', summary: 'Checkout API returns 502', priority: 'Blocker' });
     llm = await startScriptedLlm(() => ({ content: '## Root cause\nThe *upstream* pool is exhausted; see {panel}.' }));
     svc = await startTestService(redis.url, {
-      OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONFIG: configFile(),
-      JIRA_URL: jira.url, JIRA_PAT: 'test-pat', JIRA_WEBHOOK_TOKEN: 'dc-token',
+      OPENAI_API_KEY: 'sk-e2e',
+      OPENAI_BASE_URL: llm.baseUrl,
+      LESTRADE_CONFIG: configFile(),
+      JIRA_URL: jira.url,
+      JIRA_PAT: 'test-pat',
+      JIRA_WEBHOOK_TOKEN: 'dc-token',
     });
-    off = await startTestService(redis.url, { JIRA_URL: jira.url, JIRA_EMAIL: 'someone@example.com' }, { workers: false });
+    off = await startTestService(
+      redis.url,
+      { JIRA_URL: jira.url, JIRA_EMAIL: 'someone@example.com' },
+      { workers: false },
+    );
   }, 90_000);
 
-  afterAll(async () => { await stopAll(off, svc, llm, jira, redis); });
+  afterAll(async () => {
+    await stopAll(off, svc, llm, jira, redis);
+  });
 
   it('a delivery with the shared token is investigated and answered in wiki markup', async () => {
     const wrong = await deliver(svc, createdPayload(jira, 'dc-issue-created'), { 'x-lestrade-token': 'nope' });
     expect(wrong.status).toBe(401);
     const basic = `Basic ${Buffer.from('jira:dc-token').toString('base64')}`;
-    const res = await deliver(svc, createdPayload(jira, 'dc-issue-created'), { authorization: basic, 'x-atlassian-webhook-identifier': 'dc-1' });
+    const res = await deliver(svc, createdPayload(jira, 'dc-issue-created'), {
+      authorization: basic,
+      'x-atlassian-webhook-identifier': 'dc-1',
+    });
     expect(res).toMatchObject({ status: 200, body: { queued: [expect.any(String)] } });
     const inv = await written(svc, res.body.queued[0]);
     const comments = jira.state.comments('OPS-7');

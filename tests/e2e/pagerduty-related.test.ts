@@ -26,8 +26,13 @@ beforeAll(async () => {
   pd = await startPagerDutyDouble();
   llm = await startScriptedLlm(() => ({ content: `## Root cause\n${RCA}` }));
   svc = await startTestService(redis.url, {
-    OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: llm.baseUrl, ALERTMANAGER_WEBHOOK_TOKEN: AM_TOKEN,
-    PAGERDUTY_API_KEY: pd.apiKey, PAGERDUTY_API_URL: pd.url, PAGERDUTY_FROM_EMAIL: 'lestrade@example.com', PAGERDUTY_WEBHOOK_SECRET: SECRET,
+    OPENAI_API_KEY: 'sk-e2e',
+    OPENAI_BASE_URL: llm.baseUrl,
+    ALERTMANAGER_WEBHOOK_TOKEN: AM_TOKEN,
+    PAGERDUTY_API_KEY: pd.apiKey,
+    PAGERDUTY_API_URL: pd.url,
+    PAGERDUTY_FROM_EMAIL: 'lestrade@example.com',
+    PAGERDUTY_WEBHOOK_SECRET: SECRET,
   });
 }, 60_000);
 
@@ -43,7 +48,8 @@ describe('Alertmanager first, then the PagerDuty incident made from the same ale
     // The group as both receivers saw it, narrowed to its first alert (captured from Alertmanager 0.25; see the fixtures' README).
     const delivery = loadFixture('am-0.25-webhook-firing.json').body;
     const amRes = await fetch(`${svc.base}/webhooks/alertmanager`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${AM_TOKEN}` },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${AM_TOKEN}` },
       body: JSON.stringify({ ...delivery, alerts: delivery.alerts.slice(0, 1) }),
     });
     const [amId] = (await amRes.json()).queued as string[];
@@ -52,16 +58,28 @@ describe('Alertmanager first, then the PagerDuty incident made from the same ale
 
     const details = alertFromEvent('am-0.30-events-v2-firing.json').details as { firing: unknown[] };
     const incident = pd.addIncident({
-      title: '[FIRING:1] HighRequestLatency prod (500 checkout-7d9f:8080 checkout critical)', serviceId: 'PSVC001',
-      alerts: [{ summary: '[FIRING:1] HighRequestLatency prod', details: { firing: details.firing.slice(0, 1), resolved: [], num_firing: 1, num_resolved: 0 } }],
+      title: '[FIRING:1] HighRequestLatency prod (500 checkout-7d9f:8080 checkout critical)',
+      serviceId: 'PSVC001',
+      alerts: [
+        {
+          summary: '[FIRING:1] HighRequestLatency prod',
+          details: { firing: details.firing.slice(0, 1), resolved: [], num_firing: 1, num_resolved: 0 },
+        },
+      ],
     });
     const s = signed(incidentEvent('incident.triggered', incident), [SECRET]);
-    const pdRes = await (await fetch(`${svc.base}/webhooks/pagerduty`, { method: 'POST', headers: s.headers, body: s.body })).json();
+    const pdRes = await (
+      await fetch(`${svc.base}/webhooks/pagerduty`, { method: 'POST', headers: s.headers, body: s.body })
+    ).json();
     expect(pdRes).toMatchObject({ queued: [], duplicates: [], linked: [expect.any(String)] });
     const pdId = pdRes.linked[0] as string;
 
-    const linked = await writtenBack(svc, pdId, 30_000, 'the incident\'s note');
-    expect(linked).toMatchObject({ status: 'linked', linkedTo: [amId], issue: { related: [{ source: 'alertmanager', identity: (await get(amId!)).issue.identity }] } });
+    const linked = await writtenBack(svc, pdId, 30_000, "the incident's note");
+    expect(linked).toMatchObject({
+      status: 'linked',
+      linkedTo: [amId],
+      issue: { related: [{ source: 'alertmanager', identity: (await get(amId!)).issue.identity }] },
+    });
     expect((await get(amId!)).linkedFrom).toEqual([pdId]);
     expect(llm.requests).toHaveLength(1);
     const notes = pd.notes(incident.id);

@@ -27,13 +27,25 @@ let incident: PdIncident;
 beforeAll(async () => {
   redis = await startRedis();
   pd = await startPagerDutyDouble({ user: { name: 'Lestrade Bot', email: FROM } });
-  incident = pd.addIncident({ title: '[FIRING:2] HighRequestLatency prod', serviceId: 'PSVC001', priority: 'P1', alerts: [alertFromEvent('am-0.25-events-v2-firing.json')] });
-  llm = await startScriptedLlm((req, call) => ({ content: `## Root cause\nRCA ${call + 1}: ${/Title: (.*)/.exec(req.messages[1]!.content ?? '')?.[1]}` }));
+  incident = pd.addIncident({
+    title: '[FIRING:2] HighRequestLatency prod',
+    serviceId: 'PSVC001',
+    priority: 'P1',
+    alerts: [alertFromEvent('am-0.25-events-v2-firing.json')],
+  });
+  llm = await startScriptedLlm((req, call) => ({
+    content: `## Root cause\nRCA ${call + 1}: ${/Title: (.*)/.exec(req.messages[1]!.content ?? '')?.[1]}`,
+  }));
   const dir = mkdtempSync(join(tmpdir(), 'lestrade-pd-e2e-'));
   writeFileSync(join(dir, 'lestrade.yaml'), 'writeBack: { backoffMs: 200 }\n');
   svc = await startTestService(redis.url, {
-    OPENAI_API_KEY: 'sk-e2e', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONFIG: join(dir, 'lestrade.yaml'),
-    PAGERDUTY_API_KEY: pd.apiKey, PAGERDUTY_API_URL: pd.url, PAGERDUTY_FROM_EMAIL: FROM, PAGERDUTY_WEBHOOK_SECRET: `${SECRET}, previous-secret`,
+    OPENAI_API_KEY: 'sk-e2e',
+    OPENAI_BASE_URL: llm.baseUrl,
+    LESTRADE_CONFIG: join(dir, 'lestrade.yaml'),
+    PAGERDUTY_API_KEY: pd.apiKey,
+    PAGERDUTY_API_URL: pd.url,
+    PAGERDUTY_FROM_EMAIL: FROM,
+    PAGERDUTY_WEBHOOK_SECRET: `${SECRET}, previous-secret`,
   });
 }, 60_000);
 
@@ -62,7 +74,12 @@ describe('PagerDuty incident → investigation → one note', () => {
     expect(r.body.queued).toHaveLength(1);
     firstDelivery = r.webhookId;
     const inv = await written(r.body.queued[0]);
-    expect(inv.issue).toMatchObject({ source: 'pagerduty', identity: incident.id, severity: 'critical', locator: { key: incident.id } });
+    expect(inv.issue).toMatchObject({
+      source: 'pagerduty',
+      identity: incident.id,
+      severity: 'critical',
+      locator: { key: incident.id },
+    });
     expect(inv.issue.annotations.runbook_url).toBe('https://runbooks.example.com/HighRequestLatency');
     expect(llm.requests[0]!.messages[1]!.content).toContain(' - instance = checkout-a1b2:8080');
     const notes = pd.notes(incident.id);
@@ -71,7 +88,14 @@ describe('PagerDuty incident → investigation → one note', () => {
     expect(notes[0]!.content).toContain(COMMENT_HEADING);
     // The sanitizer escapes the model's brackets (Markdown); the note keeps them readable as text.
     expect(notes[0]!.content).toContain('## Root cause\nRCA 1: \\[FIRING:2\\] HighRequestLatency prod');
-    expect(inv.writeBacks).toEqual([expect.objectContaining({ status: 'written', target: incident.id, commentId: notes[0]!.id, url: `https://acme.pagerduty.com/incidents/${incident.id}` })]);
+    expect(inv.writeBacks).toEqual([
+      expect.objectContaining({
+        status: 'written',
+        target: incident.id,
+        commentId: notes[0]!.id,
+        url: `https://acme.pagerduty.com/incidents/${incident.id}`,
+      }),
+    ]);
   });
 
   it('our note, echoed back as incident.annotated, starts nothing', async () => {
@@ -85,23 +109,38 @@ describe('PagerDuty incident → investigation → one note', () => {
     expect(replay).toMatchObject({ status: 200, body: { ignored: 'delivery already handled' } });
     const forged = await post(incidentEvent('incident.triggered', incident), { secrets: ['guessed'] });
     expect(forged).toMatchObject({ status: 401, body: { error: 'unauthorized' } });
-    const again = await post(incidentEvent('incident.triggered', incident), { secrets: ['guessed', 'previous-secret'] });
+    const again = await post(incidentEvent('incident.triggered', incident), {
+      secrets: ['guessed', 'previous-secret'],
+    });
     expect(again.body).toMatchObject({ queued: [], duplicates: [expect.any(String)] });
     const low = pd.addIncident({ title: 'low urgency', serviceId: 'PSVC001', urgency: 'low' });
-    expect((await post(incidentEvent('incident.triggered', low))).body).toMatchObject({ ignored: `${low.id}: urgency low is not in sources.pagerduty.triggers.urgencies` });
+    expect((await post(incidentEvent('incident.triggered', low))).body).toMatchObject({
+      ignored: `${low.id}: urgency low is not in sources.pagerduty.triggers.urgencies`,
+    });
     expect(await list()).toHaveLength(1);
     expect(pd.notes(incident.id)).toHaveLength(1);
   });
 
   it('PagerDuty answering 429 to the note leaves the write-back pending with the error; it is written after ratelimit-reset', async () => {
     const second = pd.addIncident({ title: 'Disk full on db-1', serviceId: 'PSVC001' });
-    pd.faults.add({ method: 'POST', path: new RegExp(`/incidents/${second.id}/notes$`), kind: 'status', status: 429, headers: { 'ratelimit-reset': '1' }, body: { error: { message: 'Rate Limit Exceeded', code: 2020 } } });
+    pd.faults.add({
+      method: 'POST',
+      path: new RegExp(`/incidents/${second.id}/notes$`),
+      kind: 'status',
+      status: 429,
+      headers: { 'ratelimit-reset': '1' },
+      body: { error: { message: 'Rate Limit Exceeded', code: 2020 } },
+    });
     const r = await post(incidentEvent('incident.triggered', second));
     const id = r.body.queued[0] as string;
-    const pending = await waitFor('a pending write-back with the error', async () => {
-      const wb = (await get(id)).writeBacks?.[0];
-      return wb?.status === 'pending' && wb.error && wb;
-    }, 30_000);
+    const pending = await waitFor(
+      'a pending write-back with the error',
+      async () => {
+        const wb = (await get(id)).writeBacks?.[0];
+        return wb?.status === 'pending' && wb.error && wb;
+      },
+      30_000,
+    );
     expect(pending.error).toBe(`PagerDuty answered HTTP 429: add note to ${second.id}: Rate Limit Exceeded`);
     expect(pd.notes(second.id)).toHaveLength(0);
     const inv = await written(id);

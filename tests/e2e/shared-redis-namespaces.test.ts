@@ -36,16 +36,26 @@ afterAll(async () => {
 
 const deliver = async (svc: TestService) => {
   const res = await fetch(`${svc.base}/webhooks/alertmanager`, {
-    method: 'POST', body: JSON.stringify(amCaptured('firing').body), headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+    method: 'POST',
+    body: JSON.stringify(amCaptured('firing').body),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
   });
   expect(res.status).toBe(200);
   return (await res.json()) as { queued: string[]; duplicates: string[] };
 };
 
-const completed = (svc: TestService) => waitFor('a completed investigation', async () => {
-  const items = (await getJson(`${svc.base}/api/investigations`)).body.items as Array<{ id: string; status: string }>;
-  return items.length > 0 && items.every((i) => i.status === 'completed') && items;
-}, 30_000);
+const completed = (svc: TestService) =>
+  waitFor(
+    'a completed investigation',
+    async () => {
+      const items = (await getJson(`${svc.base}/api/investigations`)).body.items as Array<{
+        id: string;
+        status: string;
+      }>;
+      return items.length > 0 && items.every((i) => i.status === 'completed') && items;
+    },
+    30_000,
+  );
 
 describe('deployments sharing one Redis, each with its own prefix', () => {
   it('each investigates the same alert once, sees only its own work, and keeps every key in its namespace', async () => {
@@ -68,7 +78,10 @@ describe('deployments sharing one Redis, each with its own prefix', () => {
     const ofA = all.filter((k) => k.startsWith('{lestrade}:') || k.startsWith('lestrade:'));
     expect(all.filter((k) => !ofA.includes(k) && !ofB.includes(k))).toEqual([]);
     // BullMQ's queues and the records are in both namespaces; no id of one appears in the other's keys.
-    for (const [mine, theirs] of [[ofA, second.queued], [ofB, first.queued]] as const) {
+    for (const [mine, theirs] of [
+      [ofA, second.queued],
+      [ofB, first.queued],
+    ] as const) {
       expect(mine.some((k) => k.includes(':bull:investigations:'))).toBe(true);
       expect(mine.some((k) => k.includes(':inv:'))).toBe(true);
       expect(mine.filter((k) => theirs.some((id) => k.includes(id)))).toEqual([]);

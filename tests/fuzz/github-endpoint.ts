@@ -6,9 +6,21 @@ import { expect } from 'vitest';
 import type { Issue } from '../../src/issue.js';
 import { toIssue, type Trigger } from '../../sources/github/map.js';
 import { markerComment } from '../../sources/github/marker.js';
-import { IssueCommentEventSchema, IssuesEventSchema, type IssueCommentEvent, type IssuesEvent } from '../../sources/github/schema.js';
+import {
+  IssueCommentEventSchema,
+  IssuesEventSchema,
+  type IssueCommentEvent,
+  type IssuesEvent,
+} from '../../sources/github/schema.js';
 import { BOT, seededDouble } from '../fixtures/github/double-setup.js';
-import { commentCreated, EXAMPLE_REPO, example, issuesClosed, issuesLabeled, issuesOpened } from '../fixtures/github/payloads.js';
+import {
+  commentCreated,
+  EXAMPLE_REPO,
+  example,
+  issuesClosed,
+  issuesLabeled,
+  issuesOpened,
+} from '../fixtures/github/payloads.js';
 import type { GithubDouble } from '../helpers/doubles/github-double.js';
 import { SPECS_DIR } from '../helpers/doubles/specs.js';
 import { oddString } from './arbitraries.js';
@@ -45,7 +57,11 @@ function eventOf(doc: unknown): 'issues' | 'issue_comment' {
   return isObject(doc) && Object.hasOwn(doc, 'comment') ? 'issue_comment' : 'issues';
 }
 function eventOfText(text: string): 'issues' | 'issue_comment' {
-  try { return eventOf(JSON.parse(text)); } catch { return 'issues'; }
+  try {
+    return eventOf(JSON.parse(text));
+  } catch {
+    return 'issues';
+  }
 }
 
 const hmac = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
@@ -62,8 +78,15 @@ function headers(body: string, o: { deliveryId?: string; signature?: string | nu
 }
 
 // GitHub's webhook schemas, one per event and action (webhook-issues-labeled, webhook-issue-comment-created, ...).
-const spec = JSON.parse(readFileSync(`${SPECS_DIR}github/webhooks-issues-subset.json`, 'utf8')) as { components: { schemas: Record<string, unknown> } };
-const ajv = new (Ajv2020 as unknown as typeof Ajv2020.default)({ strict: false, allErrors: false, validateFormats: false, strictNumbers: true });
+const spec = JSON.parse(readFileSync(`${SPECS_DIR}github/webhooks-issues-subset.json`, 'utf8')) as {
+  components: { schemas: Record<string, unknown> };
+};
+const ajv = new (Ajv2020 as unknown as typeof Ajv2020.default)({
+  strict: false,
+  allErrors: false,
+  validateFormats: false,
+  strictNumbers: true,
+});
 ajv.addSchema({ $id: 'webhooks', components: spec.components });
 
 function vendorAccepts(doc: unknown): boolean {
@@ -76,8 +99,12 @@ function vendorAccepts(doc: unknown): boolean {
   // declare (no `label` on issues.opened), a repository's full_name is "owner/name", and its
   // numbers and ids are safe integers (the schemas' "integer" has no bound; JSON text can say -2**53).
   const ints = [doc.issue?.number, doc.issue?.comments, doc.comment?.id].filter((n) => n !== undefined);
-  return Boolean(validate?.(doc)) && Object.keys(doc).every((k) => Object.hasOwn(declared, k))
-    && /^[^/]+\/[^/]+$/.test(String(doc.repository?.full_name)) && ints.every((n) => Number.isSafeInteger(n));
+  return (
+    Boolean(validate?.(doc)) &&
+    Object.keys(doc).every((k) => Object.hasOwn(declared, k)) &&
+    /^[^/]+\/[^/]+$/.test(String(doc.repository?.full_name)) &&
+    ints.every((n) => Number.isSafeInteger(n))
+  );
 }
 
 function sourceAccepts(doc: unknown): boolean {
@@ -90,25 +117,42 @@ function sourceAccepts(doc: unknown): boolean {
  * the adapted triggers of tests/fixtures/github.
  */
 function fixtures(): unknown[] {
-  const examples = (event: string) => Array.from({ length: 40 }, (_, i) => {
-    try { return example(event, undefined, i); } catch { return undefined; }
-  }).filter((e): e is Json => e !== undefined);
+  const examples = (event: string) =>
+    Array.from({ length: 40 }, (_, i) => {
+      try {
+        return example(event, undefined, i);
+      } catch {
+        return undefined;
+      }
+    }).filter((e): e is Json => e !== undefined);
   const all = [...examples('issues'), ...examples('issue_comment')];
   const asPrivate = all.map((e) => ({ ...e, repository: { ...e.repository, private: true, visibility: 'private' } }));
   const triggers = [
-    issuesLabeled({ sender: WRITER }), issuesLabeled({ sender: WRITER, label: 'LESTRADE' }), issuesLabeled(),
-    issuesOpened({ sender: WRITER }), issuesOpened({ labels: ['bug', 'lestrade', 'sev1'] }),
+    issuesLabeled({ sender: WRITER }),
+    issuesLabeled({ sender: WRITER, label: 'LESTRADE' }),
+    issuesLabeled(),
+    issuesOpened({ sender: WRITER }),
+    issuesOpened({ labels: ['bug', 'lestrade', 'sev1'] }),
     commentCreated({ login: WRITER, association: 'COLLABORATOR' }),
     commentCreated({ login: WRITER, association: 'MEMBER', body: '/lestrade investigate please, it is on fire' }),
     // Labelled by someone without write access: the permission check says no.
-    issuesLabeled({ sender: READER }), issuesOpened({ sender: 'mallory' }),
+    issuesLabeled({ sender: READER }),
+    issuesOpened({ sender: 'mallory' }),
   ];
   return [
-    ...asPrivate, example('issues', 'labeled'), example('issues', 'opened'), example('issue_comment', 'created', 1),
-    issuesClosed(), commentCreated({ login: 'mallory', association: 'NONE' }),
+    ...asPrivate,
+    example('issues', 'labeled'),
+    example('issues', 'opened'),
+    example('issue_comment', 'created', 1),
+    issuesClosed(),
+    commentCreated({ login: 'mallory', association: 'NONE' }),
     // Our own comments, by our login or carrying our marker: ignored, whoever is named.
     commentCreated({ login: BOT, association: 'COLLABORATOR' }),
-    commentCreated({ login: WRITER, association: 'OWNER', body: `/lestrade investigate\n\n${markerComment({ key: 'Codertocat/Hello-World#1', ref: {} })}` }),
+    commentCreated({
+      login: WRITER,
+      association: 'OWNER',
+      body: `/lestrade investigate\n\n${markerComment({ key: 'Codertocat/Hello-World#1', ref: {} })}`,
+    }),
     // The triggers get furthest (permission, comments, intake): weighed as much as all the examples together.
     ...Array.from({ length: Math.ceil(all.length / triggers.length) }, () => triggers).flat(),
   ];
@@ -132,11 +176,18 @@ const valid: fc.Arbitrary<unknown> = fc.oneof(
     const p = issuesOpened({ sender: WRITER, labels: [...t.labels, label] });
     return { ...p, issue: { ...p.issue, title: t.title, body: t.body } };
   }),
-  fc.tuple(issueText, fc.constantFrom(' ', '\n', '\t', '\r\n'), oddString, fc.constantFrom('OWNER', 'MEMBER', 'COLLABORATOR')).map(([t, ws, tail, association]) => {
-    const p = commentCreated({ login: WRITER, association, body: `/lestrade investigate${ws}${tail}` });
-    const labels = t.labels.map((name) => ({ ...p.issue.labels?.[0], name }));
-    return { ...p, issue: { ...p.issue, title: t.title, body: t.body, labels, comments: 0 } };
-  }),
+  fc
+    .tuple(
+      issueText,
+      fc.constantFrom(' ', '\n', '\t', '\r\n'),
+      oddString,
+      fc.constantFrom('OWNER', 'MEMBER', 'COLLABORATOR'),
+    )
+    .map(([t, ws, tail, association]) => {
+      const p = commentCreated({ login: WRITER, association, body: `/lestrade investigate${ws}${tail}` });
+      const labels = t.labels.map((name) => ({ ...p.issue.labels?.[0], name }));
+      return { ...p, issue: { ...p.issue, title: t.title, body: t.body, labels, comments: 0 } };
+    }),
 );
 
 /** Fresh issue numbers and comment ids, and the issue created in the double, so the API calls find it. */
@@ -148,7 +199,12 @@ function freshen(body: unknown, nextId: () => string): unknown {
     issue.number = fresh();
     const repo = isObject(body.repository) ? String(body.repository.full_name) : '';
     if (repo.toLowerCase() === FULL_NAME.toLowerCase()) {
-      double().addIssue({ owner: OWNER, repo: REPO, number: issue.number, title: typeof issue.title === 'string' ? issue.title : 'fuzz' });
+      double().addIssue({
+        owner: OWNER,
+        repo: REPO,
+        number: issue.number,
+        title: typeof issue.title === 'string' ? issue.title : 'fuzz',
+      });
     }
   }
   if (isObject(body.comment) && Number.isSafeInteger(body.comment.id)) body.comment.id = fresh();
@@ -167,13 +223,24 @@ function expectedOpenIssues(body: unknown): Issue[] {
     trigger = { kind: 'comment', comment: c.comment };
   }
   if (e.issue.state === 'closed') return [];
-  return [toIssue(e.issue, { repo: e.repository.full_name, instance: new URL(double().url).host, trigger, comments: [], botLogin: BOT })];
+  return [
+    toIssue(e.issue, {
+      repo: e.repository.full_name,
+      instance: new URL(double().url).host,
+      trigger,
+      comments: [],
+      botLogin: BOT,
+    }),
+  ];
 }
 
 /** Forged authentication: no signature, another secret, another body's, the old SHA-1 header only, or garbage. */
 const forgeries: fc.Arbitrary<Forgery> = fc.oneof(
   fc.constant({ kind: 'missing' }),
-  fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s !== SECRET && s !== PREVIOUS_SECRET).map((value) => ({ kind: 'wrong-secret', value })),
+  fc
+    .string({ minLength: 1, maxLength: 40 })
+    .filter((s) => s !== SECRET && s !== PREVIOUS_SECRET)
+    .map((value) => ({ kind: 'wrong-secret', value })),
   fc.string({ minLength: 1, maxLength: 10 }).map((value) => ({ kind: 'other-body', value })),
   fc.constant({ kind: 'sha1-only' }),
   fc.constant({ kind: 'one-digit-off' }),
@@ -201,8 +268,9 @@ const MAX_COMMENT_PAGES = 2;
 
 const regressions: Array<Omit<KnownDefect, 'hits'>> = [
   {
-    title: 'GitHub: a correctly signed body that is a JSON primitive (null, 1, "x", true), or whose action cannot be made a string, '
-      + 'is 400, not 401 (only octokit\'s signature-mismatch error means a bad signature)',
+    title:
+      'GitHub: a correctly signed body that is a JSON primitive (null, 1, "x", true), or whose action cannot be made a string, ' +
+      "is 400, not 401 (only octokit's signature-mismatch error means a bad signature)",
     async demonstrate(t) {
       for (const text of ['null', '1', '"x"', 'true', '{"action":{"toString":1}}']) {
         const r = await t.deliver(text);
@@ -211,7 +279,8 @@ const regressions: Array<Omit<KnownDefect, 'hits'>> = [
     },
   },
   {
-    title: 'GitHub: a delivery without issue.state (real issues.pinned / issues.unpinned have none; GitHub\'s schema never requires it) is accepted',
+    title:
+      "GitHub: a delivery without issue.state (real issues.pinned / issues.unpinned have none; GitHub's schema never requires it) is accepted",
     async demonstrate(t) {
       const pinned = freshen(example('issues', 'pinned'), () => randomUUID().replace(/-/g, '').slice(0, 16));
       expect(vendorAccepts(pinned)).toBe(true);
@@ -220,10 +289,13 @@ const regressions: Array<Omit<KnownDefect, 'hits'>> = [
     },
   },
   {
-    title: 'GitHub: a signed trigger whose sender.login holds a lone surrogate (no URL can name it) is not 5xx and starts nothing',
+    title:
+      'GitHub: a signed trigger whose sender.login holds a lone surrogate (no URL can name it) is not 5xx and starts nothing',
     async demonstrate(t) {
       const p = issuesLabeled({ sender: WRITER });
-      const payload = freshen({ ...p, sender: { ...p.sender, login: '\ud800' } }, () => randomUUID().replace(/-/g, '').slice(0, 16));
+      const payload = freshen({ ...p, sender: { ...p.sender, login: '\ud800' } }, () =>
+        randomUUID().replace(/-/g, '').slice(0, 16),
+      );
       const r = await t.deliver(JSON.stringify(payload));
       expect(r.status, JSON.stringify(r.body)).toBeLessThan(500);
       expect(r.createdNow).toBe(0);
@@ -252,7 +324,9 @@ export const github: WebhookEndpoint = {
     gh = await seededDouble();
     gh.setPermission(OWNER, REPO, WRITER, 'write');
     gh.setPermission(OWNER, REPO, READER, 'read');
-    return { env: { GITHUB_TOKEN: gh.token, GITHUB_API_URL: gh.url, GITHUB_WEBHOOK_SECRET: `${SECRET},${PREVIOUS_SECRET}` } };
+    return {
+      env: { GITHUB_TOKEN: gh.token, GITHUB_API_URL: gh.url, GITHUB_WEBHOOK_SECRET: `${SECRET},${PREVIOUS_SECRET}` },
+    };
   },
   async teardown() {
     await gh?.close();
@@ -262,12 +336,30 @@ export const github: WebhookEndpoint = {
   deliveryIdHeader: 'x-github-delivery',
   forgeries,
   forge,
-  get fixtures() { return (allFixtures ??= fixtures()); },
+  get fixtures() {
+    return (allFixtures ??= fixtures());
+  },
   hotPaths: [
-    ['action'], ['sender', 'login'], ['repository', 'full_name'], ['repository', 'private'],
-    ['issue', 'number'], ['issue', 'title'], ['issue', 'body'], ['issue', 'state'], ['issue', 'comments'], ['issue', 'labels'],
-    ['issue', 'labels', 0, 'name'], ['issue', 'user'], ['issue', 'pull_request'], ['issue', 'created_at'], ['label'], ['label', 'name'],
-    ['comment', 'body'], ['comment', 'id'], ['comment', 'user', 'login'], ['comment', 'author_association'],
+    ['action'],
+    ['sender', 'login'],
+    ['repository', 'full_name'],
+    ['repository', 'private'],
+    ['issue', 'number'],
+    ['issue', 'title'],
+    ['issue', 'body'],
+    ['issue', 'state'],
+    ['issue', 'comments'],
+    ['issue', 'labels'],
+    ['issue', 'labels', 0, 'name'],
+    ['issue', 'user'],
+    ['issue', 'pull_request'],
+    ['issue', 'created_at'],
+    ['label'],
+    ['label', 'name'],
+    ['comment', 'body'],
+    ['comment', 'id'],
+    ['comment', 'user', 'login'],
+    ['comment', 'author_association'],
   ],
   valid,
   freshen,

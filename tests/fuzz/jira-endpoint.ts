@@ -53,48 +53,100 @@ function sourceAccepts(doc: unknown): boolean {
 }
 
 const WEBHOOK_FIXTURES: JiraFixture[] = [
-  'cloud-issue-created', 'cloud-issue-updated-label-added', 'cloud-issue-updated-summary', 'cloud-issue-updated-resolved',
-  'cloud-comment-created-command', 'cloud-comment-created-command-adf', 'cloud-comment-created-other', 'cloud-comment-created-own',
-  'cloud-worklog-updated', 'dc-issue-created', 'dc-comment-created-command', 'dc-comment-created-own',
+  'cloud-issue-created',
+  'cloud-issue-updated-label-added',
+  'cloud-issue-updated-summary',
+  'cloud-issue-updated-resolved',
+  'cloud-comment-created-command',
+  'cloud-comment-created-command-adf',
+  'cloud-comment-created-other',
+  'cloud-comment-created-own',
+  'cloud-worklog-updated',
+  'dc-issue-created',
+  'dc-comment-created-command',
+  'dc-comment-created-own',
 ];
 
 /** ADF as Cloud writes rich text, with odd text and attributes, and nodes of any type. */
 const adfNode: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.record({ type: fc.constant('text'), text: oddString, marks: fc.array(fc.record({ type: fc.constantFrom('link', 'code', 'strong'), attrs: fc.record({ href: oddString }) }), { maxLength: 2 }) }, { requiredKeys: ['type', 'text'] }),
-    fc.record({ type: fc.constantFrom('mention', 'emoji', 'status', 'inlineCard', 'hardBreak', 'rule'), attrs: fc.record({ text: oddString, shortName: oddString, url: oddString }, { requiredKeys: [] }) }),
+    fc.record(
+      {
+        type: fc.constant('text'),
+        text: oddString,
+        marks: fc.array(
+          fc.record({ type: fc.constantFrom('link', 'code', 'strong'), attrs: fc.record({ href: oddString }) }),
+          { maxLength: 2 },
+        ),
+      },
+      { requiredKeys: ['type', 'text'] },
+    ),
     fc.record({
-      type: fc.oneof(fc.constantFrom('doc', 'paragraph', 'heading', 'codeBlock', 'blockquote', 'bulletList', 'orderedList', 'listItem', 'table', 'tableRow', 'tableCell', 'panel'), oddString),
-      attrs: fc.record({ order: fc.oneof(fc.integer(), fc.double(), oddString) }, { requiredKeys: [] }),
-      content: fc.array(tie('node'), { maxLength: 4 }),
-    }, { requiredKeys: ['type'] }),
+      type: fc.constantFrom('mention', 'emoji', 'status', 'inlineCard', 'hardBreak', 'rule'),
+      attrs: fc.record({ text: oddString, shortName: oddString, url: oddString }, { requiredKeys: [] }),
+    }),
+    fc.record(
+      {
+        type: fc.oneof(
+          fc.constantFrom(
+            'doc',
+            'paragraph',
+            'heading',
+            'codeBlock',
+            'blockquote',
+            'bulletList',
+            'orderedList',
+            'listItem',
+            'table',
+            'tableRow',
+            'tableCell',
+            'panel',
+          ),
+          oddString,
+        ),
+        attrs: fc.record({ order: fc.oneof(fc.integer(), fc.double(), oddString) }, { requiredKeys: [] }),
+        content: fc.array(tie('node'), { maxLength: 4 }),
+      },
+      { requiredKeys: ['type'] },
+    ),
   ),
 })).node;
 
 /** Deeper than the renderer goes (100), built without recursion (and shallow enough for fast-check to print). */
-const deepAdf = fc.tuple(fc.integer({ min: 90, max: 400 }), fc.constantFrom('blockquote', 'bulletList', 'paragraph', 'listItem')).map(([depth, type]) => {
-  let node: unknown = { type: 'text', text: 'bottom' };
-  for (let i = 0; i < depth; i++) node = { type, content: [node, { type: 'text', text: `${i}\n` }] };
-  return { type: 'doc', version: 1, content: [node] };
-});
+const deepAdf = fc
+  .tuple(fc.integer({ min: 90, max: 400 }), fc.constantFrom('blockquote', 'bulletList', 'paragraph', 'listItem'))
+  .map(([depth, type]) => {
+    let node: unknown = { type: 'text', text: 'bottom' };
+    for (let i = 0; i < depth; i++) node = { type, content: [node, { type: 'text', text: `${i}\n` }] };
+    return { type: 'doc', version: 1, content: [node] };
+  });
 const adfDoc = fc.oneof(
-  { weight: 4, arbitrary: fc.array(adfNode, { maxLength: 4 }).map((content) => ({ type: 'doc', version: 1, content })) },
+  {
+    weight: 4,
+    arbitrary: fc.array(adfNode, { maxLength: 4 }).map((content) => ({ type: 'doc', version: 1, content })),
+  },
   { weight: 1, arbitrary: deepAdf },
 );
 
 /** Valid triggers (a new OPS issue, the label added) with odd strings in summary, description and labels. */
-const valid: fc.Arbitrary<unknown> = fc.record({
-  kind: fc.constantFrom('cloud-issue-created', 'dc-issue-created', 'cloud-issue-updated-label-added'),
-  summary: fc.oneof({ weight: 9, arbitrary: oddString }, { weight: 1, arbitrary: fc.constant(null) }),
-  description: fc.oneof({ weight: 6, arbitrary: oddString }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: adfDoc }),
-  labels: fc.array(oddString, { maxLength: 5 }),
-}).map(({ kind, summary, description, labels }) => {
-  const doc = jiraFixture(kind);
-  // issue_created needs no label; the label-added update carries it in the changelog, whatever fields.labels says.
-  Object.assign(doc.issue.fields, { summary, description, labels });
-  return doc;
-});
+const valid: fc.Arbitrary<unknown> = fc
+  .record({
+    kind: fc.constantFrom('cloud-issue-created', 'dc-issue-created', 'cloud-issue-updated-label-added'),
+    summary: fc.oneof({ weight: 9, arbitrary: oddString }, { weight: 1, arbitrary: fc.constant(null) }),
+    description: fc.oneof(
+      { weight: 6, arbitrary: oddString },
+      { weight: 1, arbitrary: fc.constant(null) },
+      { weight: 3, arbitrary: adfDoc },
+    ),
+    labels: fc.array(oddString, { maxLength: 5 }),
+  })
+  .map(({ kind, summary, description, labels }) => {
+    const doc = jiraFixture(kind);
+    // issue_created needs no label; the label-added update carries it in the changelog, whatever fields.labels says.
+    Object.assign(doc.issue.fields, { summary, description, labels });
+    return doc;
+  });
 
 /** A fresh issue key for issue events; a fresh comment id for comment events (on OPS-7, which the double has). */
 function freshen(body: unknown, nextId: () => string): unknown {
@@ -117,7 +169,10 @@ function expectedOpenIssues(body: unknown): Issue[] {
 /** Forged authentication: none, another secret's, another body's, SHA-1, one digit off, garbage, or the shared token instead. */
 const forgeries: fc.Arbitrary<Forgery> = fc.oneof(
   fc.constant({ kind: 'missing' }),
-  fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s !== SECRET && s !== PREVIOUS_SECRET).map((value) => ({ kind: 'wrong-secret', value })),
+  fc
+    .string({ minLength: 1, maxLength: 40 })
+    .filter((s) => s !== SECRET && s !== PREVIOUS_SECRET)
+    .map((value) => ({ kind: 'wrong-secret', value })),
   fc.string({ minLength: 1, maxLength: 10 }).map((value) => ({ kind: 'other-body', value })),
   fc.constant({ kind: 'sha1' }),
   fc.constant({ kind: 'one-digit-off' }),
@@ -128,16 +183,17 @@ const forgeries: fc.Arbitrary<Forgery> = fc.oneof(
 
 function forge(body: string, f: Forgery, deliveryId?: string): Record<string, string> {
   const good = hmac(SECRET, body);
-  const signature: string | null = {
-    missing: null,
-    'wrong-secret': `sha256=${hmac(f.value ?? '', body)}`,
-    'other-body': `sha256=${hmac(SECRET, body + (f.value ?? ' '))}`,
-    sha1: `sha1=${createHmac('sha1', SECRET).update(body).digest('hex')}`,
-    'one-digit-off': `sha256=${good.slice(0, -1)}${good.endsWith('0') ? '1' : '0'}`,
-    garbage: f.value ?? '',
-    'token-header': null,
-    'token-basic-auth': null,
-  }[f.kind] ?? null;
+  const signature: string | null =
+    {
+      missing: null,
+      'wrong-secret': `sha256=${hmac(f.value ?? '', body)}`,
+      'other-body': `sha256=${hmac(SECRET, body + (f.value ?? ' '))}`,
+      sha1: `sha1=${createHmac('sha1', SECRET).update(body).digest('hex')}`,
+      'one-digit-off': `sha256=${good.slice(0, -1)}${good.endsWith('0') ? '1' : '0'}`,
+      garbage: f.value ?? '',
+      'token-header': null,
+      'token-basic-auth': null,
+    }[f.kind] ?? null;
   const h = headers(body, { deliveryId, signature });
   if (f.kind === 'token-header') h['x-lestrade-token'] = TOKEN;
   if (f.kind === 'token-basic-auth') h.authorization = `Basic ${Buffer.from(`jira:${TOKEN}`).toString('base64')}`;
@@ -153,8 +209,12 @@ export const jiraEndpoint: WebhookEndpoint = {
     jira.addIssue({ key: 'OPS-7', summary: 'Checkout API returns 502', priority: 'High', labels: ['checkout'] });
     return {
       env: {
-        JIRA_URL: jira.url, JIRA_DEPLOYMENT: 'cloud', JIRA_EMAIL: 'lestrade@example.com', JIRA_API_TOKEN: 'test-api-token',
-        JIRA_WEBHOOK_SECRET: `${PREVIOUS_SECRET},${SECRET}`, JIRA_WEBHOOK_TOKEN: TOKEN,
+        JIRA_URL: jira.url,
+        JIRA_DEPLOYMENT: 'cloud',
+        JIRA_EMAIL: 'lestrade@example.com',
+        JIRA_API_TOKEN: 'test-api-token',
+        JIRA_WEBHOOK_SECRET: `${PREVIOUS_SECRET},${SECRET}`,
+        JIRA_WEBHOOK_TOKEN: TOKEN,
       },
       config: { triggers: { projects: ['OPS'] } },
     };
@@ -167,14 +227,37 @@ export const jiraEndpoint: WebhookEndpoint = {
   deliveryIdHeader: 'x-atlassian-webhook-identifier',
   forgeries,
   forge,
-  get fixtures() { return WEBHOOK_FIXTURES.map(jiraFixture); },
+  get fixtures() {
+    return WEBHOOK_FIXTURES.map(jiraFixture);
+  },
   hotPaths: [
-    ['webhookEvent'], ['issue'], ['issue', 'key'], ['issue', 'id'], ['issue', 'fields'], ['issue', 'fields', 'summary'],
-    ['issue', 'fields', 'description'], ['issue', 'fields', 'labels'], ['issue', 'fields', 'labels', 0], ['issue', 'fields', 'project'],
-    ['issue', 'fields', 'project', 'key'], ['issue', 'fields', 'created'], ['issue', 'fields', 'priority'], ['issue', 'fields', 'status'],
-    ['issue', 'fields', 'resolution'], ['issue', 'fields', 'comment'], ['issue', 'fields', 'reporter'], ['issue', 'fields', 'components'],
-    ['changelog'], ['changelog', 'items', 0, 'toString'], ['changelog', 'items', 0, 'fromString'], ['changelog', 'items', 0, 'field'],
-    ['comment', 'body'], ['comment', 'id'], ['comment', 'author'], ['comment', 'author', 'accountId'], ['timestamp'],
+    ['webhookEvent'],
+    ['issue'],
+    ['issue', 'key'],
+    ['issue', 'id'],
+    ['issue', 'fields'],
+    ['issue', 'fields', 'summary'],
+    ['issue', 'fields', 'description'],
+    ['issue', 'fields', 'labels'],
+    ['issue', 'fields', 'labels', 0],
+    ['issue', 'fields', 'project'],
+    ['issue', 'fields', 'project', 'key'],
+    ['issue', 'fields', 'created'],
+    ['issue', 'fields', 'priority'],
+    ['issue', 'fields', 'status'],
+    ['issue', 'fields', 'resolution'],
+    ['issue', 'fields', 'comment'],
+    ['issue', 'fields', 'reporter'],
+    ['issue', 'fields', 'components'],
+    ['changelog'],
+    ['changelog', 'items', 0, 'toString'],
+    ['changelog', 'items', 0, 'fromString'],
+    ['changelog', 'items', 0, 'field'],
+    ['comment', 'body'],
+    ['comment', 'id'],
+    ['comment', 'author'],
+    ['comment', 'author', 'accountId'],
+    ['timestamp'],
   ],
   hotValues: adfDoc,
   valid,
@@ -200,5 +283,4 @@ export const jiraEndpoint: WebhookEndpoint = {
     }
     return [...seen].map(([k, n]) => `${n} × ${k}`);
   },
-
 };

@@ -39,7 +39,11 @@ const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
  */
 function parseBig(text: string, mark: boolean): unknown {
   const prefix = mark ? JSON.stringify(RAW).slice(1, -1) : '';
-  return JSON.parse(text.replace(TOKENS, (t) => (t.startsWith('"') || !/^-?\d+$/.test(t) || Number.isSafeInteger(Number(t)) ? t : `"${prefix}${t}"`)));
+  return JSON.parse(
+    text.replace(TOKENS, (t) =>
+      t.startsWith('"') || !/^-?\d+$/.test(t) || Number.isSafeInteger(Number(t)) ? t : `"${prefix}${t}"`,
+    ),
+  );
 }
 
 /** How OpsGenie-style sources read a body: integers past 2^53 as their exact decimal string. */
@@ -51,8 +55,18 @@ const fixtureDoc = (text: string): unknown => parseBig(text, true);
 const SAFE = 2 ** 53 - 1;
 /** updatedAt as the vendor sends it: a nanosecond integer past 2^53 (raw token), a small one, or digits in a string. */
 const updatedAt = fc.oneof(
-  { weight: 5, arbitrary: fc.bigInt({ min: BigInt(SAFE) + 1n, max: 10n ** 19n * 5n }).map((n) => ({ token: RAW + n.toString(), digits: n.toString() })) },
-  { weight: 1, arbitrary: fc.constantFrom(1718031599123000123n, 9007199254740993n, 10n ** 22n).map((n) => ({ token: RAW + n.toString(), digits: n.toString() })) },
+  {
+    weight: 5,
+    arbitrary: fc
+      .bigInt({ min: BigInt(SAFE) + 1n, max: 10n ** 19n * 5n })
+      .map((n) => ({ token: RAW + n.toString(), digits: n.toString() })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(1718031599123000123n, 9007199254740993n, 10n ** 22n)
+      .map((n) => ({ token: RAW + n.toString(), digits: n.toString() })),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: SAFE }).map((n) => ({ token: n, digits: String(n) })) },
   { weight: 1, arbitrary: fc.stringMatching(/^\d{1,25}$/).map((s) => ({ token: s, digits: s })) },
 );
@@ -64,7 +78,25 @@ const createdAt = fc.oneof(
 /** Details as OpsGenie sends them (strings), sometimes with values of other types (read as text). */
 const details = fc.oneof(
   { weight: 3, arbitrary: oddMap },
-  { weight: 1, arbitrary: fc.array(fc.tuple(oddString, fc.oneof(oddString, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), oddMap)), { maxLength: 5 }).map((p) => Object.fromEntries(p)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(
+        fc.tuple(
+          oddString,
+          fc.oneof(
+            oddString,
+            fc.integer(),
+            fc.double({ noNaN: true, noDefaultInfinity: true }),
+            fc.boolean(),
+            fc.constant(null),
+            oddMap,
+          ),
+        ),
+        { maxLength: 5 },
+      )
+      .map((p) => Object.fromEntries(p)),
+  },
 );
 
 interface OpsRow {
@@ -96,15 +128,24 @@ interface OpsRow {
 function guardFetch(): { outbound: string[]; restore(): void } {
   const real = globalThis.fetch;
   const outbound: string[] = [];
-  globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+  globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     if (url.hostname !== '127.0.0.1' && url.hostname !== 'localhost') {
-      outbound.push(`${init?.method ?? (input instanceof Request ? input.method : 'GET')} ${url.origin}${url.pathname}`);
-      throw new TypeError('fetch failed', { cause: { code: 'ENETUNREACH', message: 'the fuzz suite allows no network' } });
+      outbound.push(
+        `${init?.method ?? (input instanceof Request ? input.method : 'GET')} ${url.origin}${url.pathname}`,
+      );
+      throw new TypeError('fetch failed', {
+        cause: { code: 'ENETUNREACH', message: 'the fuzz suite allows no network' },
+      });
     }
     return real(input, init);
-  });
-  return { outbound, restore: () => { globalThis.fetch = real; } };
+  };
+  return {
+    outbound,
+    restore: () => {
+      globalThis.fetch = real;
+    },
+  };
 }
 
 const ALERT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-\d+$/;
@@ -120,21 +161,42 @@ function opsAlertsEndpoint(row: OpsRow): WebhookEndpoint {
 
   const forgeries: fc.Arbitrary<Forgery> = fc.oneof(
     fc.constantFrom<Forgery>(
-      { kind: 'missing' }, { kind: 'empty' }, { kind: 'prefix' }, { kind: 'suffix' }, { kind: 'upper-case' },
-      { kind: 'configured-list' }, { kind: 'bearer' }, { kind: 'basic-auth' }, { kind: 'other-source' },
+      { kind: 'missing' },
+      { kind: 'empty' },
+      { kind: 'prefix' },
+      { kind: 'suffix' },
+      { kind: 'upper-case' },
+      { kind: 'configured-list' },
+      { kind: 'bearer' },
+      { kind: 'basic-auth' },
+      { kind: 'other-source' },
     ),
-    fc.stringMatching(/^[\x21-\x7e][\x20-\x7e]{0,58}[\x21-\x7e]$/).filter((t) => !tokens.includes(t.trim())).map((value) => ({ kind: 'wrong-token', value })),
+    fc
+      .stringMatching(/^[\x21-\x7e][\x20-\x7e]{0,58}[\x21-\x7e]$/)
+      .filter((t) => !tokens.includes(t.trim()))
+      .map((value) => ({ kind: 'wrong-token', value })),
     fc.stringMatching(/^[\x21-\x2b\x2d-\x7e]{1,20}$/).map((value) => ({ kind: 'listed-with-token', value })),
   );
   function forge(_body: string, f: Forgery): Record<string, string> {
-    const h = headers({
-      missing: null, empty: '', prefix: row.token.slice(0, -1), suffix: `${row.token}x`, 'upper-case': row.token.toUpperCase(),
-      // The setting's own value (both tokens, comma-separated): not one token.
-      'configured-list': `${row.previousToken},${row.token}`, bearer: null, 'basic-auth': null, 'other-source': row.otherToken,
-      'wrong-token': f.value ?? 'x', 'listed-with-token': `${f.value}, ${row.token}`,
-    }[f.kind] ?? null);
+    const h = headers(
+      {
+        missing: null,
+        empty: '',
+        prefix: row.token.slice(0, -1),
+        suffix: `${row.token}x`,
+        'upper-case': row.token.toUpperCase(),
+        // The setting's own value (both tokens, comma-separated): not one token.
+        'configured-list': `${row.previousToken},${row.token}`,
+        bearer: null,
+        'basic-auth': null,
+        'other-source': row.otherToken,
+        'wrong-token': f.value ?? 'x',
+        'listed-with-token': `${f.value}, ${row.token}`,
+      }[f.kind] ?? null,
+    );
     if (f.kind === 'bearer') h.authorization = `Bearer ${row.token}`;
-    if (f.kind === 'basic-auth') h.authorization = `Basic ${Buffer.from(`${row.name}:${row.token}`).toString('base64')}`;
+    if (f.kind === 'basic-auth')
+      h.authorization = `Basic ${Buffer.from(`${row.name}:${row.token}`).toString('base64')}`;
     return h;
   }
 
@@ -144,38 +206,57 @@ function opsAlertsEndpoint(row: OpsRow): WebhookEndpoint {
   const expectedById = new Map<string, { updatedAt: string; startedAt: string }>();
 
   /** Valid Creates passing the row's triggers, with odd strings wherever the payload holds text. */
-  const valid = fc.record({
-    message: fc.oneof({ weight: 9, arbitrary: oddString }, { weight: 1, arbitrary: fc.constant(null) }),
-    description: fc.option(oddString, { nil: undefined }),
-    details: fc.option(details, { nil: undefined }),
-    tags: fc.array(oddString, { maxLength: 5 }),
-    priority: fc.oneof(fc.constantFrom('P1', 'P2', 'P3', 'P4', 'P5', 'p1', ' P2 '), oddString, fc.constant(null)),
-    alias: fc.option(oddString, { nil: undefined }),
-    entity: fc.option(oddString, { nil: undefined }),
-    source: fc.option(oddString, { nil: undefined }),
-    tinyId: fc.oneof(fc.stringMatching(/^\d{1,6}$/), fc.nat(), oddString),
-    updatedAt, createdAt,
-    integrationName: fc.option(oddString, { nil: undefined }),
-    username: oddString,
-    trigger: row.triggerFields,
-  }).map((v) => {
-    const alert: Json = {
-      updatedAt: v.updatedAt.token, tags: v.tags, teams: [], recipients: [], message: v.message, username: v.username,
-      alertId: row.fixtureAlertId, tinyId: v.tinyId, createdAt: v.createdAt.token, userId: '', priority: v.priority, responders: [], actions: [],
-      ...(v.description === undefined ? {} : { description: v.description }),
-      ...(v.details === undefined ? {} : { details: v.details }),
-      ...(v.alias === undefined ? {} : { alias: v.alias }),
-      ...(v.entity === undefined ? {} : { entity: v.entity }),
-      ...(v.source === undefined ? {} : { source: v.source }),
-    };
-    for (const [k, x] of Object.entries(v.trigger)) alert[k] = Array.isArray(x) && Array.isArray(alert[k]) ? [...alert[k], ...x] : x;
-    const doc: Json = {
-      source: { name: '', type: 'API' }, alert, action: 'Create', integrationId: '5b7e0c1a-2d3f-4e5a-8b9c-0d1e2f3a4b5c', integrationType: 'Webhook',
-      ...(v.integrationName === undefined ? {} : { integrationName: v.integrationName }),
-    };
-    expectations.set(doc, { updatedAt: v.updatedAt.digits, startedAt: new Date(v.createdAt.ms).toISOString() });
-    return doc;
-  });
+  const valid = fc
+    .record({
+      message: fc.oneof({ weight: 9, arbitrary: oddString }, { weight: 1, arbitrary: fc.constant(null) }),
+      description: fc.option(oddString, { nil: undefined }),
+      details: fc.option(details, { nil: undefined }),
+      tags: fc.array(oddString, { maxLength: 5 }),
+      priority: fc.oneof(fc.constantFrom('P1', 'P2', 'P3', 'P4', 'P5', 'p1', ' P2 '), oddString, fc.constant(null)),
+      alias: fc.option(oddString, { nil: undefined }),
+      entity: fc.option(oddString, { nil: undefined }),
+      source: fc.option(oddString, { nil: undefined }),
+      tinyId: fc.oneof(fc.stringMatching(/^\d{1,6}$/), fc.nat(), oddString),
+      updatedAt,
+      createdAt,
+      integrationName: fc.option(oddString, { nil: undefined }),
+      username: oddString,
+      trigger: row.triggerFields,
+    })
+    .map((v) => {
+      const alert: Json = {
+        updatedAt: v.updatedAt.token,
+        tags: v.tags,
+        teams: [],
+        recipients: [],
+        message: v.message,
+        username: v.username,
+        alertId: row.fixtureAlertId,
+        tinyId: v.tinyId,
+        createdAt: v.createdAt.token,
+        userId: '',
+        priority: v.priority,
+        responders: [],
+        actions: [],
+        ...(v.description === undefined ? {} : { description: v.description }),
+        ...(v.details === undefined ? {} : { details: v.details }),
+        ...(v.alias === undefined ? {} : { alias: v.alias }),
+        ...(v.entity === undefined ? {} : { entity: v.entity }),
+        ...(v.source === undefined ? {} : { source: v.source }),
+      };
+      for (const [k, x] of Object.entries(v.trigger))
+        alert[k] = Array.isArray(x) && Array.isArray(alert[k]) ? [...alert[k], ...x] : x;
+      const doc: Json = {
+        source: { name: '', type: 'API' },
+        alert,
+        action: 'Create',
+        integrationId: '5b7e0c1a-2d3f-4e5a-8b9c-0d1e2f3a4b5c',
+        integrationType: 'Webhook',
+        ...(v.integrationName === undefined ? {} : { integrationName: v.integrationName }),
+      };
+      expectations.set(doc, { updatedAt: v.updatedAt.digits, startedAt: new Date(v.createdAt.ms).toISOString() });
+      return doc;
+    });
 
   let counter = 0;
   function freshen(body: unknown, nextId: () => string): unknown {
@@ -196,18 +277,20 @@ function opsAlertsEndpoint(row: OpsRow): WebhookEndpoint {
     return decideAction(p, triggers, self()).kind === 'investigate' ? [row.issueFromAction(p)] : [];
   }
 
-  const regressions: Array<Omit<KnownDefect, 'hits'>> = [{
-    title: `${row.name}: a Create or Close whose alert.alertId holds a lone UTF-16 surrogate (no URL can name it) is not 5xx`,
-    async demonstrate(t) {
-      for (const action of ['Create', 'Close']) {
-        const doc = fixtureDoc(row.fixtureTexts()[0]!) as Json;
-        Object.assign(doc, { action });
-        doc.alert.alertId = '\ud800';
-        const r = await t.deliver(toJsonText(doc));
-        expect(r.status, `${action}: ${JSON.stringify(r.body)}`).toBeLessThan(500);
-      }
+  const regressions: Array<Omit<KnownDefect, 'hits'>> = [
+    {
+      title: `${row.name}: a Create or Close whose alert.alertId holds a lone UTF-16 surrogate (no URL can name it) is not 5xx`,
+      async demonstrate(t) {
+        for (const action of ['Create', 'Close']) {
+          const doc = fixtureDoc(row.fixtureTexts()[0]!) as Json;
+          Object.assign(doc, { action });
+          doc.alert.alertId = '\ud800';
+          const r = await t.deliver(toJsonText(doc));
+          expect(r.status, `${action}: ${JSON.stringify(r.body)}`).toBeLessThan(500);
+        }
+      },
     },
-  }];
+  ];
 
   let guard: ReturnType<typeof guardFetch> | undefined;
   return {
@@ -217,13 +300,19 @@ function opsAlertsEndpoint(row: OpsRow): WebhookEndpoint {
     async setup() {
       guard = guardFetch();
       const s = await row.setup();
-      return { env: { ...s.env, [row.tokenEnv]: `${row.previousToken},${row.token}` }, config: { triggers: row.triggers, ...s.config } };
+      return {
+        env: { ...s.env, [row.tokenEnv]: `${row.previousToken},${row.token}` },
+        config: { triggers: row.triggers, ...s.config },
+      };
     },
     async teardown() {
       guard?.restore();
       const calls = [...(guard?.outbound ?? []), ...(await row.teardown())];
       guard = undefined;
-      if (calls.length) throw new Error(`/webhooks/${row.name} called the vendor while answering (it must not): ${calls.slice(0, 5).join('; ')}`);
+      if (calls.length)
+        throw new Error(
+          `/webhooks/${row.name} called the vendor while answering (it must not): ${calls.slice(0, 5).join('; ')}`,
+        );
     },
     sign: () => headers(row.token),
     forgeries,
@@ -236,15 +325,56 @@ function opsAlertsEndpoint(row: OpsRow): WebhookEndpoint {
       return [...docs, ...Array.from({ length: Math.max(1, docs.length - creates.length) }, () => creates).flat()];
     },
     hotPaths: [
-      ['action'], ['alert'], ['alert', 'alertId'], ['alert', 'message'], ['alert', 'description'], ['alert', 'details'],
-      ['alert', 'details', 'alertname'], ['alert', 'tags'], ['alert', 'tags', 0], ['alert', 'priority'], ['alert', 'teams'], ['alert', 'teams', 0],
-      ['alert', 'responders'], ['alert', 'responders', 0, 'name'], ['alert', 'responders', 0, 'type'], ['alert', 'createdAt'],
-      ['alert', 'updatedAt'], ['alert', 'tinyId'], ['alert', 'alias'], ['alert', 'entity'], ['alert', 'source'], ['alert', 'username'],
-      ['alert', 'note'], ['integrationName'], ['source'],
+      ['action'],
+      ['alert'],
+      ['alert', 'alertId'],
+      ['alert', 'message'],
+      ['alert', 'description'],
+      ['alert', 'details'],
+      ['alert', 'details', 'alertname'],
+      ['alert', 'tags'],
+      ['alert', 'tags', 0],
+      ['alert', 'priority'],
+      ['alert', 'teams'],
+      ['alert', 'teams', 0],
+      ['alert', 'responders'],
+      ['alert', 'responders', 0, 'name'],
+      ['alert', 'responders', 0, 'type'],
+      ['alert', 'createdAt'],
+      ['alert', 'updatedAt'],
+      ['alert', 'tinyId'],
+      ['alert', 'alias'],
+      ['alert', 'entity'],
+      ['alert', 'source'],
+      ['alert', 'username'],
+      ['alert', 'note'],
+      ['integrationName'],
+      ['source'],
     ] satisfies Path[],
     hotValues: fc.oneof(
-      fc.constantFrom('Create', 'Close', 'AddNote', 'Acknowledge', 'P1', 'p1', ' P2 ', 'team', 'payments', 'Payments', 'Lestrade', 'lestrade@example.com'),
-      fc.constantFrom('1718031599123000123', '9007199254740993', '99999999999999999999999', '-9007199254740993', '8640000000000001').map((d) => RAW + d),
+      fc.constantFrom(
+        'Create',
+        'Close',
+        'AddNote',
+        'Acknowledge',
+        'P1',
+        'p1',
+        ' P2 ',
+        'team',
+        'payments',
+        'Payments',
+        'Lestrade',
+        'lestrade@example.com',
+      ),
+      fc
+        .constantFrom(
+          '1718031599123000123',
+          '9007199254740993',
+          '99999999999999999999999',
+          '-9007199254740993',
+          '8640000000000001',
+        )
+        .map((d) => RAW + d),
       fc.constant('### Lestrade\n\nlestrade:rca:1042 sha=0123456789ab'),
       fc.array(fc.record({ id: oddString, type: fc.constantFrom('team', 'user'), name: oddString }), { maxLength: 2 }),
     ),
@@ -262,9 +392,15 @@ function opsAlertsEndpoint(row: OpsRow): WebhookEndpoint {
         description: a.description ?? '',
         labels: (a.tags as string[]).filter((t) => !fixed.has(t)),
         fields: [
-          ...(e ? [[['raw', 'updatedAt'], e.updatedAt], [['startedAt'], e.startedAt]] as Array<[Path, unknown]> : []),
-          ...(detailsAreText ? [[['annotations'], a.details]] as Array<[Path, unknown]> : []),
-          [['identity'], a.alertId], [['locator', 'ref', 'alertId'], a.alertId],
+          ...(e
+            ? ([
+                [['raw', 'updatedAt'], e.updatedAt],
+                [['startedAt'], e.startedAt],
+              ] as Array<[Path, unknown]>)
+            : []),
+          ...(detailsAreText ? ([[['annotations'], a.details]] as Array<[Path, unknown]>) : []),
+          [['identity'], a.alertId],
+          [['locator', 'ref', 'alertId'], a.alertId],
         ],
       };
     },
@@ -297,14 +433,19 @@ export const opsgenieEndpoint: WebhookEndpoint = opsAlertsEndpoint({
   noteUser: () => 'Lestrade',
   triggerFields: fc.oneof(
     fc.constant({ teams: [PAYMENTS_TEAM] }),
-    fc.constantFrom('Payments', 'payments', 'PAYMENTS').map((name) => ({ responders: [{ id: 'ae5b5a1c-0000-4000-8000-000000000001', type: 'team', name }] })),
+    fc
+      .constantFrom('Payments', 'payments', 'PAYMENTS')
+      .map((name) => ({ responders: [{ id: 'ae5b5a1c-0000-4000-8000-000000000001', type: 'team', name }] })),
   ),
   async setup() {
     return { env: { OPSGENIE_API_KEY: 'fuzz-opsgenie-api-key' } };
   },
-  async teardown() { return []; },
+  async teardown() {
+    return [];
+  },
   issueFromAction: (p) => ogIssueFromAction(p, { apiUrl: US_API }, 'open'),
-  linkBuilder: 'alertUrl in sources/opsgenie/map.ts (with the US or EU API URL, where it makes a link; issueFromAction)',
+  linkBuilder:
+    'alertUrl in sources/opsgenie/map.ts (with the US or EU API URL, where it makes a link; issueFromAction)',
 });
 
 let jsm: JsmOpsDouble | undefined;
@@ -330,7 +471,14 @@ export const jsmOpsEndpoint: WebhookEndpoint = opsAlertsEndpoint({
   }),
   async setup() {
     jsm = await startJsmOpsDouble();
-    return { env: { JSM_OPS_SITE_URL: jsm.url, JSM_OPS_API_URL: jsm.url, JSM_OPS_EMAIL: jsm.email, JSM_OPS_API_TOKEN: jsm.apiToken } };
+    return {
+      env: {
+        JSM_OPS_SITE_URL: jsm.url,
+        JSM_OPS_API_URL: jsm.url,
+        JSM_OPS_EMAIL: jsm.email,
+        JSM_OPS_API_TOKEN: jsm.apiToken,
+      },
+    };
   },
   async teardown() {
     const seen = (jsm?.requests ?? []).map((r) => `${r.method} ${r.path}`);

@@ -67,7 +67,12 @@ export interface WebhookEndpoint {
    * the payload holds it as text), label names that must be keys of its labels, valued "true", and
    * other values at paths of the stored issue (e.g. ['raw', 'updatedAt']), known apart from the source's mapper.
    */
-  exactText?(body: unknown): { title?: string; description?: string; labels?: string[]; fields?: Array<[Path, unknown]> };
+  exactText?(body: unknown): {
+    title?: string;
+    description?: string;
+    labels?: string[];
+    fields?: Array<[Path, unknown]>;
+  };
   /** What the vendor double saw that its spec refuses (requests the service should not have sent), for FUZZ_STATS. */
   report?(): string[];
   /** Defects the properties found in src/ or sources/, not fixed yet: see KnownDefect. */
@@ -79,7 +84,13 @@ export interface WebhookEndpoint {
 }
 
 /** fast-check runs per property, bounded so that all fuzz files together stay well under 40 s on two cores. */
-export interface Runs { anyJson: number; mutations: number; valid: number; forged: number; replay: number }
+export interface Runs {
+  anyJson: number;
+  mutations: number;
+  valid: number;
+  forged: number;
+  replay: number;
+}
 export const DEFAULT_RUNS: Runs = { anyJson: 200, mutations: 300, valid: 100, forged: 60, replay: 40 };
 
 /**
@@ -106,22 +117,43 @@ export interface Forgery {
   value?: string;
 }
 
-const amSchema = JSON.parse(readFileSync(new URL('../fixtures/alertmanager/webhook-v4.schema.json', import.meta.url), 'utf8'));
+const amSchema = JSON.parse(
+  readFileSync(new URL('../fixtures/alertmanager/webhook-v4.schema.json', import.meta.url), 'utf8'),
+);
 // strictNumbers: JSON text such as 1e400 parses to Infinity, which no sender writes and plain AJV takes for an integer.
-const amValidate = new (Ajv2020 as unknown as typeof Ajv2020.default)({ strict: false, allErrors: false, strictNumbers: true }).compile(amSchema);
+const amValidate = new (Ajv2020 as unknown as typeof Ajv2020.default)({
+  strict: false,
+  allErrors: false,
+  strictNumbers: true,
+}).compile(amSchema);
 const AM_TOKEN = 'fuzz-alertmanager-token-5f1c';
 
-const rfc3339 = fc.record({
-  year: fc.integer({ min: 1, max: 9999 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 28 }),
-  h: fc.integer({ min: 0, max: 23 }), m: fc.integer({ min: 0, max: 59 }), s: fc.integer({ min: 0, max: 59 }),
-  frac: fc.option(fc.stringMatching(/^[0-9]{1,9}$/), { nil: undefined }),
-  zone: fc.oneof(fc.constant('Z'), fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
-    .map(([sign, hh, mm]) => `${sign}${String(hh).padStart(2, '0')}:${String(mm).padStart(2, '0')}`)),
-}).map((t) => `${String(t.year).padStart(4, '0')}-${String(t.month).padStart(2, '0')}-${String(t.day).padStart(2, '0')}T${[t.h, t.m, t.s].map((n) => String(n).padStart(2, '0')).join(':')}${t.frac ? `.${t.frac}` : ''}${t.zone}`);
+const rfc3339 = fc
+  .record({
+    year: fc.integer({ min: 1, max: 9999 }),
+    month: fc.integer({ min: 1, max: 12 }),
+    day: fc.integer({ min: 1, max: 28 }),
+    h: fc.integer({ min: 0, max: 23 }),
+    m: fc.integer({ min: 0, max: 59 }),
+    s: fc.integer({ min: 0, max: 59 }),
+    frac: fc.option(fc.stringMatching(/^[0-9]{1,9}$/), { nil: undefined }),
+    zone: fc.oneof(
+      fc.constant('Z'),
+      fc
+        .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+        .map(([sign, hh, mm]) => `${sign}${String(hh).padStart(2, '0')}:${String(mm).padStart(2, '0')}`),
+    ),
+  })
+  .map(
+    (t) =>
+      `${String(t.year).padStart(4, '0')}-${String(t.month).padStart(2, '0')}-${String(t.day).padStart(2, '0')}T${[t.h, t.m, t.s].map((n) => String(n).padStart(2, '0')).join(':')}${t.frac ? `.${t.frac}` : ''}${t.zone}`,
+  );
 
 /** An odd map that often has the keys the mapping reads (alertname, severity, summary, ...), so titles get odd too. */
-const withKeys = (names: string[]) => fc.tuple(oddMap, fc.dictionary(fc.constantFrom(...names), oddString, { maxKeys: names.length }))
-  .map(([odd, known]) => ({ ...known, ...odd }));
+const withKeys = (names: string[]) =>
+  fc
+    .tuple(oddMap, fc.dictionary(fc.constantFrom(...names), oddString, { maxKeys: names.length }))
+    .map(([odd, known]) => ({ ...known, ...odd }));
 
 const amAlert = fc.record({
   status: fc.constant('firing'),
@@ -140,7 +172,10 @@ export const alertmanager: WebhookEndpoint = {
   sign: () => ({ authorization: `Bearer ${AM_TOKEN}`, 'content-type': 'application/json' }),
   forgeries: fc.oneof(
     fc.constant({ kind: 'missing' }),
-    fc.stringMatching(/^[\x21-\x7e]{1,60}$/).filter((t) => t !== AM_TOKEN).map((value) => ({ kind: 'wrong-token', value })),
+    fc
+      .stringMatching(/^[\x21-\x7e]{1,60}$/)
+      .filter((t) => t !== AM_TOKEN)
+      .map((value) => ({ kind: 'wrong-token', value })),
     fc.constant({ kind: 'basic-auth' }),
   ),
   forge(_body, f) {
@@ -150,18 +185,30 @@ export const alertmanager: WebhookEndpoint = {
     return { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) };
   },
   fixtures: [
-    ...(['group-firing-truncated', 'group-repeat-notification', 'group-mixed-resolved', 'group-next'] as const).map((n) => amFixture(n).body),
-    amCaptured('firing').body, amCaptured('resolved').body,
+    ...(['group-firing-truncated', 'group-repeat-notification', 'group-mixed-resolved', 'group-next'] as const).map(
+      (n) => amFixture(n).body,
+    ),
+    amCaptured('firing').body,
+    amCaptured('resolved').body,
   ],
   valid: fc.record({
-    version: fc.constant('4'), groupKey: oddString, truncatedAlerts: fc.nat(), receiver: oddString, status: fc.constant('firing'),
+    version: fc.constant('4'),
+    groupKey: oddString,
+    truncatedAlerts: fc.nat(),
+    receiver: oddString,
+    status: fc.constant('firing'),
     alerts: fc.array(amAlert, { minLength: 1, maxLength: 3 }),
-    groupLabels: oddMap, commonLabels: oddMap, commonAnnotations: oddMap, externalURL: oddString,
+    groupLabels: oddMap,
+    commonLabels: oddMap,
+    commonAnnotations: oddMap,
+    externalURL: oddString,
   }),
   freshen(body, nextId) {
     const alerts = (body as { alerts?: unknown } | null)?.alerts;
     if (Array.isArray(alerts)) {
-      for (const a of alerts) if (a && typeof a === 'object' && typeof (a as { fingerprint?: unknown }).fingerprint === 'string') (a as { fingerprint: string }).fingerprint = nextId();
+      for (const a of alerts)
+        if (a && typeof a === 'object' && typeof (a as { fingerprint?: unknown }).fingerprint === 'string')
+          (a as { fingerprint: string }).fingerprint = nextId();
     }
     return body;
   },
@@ -170,7 +217,14 @@ export const alertmanager: WebhookEndpoint = {
 };
 
 /** The table: each row is fuzzed by tests/fuzz/webhooks-<name>.test.ts (one file each, so rows run in parallel). */
-export const WEBHOOK_ENDPOINTS: WebhookEndpoint[] = [alertmanager, github, jiraEndpoint, pagerdutyEndpoint, opsgenieEndpoint, jsmOpsEndpoint];
+export const WEBHOOK_ENDPOINTS: WebhookEndpoint[] = [
+  alertmanager,
+  github,
+  jiraEndpoint,
+  pagerdutyEndpoint,
+  opsgenieEndpoint,
+  jsmOpsEndpoint,
+];
 
 export function endpointNamed(name: string): WebhookEndpoint {
   const found = WEBHOOK_ENDPOINTS.find((e) => e.name === name);

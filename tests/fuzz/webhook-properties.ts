@@ -33,7 +33,11 @@ const ANSWER_MS = 8_000;
 export function fuzzWebhook(endpoint: WebhookEndpoint): void {
   /** The body as the source reads it (JSON.parse unless the row says otherwise), or undefined when it is no JSON. */
   const parseOrUndefined = (text: string): unknown => {
-    try { return (endpoint.parseBody ?? JSON.parse)(text); } catch { return undefined; }
+    try {
+      return (endpoint.parseBody ?? JSON.parse)(text);
+    } catch {
+      return undefined;
+    }
   };
   const runs = { ...DEFAULT_RUNS, ...endpoint.runs };
   let redis: TestRedis;
@@ -49,13 +53,20 @@ export function fuzzWebhook(endpoint: WebhookEndpoint): void {
     const config = join(mkdtempSync(join(tmpdir(), 'lestrade-fuzz-')), 'lestrade.yaml');
     writeFileSync(config, JSON.stringify({ sources: s?.config ? { [endpoint.name]: s.config } : {} }));
     // No LLM: nothing runs, so every claim stays visible as a record and a queued job.
-    svc = await startTestService(redis.url, { LOG_LEVEL: 'silent', ...endpoint.env, ...s?.env, LESTRADE_CONFIG: config });
+    svc = await startTestService(redis.url, {
+      LOG_LEVEL: 'silent',
+      ...endpoint.env,
+      ...s?.env,
+      LESTRADE_CONFIG: config,
+    });
   });
   afterAll(async () => {
     if (process.env.FUZZ_STATS && svc) {
       const lines = [...stats].map(([k, n]) => `  ${String(n).padStart(5)}  ${k}`).sort();
       const refused = endpoint.report?.() ?? [];
-      console.log(`${endpoint.path}:\n${lines.join('\n')}${refused.length ? `\n  the double refused:\n${refused.map((l) => `    ${l}`).join('\n')}` : ''}`);
+      console.log(
+        `${endpoint.path}:\n${lines.join('\n')}${refused.length ? `\n  the double refused:\n${refused.map((l) => `    ${l}`).join('\n')}` : ''}`,
+      );
     }
     await svc?.close();
     admin?.disconnect();
@@ -66,9 +77,16 @@ export function fuzzWebhook(endpoint: WebhookEndpoint): void {
   const created = () => admin.zcard(keys.index());
   async function post(text: string, headers: Record<string, string> = endpoint.sign(text)) {
     try {
-      return await fetch(`${svc.base}${endpoint.path}`, { method: 'POST', headers, body: text, signal: AbortSignal.timeout(ANSWER_MS) });
+      return await fetch(`${svc.base}${endpoint.path}`, {
+        method: 'POST',
+        headers,
+        body: text,
+        signal: AbortSignal.timeout(ANSWER_MS),
+      });
     } catch (err) {
-      throw new Error(`POST ${endpoint.path} got no answer within ${ANSWER_MS} ms (${(err as Error).name}): ${text.slice(0, 300)}`);
+      throw new Error(
+        `POST ${endpoint.path} got no answer within ${ANSWER_MS} ms (${(err as Error).name}): ${text.slice(0, 300)}`,
+      );
     }
   }
 
@@ -81,7 +99,11 @@ export function fuzzWebhook(endpoint: WebhookEndpoint): void {
   const tally = (status: number, body: unknown, createdNow: number) => {
     const b = body as { ignored?: string; duplicates?: unknown[]; resolved?: unknown[]; error?: string } | undefined;
     // Reasons and errors without the ids and values in them, so like outcomes count together.
-    const gist = (t: string, n: number) => t.replace(/\d+/g, 'N').replace(/"[^"]*"|\([^)]*\)|@\S+/g, '…').slice(0, n);
+    const gist = (t: string, n: number) =>
+      t
+        .replace(/\d+/g, 'N')
+        .replace(/"[^"]*"|\([^)]*\)|@\S+/g, '…')
+        .slice(0, n);
     const what = (() => {
       if (createdNow > 0) return 'created';
       if (b?.ignored) return `ignored: ${gist(b.ignored, 70)}`;
@@ -97,7 +119,10 @@ export function fuzzWebhook(endpoint: WebhookEndpoint): void {
     const sourceAccepts = (doc: unknown) => (endpoint.sourceAccepts ?? endpoint.specAccepts)(doc);
 
     /** Posts a correctly signed body, checking the status class and that a refused payload creates nothing. */
-    async function checkDelivery(text: string, headers?: Record<string, string>): Promise<{ status: number; body: unknown; createdNow: number }> {
+    async function checkDelivery(
+      text: string,
+      headers?: Record<string, string>,
+    ): Promise<{ status: number; body: unknown; createdNow: number }> {
       const before = await created();
       const res = await post(text, headers);
       // A reply that is not JSON has no body to judge.
@@ -107,7 +132,8 @@ export function fuzzWebhook(endpoint: WebhookEndpoint): void {
       const doc = parseOrUndefined(text);
       const accepted = doc !== undefined && sourceAccepts(doc);
       expect(res.status, `${res.status} ${JSON.stringify(body)}`).toBeLessThan(500);
-      if (doc !== undefined && endpoint.specAccepts(doc)) expect(accepted, 'the vendor may send this, but the source\'s schema refuses it').toBe(true);
+      if (doc !== undefined && endpoint.specAccepts(doc))
+        expect(accepted, "the vendor may send this, but the source's schema refuses it").toBe(true);
       if (accepted) expect(res.status, JSON.stringify(body)).toBe(200);
       else {
         expect(res.status).toBeGreaterThanOrEqual(400);
@@ -124,104 +150,140 @@ export function fuzzWebhook(endpoint: WebhookEndpoint): void {
 
     it('(a) answers any JSON value with 2xx or 4xx, creating nothing from what the schema refuses', async () => {
       property = 'any-json';
-      await fc.assert(fc.asyncProperty(anyJson, async (value) => {
-        const text = toJsonText(value);
-        narrow(text);
-        await checkDelivery(text);
-      }), fcParams(runs.anyJson));
+      await fc.assert(
+        fc.asyncProperty(anyJson, async (value) => {
+          const text = toJsonText(value);
+          narrow(text);
+          await checkDelivery(text);
+        }),
+        fcParams(runs.anyJson),
+      );
     });
 
     const mutated = endpoint.hotPaths
-      ? fc.oneof(mutationsOf(endpoint.fixtures), focusedMutationsOf(endpoint.fixtures, endpoint.hotPaths, endpoint.hotValues))
+      ? fc.oneof(
+          mutationsOf(endpoint.fixtures),
+          focusedMutationsOf(endpoint.fixtures, endpoint.hotPaths, endpoint.hotValues),
+        )
       : mutationsOf(endpoint.fixtures);
 
     it('(a) answers any mutation of a real payload with 2xx or 4xx; a repeat of an accepted one creates nothing new', async () => {
       property = 'mutation';
-      await fc.assert(fc.asyncProperty(mutated, async (doc) => {
-        const text = toJsonText(endpoint.freshen(doc, nextId));
-        narrow(text);
-        const first = await checkDelivery(text);
-        if (first.status !== 200) return;
-        const again = await checkDelivery(text);
-        expect(again.createdNow).toBe(0);
-      }), fcParams(runs.mutations));
+      await fc.assert(
+        fc.asyncProperty(mutated, async (doc) => {
+          const text = toJsonText(endpoint.freshen(doc, nextId));
+          narrow(text);
+          const first = await checkDelivery(text);
+          if (first.status !== 200) return;
+          const again = await checkDelivery(text);
+          expect(again.createdNow).toBe(0);
+        }),
+        fcParams(runs.mutations),
+      );
     });
 
     it('(b) stores what a valid payload holds exactly, and a repeat creates nothing new', async () => {
       property = 'valid';
-      await fc.assert(fc.asyncProperty(endpoint.valid, async (doc) => {
-        // The payload as the source reads it from the text posted (raw numbers such as a nanosecond updatedAt included).
-        const text = toJsonText(endpoint.freshen(doc, nextId));
-        narrow(text);
-        const payload = parseOrUndefined(text);
-        expect(endpoint.specAccepts(payload)).toBe(true);
-        const first = await checkDelivery(text);
-        const { queued } = first.body as { queued: string[] };
-        const expected = endpoint.expectedOpenIssues(payload);
-        expect(queued).toHaveLength(expected.length);
-        for (const [i, id] of queued.entries()) {
-          const res = await fetch(`${svc.base}/api/investigations/${id}`);
-          const inv = JSON.parse(await res.text());
-          // Compared as JSON text: own "__proto__" keys, lone surrogates and key order all count.
-          expect(JSON.stringify(inv.issue)).toBe(JSON.stringify(expected[i]));
-          expect(inv.title).toBe(expected[i]!.title);
-          if (i === 0 && endpoint.exactText) {
-            const text = endpoint.exactText(payload);
-            if (text.title !== undefined) expect(JSON.stringify(inv.issue.title)).toBe(JSON.stringify(text.title));
-            if (text.description !== undefined) expect(JSON.stringify(inv.issue.description)).toBe(JSON.stringify(text.description));
-            for (const name of text.labels ?? []) {
-              expect(Object.hasOwn(inv.issue.labels, name) && inv.issue.labels[name], `label ${JSON.stringify(name)}`).toBe('true');
-            }
-            for (const [path, value] of text.fields ?? []) {
-              const stored = path.reduce<unknown>((node, key) => (node !== null && typeof node === 'object' && Object.hasOwn(node, key) ? (node as Record<string | number, unknown>)[key] : undefined), inv.issue);
-              expect(JSON.stringify(stored), `issue.${path.join('.')}`).toBe(JSON.stringify(value));
+      await fc.assert(
+        fc.asyncProperty(endpoint.valid, async (doc) => {
+          // The payload as the source reads it from the text posted (raw numbers such as a nanosecond updatedAt included).
+          const text = toJsonText(endpoint.freshen(doc, nextId));
+          narrow(text);
+          const payload = parseOrUndefined(text);
+          expect(endpoint.specAccepts(payload)).toBe(true);
+          const first = await checkDelivery(text);
+          const { queued } = first.body as { queued: string[] };
+          const expected = endpoint.expectedOpenIssues(payload);
+          expect(queued).toHaveLength(expected.length);
+          for (const [i, id] of queued.entries()) {
+            const res = await fetch(`${svc.base}/api/investigations/${id}`);
+            const inv = JSON.parse(await res.text());
+            // Compared as JSON text: own "__proto__" keys, lone surrogates and key order all count.
+            expect(JSON.stringify(inv.issue)).toBe(JSON.stringify(expected[i]));
+            expect(inv.title).toBe(expected[i]!.title);
+            if (i === 0 && endpoint.exactText) {
+              const text = endpoint.exactText(payload);
+              if (text.title !== undefined) expect(JSON.stringify(inv.issue.title)).toBe(JSON.stringify(text.title));
+              if (text.description !== undefined)
+                expect(JSON.stringify(inv.issue.description)).toBe(JSON.stringify(text.description));
+              for (const name of text.labels ?? []) {
+                expect(
+                  Object.hasOwn(inv.issue.labels, name) && inv.issue.labels[name],
+                  `label ${JSON.stringify(name)}`,
+                ).toBe('true');
+              }
+              for (const [path, value] of text.fields ?? []) {
+                const stored = path.reduce<unknown>(
+                  (node, key) =>
+                    node !== null && typeof node === 'object' && Object.hasOwn(node, key)
+                      ? (node as Record<string | number, unknown>)[key]
+                      : undefined,
+                  inv.issue,
+                );
+                expect(JSON.stringify(stored), `issue.${path.join('.')}`).toBe(JSON.stringify(value));
+              }
             }
           }
-        }
-        const again = await checkDelivery(text);
-        expect(again.createdNow).toBe(0);
-        expect((again.body as { queued: string[] }).queued).toEqual([]);
-      }), fcParams(runs.valid));
+          const again = await checkDelivery(text);
+          expect(again.createdNow).toBe(0);
+          expect((again.body as { queued: string[] }).queued).toEqual([]);
+        }),
+        fcParams(runs.valid),
+      );
     });
 
     it('(c) refuses a forged or missing credential with 401, creating nothing and leaving the delivery id unused', async () => {
       property = 'forged';
-      await fc.assert(fc.asyncProperty(endpoint.valid, endpoint.forgeries, async (doc, forgery) => {
-        const text = toJsonText(endpoint.freshen(doc, nextId));
-        narrow(text);
-        const deliveryId = randomUUID();
-        const before = await created();
-        const res = await post(text, endpoint.forge(text, forgery, deliveryId));
-        // The body only annotates the failure; a reply that is not JSON shows none.
-        expect(res.status, JSON.stringify(await res.json().catch(() => undefined))).toBe(401);
-        expect(await created()).toBe(before);
-        // The authentic delivery of the same id and body still counts: a forgery cannot pre-empt it.
-        const genuine = await checkDelivery(text, endpoint.sign(text, { deliveryId }));
-        expect((genuine.body as { queued: string[] }).queued).toHaveLength(endpoint.expectedOpenIssues(parseOrUndefined(text)).length);
-      }), fcParams(runs.forged));
+      await fc.assert(
+        fc.asyncProperty(endpoint.valid, endpoint.forgeries, async (doc, forgery) => {
+          const text = toJsonText(endpoint.freshen(doc, nextId));
+          narrow(text);
+          const deliveryId = randomUUID();
+          const before = await created();
+          const res = await post(text, endpoint.forge(text, forgery, deliveryId));
+          // The body only annotates the failure; a reply that is not JSON shows none.
+          expect(res.status, JSON.stringify(await res.json().catch(() => undefined))).toBe(401);
+          expect(await created()).toBe(before);
+          // The authentic delivery of the same id and body still counts: a forgery cannot pre-empt it.
+          const genuine = await checkDelivery(text, endpoint.sign(text, { deliveryId }));
+          expect((genuine.body as { queued: string[] }).queued).toHaveLength(
+            endpoint.expectedOpenIssues(parseOrUndefined(text)).length,
+          );
+        }),
+        fcParams(runs.forged),
+      );
     });
 
-    it.skipIf(!endpoint.deliveryIdHeader)('(d) never acts on a delivery id twice, whatever the second body holds, once a delivery was acted on', async () => {
-      property = 'replay';
-      await fc.assert(fc.asyncProperty(endpoint.valid, endpoint.valid, anyJson, async (a, b, refused) => {
-        const deliveryId = randomUUID();
-        const first = toJsonText(endpoint.freshen(a, nextId));
-        narrow(first);
-        // A delivery the source refuses (4xx) does not use up its id: the vendor's redelivery still counts.
-        const bad = toJsonText(refused);
-        const badDoc = parseOrUndefined(bad);
-        if (!(badDoc !== undefined && sourceAccepts(badDoc)) && !endpoint.knownDefects?.some((d) => d.hits(badDoc))) {
-          await checkDelivery(bad, endpoint.sign(bad, { deliveryId }));
-        }
-        const r1 = await checkDelivery(first, endpoint.sign(first, { deliveryId }));
-        expect(r1.createdNow).toBe(endpoint.expectedOpenIssues(parseOrUndefined(first)).length);
-        for (const text of [first, toJsonText(endpoint.freshen(b, nextId))]) {
-          const again = await checkDelivery(text, endpoint.sign(text, { deliveryId }));
-          expect(again.createdNow).toBe(0);
-          expect(again.body).toMatchObject({ ignored: 'delivery already handled', queued: [] });
-        }
-      }), fcParams(runs.replay));
-    });
+    it.skipIf(!endpoint.deliveryIdHeader)(
+      '(d) never acts on a delivery id twice, whatever the second body holds, once a delivery was acted on',
+      async () => {
+        property = 'replay';
+        await fc.assert(
+          fc.asyncProperty(endpoint.valid, endpoint.valid, anyJson, async (a, b, refused) => {
+            const deliveryId = randomUUID();
+            const first = toJsonText(endpoint.freshen(a, nextId));
+            narrow(first);
+            // A delivery the source refuses (4xx) does not use up its id: the vendor's redelivery still counts.
+            const bad = toJsonText(refused);
+            const badDoc = parseOrUndefined(bad);
+            if (
+              !(badDoc !== undefined && sourceAccepts(badDoc)) &&
+              !endpoint.knownDefects?.some((d) => d.hits(badDoc))
+            ) {
+              await checkDelivery(bad, endpoint.sign(bad, { deliveryId }));
+            }
+            const r1 = await checkDelivery(first, endpoint.sign(first, { deliveryId }));
+            expect(r1.createdNow).toBe(endpoint.expectedOpenIssues(parseOrUndefined(first)).length);
+            for (const text of [first, toJsonText(endpoint.freshen(b, nextId))]) {
+              const again = await checkDelivery(text, endpoint.sign(text, { deliveryId }));
+              expect(again.createdNow).toBe(0);
+              expect(again.body).toMatchObject({ ignored: 'delivery already handled', queued: [] });
+            }
+          }),
+          fcParams(runs.replay),
+        );
+      },
+    );
 
     // Fixed defects the properties found: their minimal counterexamples stay as regression tests.
     for (const fixed of endpoint.regressions ?? []) {

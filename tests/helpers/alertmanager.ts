@@ -16,11 +16,20 @@ export interface TestAlertmanager {
  * A real Alertmanager (Debian's prometheus-alertmanager) on a free loopback port, sending
  * webhooks with bearer credentials and short group and repeat intervals.
  */
-export async function startAlertmanager(opts: { webhookUrl: string; token: string; port?: number; repeatInterval?: string; maxAlerts?: number; groupWait?: string }): Promise<TestAlertmanager> {
+export async function startAlertmanager(opts: {
+  webhookUrl: string;
+  token: string;
+  port?: number;
+  repeatInterval?: string;
+  maxAlerts?: number;
+  groupWait?: string;
+}): Promise<TestAlertmanager> {
   const bin = requireBinary('prometheus-alertmanager');
-  const port = opts.port ?? await freePort();
+  const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'lestrade-am-'));
-  writeFileSync(join(dir, 'alertmanager.yml'), `route:
+  writeFileSync(
+    join(dir, 'alertmanager.yml'),
+    `route:
   receiver: lestrade
   group_by: [alertname, namespace]
   group_wait: ${opts.groupWait ?? '1s'}
@@ -35,17 +44,41 @@ receivers:
         http_config:
           authorization:
             credentials: ${JSON.stringify(opts.token)}
-`);
+`,
+  );
   const url = `http://127.0.0.1:${port}`;
-  const daemon = await startDaemon(bin, [
-    `--config.file=${join(dir, 'alertmanager.yml')}`, `--storage.path=${join(dir, 'data')}`,
-    `--web.listen-address=127.0.0.1:${port}`, '--cluster.listen-address=', '--log.level=warn',
-  ], () => httpOk(`${url}/-/ready`), 30_000);
-  return { url, port, daemon, stop: async () => { await daemon.stop(); rmSync(dir, { recursive: true, force: true }); } };
+  const daemon = await startDaemon(
+    bin,
+    [
+      `--config.file=${join(dir, 'alertmanager.yml')}`,
+      `--storage.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--cluster.listen-address=',
+      '--log.level=warn',
+    ],
+    () => httpOk(`${url}/-/ready`),
+    30_000,
+  );
+  return {
+    url,
+    port,
+    daemon,
+    stop: async () => {
+      await daemon.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Posts alerts to Alertmanager's API v2, as Prometheus would. */
-export async function pushAlerts(amUrl: string, alerts: Array<{ labels: Record<string, string>; annotations?: Record<string, string>; startsAt?: string }>): Promise<void> {
-  const res = await fetch(`${amUrl}/api/v2/alerts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alerts) });
+export async function pushAlerts(
+  amUrl: string,
+  alerts: Array<{ labels: Record<string, string>; annotations?: Record<string, string>; startsAt?: string }>,
+): Promise<void> {
+  const res = await fetch(`${amUrl}/api/v2/alerts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(alerts),
+  });
   if (!res.ok) throw new Error(`Alertmanager refused alerts: ${res.status} ${await res.text()}`);
 }

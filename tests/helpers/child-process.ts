@@ -7,20 +7,33 @@ export interface Daemon {
 }
 
 /** Starts a server process and waits until `ready()` says it answers. */
-export async function startDaemon(cmd: string, args: string[], ready: () => Promise<boolean>, timeoutMs = 20_000): Promise<Daemon> {
+export async function startDaemon(
+  cmd: string,
+  args: string[],
+  ready: () => Promise<boolean>,
+  timeoutMs = 20_000,
+): Promise<Daemon> {
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
-  child.stdout?.on('data', (d: Buffer) => { log = (log + d.toString()).slice(-20_000); });
-  child.stderr?.on('data', (d: Buffer) => { log = (log + d.toString()).slice(-20_000); });
+  child.stdout?.on('data', (d: Buffer) => {
+    log = (log + d.toString()).slice(-20_000);
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    log = (log + d.toString()).slice(-20_000);
+  });
   const daemon: Daemon = {
     child,
     output: () => log,
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      child.once('exit', () => { clearTimeout(killer); resolve(); });
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', () => {
+          clearTimeout(killer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
   };
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -7,10 +7,12 @@ import { marked } from 'marked';
  */
 export function githubReferences(md: string): string[] {
   const html = marked.parse(md, { gfm: true, async: false });
-  const text = decodeEntities(html
-    .replace(/<pre[\s\S]*?<\/pre>/g, ' ')
-    .replace(/<code[\s\S]*?<\/code>/g, ' ')
-    .replace(/<[^>]*>/g, ''));
+  const text = decodeEntities(
+    html
+      .replace(/<pre[\s\S]*?<\/pre>/g, ' ')
+      .replace(/<code[\s\S]*?<\/code>/g, ' ')
+      .replace(/<[^>]*>/g, ''),
+  );
   const found: string[] = [];
   const patterns = [
     /(?:^|[^A-Za-z0-9`])(@[A-Za-z0-9][A-Za-z0-9-]*(?:\/[A-Za-z0-9][A-Za-z0-9_-]*)?)/g,
@@ -26,5 +28,8 @@ function decodeEntities(s: string): string {
   return s
     .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
     .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
-    .replace(/&(commat|num|quot|lt|gt|amp);/g, (_, n: string) => ({ commat: '@', num: '#', quot: '"', lt: '<', gt: '>', amp: '&' })[n]!);
+    .replace(
+      /&(commat|num|quot|lt|gt|amp);/g,
+      (_, n: string) => ({ commat: '@', num: '#', quot: '"', lt: '<', gt: '>', amp: '&' })[n]!,
+    );
 }

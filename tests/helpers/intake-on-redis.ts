@@ -18,12 +18,23 @@ export interface IntakeOnRedis {
  */
 export function intakeOnRedis(): IntakeOnRedis {
   const r = {} as IntakeOnRedis;
-  beforeAll(async () => { r.redis = await startRedis(); r.conn = new Redis(r.redis.url, { maxRetriesPerRequest: null }); });
-  afterAll(async () => { await r.intake?.close(); r.conn.disconnect(); await r.redis.stop(); });
+  beforeAll(async () => {
+    r.redis = await startRedis();
+    r.conn = new Redis(r.redis.url, { maxRetriesPerRequest: null });
+  });
+  afterAll(async () => {
+    await r.intake?.close();
+    r.conn.disconnect();
+    await r.redis.stop();
+  });
   beforeEach(async () => {
     await r.conn.flushall();
     await r.intake?.close();
-    r.intake = new Intake(r.conn, new InvestigationStore(r.conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });
+    r.intake = new Intake(r.conn, new InvestigationStore(r.conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), {
+      attempts: 1,
+      backoffMs: 1000,
+      retentionSeconds: 3600,
+    });
   });
   return r;
 }

@@ -13,8 +13,12 @@ export interface JiraDoubleSuite {
  */
 export function jiraDoubleSuite(deployment: 'cloud' | 'datacenter', seed: (jira: JiraDouble) => void): JiraDoubleSuite {
   const s = {} as JiraDoubleSuite;
-  beforeAll(async () => { s.jira = await startJiraDouble({ deployment }); });
-  afterAll(async () => { await s.jira?.close(); });
+  beforeAll(async () => {
+    s.jira = await startJiraDouble({ deployment });
+  });
+  afterAll(async () => {
+    await s.jira?.close();
+  });
   beforeEach(() => {
     s.jira.state.issues.clear();
     s.jira.state.groups.clear();

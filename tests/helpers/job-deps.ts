@@ -38,7 +38,12 @@ export interface TestJobDeps extends JobDeps {
 export async function jobDeps(redisUrl: string, client: Redis, secret: string): Promise<TestJobDeps> {
   const redact = createRedactor([secret]);
   const logs: Array<Record<string, unknown>> = [];
-  const sink = new Writable({ write(c: Buffer, _e, cb) { for (const l of c.toString().split('\n')) if (l.trim()) logs.push(JSON.parse(l)); cb(); } });
+  const sink = new Writable({
+    write(c: Buffer, _e, cb) {
+      for (const l of c.toString().split('\n')) if (l.trim()) logs.push(JSON.parse(l));
+      cb();
+    },
+  });
   const log = createLogger('info', sink, redact);
   const subscriber = new Redis(redisUrl);
   const cancels = await CancelSignals.start(subscriber, log);
@@ -46,15 +51,32 @@ export async function jobDeps(redisUrl: string, client: Redis, secret: string): 
     store: new InvestigationStore(client, { dedupTtlSeconds: 3600, retentionSeconds: 200 }, redact),
     runs: new RunControl(client, 200, redact),
     investigator: undefined as unknown as Investigator,
-    continuations: { expireLater: async (...args: unknown[]) => { deps.expiries.push(args); } } as unknown as Continuations,
-    cancels, log, approvalTimeoutSeconds: 60,
-    onCompleted: async (inv) => { deps.completions.push(inv.id); },
-    calls: [], logs, expiries: [], completions: [],
-    script: async () => { throw new Error('no script'); },
+    continuations: {
+      expireLater: async (...args: unknown[]) => {
+        deps.expiries.push(args);
+      },
+    } as unknown as Continuations,
+    cancels,
+    log,
+    approvalTimeoutSeconds: 60,
+    onCompleted: async (inv) => {
+      deps.completions.push(inv.id);
+    },
+    calls: [],
+    logs,
+    expiries: [],
+    completions: [],
+    script: async () => {
+      throw new Error('no script');
+    },
     close: () => cancels.close(),
   };
   deps.investigator = {
-    investigate: (issue: Issue, opts: InvestigateOptions) => { const call = { kind: 'investigate' as const, issue, opts }; deps.calls.push(call); return deps.script(call); },
+    investigate: (issue: Issue, opts: InvestigateOptions) => {
+      const call = { kind: 'investigate' as const, issue, opts };
+      deps.calls.push(call);
+      return deps.script(call);
+    },
     followUp: (state: LoopState, question: string, entry: number, opts: InvestigateOptions) => {
       const call = { kind: 'followUp' as const, state, question, entry, opts };
       deps.calls.push(call);
@@ -65,11 +87,19 @@ export async function jobDeps(redisUrl: string, client: Redis, secret: string): 
 }
 
 /** A BullMQ job as the handler sees it; moveToDelayed calls are recorded in `moved`. */
-export function fakeJob(id: string, over: { phase?: 'ask'; jobId?: string; attemptsMade?: number; attempts?: number } = {}) {
+export function fakeJob(
+  id: string,
+  over: { phase?: 'ask'; jobId?: string; attemptsMade?: number; attempts?: number } = {},
+) {
   const moved: Array<[number, string | undefined]> = [];
   const job = {
-    id: over.jobId ?? id, data: { investigationId: id, ...(over.phase ? { phase: over.phase } : {}) }, attemptsMade: over.attemptsMade ?? 0,
-    opts: { attempts: over.attempts ?? 3 }, moveToDelayed: async (timestamp: number, token?: string) => { moved.push([timestamp, token]); },
+    id: over.jobId ?? id,
+    data: { investigationId: id, ...(over.phase ? { phase: over.phase } : {}) },
+    attemptsMade: over.attemptsMade ?? 0,
+    opts: { attempts: over.attempts ?? 3 },
+    moveToDelayed: async (timestamp: number, token?: string) => {
+      moved.push([timestamp, token]);
+    },
   };
   return Object.assign(job as unknown as Job<InvestigationJobData>, { moved });
 }

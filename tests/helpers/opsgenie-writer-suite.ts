@@ -6,7 +6,8 @@ import { opsgenieWriter } from '../../sources/opsgenie/writer.js';
 import { startOpsgenieDouble, type OgAlert, type OpsgenieDouble } from './doubles/opsgenie-double.js';
 
 /** The RCA comment for alert #42, from investigation `inv`. */
-export const opsgenieDoc = (rca: string, inv = 'inv-1') => composeComment({ rca, issueKey: '42', investigationId: inv, allowedHosts: new Set() });
+export const opsgenieDoc = (rca: string, inv = 'inv-1') =>
+  composeComment({ rca, issueKey: '42', investigationId: inv, allowedHosts: new Set() });
 
 /** The OpsGenie double, the alert #42 on it, the writer and its clock, as the current test sees them. */
 export interface OpsgenieWriterSuite {
@@ -40,11 +41,18 @@ export function opsgenieWriterSuite(): OpsgenieWriterSuite {
     posts: () => t.og.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/notes')),
     polls: () => t.og.requests.filter((r) => r.path.startsWith('/v2/alerts/requests/')),
     makeWriter: (key = 'test-genie-key', timeoutMs = 5_000) =>
-      opsgenieWriter(new OpsgenieApi(t.og.url, key, timeoutMs), t.og.url, 'Lestrade', { limit: 25_000, now: () => t.now }),
+      opsgenieWriter(new OpsgenieApi(t.og.url, key, timeoutMs), t.og.url, 'Lestrade', {
+        limit: 25_000,
+        now: () => t.now,
+      }),
   } as OpsgenieWriterSuite;
 
-  beforeAll(async () => { t.og = await startOpsgenieDouble(); });
-  afterAll(async () => { await t.og?.close(); });
+  beforeAll(async () => {
+    t.og = await startOpsgenieDouble();
+  });
+  afterAll(async () => {
+    await t.og?.close();
+  });
   beforeEach(() => {
     t.og.state.alerts.clear();
     t.og.state.processingPolls = 0;

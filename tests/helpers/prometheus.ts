@@ -33,24 +33,45 @@ export interface ScrapeTarget {
 }
 
 /** A real Prometheus on a free loopback port, scraping itself (and `scrape` targets) every second. */
-export async function startPrometheus(opts: { alertmanagerPort?: number; rules?: string; scrape?: ScrapeTarget[] } = {}): Promise<TestPrometheus> {
+export async function startPrometheus(
+  opts: { alertmanagerPort?: number; rules?: string; scrape?: ScrapeTarget[] } = {},
+): Promise<TestPrometheus> {
   const bin = requireBinary('prometheus');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'lestrade-prom-'));
   writeFileSync(join(dir, 'rules.yml'), opts.rules ?? E2E_RULES);
-  writeFileSync(join(dir, 'prometheus.yml'), `global: { scrape_interval: 1s, evaluation_interval: 1s }
+  writeFileSync(
+    join(dir, 'prometheus.yml'),
+    `global: { scrape_interval: 1s, evaluation_interval: 1s }
 rule_files: [${JSON.stringify(join(dir, 'rules.yml'))}]
 ${opts.alertmanagerPort ? `alerting: { alertmanagers: [ { static_configs: [ { targets: ['127.0.0.1:${opts.alertmanagerPort}'] } ] } ] }` : ''}
 scrape_configs:
   - job_name: prometheus
     static_configs: [ { targets: ['127.0.0.1:${port}'] } ]
-${(opts.scrape ?? []).map(scrapeConfig).join('')}`);
+${(opts.scrape ?? []).map(scrapeConfig).join('')}`,
+  );
   const url = `http://127.0.0.1:${port}`;
-  const daemon = await startDaemon(bin, [
-    `--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`,
-    `--web.listen-address=127.0.0.1:${port}`, '--rules.alert.resend-delay=1s', '--log.level=warn',
-  ], () => httpOk(`${url}/-/ready`), 30_000);
-  return { url, port, daemon, stop: async () => { await daemon.stop(); rmSync(dir, { recursive: true, force: true }); } };
+  const daemon = await startDaemon(
+    bin,
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--rules.alert.resend-delay=1s',
+      '--log.level=warn',
+    ],
+    () => httpOk(`${url}/-/ready`),
+    30_000,
+  );
+  return {
+    url,
+    port,
+    daemon,
+    stop: async () => {
+      await daemon.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 function scrapeConfig(t: ScrapeTarget): string {
@@ -62,9 +83,14 @@ ${t.bearerToken ? `    authorization: { credentials: ${JSON.stringify(t.bearerTo
 /** The value of an instant PromQL query that returns one series; null when it returns none. */
 export async function queryOne(prom: { url: string }, promql: string): Promise<number | null> {
   const res = await fetch(`${prom.url}/api/v1/query?query=${encodeURIComponent(promql)}`);
-  const body = (await res.json()) as { status: string; error?: string; data: { result: Array<{ value: [number, string] }> } };
+  const body = (await res.json()) as {
+    status: string;
+    error?: string;
+    data: { result: Array<{ value: [number, string] }> };
+  };
   if (body.status !== 'success') throw new Error(`query ${promql} failed: ${body.error}`);
-  if (body.data.result.length > 1) throw new Error(`query ${promql} returned ${body.data.result.length} series, expected one`);
+  if (body.data.result.length > 1)
+    throw new Error(`query ${promql} returned ${body.data.result.length} series, expected one`);
   const first = body.data.result[0];
   return first ? Number(first.value[1]) : null;
 }

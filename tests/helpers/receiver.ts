@@ -35,6 +35,9 @@ export async function startReceiver(check?: (r: Received) => number | null): Pro
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
     answers,
-    close: async () => { server.closeAllConnections(); await new Promise<void>((r) => server.close(() => r())); },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
   };
 }

@@ -24,7 +24,8 @@ export class RecordingWriter implements RcaWriter {
 
   async find(locator: IssueLocator, knownId: string | null): Promise<WrittenComment | null> {
     this.finds.push({ issue: locator.key, knownId });
-    const hit = this.comments.find((c) => c.id === knownId) ?? this.comments.find((c) => c.marker === rcaMarker(locator));
+    const hit =
+      this.comments.find((c) => c.id === knownId) ?? this.comments.find((c) => c.marker === rcaMarker(locator));
     return hit ? { id: hit.id, url: `https://tickets.test/${hit.id}` } : null;
   }
 
@@ -36,7 +37,12 @@ export class RecordingWriter implements RcaWriter {
     return { id, url: `https://tickets.test/${id}` };
   }
 
-  async update(_locator: IssueLocator, existing: WrittenComment, doc: CommentDoc, ctx?: WriteContext): Promise<WrittenComment> {
+  async update(
+    _locator: IssueLocator,
+    existing: WrittenComment,
+    doc: CommentDoc,
+    ctx?: WriteContext,
+  ): Promise<WrittenComment> {
     this.resumes.push(ctx?.resume ?? null);
     this.fail();
     const c = this.comments.find((x) => x.id === existing.id)!;

@@ -15,8 +15,16 @@ export interface RedisClient {
  */
 export function redisClient(): RedisClient {
   const r = {} as RedisClient;
-  beforeAll(async () => { r.redis = await startRedis(); r.client = new Redis(r.redis.url); });
-  afterAll(async () => { r.client.disconnect(); await r.redis.stop(); });
-  beforeEach(async () => { await r.client.flushall(); });
+  beforeAll(async () => {
+    r.redis = await startRedis();
+    r.client = new Redis(r.redis.url);
+  });
+  afterAll(async () => {
+    r.client.disconnect();
+    await r.redis.stop();
+  });
+  beforeEach(async () => {
+    await r.client.flushall();
+  });
   return r;
 }

@@ -52,20 +52,58 @@ export async function startRedisCluster(masters = 3): Promise<TestRedisCluster> 
     taken.add(p).add(p + 10_000);
     ports.push(p);
   }
-  const daemons = await Promise.all(ports.map((port) => startDaemon(bin, [
-    '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`),
-    '--cluster-node-timeout', '5000', '--dir', dir, '--dbfilename', `dump-${port}.rdb`, '--appendonly', 'yes',
-    '--appendfilename', `aof-${port}.aof`, '--appenddirname', `aof-${port}`, '--appendfsync', 'always', '--save', '',
-  ], () => redisAnswers(`redis://127.0.0.1:${port}`))));
+  const daemons = await Promise.all(
+    ports.map((port) =>
+      startDaemon(
+        bin,
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          join(dir, `nodes-${port}.conf`),
+          '--cluster-node-timeout',
+          '5000',
+          '--dir',
+          dir,
+          '--dbfilename',
+          `dump-${port}.rdb`,
+          '--appendonly',
+          'yes',
+          '--appendfilename',
+          `aof-${port}.aof`,
+          '--appenddirname',
+          `aof-${port}`,
+          '--appendfsync',
+          'always',
+          '--save',
+          '',
+        ],
+        () => redisAnswers(`redis://127.0.0.1:${port}`),
+      ),
+    ),
+  );
   const stop = async () => {
     await Promise.all(daemons.map((d) => d.stop()));
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await run(cli, ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);
+    await run(cli, [
+      '--cluster',
+      'create',
+      ...ports.map((p) => `127.0.0.1:${p}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const states = await Promise.all(ports.map(async (p) => (await run(cli, ['-p', String(p), 'cluster', 'info'])).stdout));
+      const states = await Promise.all(
+        ports.map(async (p) => (await run(cli, ['-p', String(p), 'cluster', 'info'])).stdout),
+      );
       if (states.every((s) => s.includes('cluster_state:ok'))) break;
       if (Date.now() > deadline) throw new Error(`cluster not ok:\n${states.join('\n')}`);
       await new Promise((r) => setTimeout(r, 100));

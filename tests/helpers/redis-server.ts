@@ -24,13 +24,43 @@ export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'lestrade-redis-'));
   const url = `redis://127.0.0.1:${port}`;
-  const launch = () => startDaemon(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], () => redisAnswers(url));
+  const launch = () =>
+    startDaemon(
+      bin,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+      ],
+      () => redisAnswers(url),
+    );
   const t: TestRedis = {
-    url, port, daemon: await launch(),
-    async restart() { await t.daemon.stop(); t.daemon = await launch(); },
-    async kill() { await t.daemon.stop(); },
-    async start() { t.daemon = await launch(); },
-    async stop() { await t.daemon.stop(); rmSync(dir, { recursive: true, force: true }); },
+    url,
+    port,
+    daemon: await launch(),
+    async restart() {
+      await t.daemon.stop();
+      t.daemon = await launch();
+    },
+    async kill() {
+      await t.daemon.stop();
+    },
+    async start() {
+      t.daemon = await launch();
+    },
+    async stop() {
+      await t.daemon.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
   return t;
 }

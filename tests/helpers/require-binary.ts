@@ -19,6 +19,8 @@ export function requireBinary(name: string): string {
   try {
     return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
   } catch {
-    throw new Error(`${name} is not installed; the suite needs the real thing. Install it with: ${HINTS[name] ?? name} (or run npm test, which installs it on Debian/Ubuntu)`);
+    throw new Error(
+      `${name} is not installed; the suite needs the real thing. Install it with: ${HINTS[name] ?? name} (or run npm test, which installs it on Debian/Ubuntu)`,
+    );
   }
 }

@@ -16,8 +16,12 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env } });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }

@@ -14,7 +14,12 @@ export interface Reply {
 
 export interface ChatRequest {
   model: string;
-  messages: Array<{ role: string; content?: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
+  messages: Array<{
+    role: string;
+    content?: string | null;
+    tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+    tool_call_id?: string;
+  }>;
   tools?: Array<{ type: string; function: { name: string; description?: string; parameters: unknown } }>;
   tool_choice?: unknown;
   [key: string]: unknown;
@@ -47,18 +52,27 @@ export async function startScriptedLlm(script: Reply[] | Script): Promise<Script
     ? (_req, i) => script[i] ?? { status: 500, errorMessage: `script has no reply for call ${i}` }
     : script;
   const server: Server = createServer(async (req, res) => {
-    res.on('close', () => { if (!res.writableFinished) aborted += 1; });
+    res.on('close', () => {
+      if (!res.writableFinished) aborted += 1;
+    });
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     if (req.method === 'GET' && req.url === '/v1/models') {
       // What the openai SDK's models.list reads; /readyz probes it (src/llm/llm-probe.ts).
       models += 1;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'lestrade-tests' }] }));
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'lestrade-tests' }],
+        }),
+      );
       return;
     }
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
       return;
     }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
@@ -69,7 +83,11 @@ export async function startScriptedLlm(script: Reply[] | Script): Promise<Script
     if (res.destroyed) return;
     if (reply.status && reply.status >= 400) {
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-      res.end(JSON.stringify({ error: { message: reply.errorMessage ?? `scripted ${reply.status}`, type: 'scripted', code: null } }));
+      res.end(
+        JSON.stringify({
+          error: { message: reply.errorMessage ?? `scripted ${reply.status}`, type: 'scripted', code: null },
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json', ...reply.headers });
@@ -83,7 +101,11 @@ export async function startScriptedLlm(script: Reply[] | Script): Promise<Script
     headers,
     aborted: () => aborted,
     modelListings: () => models,
-    close: () => new Promise((r) => { server.close(() => r()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -99,13 +121,24 @@ function completion(model: string, reply: Reply, index: number) {
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{
-      index: 0,
-      message: { role: 'assistant', content: reply.content ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
-      finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
-      logprobs: null,
-    }],
-    usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: reply.content ?? null,
+          refusal: null,
+          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+        },
+        finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
+        logprobs: null,
+      },
+    ],
+    usage: {
+      prompt_tokens: usage.prompt,
+      completion_tokens: usage.completion,
+      total_tokens: usage.prompt + usage.completion,
+    },
   };
 }
 

@@ -35,10 +35,16 @@ export function scriptedLoop(): ScriptedLoop {
     async run(script, tools, opts = {}) {
       t.llm = await startScriptedLlm(script);
       const client = new OpenAI({ apiKey: 'test', baseURL: t.llm.baseUrl, maxRetries: opts.maxRetries ?? 0 });
-      const state = initialState([{ role: 'system', content: 'sys' }, { role: 'user', content: 'investigate' }]);
+      const state = initialState([
+        { role: 'system', content: 'sys' },
+        { role: 'user', content: 'investigate' },
+      ]);
       return runLoop(state, { client, model: 'scripted', executor: new ToolExecutor({ tools }), ...opts });
     },
   };
-  afterEach(async () => { await t.llm?.close(); t.llm = undefined; });
+  afterEach(async () => {
+    await t.llm?.close();
+    t.llm = undefined;
+  });
   return t;
 }

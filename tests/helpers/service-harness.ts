@@ -22,9 +22,22 @@ export interface ServiceHarness {
  */
 export function serviceHarness(): ServiceHarness {
   const h = { svc: undefined, llm: undefined } as ServiceHarness;
-  beforeAll(async () => { h.redis = await startRedis(); h.admin = new Redis(h.redis.url); });
-  afterAll(async () => { h.admin.disconnect(); await h.redis.stop(); });
-  beforeEach(async () => { await h.admin.flushall(); });
-  afterEach(async () => { await h.svc?.close(); h.svc = undefined; await h.llm?.close(); h.llm = undefined; });
+  beforeAll(async () => {
+    h.redis = await startRedis();
+    h.admin = new Redis(h.redis.url);
+  });
+  afterAll(async () => {
+    h.admin.disconnect();
+    await h.redis.stop();
+  });
+  beforeEach(async () => {
+    await h.admin.flushall();
+  });
+  afterEach(async () => {
+    await h.svc?.close();
+    h.svc = undefined;
+    await h.llm?.close();
+    h.llm = undefined;
+  });
   return h;
 }

@@ -13,7 +13,11 @@ export interface TestService extends RunningService {
 }
 
 /** Starts the real service in-process on a free port, capturing its JSON log lines. */
-export async function startTestService(redisUrl: string, env: Record<string, string>, opts: { http?: boolean; workers?: boolean; clock?: () => number } = {}): Promise<TestService> {
+export async function startTestService(
+  redisUrl: string,
+  env: Record<string, string>,
+  opts: { http?: boolean; workers?: boolean; clock?: () => number } = {},
+): Promise<TestService> {
   const fullEnv = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...env };
   const config = loadConfig(fullEnv, undefined, sources, destinations);
   const logs: Array<Record<string, unknown>> = [];
@@ -23,13 +27,25 @@ export async function startTestService(redisUrl: string, env: Record<string, str
       cb();
     },
   });
-  const service = await startService(config, redisUrl, createLogger(config.log.level, sink, redactorFromConfig(config)), {
-    http: opts.http ?? true, workers: opts.workers ?? true, env: fullEnv, ...(opts.clock ? { clock: opts.clock } : {}),
-  });
+  const service = await startService(
+    config,
+    redisUrl,
+    createLogger(config.log.level, sink, redactorFromConfig(config)),
+    {
+      http: opts.http ?? true,
+      workers: opts.workers ?? true,
+      env: fullEnv,
+      ...(opts.clock ? { clock: opts.clock } : {}),
+    },
+  );
   return { ...service, base: `http://127.0.0.1:${service.port}`, logs };
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -51,5 +67,5 @@ export async function getJson(url: string): Promise<any> {
 
 /** Waits until every claimed investigation has its BullMQ job (the dispatcher adds them just after the reply). */
 export async function jobsDispatched(redis: { zcard(key: string): Promise<number> }): Promise<void> {
-  await waitFor('the claimed investigations\' jobs', async () => (await redis.zcard(keys.dispatch())) === 0);
+  await waitFor("the claimed investigations' jobs", async () => (await redis.zcard(keys.dispatch())) === 0);
 }

@@ -17,10 +17,17 @@ export async function startSlowProxy(targetPort: number, delayMs: number): Promi
     let last = Promise.resolve();
     client.on('data', (chunk: Buffer) => {
       const due = Date.now() + delayMs;
-      last = last.then(() => new Promise<void>((r) => setTimeout(r, Math.max(0, due - Date.now())))).then(() => { upstream.write(chunk); });
+      last = last
+        .then(() => new Promise<void>((r) => setTimeout(r, Math.max(0, due - Date.now()))))
+        .then(() => {
+          upstream.write(chunk);
+        });
     });
     upstream.on('data', (chunk: Buffer) => client.write(chunk));
-    const end = () => { client.destroy(); upstream.destroy(); };
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
     client.on('close', end).on('error', end);
     upstream.on('close', end).on('error', end);
   });
@@ -28,6 +35,10 @@ export async function startSlowProxy(targetPort: number, delayMs: number): Promi
   const { port } = server.address() as { port: number };
   return {
     url: `redis://127.0.0.1:${port}`,
-    close: () => new Promise((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+    close: () =>
+      new Promise((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }

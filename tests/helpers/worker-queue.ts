@@ -33,8 +33,15 @@ export function workerQueue(): WorkerQueue {
     q.workerConn = new Redis(q.redis.url, { maxRetriesPerRequest: null });
     q.queue = new Queue(QUEUE_NAME, { connection: q.conn, prefix: QUEUE_PREFIX });
   });
-  afterAll(async () => { await q.queue.close(); q.conn.disconnect(); q.workerConn.disconnect(); await q.redis.stop(); });
-  beforeEach(async () => { await q.conn.flushall(); });
+  afterAll(async () => {
+    await q.queue.close();
+    q.conn.disconnect();
+    q.workerConn.disconnect();
+    await q.redis.stop();
+  });
+  beforeEach(async () => {
+    await q.conn.flushall();
+  });
   return q;
 }
 
@@ -52,14 +59,42 @@ export interface TestWorker {
  * approvals waiting an hour), with continuations (3 attempts, an hour's retention) on `q.conn` and
  * cancel signals on a connection of their own, both backing off `backoffMs` like the worker.
  */
-export async function startTestWorker(q: WorkerQueue, deps: {
-  store: InvestigationStore; runs: RunControl; investigator: Investigator; log: Logger; onCompleted: OnCompleted; backoffMs: number;
-}): Promise<TestWorker> {
+export async function startTestWorker(
+  q: WorkerQueue,
+  deps: {
+    store: InvestigationStore;
+    runs: RunControl;
+    investigator: Investigator;
+    log: Logger;
+    onCompleted: OnCompleted;
+    backoffMs: number;
+  },
+): Promise<TestWorker> {
   const { store, runs, investigator, log, onCompleted, backoffMs } = deps;
   const continuations = new Continuations(q.conn, { attempts: 3, backoffMs, retentionSeconds: 3600 });
   const cancels = await CancelSignals.start(new Redis(q.redis.url, { maxRetriesPerRequest: null }), log);
-  const worker = startInvestigationWorker(q.workerConn, {
-    store, runs, investigator, continuations, cancels, log, approvalTimeoutSeconds: 3600, onCompleted,
-  }, { concurrency: 1, backoffMs, lockDurationMs: 30_000, stalledIntervalMs: 30_000 });
-  return { worker, continuations, cancels, async close() { await worker.close(); await continuations.close(); await cancels.close(); } };
+  const worker = startInvestigationWorker(
+    q.workerConn,
+    {
+      store,
+      runs,
+      investigator,
+      continuations,
+      cancels,
+      log,
+      approvalTimeoutSeconds: 3600,
+      onCompleted,
+    },
+    { concurrency: 1, backoffMs, lockDurationMs: 30_000, stalledIntervalMs: 30_000 },
+  );
+  return {
+    worker,
+    continuations,
+    cancels,
+    async close() {
+      await worker.close();
+      await continuations.close();
+      await cancels.close();
+    },
+  };
 }

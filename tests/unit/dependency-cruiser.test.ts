@@ -16,7 +16,9 @@ const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
 const BIN = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
 
 const TREE: Record<string, string> = {
-  'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true } }),
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true },
+  }),
   // Allowed: a leaf, and store (layer 5) on redis (layer 2) and on a root leaf.
   'src/errors.ts': 'export class E extends Error {}\n',
   'src/redis/keys.ts': "import { E } from '../errors.js';\nexport const k = (): E => new E();\n",
@@ -41,7 +43,11 @@ const TREE: Record<string, string> = {
   'cli/main.ts': "import { j } from '../sources/jira/index.js';\nexport const m = j;\n",
 };
 
-interface Violation { rule: { name: string }; from: string; to: string }
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
 
 let dir: string;
 let violations: Violation[];
@@ -54,8 +60,11 @@ beforeAll(async () => {
   }
   const run = promisify(execFile);
   // depcruise exits non-zero when it finds violations: its JSON is on stdout either way.
-  const out = await run(process.execPath, [BIN, 'src', 'sources', 'toolsets', 'cli', '--config', CONFIG, '--output-type', 'json'], { cwd: dir })
-    .catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+  const out = await run(
+    process.execPath,
+    [BIN, 'src', 'sources', 'toolsets', 'cli', '--config', CONFIG, '--output-type', 'json'],
+    { cwd: dir },
+  ).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
   violations = (JSON.parse(out.stdout) as { summary: { violations: Violation[] } }).summary.violations;
 }, 60_000);
 

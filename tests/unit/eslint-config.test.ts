@@ -25,15 +25,25 @@ const FILES: Record<string, string> = {
   'floating.ts': `async function work(): Promise<void> {}\nexport function go(): void {\n  work();\n}\n`,
   'voided.ts': `async function work(): Promise<void> {}\nexport function go(): void {\n  // fire and forget: the worker reports its own failures\n  void work();\n}\n`,
   'silent-catch.ts': `export async function g(p: Promise<void>): Promise<void> {\n  await p.catch(() => undefined);\n}\n`,
-  'explained-catch.ts':
-    `export async function g(p: Promise<void>): Promise<void> {\n  // the lock expires by itself\n  await p.catch(() => undefined);\n}\n`,
+  'explained-catch.ts': `export async function g(p: Promise<void>): Promise<void> {\n  // the lock expires by itself\n  await p.catch(() => undefined);\n}\n`,
   'unsafe.ts': `export const x: number = JSON.parse('1');\n`,
 };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(ROOT, 'lint-probe-'));
   mkdirSync(dir, { recursive: true });
-  const tsconfig = { compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: [], noEmit: true, skipLibCheck: true }, include: ['*.ts'] };
+  const tsconfig = {
+    compilerOptions: {
+      strict: true,
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      types: [],
+      noEmit: true,
+      skipLibCheck: true,
+    },
+    include: ['*.ts'],
+  };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
   for (const [name, text] of Object.entries(FILES)) writeFileSync(join(dir, name), text);
   eslint = new ESLint({ cwd: ROOT, overrideConfigFile: join(ROOT, 'eslint.config.js') });

@@ -4,21 +4,47 @@
  * the text differently (a "/" that may start a regex or divide, a "/" inside a bracket expression),
  * the lexer fails instead of guessing, so no code can hide inside what the policy took for a literal.
  */
-export type AwkToken =
-  | { kind: 'word' | 'number' | 'op'; text: string }
-  | { kind: 'string' | 'regex'; text: string };
+export type AwkToken = { kind: 'word' | 'number' | 'op'; text: string } | { kind: 'string' | 'regex'; text: string };
 
 export type AwkLex = { ok: true; tokens: AwkToken[] } | { ok: false; reason: string };
 
 /** Keywords after which an expression starts: a "/" there opens a regex. */
 const EXPRESSION_KEYWORDS = new Set([
-  'print', 'printf', 'return', 'case', 'else', 'do', 'in', 'getline', 'delete', 'BEGIN', 'END',
+  'print',
+  'printf',
+  'return',
+  'case',
+  'else',
+  'do',
+  'in',
+  'getline',
+  'delete',
+  'BEGIN',
+  'END',
 ]);
 /** Keywords whose parenthesised condition is followed by a statement (which may start with a regex). */
 const CONDITION_KEYWORDS = new Set(['if', 'while', 'for', 'switch']);
 const OPERATORS = [
-  '>>=', '**=', '&&', '||', '|&', '>>', '<=', '>=', '==', '!=', '!~',
-  '++', '--', '+=', '-=', '*=', '/=', '%=', '^=', '**',
+  '>>=',
+  '**=',
+  '&&',
+  '||',
+  '|&',
+  '>>',
+  '<=',
+  '>=',
+  '==',
+  '!=',
+  '!~',
+  '++',
+  '--',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '^=',
+  '**',
 ];
 
 export function lexAwk(text: string): AwkLex {
@@ -29,7 +55,10 @@ export function lexAwk(text: string): AwkLex {
   let i = 0;
   while (i < text.length) {
     const ch = text[i]!;
-    if (/\s/.test(ch)) { i++; continue; }
+    if (/\s/.test(ch)) {
+      i++;
+      continue;
+    }
     if (ch === '#') break; // a comment runs to the end of the line, and a command line has one line
     if (ch === '\\') return { ok: false, reason: 'a backslash outside a string or regex is not allowed in awk' };
     if (ch === '"') {
@@ -102,7 +131,10 @@ function regexEnd(text: string, start: number): number | string {
   let depth = 0;
   for (let i = start + 1; i < text.length; i++) {
     const c = text[i]!;
-    if (c === '\\') { i++; continue; }
+    if (c === '\\') {
+      i++;
+      continue;
+    }
     if (c === '[') depth++;
     else if (c === ']' && depth > 0 && !/\[\^?$/.test(text.slice(start + 1, i))) depth--;
     else if (c === '/') {

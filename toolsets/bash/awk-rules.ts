@@ -30,18 +30,44 @@ const FROM_FILE = 'reads its program from a file';
 /** awk's options: -F and -v run; programs from files or options are for a human; libraries and dumps never. */
 const SPEC: OptionSpec = {
   flags: [],
-  valued: ['F', 'v', 'f', 'i', 'l', 'E', 'e', 'W',
-    '--field-separator', '--assign', '--file', '--include', '--load', '--exec', '--source'],
+  valued: [
+    'F',
+    'v',
+    'f',
+    'i',
+    'l',
+    'E',
+    'e',
+    'W',
+    '--field-separator',
+    '--assign',
+    '--file',
+    '--include',
+    '--load',
+    '--exec',
+    '--source',
+  ],
   denied: {
-    '-l': LOADS, '--load': LOADS,
-    '-d': WRITES, '--dump-variables': WRITES, '-p': WRITES, '--profile': WRITES,
-    '-o': WRITES, '--pretty-print': WRITES,
-    '-D': 'starts the debugger', '--debug': 'starts the debugger',
+    '-l': LOADS,
+    '--load': LOADS,
+    '-d': WRITES,
+    '--dump-variables': WRITES,
+    '-p': WRITES,
+    '--profile': WRITES,
+    '-o': WRITES,
+    '--pretty-print': WRITES,
+    '-D': 'starts the debugger',
+    '--debug': 'starts the debugger',
   },
   ask: {
-    '-f': FROM_FILE, '--file': FROM_FILE, '-E': FROM_FILE, '--exec': FROM_FILE,
-    '-i': 'includes a source file', '--include': 'includes a source file',
-    '-e': 'program text given in an option', '--source': 'program text given in an option',
+    '-f': FROM_FILE,
+    '--file': FROM_FILE,
+    '-E': FROM_FILE,
+    '--exec': FROM_FILE,
+    '-i': 'includes a source file',
+    '--include': 'includes a source file',
+    '-e': 'program text given in an option',
+    '--source': 'program text given in an option',
     '-W': 'implementation options (mawk -W exec reads a file)',
   },
   stopAtOperand: true,
@@ -86,8 +112,9 @@ export function checkAwkProgram(program: string): string | null {
  * files: should the lexer and an awk ever disagree on where a literal ends, nothing hides there.
  */
 function rawCheck(program: string): string | null {
-  const name = /\b(ARGV|ARGC|ENVIRON|PROCINFO|SYMTAB|FUNCTAB|getline)\b/.exec(program)?.[1]
-    ?? /\b(system|close|fflush)\s*\(/.exec(program)?.[1];
+  const name =
+    /\b(ARGV|ARGC|ENVIRON|PROCINFO|SYMTAB|FUNCTAB|getline)\b/.exec(program)?.[1] ??
+    /\b(system|close|fflush)\s*\(/.exec(program)?.[1];
   if (name) return `awk ${REFUSED_NAMES[name]}`;
   if (/@\s*([A-Za-z_]\w*\s*\(|load\b|include\b|namespace\b)/.test(program)) return AT;
   if (/\/inet[46]?\//.test(program)) return 'awk /inet files open network connections (gawk)';

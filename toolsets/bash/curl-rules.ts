@@ -7,20 +7,59 @@ const WRITES = 'sends data or changes something: only GET is allowed';
 /** curl: GET to the configured hosts runs; sending data, writing files or following redirects never does. */
 export function checkCurl(args: string[], curlHosts: string[]): CallVerdict {
   const p = parseOptions(args, {
-    flags: ['s', 'S', 'f', 'i', 'I', 'G', 'k', 'v', '--silent', '--show-error', '--fail', '--include', '--head', '--get', '--compressed', '--insecure', '--verbose'],
+    flags: [
+      's',
+      'S',
+      'f',
+      'i',
+      'I',
+      'G',
+      'k',
+      'v',
+      '--silent',
+      '--show-error',
+      '--fail',
+      '--include',
+      '--head',
+      '--get',
+      '--compressed',
+      '--insecure',
+      '--verbose',
+    ],
     valued: ['H', 'm', 'X', '--request', '--header', '--max-time', '--connect-timeout', '--retry'],
     denied: {
-      '-d': WRITES, '--data': WRITES, '--data-raw': WRITES, '--data-binary': WRITES, '--data-urlencode': WRITES, '--json': WRITES,
-      '-F': WRITES, '--form': WRITES, '-T': WRITES, '--upload-file': WRITES,
-      '-o': 'writes a file', '--output': 'writes a file', '-O': 'writes a file', '--remote-name': 'writes a file',
-      '-K': 'reads a config file', '--config': 'reads a config file', '-L': 'follows redirects to other hosts', '--location': 'follows redirects to other hosts',
+      '-d': WRITES,
+      '--data': WRITES,
+      '--data-raw': WRITES,
+      '--data-binary': WRITES,
+      '--data-urlencode': WRITES,
+      '--json': WRITES,
+      '-F': WRITES,
+      '--form': WRITES,
+      '-T': WRITES,
+      '--upload-file': WRITES,
+      '-o': 'writes a file',
+      '--output': 'writes a file',
+      '-O': 'writes a file',
+      '--remote-name': 'writes a file',
+      '-K': 'reads a config file',
+      '--config': 'reads a config file',
+      '-L': 'follows redirects to other hosts',
+      '--location': 'follows redirects to other hosts',
     },
-    ask: { '-u': 'sends credentials', '--user': 'sends credentials', '-x': 'goes through a proxy', '--proxy': 'goes through a proxy' },
+    ask: {
+      '-u': 'sends credentials',
+      '--user': 'sends credentials',
+      '-x': 'goes through a proxy',
+      '--proxy': 'goes through a proxy',
+    },
   });
   const fromFile = p.options.find((o) => (o.name === '-H' || o.name === '--header') && (o.value ?? '').startsWith('@'));
-  if (fromFile) return deny(`curl ${fromFile.name} @file reads headers from a file on the Lestrade host (and sends them)`);
+  if (fromFile)
+    return deny(`curl ${fromFile.name} @file reads headers from a file on the Lestrade host (and sends them)`);
   const method = p.options.find((o) => o.name === '-X' || o.name === '--request');
-  if (method && !['GET', 'HEAD'].includes((method.value ?? '').toUpperCase())) return deny(`curl -X ${method.value} ${WRITES}`);
+  if (method && !['GET', 'HEAD'].includes((method.value ?? '').toUpperCase()))
+    return deny(`curl -X ${method.value} ${WRITES}`);
   const verdict = checkOptions('curl', { ...p, operands: [] }, 0);
   if (verdict.decision !== 'allow') return verdict;
   if (p.operands.length !== 1) return ask(p.operands.length === 0 ? 'curl without a URL' : 'curl of several URLs');
@@ -30,7 +69,10 @@ export function checkCurl(args: string[], curlHosts: string[]): CallVerdict {
   } catch {
     return ask(`curl of ${JSON.stringify(p.operands[0])}, which is not an absolute URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return deny(`curl of a ${url.protocol} URL: only http and https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return deny(`curl of a ${url.protocol} URL: only http and https`);
   if (url.username || url.password) return ask('curl with credentials in the URL');
-  return curlHosts.includes(url.host) || curlHosts.includes(url.hostname) ? allow : ask(`curl to ${url.host}, which is not in toolsets.bash.curlHosts`);
+  return curlHosts.includes(url.host) || curlHosts.includes(url.hostname)
+    ? allow
+    : ask(`curl to ${url.host}, which is not in toolsets.bash.curlHosts`);
 }

@@ -19,17 +19,23 @@ const DESCRIPTION = [
   'Run one read-only shell command or a pipeline of them (a | b | c), e.g. `kubectl get pods -n prod | grep -v Running`.',
   'Allowed: kubectl get/describe/logs/top/events, grep, head, tail, jq, sort, uniq, wc, cut, tr, awk (no system()), curl GET to known hosts.',
   'Not allowed: ;, &&, ||, &, redirection, $(...), backticks, $VARS, subshells, VAR=x prefixes, newlines; commands that change anything are refused.',
-  'Other commands need a human\'s approval. There is no shell: quotes group words, nothing is expanded.',
+  "Other commands need a human's approval. There is no shell: quotes group words, nothing is expanded.",
 ].join(' ');
 
 /** The bash toolset: off unless switched on (toolsets.settings.bash.enabled). */
 export function createBashToolset(cfg: BashToolsetConfig): Toolset {
   const policy: BashPolicyConfig = { allow: cfg.allow, deny: cfg.deny, curlHosts: cfg.curlHosts };
-  const sandbox = createSandbox({ mode: cfg.sandbox ?? 'bubblewrap', readOnlyPaths: cfg.readOnlyPaths ?? [], env: cfg.env });
+  const sandbox = createSandbox({
+    mode: cfg.sandbox ?? 'bubblewrap',
+    readOnlyPaths: cfg.readOnlyPaths ?? [],
+    env: cfg.env,
+  });
   const tool: Tool = {
     name: 'bash',
     description: DESCRIPTION,
-    params: z.strictObject({ command: z.string().min(1).max(4096).describe('the command line: one command or a pipeline') }),
+    params: z.strictObject({
+      command: z.string().min(1).max(4096).describe('the command line: one command or a pipeline'),
+    }),
     async verdict(params) {
       return (await checkCommand(params.command as string, policy)).verdict;
     },
@@ -41,10 +47,21 @@ export function createBashToolset(cfg: BashToolsetConfig): Toolset {
       if (verdict.decision === 'ask' && !(ctx.approved && ctx.approvedCall === paramsKey('bash', params))) {
         return { status: 'error', error: `refused: needs a human's approval (${verdict.reason})` };
       }
-      const out = await runPipeline(stages.map(sandbox.wrap), { signal: ctx.signal, timeoutMs: cfg.timeoutMs, maxBytes: cfg.maxOutputBytes, env: sandbox.env });
+      const out = await runPipeline(stages.map(sandbox.wrap), {
+        signal: ctx.signal,
+        timeoutMs: cfg.timeoutMs,
+        maxBytes: cfg.maxOutputBytes,
+        env: sandbox.env,
+      });
       const text = out.truncated ? `${out.stdout}\n…[output capped at ${cfg.maxOutputBytes} bytes]` : out.stdout;
-      if (out.exitCode !== 0 && !out.truncated) return { status: 'error', error: `exit ${out.exitCode ?? '(stopped)'}: ${(out.stderr || out.stdout).trim().slice(0, 2000)}` };
-      return text.trim() === '' ? { status: 'no_data', message: out.stderr.trim() || 'no output' } : { status: 'success', data: text };
+      if (out.exitCode !== 0 && !out.truncated)
+        return {
+          status: 'error',
+          error: `exit ${out.exitCode ?? '(stopped)'}: ${(out.stderr || out.stdout).trim().slice(0, 2000)}`,
+        };
+      return text.trim() === ''
+        ? { status: 'no_data', message: out.stderr.trim() || 'no output' }
+        : { status: 'success', data: text };
     },
   };
   return {

@@ -30,7 +30,10 @@ export function jqCode(program: string): string | null {
         out += ') ';
         const end = stringPart(program, i + 1);
         if (end === null) return null;
-        if (end.interpolation) { out += '""(' ; interpolations.push(0); }
+        if (end.interpolation) {
+          out += '""(';
+          interpolations.push(0);
+        }
         i = end.next;
         continue;
       }

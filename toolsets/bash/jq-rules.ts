@@ -10,14 +10,22 @@ const MODULE_DIR = 'loads modules from a folder';
 
 /** jq builtins that reach past the input: the environment, file names, the module search path. */
 const REFUSED_CALLS: Record<string, string> = {
-  env: ENVIRONMENT, input_filename: 'input_filename names the files jq reads', import: MODULES, include: MODULES,
-  modulemeta: MODULES, get_search_list: MODULES, get_jq_origin: 'reveals paths on the Lestrade host',
+  env: ENVIRONMENT,
+  input_filename: 'input_filename names the files jq reads',
+  import: MODULES,
+  include: MODULES,
+  modulemeta: MODULES,
+  get_search_list: MODULES,
+  get_jq_origin: 'reveals paths on the Lestrade host',
   get_prog_origin: 'reveals paths on the Lestrade host',
 };
 
 /** Options taking two words: a name and a value (or a file). */
 const TWO_WORDS: Record<string, string | null> = {
-  '--arg': null, '--argjson': null, '--slurpfile': 'reads a file', '--rawfile': 'reads a file',
+  '--arg': null,
+  '--argjson': null,
+  '--slurpfile': 'reads a file',
+  '--rawfile': 'reads a file',
 };
 
 /** jq: the program is read as code (interpolations included); files and modules are for a human. */
@@ -34,9 +42,33 @@ export function checkJq(args: string[]): CallVerdict {
     rest.push(a);
   }
   const p = parseOptions(rest, {
-    flags: ['r', 'c', 'S', 'e', 's', 'n', 'j', 'a', 'C', 'M', 'R', '--raw-output', '--compact-output', '--sort-keys',
-      '--slurp', '--null-input', '--join-output', '--exit-status', '--tab', '--raw-input', '--ascii-output',
-      '--color-output', '--monochrome-output', '--stream', '--seq'],
+    flags: [
+      'r',
+      'c',
+      'S',
+      'e',
+      's',
+      'n',
+      'j',
+      'a',
+      'C',
+      'M',
+      'R',
+      '--raw-output',
+      '--compact-output',
+      '--sort-keys',
+      '--slurp',
+      '--null-input',
+      '--join-output',
+      '--exit-status',
+      '--tab',
+      '--raw-input',
+      '--ascii-output',
+      '--color-output',
+      '--monochrome-output',
+      '--stream',
+      '--seq',
+    ],
     valued: ['--indent', 'f', 'L', '--from-file', '--library-path'],
     ask: { '-f': FROM_FILE, '--from-file': FROM_FILE, '-L': MODULE_DIR, '--library-path': MODULE_DIR },
   });

@@ -2,12 +2,46 @@ import type { CallVerdict } from '../../src/tools/types.js';
 import { parseOptions, type OptionSpec } from './options.js';
 import { allow, ask, checkOptions, deny } from './verdicts.js';
 
-const READ_VERBS = new Set(['get', 'describe', 'logs', 'top', 'events', 'explain', 'api-resources', 'api-versions', 'version', 'cluster-info']);
+const READ_VERBS = new Set([
+  'get',
+  'describe',
+  'logs',
+  'top',
+  'events',
+  'explain',
+  'api-resources',
+  'api-versions',
+  'version',
+  'cluster-info',
+]);
 
 /** Verbs that change the cluster (or open a door into it): never run, whatever the arguments. */
 const WRITE_VERBS = new Set([
-  'delete', 'apply', 'edit', 'exec', 'patch', 'replace', 'create', 'scale', 'drain', 'cordon', 'uncordon', 'taint', 'label',
-  'annotate', 'set', 'cp', 'port-forward', 'attach', 'run', 'expose', 'autoscale', 'debug', 'proxy', 'certificate', 'wait',
+  'delete',
+  'apply',
+  'edit',
+  'exec',
+  'patch',
+  'replace',
+  'create',
+  'scale',
+  'drain',
+  'cordon',
+  'uncordon',
+  'taint',
+  'label',
+  'annotate',
+  'set',
+  'cp',
+  'port-forward',
+  'attach',
+  'run',
+  'expose',
+  'autoscale',
+  'debug',
+  'proxy',
+  'certificate',
+  'wait',
 ]);
 
 /** Verbs with read-only subcommands; the others refused. */
@@ -28,25 +62,101 @@ const WRITES = 'writes a file';
  * files kubectl reads (and quotes in its errors).
  */
 const SPEC: OptionSpec = {
-  flags: ['A', 'p', '--all-namespaces', '--previous', '--timestamps', '--show-labels', '--no-headers', '--all-containers', '--ignore-not-found', '--prefix', '--containers', '--show-kind', '--show-managed-fields'],
-  valued: ['n', 'o', 'l', 'c', 'L', 's', '--namespace', '--context', '--cluster', '--user', '--request-timeout', '--output', '--selector',
-    '--field-selector', '--container', '--tail', '--since', '--since-time', '--sort-by', '--limit-bytes', '--chunk-size', '--label-columns', '--types', '--for',
-    '--kubeconfig', '--as', '--as-group', '--as-uid', '--token', '--server', '--certificate-authority', '--client-certificate', '--client-key',
-    '--tls-server-name', '--username', '--password', '--cache-dir', '--kuberc', '--template', '--filename', '--kustomize', 'k',
-    '--profile', '--profile-output', '--log-file', '--log-dir'],
+  flags: [
+    'A',
+    'p',
+    '--all-namespaces',
+    '--previous',
+    '--timestamps',
+    '--show-labels',
+    '--no-headers',
+    '--all-containers',
+    '--ignore-not-found',
+    '--prefix',
+    '--containers',
+    '--show-kind',
+    '--show-managed-fields',
+  ],
+  valued: [
+    'n',
+    'o',
+    'l',
+    'c',
+    'L',
+    's',
+    '--namespace',
+    '--context',
+    '--cluster',
+    '--user',
+    '--request-timeout',
+    '--output',
+    '--selector',
+    '--field-selector',
+    '--container',
+    '--tail',
+    '--since',
+    '--since-time',
+    '--sort-by',
+    '--limit-bytes',
+    '--chunk-size',
+    '--label-columns',
+    '--types',
+    '--for',
+    '--kubeconfig',
+    '--as',
+    '--as-group',
+    '--as-uid',
+    '--token',
+    '--server',
+    '--certificate-authority',
+    '--client-certificate',
+    '--client-key',
+    '--tls-server-name',
+    '--username',
+    '--password',
+    '--cache-dir',
+    '--kuberc',
+    '--template',
+    '--filename',
+    '--kustomize',
+    'k',
+    '--profile',
+    '--profile-output',
+    '--log-file',
+    '--log-dir',
+  ],
   denied: {
-    '-w': 'watches and never ends', '--watch': 'watches and never ends', '--watch-only': 'watches and never ends',
-    '-f': 'follows and never ends (or reads a file)', '--follow': 'follows and never ends',
-    '--profile': WRITES, '--profile-output': WRITES, '--log-file': WRITES, '--log-dir': WRITES,
+    '-w': 'watches and never ends',
+    '--watch': 'watches and never ends',
+    '--watch-only': 'watches and never ends',
+    '-f': 'follows and never ends (or reads a file)',
+    '--follow': 'follows and never ends',
+    '--profile': WRITES,
+    '--profile-output': WRITES,
+    '--log-file': WRITES,
+    '--log-dir': WRITES,
   },
   ask: {
-    '--as': 'impersonates another user', '--as-group': 'impersonates a group', '--as-uid': 'impersonates another user',
-    '--token': CREDENTIALS, '--username': CREDENTIALS, '--password': CREDENTIALS,
-    '--raw': 'reads any API path (Secrets included)', '-s': SERVER, '--server': SERVER, '--tls-server-name': SERVER,
+    '--as': 'impersonates another user',
+    '--as-group': 'impersonates a group',
+    '--as-uid': 'impersonates another user',
+    '--token': CREDENTIALS,
+    '--username': CREDENTIALS,
+    '--password': CREDENTIALS,
+    '--raw': 'reads any API path (Secrets included)',
+    '-s': SERVER,
+    '--server': SERVER,
+    '--tls-server-name': SERVER,
     '--insecure-skip-tls-verify': 'talks to an API server it does not verify',
-    '--kubeconfig': `picks another kubeconfig (${READS_FILE})`, '--kuberc': READS_FILE,
-    '--certificate-authority': READS_FILE, '--client-certificate': READS_FILE, '--client-key': READS_FILE,
-    '--filename': READS_FILE, '-k': READS_FILE, '--kustomize': READS_FILE, '--cache-dir': WRITES,
+    '--kubeconfig': `picks another kubeconfig (${READS_FILE})`,
+    '--kuberc': READS_FILE,
+    '--certificate-authority': READS_FILE,
+    '--client-certificate': READS_FILE,
+    '--client-key': READS_FILE,
+    '--filename': READS_FILE,
+    '-k': READS_FILE,
+    '--kustomize': READS_FILE,
+    '--cache-dir': WRITES,
     '--template': 'takes a template that may be a file path',
   },
 };
@@ -70,12 +180,15 @@ function checkVerb(p: ReturnType<typeof parseOptions>): CallVerdict {
   if (WRITE_VERBS.has(verb)) return deny(`kubectl ${verb} changes the cluster`);
   const sub = Object.hasOwn(SUBCOMMANDS, verb) ? SUBCOMMANDS[verb]! : undefined;
   if (sub) {
-    if (rest[0] === undefined || !sub.read.includes(rest[0])) return deny(`kubectl ${verb} ${rest[0] ?? ''} ${sub.why}`.replace(/\s+/g, ' '));
+    if (rest[0] === undefined || !sub.read.includes(rest[0]))
+      return deny(`kubectl ${verb} ${rest[0] ?? ''} ${sub.why}`.replace(/\s+/g, ' '));
     return checkOptions(`kubectl ${verb}`, { ...p, operands: [] }, 0);
   }
   if (!READ_VERBS.has(verb)) return ask(`kubectl ${verb} is not on the read-only list`);
-  if (verb === 'cluster-info' && rest.length > 0) return ask('kubectl cluster-info dump prints everything in the cluster (and can write files)');
-  if ((verb === 'get' || verb === 'describe') && rest.some(namesSecrets)) return ask(`kubectl ${verb} of Secrets reveals credentials`);
+  if (verb === 'cluster-info' && rest.length > 0)
+    return ask('kubectl cluster-info dump prints everything in the cluster (and can write files)');
+  if ((verb === 'get' || verb === 'describe') && rest.some(namesSecrets))
+    return ask(`kubectl ${verb} of Secrets reveals credentials`);
   return checkOptions(`kubectl ${verb}`, { ...p, operands: [] }, 0);
 }
 
@@ -98,5 +211,8 @@ function checkOutputs(options: Array<{ name: string; value?: string }>): CallVer
 
 /** "secret", "secrets", "secret/x", "pods,secrets", "secrets.v1.": any mention of the Secret kind. */
 function namesSecrets(arg: string): boolean {
-  return arg.toLowerCase().split(',').some((r) => /^secrets?($|[./])/.test(r));
+  return arg
+    .toLowerCase()
+    .split(',')
+    .some((r) => /^secrets?($|[./])/.test(r));
 }

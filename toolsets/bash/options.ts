@@ -40,8 +40,14 @@ export function parseOptions(args: string[], spec: OptionSpec): ParsedOptions {
   const c: Ctx = { spec, flags: new Set(spec.flags ?? []), valued: new Set(spec.valued ?? []), out };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === '--') { c.out.operands.push(...args.slice(i + 1)); break; }
-    if (arg.startsWith('--')) { i = longOption(arg, args, i, c); continue; }
+    if (arg === '--') {
+      c.out.operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith('--')) {
+      i = longOption(arg, args, i, c);
+      continue;
+    }
     if (arg.startsWith('-') && arg.length > 1) {
       if (spec.numericShorthand && /^-\d+$/.test(arg)) {
         c.out.options.push({ name: '-n', value: arg.slice(1) });
@@ -50,7 +56,10 @@ export function parseOptions(args: string[], spec: OptionSpec): ParsedOptions {
       i = shortCluster(arg, args, i, c);
       continue;
     }
-    if (spec.stopAtOperand) { c.out.operands.push(...args.slice(i)); break; }
+    if (spec.stopAtOperand) {
+      c.out.operands.push(...args.slice(i));
+      break;
+    }
     c.out.operands.push(arg);
   }
   return c.out;
@@ -61,7 +70,7 @@ function longOption(arg: string, args: string[], i: number, c: Ctx): number {
   const [written, inline] = splitOnce(arg, '=');
   const name = c.valued.has(written) || c.flags.has(written) ? written : abbreviated(written, c.spec);
   const takesValue = c.valued.has(name);
-  const value = takesValue ? inline ?? args[++i] : inline;
+  const value = takesValue ? (inline ?? args[++i]) : inline;
   if (note(name, c)) {
     if (takesValue) c.out.options.push({ name, value });
     return i;

@@ -53,12 +53,21 @@ export async function parseCommand(text: string): Promise<ParsedCommand> {
   if (!tree) return { ok: false, reason: 'the command could not be parsed' };
   try {
     const root = tree.rootNode;
-    if (root.hasError) return { ok: false, reason: 'the command is not valid shell syntax (unbalanced quotes or a stray character?)' };
+    if (root.hasError)
+      return { ok: false, reason: 'the command is not valid shell syntax (unbalanced quotes or a stray character?)' };
     const top = root.children.filter((c): c is Node => c !== null && c.type !== 'comment');
     if (top.length === 0) return { ok: false, reason: 'empty command' };
     const stray = top.find((c) => !c.isNamed);
-    if (stray) return { ok: false, reason: stray.type === '&' ? 'background jobs (&) are not allowed' : `chaining commands (${stray.type}) is not allowed` };
-    if (top.length > 1) return { ok: false, reason: 'more than one command is not allowed: use a pipeline (|) at most' };
+    if (stray)
+      return {
+        ok: false,
+        reason:
+          stray.type === '&'
+            ? 'background jobs (&) are not allowed'
+            : `chaining commands (${stray.type}) is not allowed`,
+      };
+    if (top.length > 1)
+      return { ok: false, reason: 'more than one command is not allowed: use a pipeline (|) at most' };
     return stagesOf(top[0]!);
   } finally {
     tree.delete();
@@ -70,15 +79,25 @@ function stagesOf(node: Node): ParsedCommand {
     const argv = argvOf(node);
     return argv.ok ? { ok: true, stages: [argv.argv] } : argv;
   }
-  if (node.type !== 'pipeline') return { ok: false, reason: REFUSED[node.type] ?? `shell construct "${node.type}" is not allowed` };
+  if (node.type !== 'pipeline')
+    return { ok: false, reason: REFUSED[node.type] ?? `shell construct "${node.type}" is not allowed` };
   const stages: string[][] = [];
   for (const child of node.children) {
     if (!child) continue;
     if (!child.isNamed) {
-      if (child.type !== '|') return { ok: false, reason: child.type === '|&' ? 'piping stderr (|&) is not allowed' : `"${child.type}" is not allowed in a pipeline` };
+      if (child.type !== '|')
+        return {
+          ok: false,
+          reason:
+            child.type === '|&' ? 'piping stderr (|&) is not allowed' : `"${child.type}" is not allowed in a pipeline`,
+        };
       continue;
     }
-    if (child.type !== 'command') return { ok: false, reason: REFUSED[child.type] ?? `shell construct "${child.type}" is not allowed in a pipeline` };
+    if (child.type !== 'command')
+      return {
+        ok: false,
+        reason: REFUSED[child.type] ?? `shell construct "${child.type}" is not allowed in a pipeline`,
+      };
     const argv = argvOf(child);
     if (!argv.ok) return argv;
     stages.push(argv.argv);
@@ -94,7 +113,11 @@ function argvOf(command: Node): Argv {
   for (const child of command.children) {
     if (!child) continue;
     // bash reads 'a'\-b as one word; the grammar reads two. Words must be apart, so both read the same.
-    if (child.startIndex === end) return { ok: false, reason: `words written together are read differently by shells: quote the whole word (${JSON.stringify(child.text)})` };
+    if (child.startIndex === end)
+      return {
+        ok: false,
+        reason: `words written together are read differently by shells: quote the whole word (${JSON.stringify(child.text)})`,
+      };
     end = child.endIndex;
     const target = child.type === 'command_name' ? child.firstNamedChild : child;
     if (!target) return { ok: false, reason: 'empty command name' };
@@ -111,7 +134,11 @@ function literal(node: Node): string | { ok: false; reason: string } {
     case 'word':
     case 'number': {
       // Unquoted text: non-ASCII here is where look-alike letters hide (кubectl, ｒm).
-      if (/[^\x20-\x7e]/.test(node.text)) return { ok: false, reason: `non-ASCII characters outside quotes are not allowed (look-alike letters?): ${JSON.stringify(node.text)}` };
+      if (/[^\x20-\x7e]/.test(node.text))
+        return {
+          ok: false,
+          reason: `non-ASCII characters outside quotes are not allowed (look-alike letters?): ${JSON.stringify(node.text)}`,
+        };
       return node.text.replace(/\\(.)/g, '$1');
     }
     case 'raw_string':

@@ -18,19 +18,70 @@ export interface BashPolicyConfig {
 
 /** Commands that change or destroy things, run other programs, or open shells: refused, whatever the arguments. */
 const DANGEROUS: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
-  rm: 'deletes files', rmdir: 'deletes folders', mv: 'moves files', cp: 'writes files', dd: 'writes devices and files', shred: 'destroys files',
-  truncate: 'empties files', chmod: 'changes permissions', chown: 'changes owners', chgrp: 'changes owners', ln: 'writes links', mkdir: 'writes folders',
-  touch: 'writes files', tee: 'writes files', install: 'writes files', sed: 'can write files (-i, w) and run commands (e)',
-  kill: 'stops processes', killall: 'stops processes', pkill: 'stops processes', shutdown: 'stops the machine', reboot: 'restarts the machine',
-  halt: 'stops the machine', poweroff: 'stops the machine', systemctl: 'controls services', service: 'controls services',
-  sudo: 'runs commands as another user', su: 'runs commands as another user', doas: 'runs commands as another user',
-  sh: 'runs a shell', bash: 'runs a shell', zsh: 'runs a shell', dash: 'runs a shell', ksh: 'runs a shell', fish: 'runs a shell', busybox: 'runs other commands',
-  eval: 'runs other commands', exec: 'runs other commands', source: 'runs other commands', xargs: 'runs other commands', nohup: 'runs other commands',
-  env: 'runs other commands (and prints the environment)', timeout: 'runs other commands', watch: 'runs other commands', nice: 'runs other commands',
-  find: 'runs commands (-exec) and deletes files (-delete)', python: 'runs code', python3: 'runs code', perl: 'runs code', ruby: 'runs code', node: 'runs code',
-  nc: 'opens network connections', ncat: 'opens network connections', socat: 'opens network connections', ssh: 'runs commands elsewhere',
-  scp: 'copies files', rsync: 'copies files', wget: 'downloads files', crontab: 'schedules commands', at: 'schedules commands',
-  mkfs: 'formats disks', mount: 'mounts filesystems', umount: 'unmounts filesystems', iptables: 'changes the firewall', helm: 'installs and removes releases',
+  rm: 'deletes files',
+  rmdir: 'deletes folders',
+  mv: 'moves files',
+  cp: 'writes files',
+  dd: 'writes devices and files',
+  shred: 'destroys files',
+  truncate: 'empties files',
+  chmod: 'changes permissions',
+  chown: 'changes owners',
+  chgrp: 'changes owners',
+  ln: 'writes links',
+  mkdir: 'writes folders',
+  touch: 'writes files',
+  tee: 'writes files',
+  install: 'writes files',
+  sed: 'can write files (-i, w) and run commands (e)',
+  kill: 'stops processes',
+  killall: 'stops processes',
+  pkill: 'stops processes',
+  shutdown: 'stops the machine',
+  reboot: 'restarts the machine',
+  halt: 'stops the machine',
+  poweroff: 'stops the machine',
+  systemctl: 'controls services',
+  service: 'controls services',
+  sudo: 'runs commands as another user',
+  su: 'runs commands as another user',
+  doas: 'runs commands as another user',
+  sh: 'runs a shell',
+  bash: 'runs a shell',
+  zsh: 'runs a shell',
+  dash: 'runs a shell',
+  ksh: 'runs a shell',
+  fish: 'runs a shell',
+  busybox: 'runs other commands',
+  eval: 'runs other commands',
+  exec: 'runs other commands',
+  source: 'runs other commands',
+  xargs: 'runs other commands',
+  nohup: 'runs other commands',
+  env: 'runs other commands (and prints the environment)',
+  timeout: 'runs other commands',
+  watch: 'runs other commands',
+  nice: 'runs other commands',
+  find: 'runs commands (-exec) and deletes files (-delete)',
+  python: 'runs code',
+  python3: 'runs code',
+  perl: 'runs code',
+  ruby: 'runs code',
+  node: 'runs code',
+  nc: 'opens network connections',
+  ncat: 'opens network connections',
+  socat: 'opens network connections',
+  ssh: 'runs commands elsewhere',
+  scp: 'copies files',
+  rsync: 'copies files',
+  wget: 'downloads files',
+  crontab: 'schedules commands',
+  at: 'schedules commands',
+  mkfs: 'formats disks',
+  mount: 'mounts filesystems',
+  umount: 'unmounts filesystems',
+  iptables: 'changes the firewall',
+  helm: 'installs and removes releases',
 });
 
 /**
@@ -38,8 +89,12 @@ const DANGEROUS: Record<string, string> = Object.assign(Object.create(null) as R
  * parsed with a real shell grammar; each pipeline stage is checked on its own and the strictest
  * verdict wins. The same function runs again just before execution.
  */
-export async function checkCommand(text: string, cfg: BashPolicyConfig): Promise<{ verdict: CallVerdict; stages: string[][] }> {
-  if (/[\n\r]/.test(text)) return { verdict: deny('newlines are not allowed: one command (or pipeline) per call'), stages: [] };
+export async function checkCommand(
+  text: string,
+  cfg: BashPolicyConfig,
+): Promise<{ verdict: CallVerdict; stages: string[][] }> {
+  if (/[\n\r]/.test(text))
+    return { verdict: deny('newlines are not allowed: one command (or pipeline) per call'), stages: [] };
   const odd = suspiciousCharacter(text);
   if (odd) return { verdict: deny(odd), stages: [] };
   const parsed = await parseCommand(text);
@@ -49,10 +104,12 @@ export async function checkCommand(text: string, cfg: BashPolicyConfig): Promise
 
 function checkStage(argv: string[], cfg: BashPolicyConfig): CallVerdict {
   const [name = '', ...args] = argv;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(name)) return deny(`${JSON.stringify(name)} is not a plain command name (paths and odd characters are refused)`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(name))
+    return deny(`${JSON.stringify(name)} is not a plain command name (paths and odd characters are refused)`);
   const denied = cfg.deny.find((prefix) => hasPrefix(argv, prefix));
   if (denied !== undefined) return deny(`matches the configured deny prefix "${denied}"`);
-  if (Object.hasOwn(DANGEROUS, name) || /^mkfs\./.test(name)) return deny(`${name} ${DANGEROUS[name] ?? 'formats disks'}`);
+  if (Object.hasOwn(DANGEROUS, name) || /^mkfs\./.test(name))
+    return deny(`${name} ${DANGEROUS[name] ?? 'formats disks'}`);
   const builtin = builtinVerdict(name, args, cfg);
   // The configured allow list lifts "ask" to "allow"; it never overrides a refusal.
   if (builtin.decision === 'ask' && cfg.allow.some((prefix) => hasPrefix(argv, prefix))) return allow;
@@ -81,9 +138,11 @@ function hasPrefix(argv: string[], prefix: string): boolean {
 function suspiciousCharacter(text: string): string | null {
   for (const ch of text) {
     const code = `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-    if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(ch) && ch !== '\t') return `control, invisible or direction-changing character ${code} is not allowed`;
+    if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(ch) && ch !== '\t')
+      return `control, invisible or direction-changing character ${code} is not allowed`;
     if (ch > '\x7f' && /\p{Zs}/u.test(ch)) return `unusual space ${code} is not allowed`;
-    if (ch > '\x7f' && /^[\x21-\x7e]+$/.test(ch.normalize('NFKC'))) return `character "${ch}" (${code}) looks like "${ch.normalize('NFKC')}" and is not allowed`;
+    if (ch > '\x7f' && /^[\x21-\x7e]+$/.test(ch.normalize('NFKC')))
+      return `character "${ch}" (${code}) looks like "${ch.normalize('NFKC')}" and is not allowed`;
   }
   return null;
 }

@@ -24,8 +24,16 @@ export interface Sandbox {
 /** Only these reach the network (kubectl its API server, curl the configured hosts); other stages have none. */
 export const NETWORK_PROGRAMS = new Set(['kubectl', 'curl']);
 
-const BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'USER', 'KUBERNETES_SERVICE_HOST',
-  'KUBERNETES_SERVICE_PORT'];
+const BASE_ENV = [
+  'PATH',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'USER',
+  'KUBERNETES_SERVICE_HOST',
+  'KUBERNETES_SERVICE_PORT',
+];
 const SCRATCH = '/tmp';
 
 /**
@@ -33,9 +41,23 @@ const SCRATCH = '/tmp';
  * time zones. No passwd, shadow or keys.
  */
 const ETC = [
-  '/etc/alternatives', '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/resolv.conf', '/etc/hosts',
-  '/etc/nsswitch.conf', '/etc/host.conf', '/etc/gai.conf', '/etc/services', '/etc/protocols', '/etc/ssl/certs',
-  '/etc/ssl/openssl.cnf', '/etc/pki/tls/certs', '/etc/pki/ca-trust', '/etc/ca-certificates', '/etc/localtime',
+  '/etc/alternatives',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/resolv.conf',
+  '/etc/hosts',
+  '/etc/nsswitch.conf',
+  '/etc/host.conf',
+  '/etc/gai.conf',
+  '/etc/services',
+  '/etc/protocols',
+  '/etc/ssl/certs',
+  '/etc/ssl/openssl.cnf',
+  '/etc/pki/tls/certs',
+  '/etc/pki/ca-trust',
+  '/etc/ca-certificates',
+  '/etc/localtime',
   '/etc/timezone',
 ];
 /** A pod's service account (in-cluster kubectl): the token the tools are meant to use. */
@@ -43,8 +65,9 @@ const IN_CLUSTER = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 const NONE = 'set toolsets.bash.sandbox: none (LESTRADE_BASH_SANDBOX=none)';
 const FIX = `install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap), or ${NONE} to run commands without it`;
-const NO_NAMESPACES = 'allow user namespaces (e.g. sysctl kernel.unprivileged_userns_clone=1; in a container, '
-  + `a seccomp/AppArmor profile that permits them), or ${NONE}`;
+const NO_NAMESPACES =
+  'allow user namespaces (e.g. sysctl kernel.unprivileged_userns_clone=1; in a container, ' +
+  `a seccomp/AppArmor profile that permits them), or ${NONE}`;
 
 /**
  * The OS boundary under the bash policy: each stage of an allowed (or approved) line runs in its
@@ -66,8 +89,14 @@ export function createSandbox(cfg: SandboxConfig, hostEnv: NodeJS.ProcessEnv = p
   const setenv = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v!]);
   const common = [...mounts(cfg, kube), '--clearenv', ...setenv, '--chdir', SCRATCH];
   const wrap = (argv: string[]) => [
-    bwrap ?? 'bwrap', '--unshare-all', ...(NETWORK_PROGRAMS.has(argv[0]!) ? ['--share-net'] : []),
-    '--die-with-parent', '--new-session', ...common, '--', ...argv,
+    bwrap ?? 'bwrap',
+    '--unshare-all',
+    ...(NETWORK_PROGRAMS.has(argv[0]!) ? ['--share-net'] : []),
+    '--die-with-parent',
+    '--new-session',
+    ...common,
+    '--',
+    ...argv,
   ];
   return { mode: 'bubblewrap', wrap, env, check: () => checkBubblewrap(bwrap, cfg, wrap(['true']), env) };
 }
@@ -77,8 +106,11 @@ async function checkBubblewrap(bwrap: string | null, cfg: SandboxConfig, probe: 
   if (!bwrap) return `bwrap (bubblewrap) is not installed: ${FIX}`;
   const missing = cfg.readOnlyPaths.find((p) => !isAbsolute(p) || !existsSync(p));
   if (missing) return `toolsets.bash.readOnlyPaths: ${JSON.stringify(missing)} is not an absolute path that exists`;
-  const out = await runCommand(probe, { timeoutMs: 10_000, maxBytes: 4096, env })
-    .catch((e: Error) => ({ exitCode: -1, stderr: e.message, stdout: '' }));
+  const out = await runCommand(probe, { timeoutMs: 10_000, maxBytes: 4096, env }).catch((e: Error) => ({
+    exitCode: -1,
+    stderr: e.message,
+    stdout: '',
+  }));
   if (out.exitCode === 0) return null;
   const why = (out.stderr || out.stdout).trim().split('\n').at(-1)?.slice(0, 300) ?? '';
   return `bubblewrap cannot create its namespaces here (${why || `exit ${out.exitCode}`}): ${NO_NAMESPACES}`;

@@ -6,11 +6,17 @@ export const deny = (reason: string): CallVerdict => ({ decision: 'deny', reason
 export const ask = (reason: string): CallVerdict => ({ decision: 'ask', reason });
 
 /** Refusals first, then anything a human must see (unknown options, file arguments), else allowed. */
-export function checkOptions(name: string, p: ParsedOptions, maxOperands: number, operandsWhy = 'reads files on the Lestrade host'): CallVerdict {
+export function checkOptions(
+  name: string,
+  p: ParsedOptions,
+  maxOperands: number,
+  operandsWhy = 'reads files on the Lestrade host',
+): CallVerdict {
   if (p.denied.length) return deny(`${name} ${p.denied[0]}`);
   if (p.unknown.length) return ask(`${name}: option ${p.unknown.join(', ')} is not on the read-only list`);
   if (p.ask.length) return ask(`${name} ${p.ask[0]}`);
-  if (p.operands.length > maxOperands) return ask(`${name} with ${p.operands.length - maxOperands} more argument(s) ${operandsWhy}`);
+  if (p.operands.length > maxOperands)
+    return ask(`${name} with ${p.operands.length - maxOperands} more argument(s) ${operandsWhy}`);
   return allow;
 }
 

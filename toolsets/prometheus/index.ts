@@ -17,17 +17,24 @@ export function createPrometheusToolset(cfg: PrometheusToolsetConfig): Toolset {
     description: 'Query metrics, alerts and rules from Prometheus',
     origin: 'builtin',
     enabled: true,
-    prerequisites: [{
-      kind: 'check',
-      run: async () => (client ? client.probe() : 'no Prometheus URL: set PROMETHEUS_URL or toolsets.prometheus.url'),
-    }],
+    prerequisites: [
+      {
+        kind: 'check',
+        run: async () => (client ? client.probe() : 'no Prometheus URL: set PROMETHEUS_URL or toolsets.prometheus.url'),
+      },
+    ],
     tools: prometheusTools(client),
   };
 }
 
 /** The tools, over the client the prerequisite check found answering (the toolset is off without one). */
 function prometheusTools(client: PrometheusClient | null): Tool[] {
-  const call = (path: string, pick: (p: Record<string, unknown>) => Record<string, string | undefined>, isEmpty: (d: unknown) => boolean) =>
+  const call =
+    (
+      path: string,
+      pick: (p: Record<string, unknown>) => Record<string, string | undefined>,
+      isEmpty: (d: unknown) => boolean,
+    ) =>
     async (params: Record<string, unknown>, ctx: { signal: AbortSignal }): Promise<ToolOutput> => {
       const data = await client!.get(path, pick(params), ctx.signal);
       return isEmpty(data) ? { status: 'no_data', data } : { status: 'success', data };
@@ -44,32 +51,52 @@ function prometheusTools(client: PrometheusClient | null): Tool[] {
       description: 'Run a PromQL query over a time range and return the series sampled at each step.',
       params: z.strictObject({
         query: z.string().min(1).describe('PromQL expression'),
-        start: time, end: time,
+        start: time,
+        end: time,
         step: z.string().default('60s').describe('resolution, e.g. 30s, 5m'),
       }),
-      run: call('query_range', (p) => ({ query: p.query as string, start: p.start as string, end: p.end as string, step: p.step as string }), emptyResult),
+      run: call(
+        'query_range',
+        (p) => ({ query: p.query as string, start: p.start as string, end: p.end as string, step: p.step as string }),
+        emptyResult,
+      ),
     },
     {
       name: 'prometheus_alerts',
       description: 'List the alerts Prometheus is currently evaluating as pending or firing.',
       params: z.strictObject({}),
-      run: call('alerts', () => ({}), (d) => ((d as { alerts?: unknown[] }).alerts ?? []).length === 0),
+      run: call(
+        'alerts',
+        () => ({}),
+        (d) => ((d as { alerts?: unknown[] }).alerts ?? []).length === 0,
+      ),
     },
     {
       name: 'prometheus_rules',
       description: 'List alerting and recording rules with their expressions and state.',
       params: z.strictObject({ type: z.enum(['alert', 'record']).optional() }),
-      run: call('rules', (p) => ({ type: p.type as string | undefined }), (d) => ((d as { groups?: unknown[] }).groups ?? []).length === 0),
+      run: call(
+        'rules',
+        (p) => ({ type: p.type as string | undefined }),
+        (d) => ((d as { groups?: unknown[] }).groups ?? []).length === 0,
+      ),
     },
     {
       name: 'prometheus_label_values',
       description: 'List the values a label takes, optionally only on series matching a selector.',
       params: z.strictObject({
-        label: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/).describe('label name, e.g. job or __name__'),
+        label: z
+          .string()
+          .regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/)
+          .describe('label name, e.g. job or __name__'),
         match: z.string().optional().describe('series selector, e.g. up{job="api"}'),
       }),
       run: async (params, ctx) => {
-        const data = await client!.get(`label/${params.label as string}/values`, { 'match[]': params.match as string | undefined }, ctx.signal);
+        const data = await client!.get(
+          `label/${params.label as string}/values`,
+          { 'match[]': params.match as string | undefined },
+          ctx.signal,
+        );
         return Array.isArray(data) && data.length === 0 ? { status: 'no_data', data } : { status: 'success', data };
       },
     },

@@ -14,7 +14,10 @@
   function localTimes(root) {
     for (const t of root.querySelectorAll('time[datetime]')) {
       const d = new Date(t.getAttribute('datetime'));
-      if (!Number.isNaN(d.getTime())) { t.title = t.textContent; t.textContent = d.toLocaleString(); }
+      if (!Number.isNaN(d.getTime())) {
+        t.title = t.textContent;
+        t.textContent = d.toLocaleString();
+      }
     }
   }
 
@@ -24,14 +27,25 @@
   let pending = false;
   function schedule() {
     // A change during a refresh may have come too late for it: one more follows.
-    if (timer) { pending = true; return; }
-    timer = setTimeout(async () => {
-      last = Date.now();
-      try { await refresh(); } finally {
-        timer = null;
-        if (pending) { pending = false; schedule(); }
-      }
-    }, Math.max(0, last + 1000 - Date.now()));
+    if (timer) {
+      pending = true;
+      return;
+    }
+    timer = setTimeout(
+      async () => {
+        last = Date.now();
+        try {
+          await refresh();
+        } finally {
+          timer = null;
+          if (pending) {
+            pending = false;
+            schedule();
+          }
+        }
+      },
+      Math.max(0, last + 1000 - Date.now()),
+    );
   }
 
   async function refresh() {
@@ -46,7 +60,10 @@
       const open = new Set([...live.querySelectorAll('details[open]')].map(keyOf));
       // A reason being typed into an approval form is not thrown away by a refresh.
       const typing = document.activeElement;
-      if (live.contains(typing) && typing.tagName === 'TEXTAREA') { setTimeout(schedule, 1000); return; }
+      if (live.contains(typing) && typing.tagName === 'TEXTAREA') {
+        setTimeout(schedule, 1000);
+        return;
+      }
       live.replaceWith(fresh);
       for (const d of fresh.querySelectorAll('details')) {
         if (open.has(keyOf(d))) d.open = true;
@@ -69,8 +86,12 @@
   function listen() {
     if (!('EventSource' in window) || (page !== 'list' && page !== 'detail')) return;
     const events = new EventSource('/ui/events');
-    events.onopen = () => { if (state) state.textContent = 'live'; };
-    events.onerror = () => { if (state) state.textContent = 'reconnecting…'; };
+    events.onopen = () => {
+      if (state) state.textContent = 'live';
+    };
+    events.onerror = () => {
+      if (state) state.textContent = 'reconnecting…';
+    };
     events.addEventListener('change', (e) => {
       if (page === 'list' || e.data === pageId || e.data === '*') schedule();
     });
@@ -78,13 +99,18 @@
 
   async function post(url, payload) {
     const res = await fetch(url, {
-      method: 'POST', credentials: 'same-origin',
+      method: 'POST',
+      credentials: 'same-origin',
       headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
       body: JSON.stringify(payload),
     });
     const text = await res.text();
     let json = null;
-    try { json = text ? JSON.parse(text) : null; } catch { json = null; }
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
     return { ok: res.ok, status: res.status, body: json };
   }
 

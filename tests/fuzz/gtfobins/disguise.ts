@@ -64,7 +64,10 @@ export function rewriteOptions(argv: string[], shape: ProgramShape, c: Choices):
     if (!w.startsWith('-') || w === '-') {
       if (firstOperand < 0) firstOperand = out.length;
       out.push(w);
-      if (posix) { i++; break; }
+      if (posix) {
+        i++;
+        break;
+      }
       continue;
     }
     const consumed = rewriteOne(w, args[i + 1], shape, c);
@@ -73,21 +76,31 @@ export function rewriteOptions(argv: string[], shape: ProgramShape, c: Choices):
   }
   out.push(...args.slice(i));
   const optionAfterOperand = firstOperand >= 0 && out.slice(firstOperand).some((w) => w.startsWith('-') && w !== '-');
-  if (shape.dashDash && firstOperand >= 0 && !optionAfterOperand && !out.includes('--') && c.chance(3)) out.splice(firstOperand, 0, '--');
+  if (shape.dashDash && firstOperand >= 0 && !optionAfterOperand && !out.includes('--') && c.chance(3))
+    out.splice(firstOperand, 0, '--');
   if (shape.benign.length && c.chance(3)) out.unshift(...shape.benign[c.pick(shape.benign.length)]!);
   return [name!, ...out];
 }
 
-function rewriteOne(w: string, next: string | undefined, shape: ProgramShape, c: Choices): { words: string[]; used: number } {
+function rewriteOne(
+  w: string,
+  next: string | undefined,
+  shape: ProgramShape,
+  c: Choices,
+): { words: string[]; used: number } {
   const alias = (n: string) => shape.aliases.find(([s, l]) => s === n || l === n);
-  const swap = (n: string) => { const a = alias(n); return a && c.chance(2) ? (a[0] === n ? a[1] : a[0]) : n; };
+  const swap = (n: string) => {
+    const a = alias(n);
+    return a && c.chance(2) ? (a[0] === n ? a[1] : a[0]) : n;
+  };
   const long = /^(--[A-Za-z0-9-]+)=(.*)$/.exec(w);
   if (long && shape.longValued.includes(long[1]!)) return { words: spell(swap(long[1]!), long[2]!, c), used: 1 };
   if (shape.longValued.includes(w) && next !== undefined) return { words: spell(swap(w), next, c), used: 2 };
   const short = /^-([A-Za-z])(.*)$/.exec(w);
   if (short && shape.shortValued.includes(short[1]!)) {
     if (short[2] === '' && next !== undefined) return { words: spell(swap(w), next, c), used: 2 };
-    if (short[2] !== '' && !short[2]!.startsWith('=')) return { words: spell(swap(`-${short[1]}`), short[2]!, c), used: 1 };
+    if (short[2] !== '' && !short[2]!.startsWith('='))
+      return { words: spell(swap(`-${short[1]}`), short[2]!, c), used: 1 };
   }
   return { words: [alias(w) ? swap(w) : w], used: 1 };
 }

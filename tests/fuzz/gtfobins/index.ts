@@ -7,7 +7,13 @@ import type { GtfoEntry, ProgramShape } from './types.js';
 
 export type { Category, GtfoEntry, ProgramShape } from './types.js';
 
-export const CORPUS: GtfoEntry[] = [...awk.entries, ...jq.entries, ...text.entries, ...kubectl.entries, ...curl.entries];
+export const CORPUS: GtfoEntry[] = [
+  ...awk.entries,
+  ...jq.entries,
+  ...text.entries,
+  ...kubectl.entries,
+  ...curl.entries,
+];
 
 export const SHAPES: Record<string, ProgramShape> = Object.fromEntries(
   [awk.shape, jq.shape, kubectl.shape, curl.shape, ...text.shapes].map((s) => [s.program, s]),
@@ -24,7 +30,7 @@ export const ALLOWED: string[] = [
   "awk '{print $1, $3}'",
   "awk -F: '$3 > 100 {print $1}'",
   "awk '/err|warn/ {n++} END {print n+0}'",
-  "jq -r '.items[] | \"\\(.metadata.name) \\(.status.phase)\"'",
+  'jq -r \'.items[] | "\\(.metadata.name) \\(.status.phase)"\'',
   "jq '.spec.containers[].env'",
   'jq -c .data',
   'grep -i -e error -e warn',

@@ -1,8 +1,17 @@
 import type { GtfoEntry, ProgramShape } from './types.js';
 
 export const shape: ProgramShape = {
-  program: 'jq', shortValued: ['f', 'L'], longValued: ['--from-file', '--indent'], aliases: [['-f', '--from-file'], ['-n', '--null-input'], ['-r', '--raw-output'], ['-R', '--raw-input']],
-  dashDash: false, benign: [['-c'], ['-r'], ['--tab']],
+  program: 'jq',
+  shortValued: ['f', 'L'],
+  longValued: ['--from-file', '--indent'],
+  aliases: [
+    ['-f', '--from-file'],
+    ['-n', '--null-input'],
+    ['-r', '--raw-output'],
+    ['-R', '--raw-input'],
+  ],
+  dashDash: false,
+  benign: [['-c'], ['-r'], ['--tab']],
 };
 
 export const entries: GtfoEntry[] = [

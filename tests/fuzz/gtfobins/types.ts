@@ -7,8 +7,17 @@
  * human, in every disguise the suite gives it.
  */
 export type Category =
-  | 'shell' | 'command' | 'reverse-shell' | 'file-read' | 'file-write' | 'file-upload' | 'file-download'
-  | 'library-load' | 'env-read' | 'credentials' | 'network';
+  | 'shell'
+  | 'command'
+  | 'reverse-shell'
+  | 'file-read'
+  | 'file-write'
+  | 'file-upload'
+  | 'file-download'
+  | 'library-load'
+  | 'env-read'
+  | 'credentials'
+  | 'network';
 
 export interface GtfoEntry {
   category: Category;

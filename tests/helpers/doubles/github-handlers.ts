@@ -21,7 +21,11 @@ interface Ctx {
 }
 
 const api = (i: HandlerInput): string => i.url.origin;
-const ok = (body: unknown, headers: Record<string, string> = {}, status = 200): HandlerResult => ({ status, body, headers });
+const ok = (body: unknown, headers: Record<string, string> = {}, status = 200): HandlerResult => ({
+  status,
+  body,
+  headers,
+});
 const notFound = (): HandlerResult => ghError(404, 'Not Found');
 // Search results may not carry a null body (issue-search-result-item.body is not nullable), unlike issues.
 const searchItem = ({ body, ...rest }: Record<string, unknown>): Record<string, unknown> =>
@@ -40,7 +44,14 @@ export function githubHandlers({ state, app, repoExample, appExample }: Ctx): Re
   const tooLong = (text: string): HandlerResult | undefined =>
     [...text].length > GITHUB_COMMENT_LIMIT
       ? ghError(422, 'Validation Failed', {
-          errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message: `body is too long (maximum is ${GITHUB_COMMENT_LIMIT} characters)` }],
+          errors: [
+            {
+              resource: 'IssueComment',
+              code: 'custom',
+              field: 'body',
+              message: `body is too long (maximum is ${GITHUB_COMMENT_LIMIT} characters)`,
+            },
+          ],
         })
       : undefined;
 
@@ -50,7 +61,10 @@ export function githubHandlers({ state, app, repoExample, appExample }: Ctx): Re
       if (!r) return notFound();
       const q = i.query;
       const st = firstString(q.state) ?? 'open';
-      const labels = (firstString(q.labels) ?? '').split(',').map((l) => l.trim().toLowerCase()).filter(Boolean);
+      const labels = (firstString(q.labels) ?? '')
+        .split(',')
+        .map((l) => l.trim().toLowerCase())
+        .filter(Boolean);
       const since = firstString(q.since);
       const creator = firstString(q.creator);
       const sort = firstString(q.sort) ?? 'created';
@@ -63,11 +77,16 @@ export function githubHandlers({ state, app, repoExample, appExample }: Ctx): Re
         .sort((a, b) =>
           sort === 'comments'
             ? dir * (a.comments.length - b.comments.length)
-            : dir * (sort === 'updated' ? a.updated_at.localeCompare(b.updated_at) : a.created_at.localeCompare(b.created_at)) ||
-              dir * (a.number - b.number),
+            : dir *
+                (sort === 'updated'
+                  ? a.updated_at.localeCompare(b.updated_at)
+                  : a.created_at.localeCompare(b.created_at)) || dir * (a.number - b.number),
         );
       const { items, headers } = githubPaged(list, q, i.url);
-      return ok(items.map((x) => issueJson(r, x, api(i))), headers);
+      return ok(
+        items.map((x) => issueJson(r, x, api(i))),
+        headers,
+      );
     },
 
     'issues/get': (i) => {
@@ -83,7 +102,10 @@ export function githubHandlers({ state, app, repoExample, appExample }: Ctx): Re
       const since = firstString(i.query.since);
       const list = issue.comments.filter((c) => !since || Date.parse(c.updated_at) >= Date.parse(since));
       const { items, headers } = githubPaged(list, i.query, i.url);
-      return ok(items.map((c) => commentJson(state, r, c, api(i))), headers);
+      return ok(
+        items.map((c) => commentJson(state, r, c, api(i))),
+        headers,
+      );
     },
 
     'issues/create-comment': (i) => {
@@ -94,7 +116,13 @@ export function githubHandlers({ state, app, repoExample, appExample }: Ctx): Re
       const text = bodyText(i);
       const refused = tooLong(text);
       if (refused) return refused;
-      const c = state.addComment({ owner: r.owner, repo: r.name, issue_number: issue.number, body: text, user: viewer(i).login });
+      const c = state.addComment({
+        owner: r.owner,
+        repo: r.name,
+        issue_number: issue.number,
+        body: text,
+        user: viewer(i).login,
+      });
       const json = commentJson(state, r, c, api(i));
       return ok(json, { location: String(json.url) }, 201);
     },
@@ -110,7 +138,8 @@ export function githubHandlers({ state, app, repoExample, appExample }: Ctx): Re
       const c = r && state.findComment(r.owner, r.name, Number(i.params.comment_id));
       if (!r || !c) return notFound();
       const u = viewer(i);
-      if (c.user.login !== u.login && !['admin', 'maintain', 'write'].includes(state.permission(r, u.login))) return forbidden();
+      if (c.user.login !== u.login && !['admin', 'maintain', 'write'].includes(state.permission(r, u.login)))
+        return forbidden();
       const text = bodyText(i);
       const refused = tooLong(text);
       if (refused) return refused;
@@ -139,8 +168,13 @@ export function githubHandlers({ state, app, repoExample, appExample }: Ctx): Re
 
     'apps/get-authenticated': (i) =>
       ok({
-        ...appExample, id: app.id, slug: app.slug, node_id: `A_${app.id}`, name: app.slug,
-        html_url: `https://github.com/apps/${app.slug}`, owner: simpleUser(state.user('octocat'), api(i)),
+        ...appExample,
+        id: app.id,
+        slug: app.slug,
+        node_id: `A_${app.id}`,
+        name: app.slug,
+        html_url: `https://github.com/apps/${app.slug}`,
+        owner: simpleUser(state.user('octocat'), api(i)),
       }),
 
     'apps/create-installation-access-token': (i) => {
@@ -148,12 +182,19 @@ export function githubHandlers({ state, app, repoExample, appExample }: Ctx): Re
       const token = `ghs_${randomBytes(18).toString('hex')}`;
       state.addToken(token, `${app.slug}[bot]`);
       const expires = ghTime(new Date(state.clock().getTime() + 3600_000));
-      return ok({ token, expires_at: expires, permissions: { issues: 'write', metadata: 'read' }, repository_selection: 'all' }, {}, 201);
+      return ok(
+        { token, expires_at: expires, permissions: { issues: 'write', metadata: 'read' }, repository_selection: 'all' },
+        {},
+        201,
+      );
     },
 
     'search/issues-and-pull-requests': (i) => {
       const parsed = parseSearch(firstString(i.query.q) ?? '');
-      if ('error' in parsed) return ghError(422, 'Validation Failed', { errors: [{ resource: 'Search', field: 'q', code: 'invalid', message: parsed.error }] });
+      if ('error' in parsed)
+        return ghError(422, 'Validation Failed', {
+          errors: [{ resource: 'Search', field: 'q', code: 'invalid', message: parsed.error }],
+        });
       const login = viewer(i).login;
       const hits: SearchHit[] = [];
       for (const repo of state.repos.values()) {
@@ -168,8 +209,12 @@ export function githubHandlers({ state, app, repoExample, appExample }: Ctx): Re
       // Key order matters: octokit's paginate takes the first key left after total_count and
       // incomplete_results as the list, so items must come before search_type.
       return ok(
-        { total_count: hits.length, incomplete_results: false,
-          items: items.map((h) => searchItem(issueJson(h.repo, h.issue, api(i)))), search_type: 'lexical' },
+        {
+          total_count: hits.length,
+          incomplete_results: false,
+          items: items.map((h) => searchItem(issueJson(h.repo, h.issue, api(i)))),
+          search_type: 'lexical',
+        },
         headers,
       );
     },

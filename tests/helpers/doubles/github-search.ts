@@ -33,8 +33,11 @@ function datePred(field: 'updated_at' | 'created_at', expr: string): Pred | stri
   const when = ms(m?.[2] ?? '');
   if (Number.isNaN(when)) return `bad date ${expr}`;
   const cmp = {
-    '>=': (t: number) => t >= when, '>': (t: number) => t > when,
-    '<=': (t: number) => t <= when, '<': (t: number) => t < when, '=': (t: number) => t === when,
+    '>=': (t: number) => t >= when,
+    '>': (t: number) => t > when,
+    '<=': (t: number) => t <= when,
+    '<': (t: number) => t < when,
+    '=': (t: number) => t === when,
   }[(m?.[1] ?? '=') as '>=' | '>' | '<=' | '<' | '='];
   return (h) => cmp(ms(h.issue[field]));
 }

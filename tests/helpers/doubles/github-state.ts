@@ -2,7 +2,7 @@
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 export type AuthorAssociation =
-  | 'COLLABORATOR' | 'CONTRIBUTOR' | 'FIRST_TIMER' | 'FIRST_TIME_CONTRIBUTOR' | 'MANNEQUIN' | 'MEMBER' | 'NONE' | 'OWNER';
+  'COLLABORATOR' | 'CONTRIBUTOR' | 'FIRST_TIMER' | 'FIRST_TIME_CONTRIBUTOR' | 'MANNEQUIN' | 'MEMBER' | 'NONE' | 'OWNER';
 
 export interface GhUser {
   login: string;
@@ -47,12 +47,33 @@ export interface GhRepo {
   tokenAccess: Permission;
 }
 
-export interface NewRepo { owner: string; name: string; private?: boolean; tokenAccess?: Permission }
-export interface NewIssue {
-  owner: string; repo: string; number?: number; title: string; body?: string | null; labels?: string[];
-  user?: string; author_association?: AuthorAssociation; state?: 'open' | 'closed'; created_at?: string; updated_at?: string;
+export interface NewRepo {
+  owner: string;
+  name: string;
+  private?: boolean;
+  tokenAccess?: Permission;
 }
-export interface NewComment { owner: string; repo: string; issue_number: number; body: string; user?: string; created_at?: string }
+export interface NewIssue {
+  owner: string;
+  repo: string;
+  number?: number;
+  title: string;
+  body?: string | null;
+  labels?: string[];
+  user?: string;
+  author_association?: AuthorAssociation;
+  state?: 'open' | 'closed';
+  created_at?: string;
+  updated_at?: string;
+}
+export interface NewComment {
+  owner: string;
+  repo: string;
+  issue_number: number;
+  body: string;
+  user?: string;
+  created_at?: string;
+}
 
 /** GitHub timestamps have no milliseconds. */
 export const ghTime = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -89,7 +110,15 @@ export class GithubState {
 
   addRepo({ owner, name, private: priv = true, tokenAccess = 'write' }: NewRepo): GhRepo {
     this.user(owner, 'Organization');
-    const repo: GhRepo = { id: this.newId(), owner, name, private: priv, issues: new Map(), permissions: new Map(), tokenAccess };
+    const repo: GhRepo = {
+      id: this.newId(),
+      owner,
+      name,
+      private: priv,
+      issues: new Map(),
+      permissions: new Map(),
+      tokenAccess,
+    };
     this.repos.set(`${owner}/${name}`.toLowerCase(), repo);
     return repo;
   }
@@ -132,9 +161,17 @@ export class GithubState {
     const created = i.created_at ?? this.now();
     const user = this.user(i.user ?? 'octocat');
     const issue: GhIssue = {
-      id: this.newId(), number, title: i.title, body: i.body ?? null, labels: i.labels ?? [], user,
-      author_association: i.author_association ?? this.association(repo, user.login), state: i.state ?? 'open',
-      created_at: created, updated_at: i.updated_at ?? created, closed_at: i.state === 'closed' ? (i.updated_at ?? created) : null,
+      id: this.newId(),
+      number,
+      title: i.title,
+      body: i.body ?? null,
+      labels: i.labels ?? [],
+      user,
+      author_association: i.author_association ?? this.association(repo, user.login),
+      state: i.state ?? 'open',
+      created_at: created,
+      updated_at: i.updated_at ?? created,
+      closed_at: i.state === 'closed' ? (i.updated_at ?? created) : null,
       comments: [],
     };
     repo.issues.set(number, issue);
@@ -150,8 +187,14 @@ export class GithubState {
     if (!issue) throw new Error(`no issue ${c.owner}/${c.repo}#${c.issue_number}: addIssue first`);
     const at = c.created_at ?? this.now();
     const comment: GhComment = {
-      id: this.newId(), owner: c.owner, repo: c.repo, issueNumber: c.issue_number, body: c.body,
-      user: this.user(c.user ?? 'octocat'), created_at: at, updated_at: at,
+      id: this.newId(),
+      owner: c.owner,
+      repo: c.repo,
+      issueNumber: c.issue_number,
+      body: c.body,
+      user: this.user(c.user ?? 'octocat'),
+      created_at: at,
+      updated_at: at,
     };
     issue.comments.push(comment);
     if (at > issue.updated_at) issue.updated_at = at;

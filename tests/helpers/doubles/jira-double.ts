@@ -10,7 +10,15 @@ import { JiraState, makeUser, type Deployment, type JiraUser } from './jira-stat
 import { dataCenterSpec } from './jira-v2.js';
 
 export { JiraState, adfParagraph, adfText } from './jira-state.js';
-export type { AdfDoc, Deployment, JiraComment, JiraIssue, JiraUser, NewJiraComment, NewJiraIssue } from './jira-state.js';
+export type {
+  AdfDoc,
+  Deployment,
+  JiraComment,
+  JiraIssue,
+  JiraUser,
+  NewJiraComment,
+  NewJiraIssue,
+} from './jira-state.js';
 
 export interface JiraDoubleOptions {
   deployment: Deployment;
@@ -43,7 +51,9 @@ function authenticate(opts: Required<Pick<JiraDoubleOptions, 'deployment' | 'ema
     const auth = headers.authorization ?? '';
     if (opts.deployment === 'cloud') {
       const basic = /^Basic\s+(\S+)$/i.exec(auth)?.[1];
-      return basic && Buffer.from(basic, 'base64').toString('utf8') === `${opts.email}:${opts.apiToken}` ? opts.email : undefined;
+      return basic && Buffer.from(basic, 'base64').toString('utf8') === `${opts.email}:${opts.apiToken}`
+        ? opts.email
+        : undefined;
     }
     return /^Bearer\s+(\S+)$/i.exec(auth)?.[1] === opts.pat ? opts.pat : undefined;
   };
@@ -82,9 +92,16 @@ export async function startJiraDouble(opts: JiraDoubleOptions): Promise<JiraDoub
     spec: cloud ? v3 : dataCenterSpec(v3),
     handlers: { ...jiraHandlers(ctx), ...(cloud ? {} : dcSearch(state, ctx.site)) },
     extraRoutes: cloud ? [] : DC_SEARCH_ROUTES,
-    authenticate: authenticate({ deployment: opts.deployment, email, apiToken: opts.apiToken ?? 'test-api-token', pat: opts.pat ?? 'test-pat' }),
-    unauthorized: () => jiraError(401, ['You are not authenticated. Authentication required to perform this operation.']),
-    refuse: (kind, errors) => (kind === 'not-found' ? jiraError(404, [`null for uri: ${errors.join('; ')}`]) : jiraError(400, errors)),
+    authenticate: authenticate({
+      deployment: opts.deployment,
+      email,
+      apiToken: opts.apiToken ?? 'test-api-token',
+      pat: opts.pat ?? 'test-pat',
+    }),
+    unauthorized: () =>
+      jiraError(401, ['You are not authenticated. Authentication required to perform this operation.']),
+    refuse: (kind, errors) =>
+      kind === 'not-found' ? jiraError(404, [`null for uri: ${errors.join('; ')}`]) : jiraError(400, errors),
   });
   site = { base: double.url, deployment: opts.deployment };
 

@@ -24,19 +24,30 @@ interface CommentInput {
 
 /** Jira's own rules for a comment body, which the spec states only in prose; undefined when acceptable. */
 function refuseBody(ctx: Ctx, body: unknown): HandlerResult | undefined {
-  const empty = body === undefined || body === null || (typeof body === 'string' ? body.trim() === '' : !adfError(body) && adfText(body).trim() === '');
-  if (empty) return { ...jiraError(400, [], { comment: 'Comment body can not be empty!' }), violation: 'comment body is empty' };
+  const empty =
+    body === undefined ||
+    body === null ||
+    (typeof body === 'string' ? body.trim() === '' : !adfError(body) && adfText(body).trim() === '');
+  if (empty)
+    return { ...jiraError(400, [], { comment: 'Comment body can not be empty!' }), violation: 'comment body is empty' };
   if (ctx.state.deployment === 'cloud') {
     const bad = adfError(body);
     if (bad && (typeof body !== 'object' || (body as { type?: unknown }).type !== 'doc')) {
-      return { ...jiraError(400, [], { comment: 'Operation value must be an Atlassian Document (see the Atlassian Document Format)' }), violation: `comment body: ${bad}` };
+      return {
+        ...jiraError(400, [], {
+          comment: 'Operation value must be an Atlassian Document (see the Atlassian Document Format)',
+        }),
+        violation: `comment body: ${bad}`,
+      };
     }
     if (bad) return { ...jiraError(400, ['INVALID_INPUT']), violation: `comment body: ${bad}` };
   }
   // Cloud's limit applies to the stored document; its JSON is the (conservative) measure here.
   const size = typeof body === 'string' ? [...body].length : JSON.stringify(body).length;
   if (size > ctx.commentLimit) {
-    return jiraError(400, [], { comment: `The entered text is too long. It exceeds the allowed limit of ${ctx.commentLimit.toLocaleString('en-US')} characters.` });
+    return jiraError(400, [], {
+      comment: `The entered text is too long. It exceeds the allowed limit of ${ctx.commentLimit.toLocaleString('en-US')} characters.`,
+    });
   }
   return undefined;
 }
@@ -67,9 +78,16 @@ export function jiraHandlers(ctx: Ctx): Record<string, Handler> {
       const startAt = intParam(i.query, 'startAt', 0);
       const maxResults = intParam(i.query, 'maxResults', 100);
       const desc = firstString(i.query.orderBy) === '-created';
-      const all = [...issue.comments].sort((a, b) => (desc ? -1 : 1) * (a.created - b.created || Number(a.id) - Number(b.id)));
+      const all = [...issue.comments].sort(
+        (a, b) => (desc ? -1 : 1) * (a.created - b.created || Number(a.id) - Number(b.id)),
+      );
       const page = all.slice(startAt, startAt + maxResults);
-      return ok({ startAt, maxResults, total: all.length, comments: page.map((c) => commentJson(c, issue, ctx.site(), expandOf(i))) });
+      return ok({
+        startAt,
+        maxResults,
+        total: all.length,
+        comments: page.map((c) => commentJson(c, issue, ctx.site(), expandOf(i))),
+      });
     },
 
     addComment: (i) => {
@@ -127,7 +145,8 @@ export function jiraHandlers(ctx: Ctx): Record<string, Handler> {
       if (!c) return noComment(i.params.commentId ?? '');
       const key = i.params.propertyKey ?? '';
       if (key.length > 255) return jiraError(400, ['The property key can not be longer than 255 characters.']);
-      if (JSON.stringify(i.body).length > 32768) return jiraError(400, ['The property value can not be longer than 32768 bytes.']);
+      if (JSON.stringify(i.body).length > 32768)
+        return jiraError(400, ['The property value can not be longer than 32768 bytes.']);
       const existed = key in c.properties;
       c.properties[key] = i.body;
       return { status: existed ? 200 : 201 };
@@ -140,8 +159,14 @@ export function jiraHandlers(ctx: Ctx): Record<string, Handler> {
       const groups = state.groups.get(id) ?? [];
       const who = cloud ? { accountId: id, accountType: 'atlassian' } : { name: id, key: `JIRAUSER-${id}` };
       return ok({
-        self: `${ctx.site().base}/rest/api/${cloud ? 3 : 2}/user`, ...who, displayName: id, active: true,
-        groups: { size: groups.length, items: groups.map((name) => ({ name, self: `${ctx.site().base}/group?groupname=${name}` })) },
+        self: `${ctx.site().base}/rest/api/${cloud ? 3 : 2}/user`,
+        ...who,
+        displayName: id,
+        active: true,
+        groups: {
+          size: groups.length,
+          items: groups.map((name) => ({ name, self: `${ctx.site().base}/group?groupname=${name}` })),
+        },
       });
     },
 
@@ -157,27 +182,44 @@ export function jiraHandlers(ctx: Ctx): Record<string, Handler> {
       const cloud = state.deployment === 'cloud';
       const actors = [
         ...role.users.map((u, n) => ({
-          id: n + 1, displayName: u, type: 'atlassian-user-role-actor',
+          id: n + 1,
+          displayName: u,
+          type: 'atlassian-user-role-actor',
           ...(cloud ? { actorUser: { accountId: u } } : { name: u }),
         })),
-        ...role.groups.map((g, n) => ({ id: 100 + n, displayName: g, type: 'atlassian-group-role-actor', name: g, actorGroup: { name: g, displayName: g } })),
+        ...role.groups.map((g, n) => ({
+          id: 100 + n,
+          displayName: g,
+          type: 'atlassian-group-role-actor',
+          name: g,
+          actorGroup: { name: g, displayName: g },
+        })),
       ];
       return ok({ self: `${ctx.site().base}/role/${role.id}`, name: role.name, id: role.id, actors });
     },
 
     getCurrentUser: () =>
       ok({
-        ...userJson(state.me, ctx.site()), locale: 'en_US', expand: 'groups,applicationRoles',
-        groups: { size: 0, items: [] }, applicationRoles: { size: 0, items: [] },
+        ...userJson(state.me, ctx.site()),
+        locale: 'en_US',
+        expand: 'groups,applicationRoles',
+        groups: { size: 0, items: [] },
+        applicationRoles: { size: 0, items: [] },
       }),
 
     getServerInfo: () => {
       const cloud = state.deployment === 'cloud';
       const version = cloud ? [1001, 0, 0] : [9, 12, 0];
       return ok({
-        baseUrl: ctx.site().base, version: cloud ? '1001.0.0-SNAPSHOT' : '9.12.0', versionNumbers: version,
-        deploymentType: cloud ? 'Cloud' : 'Server', buildNumber: cloud ? 100289 : 9120000,
-        buildDate: '2024-01-01T00:00:00.000+0000', serverTime: jiraTime(state.now()), scmInfo: 'double', serverTitle: 'Jira',
+        baseUrl: ctx.site().base,
+        version: cloud ? '1001.0.0-SNAPSHOT' : '9.12.0',
+        versionNumbers: version,
+        deploymentType: cloud ? 'Cloud' : 'Server',
+        buildNumber: cloud ? 100289 : 9120000,
+        buildDate: '2024-01-01T00:00:00.000+0000',
+        serverTime: jiraTime(state.now()),
+        scmInfo: 'double',
+        serverTitle: 'Jira',
       });
     },
   };

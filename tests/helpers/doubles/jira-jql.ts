@@ -19,7 +19,8 @@ export interface Jql {
 
 type Pred = (i: JiraIssue) => boolean;
 
-const TOKEN = /\s*(?:(\(|\)|,)|(!=|>=|<=|!~|=|>|<|~)|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^\s(),=!<>~"']+(?:\(\))?))/y;
+const TOKEN =
+  /\s*(?:(\(|\)|,)|(!=|>=|<=|!~|=|>|<|~)|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|([^\s(),=!<>~"']+(?:\(\))?))/y;
 
 function tokenize(jql: string): Array<{ t: 'punct' | 'op' | 'str' | 'word'; v: string }> {
   const out: Array<{ t: 'punct' | 'op' | 'str' | 'word'; v: string }> = [];
@@ -28,10 +29,12 @@ function tokenize(jql: string): Array<{ t: 'punct' | 'op' | 'str' | 'word'; v: s
   while (TOKEN.lastIndex < jql.length && (m = TOKEN.exec(jql))) {
     if (m[1]) out.push({ t: 'punct', v: m[1] });
     else if (m[2]) out.push({ t: 'op', v: m[2] });
-    else if (m[3] !== undefined || m[4] !== undefined) out.push({ t: 'str', v: (m[3] ?? m[4] ?? '').replace(/\\(.)/g, '$1') });
+    else if (m[3] !== undefined || m[4] !== undefined)
+      out.push({ t: 'str', v: (m[3] ?? m[4] ?? '').replace(/\\(.)/g, '$1') });
     else if (m[5]) out.push({ t: 'word', v: m[5] });
   }
-  if (jql.slice(TOKEN.lastIndex).trim()) throw new JqlError(`Error in the JQL Query: cannot read '${jql.slice(TOKEN.lastIndex)}'.`);
+  if (jql.slice(TOKEN.lastIndex).trim())
+    throw new JqlError(`Error in the JQL Query: cannot read '${jql.slice(TOKEN.lastIndex)}'.`);
   return out;
 }
 
@@ -139,7 +142,8 @@ export function parseJql(jql: string, ctx: { now: number; projects: Set<string>;
       if (peek() === ',') pos++;
       const f = next().v.toLowerCase();
       const field = f === 'issuekey' ? 'key' : f;
-      if (field !== 'updated' && field !== 'created' && field !== 'key') throw new JqlError(`Not able to sort using field '${f}'.`);
+      if (field !== 'updated' && field !== 'created' && field !== 'key')
+        throw new JqlError(`Not able to sort using field '${f}'.`);
       let dir: 1 | -1 | undefined;
       if (peek() === 'ASC') dir = 1;
       else if (peek() === 'DESC') dir = -1;
@@ -152,9 +156,15 @@ export function parseJql(jql: string, ctx: { now: number; projects: Set<string>;
 }
 
 const EQ_FIELDS: Record<string, (i: JiraIssue) => string[]> = {
-  project: (i) => [i.project], key: (i) => [i.key, i.id], issuekey: (i) => [i.key, i.id], labels: (i) => i.labels,
-  status: (i) => [i.status], priority: (i) => (i.priority ? [i.priority] : []), issuetype: (i) => [i.issuetype],
-  type: (i) => [i.issuetype], component: (i) => i.components,
+  project: (i) => [i.project],
+  key: (i) => [i.key, i.id],
+  issuekey: (i) => [i.key, i.id],
+  labels: (i) => i.labels,
+  status: (i) => [i.status],
+  priority: (i) => (i.priority ? [i.priority] : []),
+  issuetype: (i) => [i.issuetype],
+  type: (i) => [i.issuetype],
+  component: (i) => i.components,
 };
 const TEXT_FIELDS: Record<string, (i: JiraIssue) => string> = {
   summary: (i) => i.summary,
@@ -162,19 +172,31 @@ const TEXT_FIELDS: Record<string, (i: JiraIssue) => string> = {
   text: (i) => `${i.summary} ${JSON.stringify(i.description ?? '')}`,
 };
 
-function fieldPred(field: string, op: string, values: string[], ctx: { now: number; projects: Set<string>; keys: Set<string> }): Pred {
+function fieldPred(
+  field: string,
+  op: string,
+  values: string[],
+  ctx: { now: number; projects: Set<string>; keys: Set<string> },
+): Pred {
   const unsupported = (): never => {
     throw new JqlError(`The operator '${op.toLowerCase()}' is not supported by the '${field}' field.`);
   };
   const eq = EQ_FIELDS[field];
   if (eq) {
-    if (field === 'project') for (const v of values) if (!ctx.projects.has(v.toUpperCase())) throw new JqlError(`The value '${v}' does not exist for the field 'project'.`);
-    if (field === 'key' || field === 'issuekey') for (const v of values) if (!/^\d+$/.test(v) && !ctx.keys.has(v.toUpperCase())) throw new JqlError(`An issue with key '${v}' does not exist for field 'key'.`);
+    if (field === 'project')
+      for (const v of values)
+        if (!ctx.projects.has(v.toUpperCase()))
+          throw new JqlError(`The value '${v}' does not exist for the field 'project'.`);
+    if (field === 'key' || field === 'issuekey')
+      for (const v of values)
+        if (!/^\d+$/.test(v) && !ctx.keys.has(v.toUpperCase()))
+          throw new JqlError(`An issue with key '${v}' does not exist for field 'key'.`);
     const wanted = values.map((v) => v.toLowerCase());
     const has = (i: JiraIssue): boolean => eq(i).some((x) => wanted.includes(x.toLowerCase()));
     if (op === '=' || op === 'IN') return has;
     if (op === '!=' || op === 'NOT IN') return (i) => !has(i);
-    if ((op === 'IS' || op === 'IS NOT') && /^(empty|null)$/i.test(values[0] ?? '')) return op === 'IS' ? (i) => eq(i).length === 0 : (i) => eq(i).length > 0;
+    if ((op === 'IS' || op === 'IS NOT') && /^(empty|null)$/i.test(values[0] ?? ''))
+      return op === 'IS' ? (i) => eq(i).length === 0 : (i) => eq(i).length > 0;
     return unsupported();
   }
   const text = TEXT_FIELDS[field];
@@ -187,8 +209,12 @@ function fieldPred(field: string, op: string, values: string[], ctx: { now: numb
   if (field === 'updated' || field === 'created') {
     const when = jqlDate(values[0] ?? '', field, ctx.now);
     const cmp: Record<string, (t: number) => boolean> = {
-      '=': (t) => Math.floor(t / 60_000) === Math.floor(when / 60_000), '!=': (t) => Math.floor(t / 60_000) !== Math.floor(when / 60_000),
-      '>': (t) => t > when, '>=': (t) => t >= when, '<': (t) => t < when, '<=': (t) => t <= when,
+      '=': (t) => Math.floor(t / 60_000) === Math.floor(when / 60_000),
+      '!=': (t) => Math.floor(t / 60_000) !== Math.floor(when / 60_000),
+      '>': (t) => t > when,
+      '>=': (t) => t >= when,
+      '<': (t) => t < when,
+      '<=': (t) => t <= when,
     };
     const c = cmp[op] ?? unsupported();
     return (i) => c(i[field]);

@@ -10,7 +10,9 @@ function evaluate(state: JiraState, jql: string, requireBound: boolean): JiraIss
   try {
     const q = parseJql(jql, { now: state.now(), projects: state.projects, keys: new Set(state.issues.keys()) });
     if (requireBound && !q.bounded) {
-      return jiraError(400, ['Unbounded JQL queries are not allowed here. Please add a search restriction to your query.']);
+      return jiraError(400, [
+        'Unbounded JQL queries are not allowed here. Please add a search restriction to your query.',
+      ]);
     }
     const order = q.order.length ? q.order : [{ field: 'created' as const, dir: -1 as const }];
     return [...state.issues.values()].filter(q.pred).sort((a, b) => {
@@ -41,7 +43,10 @@ export function cloudSearch(state: JiraState, site: () => Site): Record<string, 
     let offset = 0;
     if (a.nextPageToken) {
       try {
-        const t = JSON.parse(Buffer.from(a.nextPageToken, 'base64url').toString('utf8')) as { jql: string; offset: number };
+        const t = JSON.parse(Buffer.from(a.nextPageToken, 'base64url').toString('utf8')) as {
+          jql: string;
+          offset: number;
+        };
         if (t.jql !== a.jql || !Number.isInteger(t.offset)) throw new Error('mismatch');
         offset = t.offset;
       } catch {
@@ -54,12 +59,18 @@ export function cloudSearch(state: JiraState, site: () => Site): Record<string, 
     const page = found.slice(offset, offset + size);
     const isLast = offset + size >= found.length;
     const body: Record<string, unknown> = { issues: page.map((i) => issueJson(i, fields, site())), isLast };
-    if (!isLast) body.nextPageToken = Buffer.from(JSON.stringify({ jql: a.jql, offset: offset + size })).toString('base64url');
+    if (!isLast)
+      body.nextPageToken = Buffer.from(JSON.stringify({ jql: a.jql, offset: offset + size })).toString('base64url');
     return { status: 200, body };
   };
   return {
     searchAndReconsileIssuesUsingJql: (i) =>
-      run({ jql: firstString(i.query.jql) ?? '', nextPageToken: firstString(i.query.nextPageToken), maxResults: intParam(i.query, 'maxResults', 50), fields: i.query.fields }),
+      run({
+        jql: firstString(i.query.jql) ?? '',
+        nextPageToken: firstString(i.query.nextPageToken),
+        maxResults: intParam(i.query, 'maxResults', 50),
+        fields: i.query.fields,
+      }),
     searchAndReconsileIssuesUsingJqlPost: (i) => run({ jql: '', ...(i.body as Partial<CloudArgs>) }),
   };
 }
@@ -74,35 +85,70 @@ export function cloudSearch(state: JiraState, site: () => Site): Record<string, 
 const strOrList = z.union([z.string(), z.array(z.string())]);
 const uint = z.string().regex(/^\d+$/, 'must be a non-negative integer');
 const DcSearchQuery = z.strictObject({
-  jql: z.string().optional(), startAt: uint.optional(), maxResults: uint.optional(),
-  validateQuery: z.enum(['true', 'false']).optional(), fields: strOrList.optional(), expand: z.string().optional(),
+  jql: z.string().optional(),
+  startAt: uint.optional(),
+  maxResults: uint.optional(),
+  validateQuery: z.enum(['true', 'false']).optional(),
+  fields: strOrList.optional(),
+  expand: z.string().optional(),
 });
 const DcSearchBody = z.strictObject({
-  jql: z.string().optional(), startAt: z.number().int().min(0).optional(), maxResults: z.number().int().min(0).optional(),
-  validateQuery: z.boolean().optional(), fields: z.array(z.string()).optional(), expand: z.array(z.string()).optional(),
+  jql: z.string().optional(),
+  startAt: z.number().int().min(0).optional(),
+  maxResults: z.number().int().min(0).optional(),
+  validateQuery: z.boolean().optional(),
+  fields: z.array(z.string()).optional(),
+  expand: z.array(z.string()).optional(),
 });
 
 const zodErrors = (r: { success: boolean; error?: z.ZodError }): string[] =>
   r.error?.issues.map((i) => `/${i.path.join('/')} ${i.message}`) ?? [];
 
 export const DC_SEARCH_ROUTES: ExtraRoute[] = [
-  { method: 'GET', path: '/rest/api/2/search', operationId: 'searchDc', validate: ({ query }) => zodErrors(DcSearchQuery.safeParse(query)) },
-  { method: 'POST', path: '/rest/api/2/search', operationId: 'searchDcPost', validate: ({ body }) => zodErrors(DcSearchBody.safeParse(body ?? {})) },
+  {
+    method: 'GET',
+    path: '/rest/api/2/search',
+    operationId: 'searchDc',
+    validate: ({ query }) => zodErrors(DcSearchQuery.safeParse(query)),
+  },
+  {
+    method: 'POST',
+    path: '/rest/api/2/search',
+    operationId: 'searchDcPost',
+    validate: ({ body }) => zodErrors(DcSearchBody.safeParse(body ?? {})),
+  },
 ];
 
 export function dcSearch(state: JiraState, site: () => Site): Record<string, Handler> {
-  const run = (jql: string, startAt: number, maxResults: number, fields: string | string[] | undefined): HandlerResult => {
+  const run = (
+    jql: string,
+    startAt: number,
+    maxResults: number,
+    fields: string | string[] | undefined,
+  ): HandlerResult => {
     const found = evaluate(state, jql, false);
     if (!Array.isArray(found)) return found;
     const size = Math.min(maxResults, 1000);
     const selected = selectFields(fields, 'navigable');
     return {
       status: 200,
-      body: { expand: 'schema,names', startAt, maxResults: size, total: found.length, issues: found.slice(startAt, startAt + size).map((i) => issueJson(i, selected, site())) },
+      body: {
+        expand: 'schema,names',
+        startAt,
+        maxResults: size,
+        total: found.length,
+        issues: found.slice(startAt, startAt + size).map((i) => issueJson(i, selected, site())),
+      },
     };
   };
   return {
-    searchDc: (i) => run(firstString(i.query.jql) ?? '', intParam(i.query, 'startAt', 0), intParam(i.query, 'maxResults', 50), i.query.fields),
+    searchDc: (i) =>
+      run(
+        firstString(i.query.jql) ?? '',
+        intParam(i.query, 'startAt', 0),
+        intParam(i.query, 'maxResults', 50),
+        i.query.fields,
+      ),
     searchDcPost: (i) => {
       const b = (i.body ?? {}) as z.infer<typeof DcSearchBody>;
       return run(b.jql ?? '', b.startAt ?? 0, b.maxResults ?? 50, b.fields);

@@ -74,7 +74,9 @@ export interface NewJiraComment {
 }
 
 export const adfParagraph = (text: string): AdfDoc => ({
-  type: 'doc', version: 1, content: [{ type: 'paragraph', content: text ? [{ type: 'text', text }] : [] }],
+  type: 'doc',
+  version: 1,
+  content: [{ type: 'paragraph', content: text ? [{ type: 'text', text }] : [] }],
 });
 
 /** The text of an ADF document (for Data Center seeding and renderedBody). */
@@ -91,7 +93,13 @@ const ms = (d: Date | string | undefined, fallback: number): number => {
 
 export function makeUser(displayName: string, emailAddress: string, accountId: string): JiraUser {
   const name = emailAddress.split('@')[0] ?? displayName;
-  return { accountId, name, key: `JIRAUSER${accountId.replace(/\D/g, '').slice(-5) || '10000'}`, displayName, emailAddress };
+  return {
+    accountId,
+    name,
+    key: `JIRAUSER${accountId.replace(/\D/g, '').slice(-5) || '10000'}`,
+    displayName,
+    emailAddress,
+  };
 }
 
 /** A project role: its id, and the users (accountId on Cloud, name on Data Center) and groups in it. */
@@ -148,10 +156,20 @@ export class JiraState {
     this.addProject(project);
     const created = ms(i.created, this.now());
     const issue: JiraIssue = {
-      id: String(++this.nextIssueId), key: i.key.toUpperCase(), project, summary: i.summary,
-      description: this.body(i.description), labels: i.labels ?? [], priority: i.priority === undefined ? 'Medium' : i.priority,
-      components: i.components ?? [], status: i.status ?? 'Open', issuetype: i.issuetype ?? 'Task', created,
-      updated: ms(i.updated, created), reporter: i.reporter === undefined ? this.me : i.reporter, comments: [],
+      id: String(++this.nextIssueId),
+      key: i.key.toUpperCase(),
+      project,
+      summary: i.summary,
+      description: this.body(i.description),
+      labels: i.labels ?? [],
+      priority: i.priority === undefined ? 'Medium' : i.priority,
+      components: i.components ?? [],
+      status: i.status ?? 'Open',
+      issuetype: i.issuetype ?? 'Task',
+      created,
+      updated: ms(i.updated, created),
+      reporter: i.reporter === undefined ? this.me : i.reporter,
+      comments: [],
     };
     this.issues.set(issue.key, issue);
     return issue;
@@ -171,8 +189,14 @@ export class JiraState {
     const at = ms(c.created, this.now());
     const author = c.author ?? this.me;
     const comment: JiraComment = {
-      id: String(++this.nextCommentId), issueKey: issue.key, body: this.body(c.body), author, updateAuthor: author,
-      created: at, updated: at, properties: { ...c.properties },
+      id: String(++this.nextCommentId),
+      issueKey: issue.key,
+      body: this.body(c.body),
+      author,
+      updateAuthor: author,
+      created: at,
+      updated: at,
+      properties: { ...c.properties },
     };
     issue.comments.push(comment);
     issue.updated = Math.max(issue.updated, at);

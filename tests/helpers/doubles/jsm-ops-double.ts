@@ -35,9 +35,14 @@ export interface JsmOpsDouble extends OpenApiDouble {
  * shared/specs/jsm-ops/README.md). A 202 for add-note is left undeclared, as in the spec.
  */
 export function jsmOpsSpec(): Document {
-  const spec = JSON.parse(readFileSync(`${SPECS_DIR}${JSM_OPS_SPEC}`, 'utf8')) as Document & { paths: Record<string, Record<string, unknown>> };
+  const spec = JSON.parse(readFileSync(`${SPECS_DIR}${JSM_OPS_SPEC}`, 'utf8')) as Document & {
+    paths: Record<string, Record<string, unknown>>;
+  };
   const cloudId = { name: 'cloudId', in: 'path', required: true, schema: { type: 'string' } };
-  const paths = Object.entries(spec.paths).map(([p, item]) => [`/jsm/ops${p}`, { ...item, parameters: [...((item.parameters as unknown[]) ?? []), cloudId] }]);
+  const paths = Object.entries(spec.paths).map(([p, item]) => [
+    `/jsm/ops${p}`,
+    { ...item, parameters: [...((item.parameters as unknown[]) ?? []), cloudId] },
+  ]);
   return { ...spec, paths: Object.fromEntries(paths) };
 }
 
@@ -53,17 +58,36 @@ export async function startJsmOpsDouble(opts: JsmOpsDoubleOptions = {}): Promise
   const double = await startOpenApiDouble({
     spec: jsmOpsSpec(),
     handlers: { ...jsmOpsHandlers(state), tenantInfo: () => ({ status: 200, body: { cloudId } }) },
-    extraRoutes: [{
-      method: 'GET', path: '/_edge/tenant_info', operationId: 'tenantInfo',
-      validate: ({ query, body }) => [...(Object.keys(query).length ? ['tenant_info takes no query'] : []), ...(body === undefined ? [] : ['tenant_info takes no body'])],
-    }],
+    extraRoutes: [
+      {
+        method: 'GET',
+        path: '/_edge/tenant_info',
+        operationId: 'tenantInfo',
+        validate: ({ query, body }) => [
+          ...(Object.keys(query).length ? ['tenant_info takes no query'] : []),
+          ...(body === undefined ? [] : ['tenant_info takes no body']),
+        ],
+      },
+    ],
     // tenant_info is public; everything else takes the account's email and API token.
     authenticate: (headers, operationId) => {
       if (operationId === 'tenantInfo') return 'anonymous';
       return headers.authorization === expected ? email : undefined;
     },
-    unauthorized: () => ({ status: 401, body: { code: 401, message: 'Client must be authenticated to access this resource.' } }),
-    refuse: (kind, errors) => (kind === 'not-found' ? jsmError(404, 'Not Found', 'NOT_FOUND') : jsmError(400, errors.join('; '), 'BAD_REQUEST')),
+    unauthorized: () => ({
+      status: 401,
+      body: { code: 401, message: 'Client must be authenticated to access this resource.' },
+    }),
+    refuse: (kind, errors) =>
+      kind === 'not-found' ? jsmError(404, 'Not Found', 'NOT_FOUND') : jsmError(400, errors.join('; '), 'BAD_REQUEST'),
   });
-  return { ...double, state, cloudId, email, apiToken, addAlert: state.addAlert.bind(state), notes: (id) => state.notes(id) };
+  return {
+    ...double,
+    state,
+    cloudId,
+    email,
+    apiToken,
+    addAlert: state.addAlert.bind(state),
+    notes: (id) => state.notes(id),
+  };
 }

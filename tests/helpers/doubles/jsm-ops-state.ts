@@ -32,7 +32,10 @@ export interface JsmRequest extends NoteRequest {
   alertId: string;
 }
 
-export type NewJsmAlert = Partial<Omit<JsmAlert, 'notes' | 'createdAt' | 'updatedAt'>> & { message: string; createdAt?: Date };
+export type NewJsmAlert = Partial<Omit<JsmAlert, 'notes' | 'createdAt' | 'updatedAt'>> & {
+  message: string;
+  createdAt?: Date;
+};
 
 /**
  * How POST …/notes answers: `note` = 200 with the AlertNote (Atlassian's spec); `request` = 202
@@ -46,7 +49,11 @@ export class JsmOpsState extends AsyncNoteRequests<JsmRequest> {
   private nextTiny = 10;
   private nextNote = 0;
 
-  constructor(readonly cloudId: string, readonly owner: string, readonly clock: () => Date = () => new Date()) {
+  constructor(
+    readonly cloudId: string,
+    readonly owner: string,
+    readonly clock: () => Date = () => new Date(),
+  ) {
     super();
   }
 
@@ -57,9 +64,20 @@ export class JsmOpsState extends AsyncNoteRequests<JsmRequest> {
   addAlert(a: NewJsmAlert): JsmAlert {
     const created = (a.createdAt ?? this.clock()).getTime();
     const alert: JsmAlert = {
-      id: a.id ?? randomUUID(), tinyId: a.tinyId ?? String(++this.nextTiny), alias: a.alias ?? randomUUID(), message: a.message,
-      description: a.description ?? '', status: a.status ?? 'open', tags: a.tags ?? [], priority: a.priority ?? 'P3', entity: a.entity ?? '',
-      source: a.source ?? 'double', extraProperties: a.extraProperties ?? {}, createdAt: created, updatedAt: created, notes: [],
+      id: a.id ?? randomUUID(),
+      tinyId: a.tinyId ?? String(++this.nextTiny),
+      alias: a.alias ?? randomUUID(),
+      message: a.message,
+      description: a.description ?? '',
+      status: a.status ?? 'open',
+      tags: a.tags ?? [],
+      priority: a.priority ?? 'P3',
+      entity: a.entity ?? '',
+      source: a.source ?? 'double',
+      extraProperties: a.extraProperties ?? {},
+      createdAt: created,
+      updatedAt: created,
+      notes: [],
     };
     this.alerts.set(alert.id, alert);
     return alert;
@@ -73,7 +91,13 @@ export class JsmOpsState extends AsyncNoteRequests<JsmRequest> {
     const alert = this.alerts.get(alertId);
     if (!alert) throw new Error(`no alert ${alertId}`);
     const at = this.now();
-    const n = { id: String(1_704_869_443_312_000_000n + BigInt(++this.nextNote)), note, owner, createdAt: at, updatedAt: at };
+    const n = {
+      id: String(1_704_869_443_312_000_000n + BigInt(++this.nextNote)),
+      note,
+      owner,
+      createdAt: at,
+      updatedAt: at,
+    };
     alert.notes.push(n);
     return n;
   }

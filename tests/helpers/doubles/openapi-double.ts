@@ -113,7 +113,9 @@ export async function startOpenApiDouble(opts: OpenApiDoubleOptions): Promise<Op
       res.writeHead(r.status, headers).end();
       return;
     }
-    res.writeHead(r.status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(r.body));
+    res
+      .writeHead(r.status, { 'content-type': 'application/json; charset=utf-8', ...headers })
+      .end(JSON.stringify(r.body));
   };
 
   const answer = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -132,7 +134,8 @@ export async function startOpenApiDouble(opts: OpenApiDoubleOptions): Promise<Op
     const extra = opts.extraRoutes?.find((r) => r.method.toUpperCase() === method && r.path === url.pathname);
     const op = extra ? undefined : backend.matchOperation(plain);
     const operationId = extra?.operationId ?? op?.operationId;
-    if (!operationId || !(extra || op)) return refuse('not-found', [`no operation ${method} ${url.pathname} in the spec`]);
+    if (!operationId || !(extra || op))
+      return refuse('not-found', [`no operation ${method} ${url.pathname} in the spec`]);
     record.operationId = operationId;
 
     const errors = parseError ? [parseError] : [];
@@ -156,13 +159,18 @@ export async function startOpenApiDouble(opts: OpenApiDoubleOptions): Promise<Op
       fault = undefined;
     }
     if (fault?.kind === 'status') {
-      return send(res, { status: fault.status, headers: fault.headers, body: fault.body ?? { message: `injected ${fault.status}` } });
+      return send(res, {
+        status: fault.status,
+        headers: fault.headers,
+        body: fault.body ?? { message: `injected ${fault.status}` },
+      });
     }
     const result = await handler({ operationId, params, query, body, headers: req.headers, principal, url });
     if (result.violation) violations.push({ method, path: url.pathname, operationId, errors: [result.violation] });
     if (op && result.body !== undefined) {
       const check = backend.validateResponse(result.body, op, result.status);
-      if (check.errors?.length) responseViolations.push({ operationId, status: result.status, errors: check.errors.map(formatError) });
+      if (check.errors?.length)
+        responseViolations.push({ operationId, status: result.status, errors: check.errors.map(formatError) });
     }
     if (fault?.kind === 'accept-then-drop') {
       res.socket?.destroy();
@@ -174,7 +182,11 @@ export async function startOpenApiDouble(opts: OpenApiDoubleOptions): Promise<Op
 
   const server = createServer((req, res) => {
     answer(req, res).catch((e: unknown) => {
-      responseViolations.push({ operationId: `${req.method} ${req.url}`, status: 500, errors: [`double crashed: ${String(e)}`] });
+      responseViolations.push({
+        operationId: `${req.method} ${req.url}`,
+        status: 500,
+        errors: [`double crashed: ${String(e)}`],
+      });
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ message: `double crashed: ${String(e)}` }));
     });

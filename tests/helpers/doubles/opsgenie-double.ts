@@ -40,9 +40,11 @@ export async function startOpsgenieDouble(opts: OpsgenieDoubleOptions = {}): Pro
   const double = await startOpenApiDouble({
     spec,
     handlers: opsgenieHandlers(state),
-    authenticate: (headers) => (/^GenieKey\s+(\S+)$/.exec(headers.authorization ?? '')?.[1] === apiKey ? apiKey : undefined),
+    authenticate: (headers) =>
+      /^GenieKey\s+(\S+)$/.exec(headers.authorization ?? '')?.[1] === apiKey ? apiKey : undefined,
     unauthorized: () => ogError(401, 'Could not authenticate'),
-    refuse: (kind, errors) => (kind === 'not-found' ? ogError(404, 'Could not find the requested resource') : ogError(422, errors.join('; '))),
+    refuse: (kind, errors) =>
+      kind === 'not-found' ? ogError(404, 'Could not find the requested resource') : ogError(422, errors.join('; ')),
   });
   return { ...double, state, apiKey, addAlert: state.addAlert.bind(state), notes: (id) => state.notes(id) };
 }

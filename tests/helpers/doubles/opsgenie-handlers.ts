@@ -13,9 +13,24 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function alertJson(a: OgAlert, full: boolean) {
   const base = {
-    id: a.id, tinyId: a.tinyId, alias: a.alias, message: a.message, status: a.status, acknowledged: a.acknowledged, isSeen: false,
-    tags: a.tags, snoozed: false, count: 1, lastOccurredAt: iso(a.createdAt), createdAt: iso(a.createdAt), updatedAt: iso(a.updatedAt),
-    source: a.source, owner: a.owner, priority: a.priority, responders: [], integration: { id: 'int-1', name: 'Default API', type: 'API' },
+    id: a.id,
+    tinyId: a.tinyId,
+    alias: a.alias,
+    message: a.message,
+    status: a.status,
+    acknowledged: a.acknowledged,
+    isSeen: false,
+    tags: a.tags,
+    snoozed: false,
+    count: 1,
+    lastOccurredAt: iso(a.createdAt),
+    createdAt: iso(a.createdAt),
+    updatedAt: iso(a.updatedAt),
+    source: a.source,
+    owner: a.owner,
+    priority: a.priority,
+    responders: [],
+    integration: { id: 'int-1', name: 'Default API', type: 'API' },
     report: {},
   };
   return full ? { ...base, actions: [], entity: a.entity, description: a.description, details: a.details } : base;
@@ -42,7 +57,8 @@ function nextLink(i: HandlerInput, params: Record<string, string | number>): str
 }
 
 export function opsgenieHandlers(state: OpsgenieState): Record<string, Handler> {
-  const alertOf = (i: HandlerInput) => state.find(i.params.identifier ?? '', firstString(i.query.identifierType) ?? 'id');
+  const alertOf = (i: HandlerInput) =>
+    state.find(i.params.identifier ?? '', firstString(i.query.identifierType) ?? 'id');
 
   return {
     listAlerts: (i) => {
@@ -55,7 +71,10 @@ export function opsgenieHandlers(state: OpsgenieState): Record<string, Handler> 
       const limit = intParam(i.query, 'limit', 20);
       const page = hits.slice(offset, offset + limit);
       const more = offset + page.length < hits.length;
-      const paging = { first: nextLink(i, { offset: 0 }), ...(more ? { next: nextLink(i, { offset: offset + limit }) } : {}) };
+      const paging = {
+        first: nextLink(i, { offset: 0 }),
+        ...(more ? { next: nextLink(i, { offset: offset + limit }) } : {}),
+      };
       return { status: 200, body: ogBody({ data: page.map((a) => alertJson(a, false)), paging }) };
     },
 
@@ -74,23 +93,42 @@ export function opsgenieHandlers(state: OpsgenieState): Record<string, Handler> 
       const limit = intParam(i.query, 'limit', 20);
       const page = sorted.slice(start, start + limit);
       const more = start + page.length < sorted.length;
-      const paging = { first: nextLink(i, { offset: '' }), ...(more ? { next: nextLink(i, { offset: page.at(-1)!.offset, direction: 'next' }) } : {}) };
+      const paging = {
+        first: nextLink(i, { offset: '' }),
+        ...(more ? { next: nextLink(i, { offset: page.at(-1)!.offset, direction: 'next' }) } : {}),
+      };
       return { status: 200, body: ogBody({ data: page.map(noteJson), paging }) };
     },
 
     addNote: (i) => {
       const body = i.body as { note: string; user?: string };
       if (body.note.length > OG_NOTE_LIMIT) {
-        return { ...ogError(422, `Note field can not be longer than ${OG_NOTE_LIMIT} characters`), violation: `note of ${body.note.length} characters` };
+        return {
+          ...ogError(422, `Note field can not be longer than ${OG_NOTE_LIMIT} characters`),
+          violation: `note of ${body.note.length} characters`,
+        };
       }
-      const r = state.submit(i.params.identifier ?? '', firstString(i.query.identifierType) ?? 'id', body.note, body.user ?? 'API');
+      const r = state.submit(
+        i.params.identifier ?? '',
+        firstString(i.query.identifierType) ?? 'id',
+        body.note,
+        body.user ?? 'API',
+      );
       return { status: 202, body: { result: 'Request will be processed', took: 0.002, requestId: r.id } };
     },
 
     getRequestStatus: (i) => {
       const r = state.poll(i.params.requestId ?? '');
       if (!r) return ogError(404, 'Request not found. It might not be processed, yet.');
-      const data = { action: 'AddNote', processedAt: iso(r.processedAt ?? state.now()), integrationId: 'int-1', isSuccess: r.isSuccess, status: r.status, alertId: r.alertId, alias: '' };
+      const data = {
+        action: 'AddNote',
+        processedAt: iso(r.processedAt ?? state.now()),
+        integrationId: 'int-1',
+        isSuccess: r.isSuccess,
+        status: r.status,
+        alertId: r.alertId,
+        alias: '',
+      };
       return { status: 200, body: ogBody({ data }) };
     },
   };

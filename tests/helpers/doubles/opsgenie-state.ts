@@ -36,7 +36,10 @@ export interface OgRequest extends NoteRequest {
   alertId?: string;
 }
 
-export type NewOgAlert = Partial<Omit<OgAlert, 'notes' | 'createdAt' | 'updatedAt'>> & { message: string; createdAt?: Date | number };
+export type NewOgAlert = Partial<Omit<OgAlert, 'notes' | 'createdAt' | 'updatedAt'>> & {
+  message: string;
+  createdAt?: Date | number;
+};
 
 export class OpsgenieState extends AsyncNoteRequests<OgRequest> {
   readonly alerts = new Map<string, OgAlert>();
@@ -55,10 +58,22 @@ export class OpsgenieState extends AsyncNoteRequests<OgRequest> {
     const created = a.createdAt instanceof Date ? a.createdAt.getTime() : (a.createdAt ?? this.now());
     const id = a.id ?? `${randomUUID()}-${created}`;
     const alert: OgAlert = {
-      id, tinyId: a.tinyId ?? String(++this.nextTiny), alias: a.alias ?? id, message: a.message, status: a.status ?? 'open',
-      acknowledged: a.acknowledged ?? false, tags: a.tags ?? [], priority: a.priority ?? 'P3', source: a.source ?? 'double',
-      owner: a.owner ?? '', entity: a.entity ?? '', description: a.description ?? '', details: a.details ?? {},
-      createdAt: created, updatedAt: created, notes: [],
+      id,
+      tinyId: a.tinyId ?? String(++this.nextTiny),
+      alias: a.alias ?? id,
+      message: a.message,
+      status: a.status ?? 'open',
+      acknowledged: a.acknowledged ?? false,
+      tags: a.tags ?? [],
+      priority: a.priority ?? 'P3',
+      source: a.source ?? 'double',
+      owner: a.owner ?? '',
+      entity: a.entity ?? '',
+      description: a.description ?? '',
+      details: a.details ?? {},
+      createdAt: created,
+      updatedAt: created,
+      notes: [],
     };
     this.alerts.set(id, alert);
     return alert;

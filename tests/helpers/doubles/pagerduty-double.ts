@@ -57,7 +57,8 @@ function repeatableQueryParams(spec: Document): Document {
   const params = (spec.components?.parameters ?? {}) as Record<string, { schema?: Record<string, unknown> }>;
   for (const name of ['statuses_incidents', 'incident_urgencies', 'statuses_incident_alerts']) {
     const p = params[name];
-    if (p?.schema?.type === 'string') p.schema = { type: 'array', items: { type: 'string', enum: p.schema.enum }, uniqueItems: true };
+    if (p?.schema?.type === 'string')
+      p.schema = { type: 'array', items: { type: 'string', enum: p.schema.enum }, uniqueItems: true };
   }
   return spec;
 }
@@ -72,8 +73,12 @@ function loadable(spec: Document): Document {
   const root = spec as unknown as { components: { schemas: Record<string, unknown> } };
   const hoisted = new Map<string, string>();
   const KNOWN = new Set(['date-time', 'date', 'uri', 'email']);
-  const at = (pointer: string): unknown => pointer.slice(2).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], spec);
+  const at = (pointer: string): unknown =>
+    pointer
+      .slice(2)
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], spec);
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (!node || typeof node !== 'object') return;
@@ -106,9 +111,13 @@ export async function startPagerDutyDouble(opts: PagerDutyDoubleOptions = {}): P
   const double = await startOpenApiDouble({
     spec: loadable(repeatableQueryParams(withUsers(loadSpec(PAGERDUTY_SPEC)))),
     handlers: pagerdutyHandlers({ state, site: () => site, noteLimit: opts.noteLimit ?? 25_000 }),
-    authenticate: (headers) => (/^Token token=(\S+)$/.exec(headers.authorization ?? '')?.[1] === apiKey ? apiKey : undefined),
+    authenticate: (headers) =>
+      /^Token token=(\S+)$/.exec(headers.authorization ?? '')?.[1] === apiKey ? apiKey : undefined,
     unauthorized: () => pdError(401, 'Unauthorized', undefined, 2006),
-    refuse: (kind, errors) => (kind === 'not-found' ? pdError(404, 'Not Found', undefined, 2100) : pdError(400, 'Invalid Input Provided', errors, 2001)),
+    refuse: (kind, errors) =>
+      kind === 'not-found'
+        ? pdError(404, 'Not Found', undefined, 2100)
+        : pdError(400, 'Invalid Input Provided', errors, 2001),
   });
   site = { web: 'https://acme.pagerduty.com', api: double.url };
 

@@ -15,7 +15,10 @@ const DEFAULT_WINDOW_MS = 30 * 24 * 3600_000;
 
 const ok = (body: unknown, status = 200): HandlerResult => ({ status, body });
 const notFound = (): HandlerResult => pdError(404, 'Not Found', undefined, 2100);
-const invalid = (violation: string, ...errors: string[]): HandlerResult => ({ ...pdError(400, 'Invalid Input Provided', errors, 2001), violation });
+const invalid = (violation: string, ...errors: string[]): HandlerResult => ({
+  ...pdError(400, 'Invalid Input Provided', errors, 2001),
+  violation,
+});
 const list = (q: Query, name: string): string[] => {
   const v = q[name];
   return [v ?? []].flat();
@@ -26,7 +29,10 @@ function paged<T>(items: readonly T[], q: Query) {
   const limit = Math.min(100, Math.max(1, intParam(q, 'limit', 25)));
   const offset = Math.max(0, intParam(q, 'offset', 0));
   const total = firstString(q.total) === 'true' ? items.length : null;
-  return { page: items.slice(offset, offset + limit), meta: { limit, offset, more: offset + limit < items.length, total } };
+  return {
+    page: items.slice(offset, offset + limit),
+    meta: { limit, offset, more: offset + limit < items.length, total },
+  };
 }
 
 /** Without date_range=all or since, PagerDuty lists incidents of the last month only. */
@@ -43,7 +49,12 @@ export function pagerdutyHandlers({ state, site, noteLimit }: Ctx): Record<strin
   return {
     listIncidents: (i) => {
       const q = i.query;
-      const [statuses, services, urgencies, key] = [list(q, 'statuses[]'), list(q, 'service_ids[]'), list(q, 'urgencies[]'), firstString(q.incident_key)];
+      const [statuses, services, urgencies, key] = [
+        list(q, 'statuses[]'),
+        list(q, 'service_ids[]'),
+        list(q, 'urgencies[]'),
+        firstString(q.incident_key),
+      ];
       const desc = (firstString(q.sort_by) ?? '').endsWith(':desc') ? -1 : 1;
       const all = [...state.incidents.values()]
         .filter((x) => inRange(x, q, state.clock().getTime()))
@@ -65,15 +76,23 @@ export function pagerdutyHandlers({ state, site, noteLimit }: Ctx): Record<strin
       const incident = incidentOf(i);
       if (!incident) return notFound();
       const statuses = list(i.query, 'statuses[]');
-      const { page, meta } = paged(incident.alerts.filter((a) => !statuses.length || statuses.includes(a.status)), i.query);
+      const { page, meta } = paged(
+        incident.alerts.filter((a) => !statuses.length || statuses.includes(a.status)),
+        i.query,
+      );
       return ok({ alerts: page.map((a) => alertJson(a, incident, site())), ...meta });
     },
 
     listUsers: (i) => {
       const q = (typeof i.query.query === 'string' ? i.query.query : '').toLowerCase();
-      const users = [...state.users.values()].filter((u) => !q || u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q));
+      const users = [...state.users.values()].filter(
+        (u) => !q || u.name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q),
+      );
       const { page, meta } = paged(users, i.query);
-      return ok({ users: page.map((u) => ({ ...userRef(u, site()), type: 'user', name: u.name, email: u.email })), ...meta });
+      return ok({
+        users: page.map((u) => ({ ...userRef(u, site()), type: 'user', name: u.name, email: u.email })),
+        ...meta,
+      });
     },
 
     listIncidentNotes: (i) => {
@@ -89,9 +108,14 @@ export function pagerdutyHandlers({ state, site, noteLimit }: Ctx): Record<strin
       const user = state.userByEmail(from);
       if (!user) return invalid(`From ${from} is not a user of the account`, 'Requester User Not Found');
       const content = (i.body as { note: { content: string } }).note.content;
-      if (!content.trim()) return invalid('note content is blank', 'Content can\'t be blank');
-      if (content.length > noteLimit) return invalid(`note content is ${content.length} characters (limit ${noteLimit})`, `Content is too long (maximum is ${noteLimit} characters)`);
-      if (incident.notes.length >= MAX_NOTES) return invalid(`incident ${incident.id} already has ${MAX_NOTES} notes`, 'Incident has too many notes');
+      if (!content.trim()) return invalid('note content is blank', "Content can't be blank");
+      if (content.length > noteLimit)
+        return invalid(
+          `note content is ${content.length} characters (limit ${noteLimit})`,
+          `Content is too long (maximum is ${noteLimit} characters)`,
+        );
+      if (incident.notes.length >= MAX_NOTES)
+        return invalid(`incident ${incident.id} already has ${MAX_NOTES} notes`, 'Incident has too many notes');
       return ok({ note: noteJson(state.addNote(incident.id, content, user), site()) });
     },
   };

@@ -1,7 +1,14 @@
 /** In-memory PagerDuty: users, services, incidents with their alerts and notes. */
 
-export interface PdUser { id: string; name: string; email: string }
-export interface PdService { id: string; name: string }
+export interface PdUser {
+  id: string;
+  name: string;
+  email: string;
+}
+export interface PdService {
+  id: string;
+  name: string;
+}
 
 export interface PdNote {
   id: string;
@@ -99,8 +106,18 @@ export class PagerDutyState {
     const service = this.services.get(n.serviceId) ?? this.addService(n.serviceId, `Service ${n.serviceId}`);
     const at = n.createdAt ?? this.now();
     const incident: PdIncident = {
-      id: n.id ?? this.newId(), number: ++this.nextNumber, title: n.title, status: n.status ?? 'triggered', urgency: n.urgency ?? 'high',
-      priority: n.priority ?? null, service, createdAt: at, updatedAt: at, incidentKey: n.incidentKey ?? null, alerts: [], notes: [],
+      id: n.id ?? this.newId(),
+      number: ++this.nextNumber,
+      title: n.title,
+      status: n.status ?? 'triggered',
+      urgency: n.urgency ?? 'high',
+      priority: n.priority ?? null,
+      service,
+      createdAt: at,
+      updatedAt: at,
+      incidentKey: n.incidentKey ?? null,
+      alerts: [],
+      notes: [],
     };
     this.incidents.set(incident.id, incident);
     for (const a of n.alerts ?? []) this.addAlert(incident.id, a);
@@ -121,8 +138,13 @@ export class PagerDutyState {
   addAlert(incidentId: string, a: NewAlert): PdAlert {
     const incident = this.must(incidentId);
     const alert: PdAlert = {
-      id: this.newId(), summary: a.summary, status: a.status ?? 'triggered', severity: a.severity ?? 'error',
-      alertKey: a.alertKey ?? this.newId().toLowerCase(), createdAt: a.createdAt ?? incident.createdAt, details: a.details ?? {},
+      id: this.newId(),
+      summary: a.summary,
+      status: a.status ?? 'triggered',
+      severity: a.severity ?? 'error',
+      alertKey: a.alertKey ?? this.newId().toLowerCase(),
+      createdAt: a.createdAt ?? incident.createdAt,
+      details: a.details ?? {},
     };
     incident.alerts.push(alert);
     return alert;

@@ -21,7 +21,11 @@ export function githubPage(q: Query): { page: number; perPage: number } {
  * One page of `items` and the RFC 5988 Link header GitHub sends with it (prev, next, last, first;
  * absent when everything fits on one page), built on the URL the client asked for.
  */
-export function githubPaged<T>(items: readonly T[], q: Query, url: URL): { items: T[]; headers: Record<string, string> } {
+export function githubPaged<T>(
+  items: readonly T[],
+  q: Query,
+  url: URL,
+): { items: T[]; headers: Record<string, string> } {
   const { page, perPage } = githubPage(q);
   const last = Math.max(1, Math.ceil(items.length / perPage));
   const slice = items.slice((page - 1) * perPage, page * perPage);

@@ -60,9 +60,18 @@ export async function startSlackDouble(opts: { token: string }): Promise<SlackDo
     const url = new URL(req.url ?? '/', 'http://double');
     const method = url.pathname.replace(/^\/api\//, '');
     const { args, token, error } = await readArgs(req, url);
-    const record: SlackRequest = { method, httpMethod: req.method ?? 'GET', contentType: req.headers['content-type'] ?? '', args, token };
+    const record: SlackRequest = {
+      method,
+      httpMethod: req.method ?? 'GET',
+      contentType: req.headers['content-type'] ?? '',
+      args,
+      token,
+    };
     requests.push(record);
-    const send = (a: SlackAnswer) => res.writeHead(a.status ?? 200, { 'content-type': 'application/json; charset=utf-8', ...a.headers }).end(JSON.stringify(a.body));
+    const send = (a: SlackAnswer) =>
+      res
+        .writeHead(a.status ?? 200, { 'content-type': 'application/json; charset=utf-8', ...a.headers })
+        .end(JSON.stringify(a.body));
     if (!spec.methods.includes(method) || !handlers[method]) {
       violations.push({ method, errors: [`no method ${method} in the spec subset`] });
       return void send({ body: { ok: false, error: 'unknown_method' } });
@@ -75,7 +84,12 @@ export async function startSlackDouble(opts: { token: string }): Promise<SlackDo
       return void send({ body: { ok: false, error: 'invalid_arguments', response_metadata: { messages: errors } } });
     }
     const fault = faults.take(req.method ?? 'POST', url.pathname);
-    if (fault?.kind === 'status') return void send({ status: fault.status, headers: fault.headers, body: (fault.body ?? { ok: false, error: 'injected' }) as Record<string, unknown> });
+    if (fault?.kind === 'status')
+      return void send({
+        status: fault.status,
+        headers: fault.headers,
+        body: (fault.body ?? { ok: false, error: 'injected' }) as Record<string, unknown>,
+      });
     const result = handlers[method]!(args, state);
     if (result.body.ok === true) {
       const bad = spec.validateAnswer(method, result.body);
@@ -95,7 +109,12 @@ export async function startSlackDouble(opts: { token: string }): Promise<SlackDo
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   Object.assign(double, {
     apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/`,
-    state, requests, violations, responseViolations, faults, token: opts.token,
+    state,
+    requests,
+    violations,
+    responseViolations,
+    faults,
+    token: opts.token,
     calls: (method: string) => requests.filter((r) => r.method === method),
     close: async () => {
       server.closeAllConnections();
@@ -106,7 +125,10 @@ export async function startSlackDouble(opts: { token: string }): Promise<SlackDo
 }
 
 /** Query, form or JSON arguments as one set; blocks and metadata sent as JSON strings are parsed. */
-async function readArgs(req: IncomingMessage, url: URL): Promise<{ args: Record<string, unknown>; token: string | null; error?: string }> {
+async function readArgs(
+  req: IncomingMessage,
+  url: URL,
+): Promise<{ args: Record<string, unknown>; token: string | null; error?: string }> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
@@ -114,7 +136,11 @@ async function readArgs(req: IncomingMessage, url: URL): Promise<{ args: Record<
   const type = req.headers['content-type'] ?? '';
   let error: string | undefined;
   if (text && type.startsWith('application/json')) {
-    try { Object.assign(args, JSON.parse(text)); } catch (e) { error = `body is not JSON: ${(e as Error).message}`; }
+    try {
+      Object.assign(args, JSON.parse(text));
+    } catch (e) {
+      error = `body is not JSON: ${(e as Error).message}`;
+    }
   } else if (text && type.startsWith('application/x-www-form-urlencoded')) {
     Object.assign(args, Object.fromEntries(new URLSearchParams(text)));
   } else if (text) {
@@ -125,6 +151,5 @@ async function readArgs(req: IncomingMessage, url: URL): Promise<{ args: Record<
   delete args.token;
   return { args, token, ...(error ? { error } : {}) };
 }
-
 
 export type { SlackMessageRecord };

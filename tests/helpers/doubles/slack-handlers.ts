@@ -6,7 +6,15 @@ const PAGE_DEFAULT = 100;
 /** Slack's answers, method by method (api.slack.com/methods/<method>). */
 export function slackHandlers(): Record<string, SlackHandler> {
   return {
-    'auth.test': () => ok({ url: BOT.url, team: BOT.team, user: 'lestrade', team_id: BOT.teamId, user_id: BOT.userId, bot_id: BOT.botId }),
+    'auth.test': () =>
+      ok({
+        url: BOT.url,
+        team: BOT.team,
+        user: 'lestrade',
+        team_id: BOT.teamId,
+        user_id: BOT.userId,
+        bot_id: BOT.botId,
+      }),
     'chat.postMessage': postMessage,
     'chat.update': update,
     'conversations.history': history,
@@ -31,8 +39,16 @@ function postMessage(args: Record<string, unknown>, state: SlackState): SlackAns
   const threadTs = args.thread_ts === undefined ? undefined : String(args.thread_ts);
   if (threadTs && !ch.messages.some((m) => m.ts === threadTs)) return fail('thread_not_found');
   const m: SlackMessageRecord = {
-    type: 'message', ts: state.nextTs(), channel: ch.id, text: content.text, blocks: content.blocks, user: BOT.userId, bot_id: BOT.botId,
-    ...(threadTs ? { thread_ts: threadTs } : {}), ...(content.metadata ? { metadata: content.metadata } : {}), edits: 0,
+    type: 'message',
+    ts: state.nextTs(),
+    channel: ch.id,
+    text: content.text,
+    blocks: content.blocks,
+    user: BOT.userId,
+    bot_id: BOT.botId,
+    ...(threadTs ? { thread_ts: threadTs } : {}),
+    ...(content.metadata ? { metadata: content.metadata } : {}),
+    edits: 0,
   };
   ch.messages.push(m);
   return ok({ channel: ch.id, ts: m.ts, message: messageView(m, false) });
@@ -47,7 +63,11 @@ function update(args: Record<string, unknown>, state: SlackState): SlackAnswer {
   if (m.bot_id !== BOT.botId) return fail('cant_update_message');
   const content = contentOf(args);
   if ('error' in content) return fail(content.error);
-  Object.assign(m, { text: content.text, blocks: content.blocks, edits: m.edits + 1 }, content.metadata ? { metadata: content.metadata } : {});
+  Object.assign(
+    m,
+    { text: content.text, blocks: content.blocks, edits: m.edits + 1 },
+    content.metadata ? { metadata: content.metadata } : {},
+  );
   return ok({ channel: ch.id, ts: m.ts, text: m.text, message: { text: m.text } });
 }
 
@@ -56,7 +76,12 @@ function history(args: Record<string, unknown>, state: SlackState): SlackAnswer 
   if (!ch) return fail('channel_not_found');
   if (!ch.member) return fail('not_in_channel');
   const newestFirst = [...state.parents(ch.id)].reverse();
-  return page(newestFirst, args, (m) => messageView(m, truthy(args.include_all_metadata)), (body) => ({ ...body, pin_count: 0, channel_actions_ts: null, channel_actions_count: 0 }));
+  return page(
+    newestFirst,
+    args,
+    (m) => messageView(m, truthy(args.include_all_metadata)),
+    (body) => ({ ...body, pin_count: 0, channel_actions_ts: null, channel_actions_count: 0 }),
+  );
 }
 
 function replies(args: Record<string, unknown>, state: SlackState): SlackAnswer {
@@ -65,21 +90,35 @@ function replies(args: Record<string, unknown>, state: SlackState): SlackAnswer 
   const parent = ch.messages.find((m) => m.ts === String(args.ts));
   if (!parent) return fail('thread_not_found');
   const thread = [parent, ...state.replies(ch.id, parent.ts)];
-  return page(thread, args, (m) => messageView(m, truthy(args.include_all_metadata)), (body) => body);
+  return page(
+    thread,
+    args,
+    (m) => messageView(m, truthy(args.include_all_metadata)),
+    (body) => body,
+  );
 }
 
 /** Cursor paging as Slack does it: `limit`, `cursor`, `response_metadata.next_cursor`. */
-function page(all: SlackMessageRecord[], args: Record<string, unknown>, view: (m: SlackMessageRecord) => unknown, finish: (b: Record<string, unknown>) => Record<string, unknown>): SlackAnswer {
+function page(
+  all: SlackMessageRecord[],
+  args: Record<string, unknown>,
+  view: (m: SlackMessageRecord) => unknown,
+  finish: (b: Record<string, unknown>) => Record<string, unknown>,
+): SlackAnswer {
   const limit = Math.max(1, Math.min(1000, Number(args.limit ?? PAGE_DEFAULT)));
   const from = args.cursor ? Number(Buffer.from(String(args.cursor), 'base64').toString()) : 0;
   const slice = all.slice(from, from + limit);
   const more = from + limit < all.length;
   const body = finish({ messages: slice.map(view), has_more: more });
-  return ok(more ? { ...body, response_metadata: { next_cursor: Buffer.from(String(from + limit)).toString('base64') } } : body);
+  return ok(
+    more ? { ...body, response_metadata: { next_cursor: Buffer.from(String(from + limit)).toString('base64') } } : body,
+  );
 }
 
 /** text, blocks and metadata, checked against Slack's documented limits. */
-function contentOf(args: Record<string, unknown>): { text: string; blocks: unknown[]; metadata?: SlackMessageRecord['metadata'] } | { error: string } {
+function contentOf(
+  args: Record<string, unknown>,
+): { text: string; blocks: unknown[]; metadata?: SlackMessageRecord['metadata'] } | { error: string } {
   const blocks = parseJson(args.blocks ?? '[]');
   if (!Array.isArray(blocks)) return { error: 'invalid_blocks_format' };
   if (blocks.length > 50) return { error: 'invalid_blocks' };
@@ -92,13 +131,18 @@ function contentOf(args: Record<string, unknown>): { text: string; blocks: unkno
   if (!text && blocks.length === 0) return { error: 'no_text' };
   if (args.metadata === undefined) return { text, blocks };
   const metadata = parseJson(args.metadata) as SlackMessageRecord['metadata'] | undefined;
-  if (!metadata || typeof metadata.event_type !== 'string' || !/^[A-Za-z0-9_]+$/.test(metadata.event_type)) return { error: 'invalid_metadata_format' };
+  if (!metadata || typeof metadata.event_type !== 'string' || !/^[A-Za-z0-9_]+$/.test(metadata.event_type))
+    return { error: 'invalid_metadata_format' };
   return { text, blocks, metadata };
 }
 
 function parseJson(v: unknown): unknown {
   if (typeof v !== 'string') return v;
-  try { return JSON.parse(v); } catch { return undefined; }
+  try {
+    return JSON.parse(v);
+  } catch {
+    return undefined;
+  }
 }
 
 function truthy(v: unknown): boolean {

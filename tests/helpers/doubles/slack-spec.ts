@@ -21,8 +21,16 @@ const LATER_PARAMS: Record<string, string[]> = {
   'conversations.replies': ['include_all_metadata'],
 };
 
-interface Param { name: string; in: string; type?: string; required?: boolean }
-interface Operation { parameters?: Param[]; responses: Record<string, { schema?: Record<string, unknown> }> }
+interface Param {
+  name: string;
+  in: string;
+  type?: string;
+  required?: boolean;
+}
+interface Operation {
+  parameters?: Param[];
+  responses: Record<string, { schema?: Record<string, unknown> }>;
+}
 
 export interface SlackSpec {
   methods: string[];
@@ -33,15 +41,26 @@ export interface SlackSpec {
 }
 
 export function loadSlackSpec(): SlackSpec {
-  const spec = loadSpec(SLACK_SPEC) as unknown as { paths: Record<string, Record<string, Operation>>; definitions: Record<string, Record<string, unknown>> };
+  const spec = loadSpec(SLACK_SPEC) as unknown as {
+    paths: Record<string, Record<string, Operation>>;
+    definitions: Record<string, Record<string, unknown>>;
+  };
   const definitions = structuredClone(spec.definitions);
   const message = definitions.objs_message as { properties: Record<string, unknown> };
-  message.properties.metadata = { type: 'object', required: ['event_type'], properties: { event_type: { type: 'string' }, event_payload: { type: 'object' } } };
-  const ops = new Map(Object.entries(spec.paths).map(([path, byMethod]) => [path.slice(1), Object.values(byMethod)[0]!]));
+  message.properties.metadata = {
+    type: 'object',
+    required: ['event_type'],
+    properties: { event_type: { type: 'string' }, event_payload: { type: 'object' } },
+  };
+  const ops = new Map(
+    Object.entries(spec.paths).map(([path, byMethod]) => [path.slice(1), Object.values(byMethod)[0]!]),
+  );
   const ajv = new Ajv({ allErrors: true, strict: false });
   const answers = new Map<string, ValidateFunction>();
   for (const [method, op] of ops) {
-    const schema = structuredClone(op.responses['200']?.schema ?? {}) as { properties?: Record<string, { minItems?: number }> };
+    const schema = structuredClone(op.responses['200']?.schema ?? {}) as {
+      properties?: Record<string, { minItems?: number }>;
+    };
     if (method === 'conversations.history' && schema.properties?.messages) delete schema.properties.messages.minItems;
     answers.set(method, ajv.compile({ ...schema, definitions }));
   }
@@ -78,11 +97,17 @@ function typeError(type: string | undefined, v: unknown): string | null {
   const text = typeof v === 'string' ? v : null;
   switch (type) {
     case 'boolean':
-      return typeof v === 'boolean' || (text !== null && /^(true|false|1|0)$/.test(text)) ? null : `expected a boolean, got ${JSON.stringify(v)}`;
+      return typeof v === 'boolean' || (text !== null && /^(true|false|1|0)$/.test(text))
+        ? null
+        : `expected a boolean, got ${JSON.stringify(v)}`;
     case 'integer':
-      return Number.isInteger(typeof v === 'number' ? v : Number(text)) && text !== '' ? null : `expected an integer, got ${JSON.stringify(v)}`;
+      return Number.isInteger(typeof v === 'number' ? v : Number(text)) && text !== ''
+        ? null
+        : `expected an integer, got ${JSON.stringify(v)}`;
     case 'number':
-      return Number.isFinite(typeof v === 'number' ? v : Number(text)) && text !== '' ? null : `expected a number, got ${JSON.stringify(v)}`;
+      return Number.isFinite(typeof v === 'number' ? v : Number(text)) && text !== ''
+        ? null
+        : `expected a number, got ${JSON.stringify(v)}`;
     default:
       return typeof v === 'string' || typeof v === 'object' ? null : `expected a string, got ${JSON.stringify(v)}`;
   }

@@ -21,7 +21,13 @@ export interface SlackChannel {
   messages: SlackMessageRecord[];
 }
 
-export const BOT = { userId: 'U0LESTRADE', botId: 'B0LESTRADE1', team: 'Lestrade Test', teamId: 'T0TEST0001', url: 'https://lestrade-test.slack.com/' };
+export const BOT = {
+  userId: 'U0LESTRADE',
+  botId: 'B0LESTRADE1',
+  team: 'Lestrade Test',
+  teamId: 'T0TEST0001',
+  url: 'https://lestrade-test.slack.com/',
+};
 
 export class SlackState {
   readonly channels = new Map<string, SlackChannel>();

@@ -20,29 +20,62 @@ let llm: ScriptedLlm;
 beforeAll(async () => {
   am = await startAlertmanager({ webhookUrl: 'http://127.0.0.1:9/unused', token: 't' });
   await pushAlerts(am.url, [
-    { labels: { alertname: 'HighLatency', service: 'api', severity: 'critical' }, annotations: { summary: 'p99 over 1s' } },
-    { labels: { alertname: 'HighLatency', service: 'web', severity: 'warning' }, annotations: { summary: 'p99 over 1s' } },
+    {
+      labels: { alertname: 'HighLatency', service: 'api', severity: 'critical' },
+      annotations: { summary: 'p99 over 1s' },
+    },
+    {
+      labels: { alertname: 'HighLatency', service: 'web', severity: 'warning' },
+      annotations: { summary: 'p99 over 1s' },
+    },
     { labels: { alertname: 'DiskFull', service: 'db', severity: 'critical' }, annotations: { summary: 'disk 95%' } },
   ]);
-  llm = await startScriptedLlm((req) => ({ content: `RCA for ${/service=(\w+)/.exec(req.messages[1]!.content!)?.[1]}` }));
+  llm = await startScriptedLlm((req) => ({
+    content: `RCA for ${/service=(\w+)/.exec(req.messages[1]!.content!)?.[1]}`,
+  }));
 }, 60_000);
-afterAll(async () => { await am?.stop(); await llm?.close(); });
+afterAll(async () => {
+  await am?.stop();
+  await llm?.close();
+});
 
 describe('lestrade investigate alertmanager', () => {
   it('investigates the active alerts that match, prints each RCA and writes JSON', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'lestrade-cli-')), 'rca.json');
-    const r = await run(['investigate', 'alertmanager', '--alertmanager-url', am.url, '--alertname', '^High', '--label', 'severity=critical', '--json-output-file', out],
-      { OPENAI_API_KEY: 'sk-cli', OPENAI_BASE_URL: llm.baseUrl });
+    const r = await run(
+      [
+        'investigate',
+        'alertmanager',
+        '--alertmanager-url',
+        am.url,
+        '--alertname',
+        '^High',
+        '--label',
+        'severity=critical',
+        '--json-output-file',
+        out,
+      ],
+      { OPENAI_API_KEY: 'sk-cli', OPENAI_BASE_URL: llm.baseUrl },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Found 1 active alert to investigate.');
     expect(r.stdout).toContain('# HighLatency: p99 over 1s\n\nRCA for api');
     const json = JSON.parse(readFileSync(out, 'utf8'));
-    expect(json).toEqual([expect.objectContaining({ rca: 'RCA for api', issue: expect.objectContaining({ labels: expect.objectContaining({ service: 'api' }) }), usage: { promptTokens: 100, completionTokens: 10, llmCalls: 1 } })]);
+    expect(json).toEqual([
+      expect.objectContaining({
+        rca: 'RCA for api',
+        issue: expect.objectContaining({ labels: expect.objectContaining({ service: 'api' }) }),
+        usage: { promptTokens: 100, completionTokens: 10, llmCalls: 1 },
+      }),
+    ]);
   });
 
   it('honours -n', async () => {
-    const r = await run(['investigate', 'alertmanager', '--alertmanager-url', am.url, '-n', '2'], { OPENAI_API_KEY: 'sk-cli', OPENAI_BASE_URL: llm.baseUrl });
+    const r = await run(['investigate', 'alertmanager', '--alertmanager-url', am.url, '-n', '2'], {
+      OPENAI_API_KEY: 'sk-cli',
+      OPENAI_BASE_URL: llm.baseUrl,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Found 2 active alerts');
     expect(r.stdout.match(/^RCA for/gm)).toHaveLength(2);
@@ -60,7 +93,10 @@ describe('lestrade investigate alertmanager', () => {
 
 describe('lestrade toolsets list', () => {
   it('shows each toolset with its state and why', async () => {
-    const r = await run(['toolsets', 'list'], { PROMETHEUS_URL: `http://127.0.0.1:${await freePort()}`, KUBECONFIG: '/nonexistent' });
+    const r = await run(['toolsets', 'list'], {
+      PROMETHEUS_URL: `http://127.0.0.1:${await freePort()}`,
+      KUBECONFIG: '/nonexistent',
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^disabled\s+prometheus\s+prerequisite not met: Prometheus at .* did not answer/m);
     expect(r.stdout).toMatch(/^disabled\s+kubernetes\s+prerequisite not met: .*kubectl/m);
@@ -69,10 +105,16 @@ describe('lestrade toolsets list', () => {
 
 describe('lestrade toolsets list and the bash sandbox', () => {
   it('shows the bash toolset failed, with the fix, when bubblewrap is missing, and enabled when sandbox: none is said', async () => {
-    const noBwrap = { LESTRADE_BASH_ENABLED: 'true', PATH: mkdtempSync(join(tmpdir(), 'lestrade-no-bwrap-')), KUBECONFIG: '/nonexistent' };
+    const noBwrap = {
+      LESTRADE_BASH_ENABLED: 'true',
+      PATH: mkdtempSync(join(tmpdir(), 'lestrade-no-bwrap-')),
+      KUBECONFIG: '/nonexistent',
+    };
     const failed = await run(['toolsets', 'list'], noBwrap);
     expect(failed.code).toBe(0);
-    expect(failed.stdout).toMatch(/^failed\s+bash\s+bwrap \(bubblewrap\) is not installed: install bubblewrap \(Debian\/Ubuntu: apt-get install bubblewrap\), or set toolsets\.bash\.sandbox: none \(LESTRADE_BASH_SANDBOX=none\)/m);
+    expect(failed.stdout).toMatch(
+      /^failed\s+bash\s+bwrap \(bubblewrap\) is not installed: install bubblewrap \(Debian\/Ubuntu: apt-get install bubblewrap\), or set toolsets\.bash\.sandbox: none \(LESTRADE_BASH_SANDBOX=none\)/m,
+    );
     const none = await run(['toolsets', 'list'], { ...noBwrap, LESTRADE_BASH_SANDBOX: 'none' });
     expect(none.stdout).toMatch(/^enabled\s+bash\s+1 tools: bash$/m);
     const bad = await run(['toolsets', 'list'], { ...noBwrap, LESTRADE_BASH_SANDBOX: 'off' });
@@ -84,8 +126,14 @@ describe('lestrade toolsets list and the bash sandbox', () => {
 describe('lestrade toolsets list with credentials in PROMETHEUS_URL', () => {
   it('never prints the password', async () => {
     const port = await freePort();
-    for (const args of [['toolsets', 'list'], ['toolsets', 'list', '--json']]) {
-      const r = await run(args, { PROMETHEUS_URL: `http://reader:hunter2-pw@127.0.0.1:${port}`, KUBECONFIG: '/nonexistent' });
+    for (const args of [
+      ['toolsets', 'list'],
+      ['toolsets', 'list', '--json'],
+    ]) {
+      const r = await run(args, {
+        PROMETHEUS_URL: `http://reader:hunter2-pw@127.0.0.1:${port}`,
+        KUBECONFIG: '/nonexistent',
+      });
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/Prometheus at http:\/\/reader:\*\*\*@127\.0\.0\.1:\d+\/ did not answer: ECONNREFUSED/);
       expect(r.stdout + r.stderr).not.toContain('hunter2-pw');
@@ -98,18 +146,31 @@ describe('lestrade serve', () => {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'lestrade-data-'));
     const child = spawn(process.execPath, [BIN, 'serve'], {
-      env: { ...BASE_ENV, PORT: String(port), LESTRADE_LOCAL_REDIS_PORT: String(await freePort()), LESTRADE_REDIS_DATA_DIR: dataDir },
+      env: {
+        ...BASE_ENV,
+        PORT: String(port),
+        LESTRADE_LOCAL_REDIS_PORT: String(await freePort()),
+        LESTRADE_REDIS_DATA_DIR: dataDir,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let logs = '';
-    child.stdout.on('data', (d: Buffer) => { logs += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { logs += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      logs += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      logs += d.toString();
+    });
     try {
       const base = `http://127.0.0.1:${port}`;
       await waitFor(`serve to listen (${logs})`, async () => (await fetch(`${base}/healthz`)).ok, 30_000);
       const ready = await (await fetch(`${base}/readyz`)).json();
       expect(ready.checks).toMatchObject({ redis: 'ok', llm: expect.stringMatching(/not configured/) });
-      const res = await fetch(`${base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(amFixture('group-next').body) });
+      const res = await fetch(`${base}/webhooks/alertmanager`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(amFixture('group-next').body),
+      });
       expect(res.status).toBe(200);
       expect(logs).toMatch(/started a local redis-server/);
       expect(logs).toMatch(/accepts unauthenticated requests/);

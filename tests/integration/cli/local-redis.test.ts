@@ -15,13 +15,20 @@ import { startRedis, type TestRedis } from '../../helpers/redis-server.js';
 const log = createLogger('silent');
 let foreign: TestRedis;
 
-beforeAll(async () => { foreign = await startRedis(); });
-afterAll(async () => { await foreign.stop(); });
+beforeAll(async () => {
+  foreign = await startRedis();
+});
+afterAll(async () => {
+  await foreign.stop();
+});
 
 describe('the local redis-server', () => {
   it('refuses a Redis on its port that is not its own, saying what to do', async () => {
     const ours = mkdtempSync(join(tmpdir(), 'lestrade-ours-'));
-    const err = await startLocalRedis(ours, foreign.port, log).then(() => null, (e: Error) => e);
+    const err = await startLocalRedis(ours, foreign.port, log).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(err).toBeInstanceOf(ConfigError);
     expect(err!.message).toContain(`a Redis that is not Lestrade's own answers on 127.0.0.1:${foreign.port}`);
     expect(err!.message).toContain(`ours is ${ours}`);
@@ -37,7 +44,10 @@ describe('the local redis-server', () => {
     const probe = new Redis(foreign.url);
     await probe.acl('SETUSER', 'default', 'on', 'nopass', '~*', '&*', '+@all', '-config');
     try {
-      const err = await startLocalRedis(mkdtempSync(join(tmpdir(), 'lestrade-ours-')), foreign.port, log).then(() => null, (e: Error) => e);
+      const err = await startLocalRedis(mkdtempSync(join(tmpdir(), 'lestrade-ours-')), foreign.port, log).then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(err).toBeInstanceOf(ConfigError);
       expect(err!.message).toContain('its data folder is unknown: CONFIG GET dir refused');
     } finally {
@@ -59,7 +69,10 @@ describe('the local redis-server', () => {
       expect(second.url).toBe(first.url);
       await second.stop();
       expect(await redisAnswers(first.url)).toBe(true);
-      const other = await startLocalRedis(join(dir, 'elsewhere'), port, log).then(() => null, (e: Error) => e);
+      const other = await startLocalRedis(join(dir, 'elsewhere'), port, log).then(
+        () => null,
+        (e: Error) => e,
+      );
       expect(other).toBeInstanceOf(ConfigError);
     } finally {
       await first.stop();

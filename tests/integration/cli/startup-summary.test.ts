@@ -11,28 +11,48 @@ import { startRedis, type TestRedis } from '../../helpers/redis-server.js';
 const BIN = new URL('../../../bin/lestrade.js', import.meta.url).pathname;
 let redis: TestRedis;
 
-beforeAll(async () => { redis = await startRedis(); }, 60_000);
-afterAll(async () => { await redis?.stop(); });
+beforeAll(async () => {
+  redis = await startRedis();
+}, 60_000);
+afterAll(async () => {
+  await redis?.stop();
+});
 
 /** Runs `lestrade <command>` until its summary is out, then stops it; returns what it wrote to stdout. */
 function summaryOf(command: string, env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, command], { env: { ...BASE_ENV, REDIS_URL: redis.url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, command], {
+      env: { ...BASE_ENV, REDIS_URL: redis.url, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no summary: ${out}`)); }, 45_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no summary: ${out}`));
+    }, 45_000);
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       // Its shutdown is tested elsewhere; the Redis is the test's own, so nothing is left behind.
       if (out.includes(`lestrade ${command} started`)) child.kill('SIGKILL');
     });
-    child.on('close', () => { clearTimeout(timer); resolve(out); });
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve(out);
+    });
   });
 }
 
 describe('the start-up summary', () => {
   it('serve: one JSON record when piped, naming each source on/off with why, the LLM, Redis and what is open', async () => {
-    const out = await summaryOf('serve', { PORT: String(await freePort()), HOST: '127.0.0.1', JIRA_URL: 'https://example.atlassian.net' });
-    const records = out.trim().split('\n').map((l) => JSON.parse(l) as { msg: string });
+    const out = await summaryOf('serve', {
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      JIRA_URL: 'https://example.atlassian.net',
+    });
+    const records = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string });
     const summaries = records.filter((r) => r.msg.startsWith('lestrade serve started'));
     expect(summaries).toHaveLength(1);
     const text = summaries[0]!.msg;
@@ -48,7 +68,11 @@ describe('the start-up summary', () => {
 
   it('worker: a shorter summary, with no listening line and no warning about webhooks or /api', async () => {
     const out = await summaryOf('worker', {});
-    const text = out.trim().split('\n').map((l) => JSON.parse(l) as { msg: string }).find((r) => r.msg.startsWith('lestrade worker started'))!.msg;
+    const text = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string })
+      .find((r) => r.msg.startsWith('lestrade worker started'))!.msg;
     expect(text).toMatch(/source alertmanager +on/);
     expect(text).not.toMatch(/listening|\/api|unauthenticated|open /);
   }, 60_000);
@@ -61,15 +85,22 @@ describe('log format', () => {
     const out = await new Promise<string>((resolve, reject) => {
       // script gives the child a terminal; when script is killed the pty hangs up and the child exits.
       const child = spawn('script', ['-qec', `${process.execPath} ${BIN} worker`, '/dev/null'], {
-        env: { ...BASE_ENV, REDIS_URL: redis.url, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...BASE_ENV, REDIS_URL: redis.url, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
       let text = '';
-      const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`no summary: ${text}`)); }, 45_000);
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`no summary: ${text}`));
+      }, 45_000);
       child.stdout.on('data', (d: Buffer) => {
         text += d.toString();
         if (text.includes('toolsets')) child.kill('SIGTERM');
       });
-      child.on('close', () => { clearTimeout(timer); resolve(text); });
+      child.on('close', () => {
+        clearTimeout(timer);
+        resolve(text);
+      });
     });
     expect(out).toMatch(/\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\] .*INFO.*lestrade worker started/);
     expect(out).not.toMatch(/"time":|"level":/);

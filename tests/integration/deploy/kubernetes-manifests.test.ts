@@ -63,8 +63,20 @@ describe('deploy/kubernetes', () => {
     expect(await validateAll(example)).toEqual([]);
     expect(await validateAll(base)).toEqual([]);
     expect(example.map((o) => o.kind).sort()).toEqual([
-      'ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'ConfigMap', 'Deployment', 'Deployment', 'Namespace',
-      'PodMonitor', 'PrometheusRule', 'Service', 'Service', 'ServiceAccount', 'ServiceMonitor', 'StatefulSet',
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'ConfigMap',
+      'ConfigMap',
+      'Deployment',
+      'Deployment',
+      'Namespace',
+      'PodMonitor',
+      'PrometheusRule',
+      'Service',
+      'Service',
+      'ServiceAccount',
+      'ServiceMonitor',
+      'StatefulSet',
     ]);
   });
 
@@ -84,7 +96,10 @@ describe('deploy/kubernetes', () => {
     for (const d of [web, worker]) {
       expect(podSpec(d).serviceAccountName).toBe('lestrade');
       expect(podSpec(d).securityContext.runAsNonRoot).toBe(true);
-      expect(container(d).securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+      expect(container(d).securityContext).toMatchObject({
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+      });
       expect(container(d).livenessProbe.httpGet.path).toBe('/healthz');
       expect(container(d).readinessProbe.httpGet.path).toMatch(/^\/readyz/);
     }
@@ -113,7 +128,8 @@ describe('deploy/kubernetes', () => {
   });
 
   it('takes Redis from REDIS_URL: external in the base, the bundled StatefulSet with the redis component', () => {
-    const envOf = (objects: K8sObject[]) => (byKind(objects, 'ConfigMap').find((c) => c.metadata.name.startsWith('lestrade-env')) as any).data;
+    const envOf = (objects: K8sObject[]) =>
+      (byKind(objects, 'ConfigMap').find((c) => c.metadata.name.startsWith('lestrade-env')) as any).data;
     expect(envOf(base).REDIS_URL).toBe('redis://redis.example.internal:6379');
     expect(byKind(base, 'StatefulSet')).toEqual([]);
     expect(envOf(example).REDIS_URL).toBe('redis://lestrade-redis:6379');
@@ -128,7 +144,9 @@ describe('deploy/kubernetes', () => {
     const [pods] = byKind(example, 'PodMonitor');
     expect((pods as any).spec.selector.matchLabels['app.kubernetes.io/component']).toBe('worker');
     const [rule] = byKind(example, 'PrometheusRule');
-    const shipped = parseYaml(readFileSync(new URL('deploy/monitoring/lestrade-rules.yml', ROOT), 'utf8')) as { groups: unknown[] };
+    const shipped = parseYaml(readFileSync(new URL('deploy/monitoring/lestrade-rules.yml', ROOT), 'utf8')) as {
+      groups: unknown[];
+    };
     expect((rule as any).spec.groups).toEqual(shipped.groups);
     expect(shipped.groups.length).toBeGreaterThan(0);
   });

@@ -6,9 +6,18 @@ import { startJiraDouble, type JiraDouble } from '../../helpers/doubles/jira-dou
 import type { OpenApiDouble } from '../../helpers/doubles/openapi-double.js';
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
-const doc = (text: string): Version3Models.Document => ({ type: 'doc', version: 1, content: [{ type: 'paragraph', content: [{ type: 'text', text }] }] });
+const doc = (text: string): Version3Models.Document => ({
+  type: 'doc',
+  version: 1,
+  content: [{ type: 'paragraph', content: [{ type: 'text', text }] }],
+});
 const failure = (p: Promise<unknown>): Promise<{ status?: number; response?: { headers?: Record<string, string> } }> =>
-  p.then(() => { throw new Error('expected the call to fail'); }, (e: unknown) => e as { status?: number });
+  p.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (e: unknown) => e as { status?: number },
+  );
 
 /** Every test leaves the double without spec violations of its own answers, and the client's unless it expects some. */
 function expectHonest(d: OpenApiDouble, violations = 0): void {
@@ -28,7 +37,14 @@ describe('GitHub double with @octokit/rest', () => {
     gh.addRepo({ owner: 'acme', name: 'secret', tokenAccess: 'none' });
     for (let n = 1; n <= 7; n++) {
       const at = `2024-01-0${n}T00:00:00Z`;
-      gh.addIssue({ owner: 'acme', repo: 'ops', title: `alert ${n}`, labels: n % 2 ? ['alert'] : [], created_at: at, updated_at: at });
+      gh.addIssue({
+        owner: 'acme',
+        repo: 'ops',
+        title: `alert ${n}`,
+        labels: n % 2 ? ['alert'] : [],
+        created_at: at,
+        updated_at: at,
+      });
     }
     gh.addIssue({ owner: 'acme', repo: 'secret', title: 'hidden alert', labels: ['alert'] });
   });
@@ -36,25 +52,56 @@ describe('GitHub double with @octokit/rest', () => {
   afterEach(() => gh.faults.clear());
 
   it('creates a comment as the token user, shaped like GitHub', async () => {
-    const { status, data } = await octokit.rest.issues.createComment({ owner: 'acme', repo: 'ops', issue_number: 2, body: 'RCA: disk full' });
+    const { status, data } = await octokit.rest.issues.createComment({
+      owner: 'acme',
+      repo: 'ops',
+      issue_number: 2,
+      body: 'RCA: disk full',
+    });
     expect(status).toBe(201);
     expect(data.user?.login).toBe('lestrade-bot[bot]');
-    expect(gh.state.comments('acme', 'ops', 2).map((c) => [c.body, c.created_at])).toEqual([['RCA: disk full', '2024-02-01T00:00:00Z']]);
-    const edited = await octokit.rest.issues.updateComment({ owner: 'acme', repo: 'ops', comment_id: data.id, body: 'RCA v2' });
+    expect(gh.state.comments('acme', 'ops', 2).map((c) => [c.body, c.created_at])).toEqual([
+      ['RCA: disk full', '2024-02-01T00:00:00Z'],
+    ]);
+    const edited = await octokit.rest.issues.updateComment({
+      owner: 'acme',
+      repo: 'ops',
+      comment_id: data.id,
+      body: 'RCA v2',
+    });
     expect(edited.data.body).toBe('RCA v2');
-    expect((await octokit.rest.issues.getComment({ owner: 'acme', repo: 'ops', comment_id: data.id })).data.body).toBe('RCA v2');
+    expect((await octokit.rest.issues.getComment({ owner: 'acme', repo: 'ops', comment_id: data.id })).data.body).toBe(
+      'RCA v2',
+    );
     expectHonest(gh);
   });
 
   it('pages issues and comments with Link headers that paginate follows', async () => {
     const before = gh.requests.length;
-    const issues = await octokit.paginate(octokit.rest.issues.listForRepo, { owner: 'acme', repo: 'ops', per_page: 2, sort: 'created', direction: 'asc' });
+    const issues = await octokit.paginate(octokit.rest.issues.listForRepo, {
+      owner: 'acme',
+      repo: 'ops',
+      per_page: 2,
+      sort: 'created',
+      direction: 'asc',
+    });
     expect(issues.map((i) => i.number)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(gh.requests.slice(before).filter((r) => r.operationId === 'issues/list-for-repo')).toHaveLength(4);
-    const labelled = await octokit.rest.issues.listForRepo({ owner: 'acme', repo: 'ops', labels: 'alert', since: '2024-01-04T00:00:00Z' });
+    const labelled = await octokit.rest.issues.listForRepo({
+      owner: 'acme',
+      repo: 'ops',
+      labels: 'alert',
+      since: '2024-01-04T00:00:00Z',
+    });
     expect(labelled.data.map((i) => i.number)).toEqual([7, 5]);
-    for (let k = 0; k < 5; k++) gh.addComment({ owner: 'acme', repo: 'ops', issue_number: 4, body: `c${k}`, user: 'alice' });
-    const comments = await octokit.paginate(octokit.rest.issues.listComments, { owner: 'acme', repo: 'ops', issue_number: 4, per_page: 2 });
+    for (let k = 0; k < 5; k++)
+      gh.addComment({ owner: 'acme', repo: 'ops', issue_number: 4, body: `c${k}`, user: 'alice' });
+    const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+      owner: 'acme',
+      repo: 'ops',
+      issue_number: 4,
+      per_page: 2,
+    });
     expect(comments.map((c) => c.body)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
     expectHonest(gh);
   });
@@ -70,11 +117,22 @@ describe('GitHub double with @octokit/rest', () => {
 
   it('reports permissions, the repository and rate limits', async () => {
     gh.setPermission('acme', 'ops', 'alice', 'triage');
-    const alice = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner: 'acme', repo: 'ops', username: 'alice' });
+    const alice = await octokit.rest.repos.getCollaboratorPermissionLevel({
+      owner: 'acme',
+      repo: 'ops',
+      username: 'alice',
+    });
     expect([alice.data.permission, alice.data.role_name]).toEqual(['read', 'triage']);
-    const bot = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner: 'acme', repo: 'ops', username: 'lestrade-bot[bot]' });
+    const bot = await octokit.rest.repos.getCollaboratorPermissionLevel({
+      owner: 'acme',
+      repo: 'ops',
+      username: 'lestrade-bot[bot]',
+    });
     expect(bot.data.permission).toBe('write');
-    expect((await octokit.rest.repos.get({ owner: 'acme', repo: 'ops' })).data).toMatchObject({ full_name: 'acme/ops', private: true });
+    expect((await octokit.rest.repos.get({ owner: 'acme', repo: 'ops' })).data).toMatchObject({
+      full_name: 'acme/ops',
+      private: true,
+    });
     expect((await failure(octokit.rest.repos.get({ owner: 'acme', repo: 'secret' }))).status).toBe(404);
     expect((await octokit.rest.rateLimit.get()).data.resources.core.limit).toBe(5000);
     // An installation token cannot read /user.
@@ -83,7 +141,12 @@ describe('GitHub double with @octokit/rest', () => {
   });
 
   it('refuses what the spec refuses, and records it', async () => {
-    const noBody = octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: 'acme', repo: 'ops', issue_number: 3, title: 'no body' } as never);
+    const noBody = octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+      owner: 'acme',
+      repo: 'ops',
+      issue_number: 3,
+      title: 'no body',
+    } as never);
     expect((await failure(noBody)).status).toBe(422);
     expect((await failure(octokit.request('GET /users/{u}', { u: 'alice' }))).status).toBe(404);
     expect(gh.violations.map((v) => v.operationId)).toEqual(['issues/create-comment', undefined]);
@@ -93,7 +156,13 @@ describe('GitHub double with @octokit/rest', () => {
   });
 
   it('answers like GitHub to a comment over 65536 characters and to a bad token', async () => {
-    expect((await failure(octokit.rest.issues.createComment({ owner: 'acme', repo: 'ops', issue_number: 3, body: 'x'.repeat(65537) }))).status).toBe(422);
+    expect(
+      (
+        await failure(
+          octokit.rest.issues.createComment({ owner: 'acme', repo: 'ops', issue_number: 3, body: 'x'.repeat(65537) }),
+        )
+      ).status,
+    ).toBe(422);
     const stranger = new Octokit({ auth: 'wrong', baseUrl: gh.url, log: quiet });
     expect((await failure(stranger.rest.issues.get({ owner: 'acme', repo: 'ops', issue_number: 3 }))).status).toBe(401);
     expect(gh.state.comments('acme', 'ops', 3)).toEqual([]);
@@ -116,8 +185,16 @@ describe('GitHub double with @octokit/rest', () => {
   });
 
   it('faults: 429 with Retry-After reaches the client and changes nothing', async () => {
-    gh.faults.add({ method: 'POST', path: /\/issues\/5\/comments$/, kind: 'status', status: 429, headers: { 'retry-after': '7' } });
-    const err = await failure(octokit.rest.issues.createComment({ owner: 'acme', repo: 'ops', issue_number: 5, body: 'x' }));
+    gh.faults.add({
+      method: 'POST',
+      path: /\/issues\/5\/comments$/,
+      kind: 'status',
+      status: 429,
+      headers: { 'retry-after': '7' },
+    });
+    const err = await failure(
+      octokit.rest.issues.createComment({ owner: 'acme', repo: 'ops', issue_number: 5, body: 'x' }),
+    );
     expect(err.status).toBe(429);
     expect(err.response?.headers?.['retry-after']).toBe('7');
     expect(gh.state.comments('acme', 'ops', 5)).toEqual([]);
@@ -134,12 +211,27 @@ describe('GitHub double with @octokit/rest', () => {
   it('faults: accept-then-502, a repeated 403 secondary limit, and a delay', async () => {
     gh.faults.add(
       { method: 'POST', path: /\/issues\/7\/comments$/, kind: 'accept-then-502' },
-      { method: 'GET', path: /^\/repos\/acme\/ops$/, kind: 'status', status: 403, times: 2, headers: { 'retry-after': '60' }, body: { message: 'You have exceeded a secondary rate limit.' } },
+      {
+        method: 'GET',
+        path: /^\/repos\/acme\/ops$/,
+        kind: 'status',
+        status: 403,
+        times: 2,
+        headers: { 'retry-after': '60' },
+        body: { message: 'You have exceeded a secondary rate limit.' },
+      },
       { path: /^\/rate_limit$/, kind: 'delay', ms: 5 },
     );
-    expect((await failure(octokit.rest.issues.createComment({ owner: 'acme', repo: 'ops', issue_number: 7, body: 'twice?' }))).status).toBe(502);
+    expect(
+      (
+        await failure(
+          octokit.rest.issues.createComment({ owner: 'acme', repo: 'ops', issue_number: 7, body: 'twice?' }),
+        )
+      ).status,
+    ).toBe(502);
     expect(gh.state.comments('acme', 'ops', 7)).toHaveLength(1);
-    for (let k = 0; k < 2; k++) expect((await failure(octokit.rest.repos.get({ owner: 'acme', repo: 'ops' }))).status).toBe(403);
+    for (let k = 0; k < 2; k++)
+      expect((await failure(octokit.rest.repos.get({ owner: 'acme', repo: 'ops' }))).status).toBe(403);
     expect((await octokit.rest.repos.get({ owner: 'acme', repo: 'ops' })).status).toBe(200);
     expect((await octokit.rest.rateLimit.get()).status).toBe(200);
     expectHonest(gh);
@@ -151,10 +243,20 @@ describe('Jira Cloud double with jira.js Version3Client', () => {
   let client: Version3Client;
   beforeAll(async () => {
     jira = await startJiraDouble({ deployment: 'cloud', email: 'bot@example.com', apiToken: 'api-token' });
-    client = new Version3Client({ host: jira.url, authentication: { basic: { email: 'bot@example.com', apiToken: 'api-token' } } });
+    client = new Version3Client({
+      host: jira.url,
+      authentication: { basic: { email: 'bot@example.com', apiToken: 'api-token' } },
+    });
     for (let n = 1; n <= 7; n++) {
       const at = `2024-01-0${n}T10:00:00Z`;
-      jira.addIssue({ key: `OPS-${n}`, summary: `alert ${n}`, description: 'disk full', labels: n % 2 ? ['alert'] : [], created: at, updated: at });
+      jira.addIssue({
+        key: `OPS-${n}`,
+        summary: `alert ${n}`,
+        description: 'disk full',
+        labels: n % 2 ? ['alert'] : [],
+        created: at,
+        updated: at,
+      });
     }
   });
   afterAll(() => jira.close());
@@ -165,23 +267,37 @@ describe('Jira Cloud double with jira.js Version3Client', () => {
     const seen: string[] = [];
     let nextPageToken: string | undefined;
     do {
-      const page = await client.issueSearch.searchForIssuesUsingJqlEnhancedSearch({ jql, maxResults: 1, fields: ['summary', 'labels'], nextPageToken });
+      const page = await client.issueSearch.searchForIssuesUsingJqlEnhancedSearch({
+        jql,
+        maxResults: 1,
+        fields: ['summary', 'labels'],
+        nextPageToken,
+      });
       for (const i of page.issues ?? []) seen.push(`${i.key} ${i.fields.summary}`);
       nextPageToken = page.nextPageToken ?? undefined;
     } while (nextPageToken);
     expect(seen).toEqual(['OPS-3 alert 3', 'OPS-5 alert 5', 'OPS-7 alert 7']);
     const bare = await client.issueSearch.searchForIssuesUsingJqlEnhancedSearchPost({ jql: 'key = OPS-2' });
     expect(bare).toEqual({ issues: [{ id: expect.any(String), key: 'OPS-2' }], isLast: true });
-    expect((await failure(client.issueSearch.searchForIssuesUsingJqlEnhancedSearchPost({ jql: 'ORDER BY created' }))).status).toBe(400);
+    expect(
+      (await failure(client.issueSearch.searchForIssuesUsingJqlEnhancedSearchPost({ jql: 'ORDER BY created' }))).status,
+    ).toBe(400);
     expectHonest(jira);
   });
 
   it('adds an ADF comment with properties, edits it, and reads the property back', async () => {
-    const added = await client.issueComments.addComment({ issueIdOrKey: 'OPS-1', comment: doc('RCA: disk full'), properties: [{ key: 'lestrade', value: { run: 'r1' } }] });
+    const added = await client.issueComments.addComment({
+      issueIdOrKey: 'OPS-1',
+      comment: doc('RCA: disk full'),
+      properties: [{ key: 'lestrade', value: { run: 'r1' } }],
+    });
     expect(added.author?.accountId).toBe(jira.user.accountId);
     const id = added.id ?? '';
     await client.issueComments.updateComment({ issueIdOrKey: 'OPS-1', id, body: doc('RCA v2') });
-    expect(await client.issueCommentProperties.getCommentProperty({ commentId: id, propertyKey: 'lestrade' })).toEqual({ key: 'lestrade', value: { run: 'r1' } });
+    expect(await client.issueCommentProperties.getCommentProperty({ commentId: id, propertyKey: 'lestrade' })).toEqual({
+      key: 'lestrade',
+      value: { run: 'r1' },
+    });
     const [stored] = jira.state.comments('OPS-1');
     expect(stored?.body).toEqual(doc('RCA v2'));
     expect(stored?.properties).toEqual({ lestrade: { run: 'r1' } });
@@ -195,10 +311,18 @@ describe('Jira Cloud double with jira.js Version3Client', () => {
   });
 
   it('refuses a body that is not ADF, an over-long comment and bad credentials', async () => {
-    const wiki = client.issueComments.addComment({ issueIdOrKey: 'OPS-2', comment: { type: 'paragraph' } as unknown as Version3Models.Document });
+    const wiki = client.issueComments.addComment({
+      issueIdOrKey: 'OPS-2',
+      comment: { type: 'paragraph' } as unknown as Version3Models.Document,
+    });
     expect((await failure(wiki)).status).toBe(400);
-    expect((await failure(client.issueComments.addComment({ issueIdOrKey: 'OPS-2', comment: 'x'.repeat(32768) }))).status).toBe(400);
-    const stranger = new Version3Client({ host: jira.url, authentication: { basic: { email: 'bot@example.com', apiToken: 'nope' } } });
+    expect(
+      (await failure(client.issueComments.addComment({ issueIdOrKey: 'OPS-2', comment: 'x'.repeat(32768) }))).status,
+    ).toBe(400);
+    const stranger = new Version3Client({
+      host: jira.url,
+      authentication: { basic: { email: 'bot@example.com', apiToken: 'nope' } },
+    });
     expect((await failure(stranger.myself.getCurrentUser())).status).toBe(401);
     expect(jira.state.comments('OPS-2')).toEqual([]);
     expectHonest(jira, 1);
@@ -212,7 +336,13 @@ describe('Jira Cloud double with jira.js Version3Client', () => {
 
   it('faults: 429 with Retry-After, then accept-then-drop', async () => {
     jira.faults.add(
-      { method: 'POST', path: /\/issue\/OPS-3\/comment$/, kind: 'status', status: 429, headers: { 'retry-after': '7' } },
+      {
+        method: 'POST',
+        path: /\/issue\/OPS-3\/comment$/,
+        kind: 'status',
+        status: 429,
+        headers: { 'retry-after': '7' },
+      },
       { method: 'POST', path: /\/issue\/OPS-3\/comment$/, kind: 'accept-then-drop' },
     );
     const post = () => client.issueComments.addComment({ issueIdOrKey: 'OPS-3', comment: doc('RCA') });
@@ -230,21 +360,44 @@ describe('Jira Data Center double with jira.js Version2Client', () => {
   beforeAll(async () => {
     jira = await startJiraDouble({ deployment: 'datacenter', pat: 'dc-pat' });
     client = new Version2Client({ host: jira.url, authentication: { oauth2: { accessToken: 'dc-pat' } } });
-    for (let n = 1; n <= 3; n++) jira.addIssue({ key: `DC-${n}`, summary: `alert ${n}`, description: 'h1. disk', status: n === 3 ? 'Done' : 'Open' });
+    for (let n = 1; n <= 3; n++)
+      jira.addIssue({
+        key: `DC-${n}`,
+        summary: `alert ${n}`,
+        description: 'h1. disk',
+        status: n === 3 ? 'Done' : 'Open',
+      });
   });
   afterAll(() => jira.close());
 
   it('searches /rest/api/2/search with startAt paging and a total', async () => {
-    const first = await client.issueSearch.searchForIssuesUsingJql({ jql: 'project = DC AND status = Open ORDER BY key ASC', fields: ['summary'], maxResults: 1 });
-    expect(first).toMatchObject({ startAt: 0, maxResults: 1, total: 2, issues: [{ key: 'DC-1', fields: { summary: 'alert 1' } }] });
-    const second = await client.issueSearch.searchForIssuesUsingJqlPost({ jql: 'project = DC AND status = Open ORDER BY key ASC', startAt: 1, fields: ['summary'] });
+    const first = await client.issueSearch.searchForIssuesUsingJql({
+      jql: 'project = DC AND status = Open ORDER BY key ASC',
+      fields: ['summary'],
+      maxResults: 1,
+    });
+    expect(first).toMatchObject({
+      startAt: 0,
+      maxResults: 1,
+      total: 2,
+      issues: [{ key: 'DC-1', fields: { summary: 'alert 1' } }],
+    });
+    const second = await client.issueSearch.searchForIssuesUsingJqlPost({
+      jql: 'project = DC AND status = Open ORDER BY key ASC',
+      startAt: 1,
+      fields: ['summary'],
+    });
     expect(second.issues?.map((i) => i.key)).toEqual(['DC-2']);
     expect((await client.serverInfo.getServerInfo()).deploymentType).toBe('Server');
     expectHonest(jira);
   });
 
   it('adds and edits wiki-markup comments with properties', async () => {
-    const added = await client.issueComments.addComment({ issueIdOrKey: 'DC-1', comment: 'h2. RCA\n* disk full', properties: [{ key: 'lestrade', value: 'r1' }] });
+    const added = await client.issueComments.addComment({
+      issueIdOrKey: 'DC-1',
+      comment: 'h2. RCA\n* disk full',
+      properties: [{ key: 'lestrade', value: 'r1' }],
+    });
     // jira.js types a v2 comment's text as `comment`; on the wire (and in Jira's answer) it is `body`.
     expect((added as { body?: unknown }).body).toBe('h2. RCA\n* disk full');
     await client.issueComments.updateComment({ issueIdOrKey: 'DC-1', id: added.id ?? '', comment: 'edited' });
@@ -253,8 +406,13 @@ describe('Jira Data Center double with jira.js Version2Client', () => {
   });
 
   it('refuses an ADF body, a Cloud-only search parameter and a wrong PAT', async () => {
-    expect((await failure(client.issueComments.addComment({ issueIdOrKey: 'DC-2', comment: doc('x') as unknown as string }))).status).toBe(400);
-    const cloudOnly = await fetch(`${jira.url}/rest/api/2/search?jql=project%3DDC&nextPageToken=abc`, { headers: { authorization: 'Bearer dc-pat' } });
+    expect(
+      (await failure(client.issueComments.addComment({ issueIdOrKey: 'DC-2', comment: doc('x') as unknown as string })))
+        .status,
+    ).toBe(400);
+    const cloudOnly = await fetch(`${jira.url}/rest/api/2/search?jql=project%3DDC&nextPageToken=abc`, {
+      headers: { authorization: 'Bearer dc-pat' },
+    });
     expect(cloudOnly.status).toBe(400);
     const stranger = new Version2Client({ host: jira.url, authentication: { oauth2: { accessToken: 'wrong' } } });
     expect((await failure(stranger.myself.getCurrentUser())).status).toBe(401);

@@ -51,7 +51,17 @@ describe('configKeyPaths', () => {
       either: z.union([z.boolean(), z.strictObject({ deep: z.string() })]),
     });
     expect(configKeyPaths(schema)).toEqual([
-      'a', 'a.b', 'a.c', 'list', 'list[].x', 'tags', 'map', 'map.*.on', 'plain', 'either', 'either.deep',
+      'a',
+      'a.b',
+      'a.c',
+      'list',
+      'list[].x',
+      'tags',
+      'map',
+      'map.*.on',
+      'plain',
+      'either',
+      'either.deep',
     ]);
   });
 });

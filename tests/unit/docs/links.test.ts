@@ -51,7 +51,10 @@ describe('links between the docs', () => {
 describe('folder READMEs', () => {
   it('every folder of sources/ and toolsets/ has a README.md', () => {
     const folders = ['sources', 'toolsets'].flatMap((dir) =>
-      readdirSync(join(ROOT, dir)).map((name) => join(dir, name)).filter((p) => statSync(join(ROOT, p)).isDirectory()));
+      readdirSync(join(ROOT, dir))
+        .map((name) => join(dir, name))
+        .filter((p) => statSync(join(ROOT, p)).isDirectory()),
+    );
     expect(folders.length).toBeGreaterThan(8);
     expect(folders.filter((f) => !existsSync(join(ROOT, f, 'README.md')))).toEqual([]);
   });
@@ -60,15 +63,22 @@ describe('folder READMEs', () => {
 describe('brokenLinks', () => {
   const dir = mkdtempSync(join(tmpdir(), 'links-'));
   writeFileSync(join(dir, 'b.md'), '# B page\n\n## Skip rules\n\n## Skip rules\n');
-  writeFileSync(join(dir, 'a.md'), [
-    '[ok](b.md) [ok](b.md#skip-rules) [ok](b.md#skip-rules-1) [ok](#a) [web](https://example.com/x)',
-    '[gone](c.md) [bad anchor](b.md#skip) `[in code](nope.md)` [coming](later.md)',
-    '```', '[in a block](nope.md)', '```', '# A',
-  ].join('\n'));
+  writeFileSync(
+    join(dir, 'a.md'),
+    [
+      '[ok](b.md) [ok](b.md#skip-rules) [ok](b.md#skip-rules-1) [ok](#a) [web](https://example.com/x)',
+      '[gone](c.md) [bad anchor](b.md#skip) `[in code](nope.md)` [coming](later.md)',
+      '```',
+      '[in a block](nope.md)',
+      '```',
+      '# A',
+    ].join('\n'),
+  );
 
   it('names missing files and headings, and ignores URLs and code', () => {
     expect(brokenLinks(dir, join(dir, 'a.md'), [join(dir, 'later.md')])).toEqual([
-      'a.md: c.md (no such file)', 'a.md: b.md#skip (no such heading)',
+      'a.md: c.md (no such file)',
+      'a.md: b.md#skip (no such heading)',
     ]);
     expect(brokenLinks(dir, join(dir, 'a.md'))).toContain('a.md: later.md (no such file)');
   });

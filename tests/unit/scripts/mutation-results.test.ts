@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  instrument, match, parseNameStatus, renamed, tally, type CurrentMutant, type IncrementalReport, type RecordedMutant,
+  instrument,
+  match,
+  parseNameStatus,
+  renamed,
+  tally,
+  type CurrentMutant,
+  type IncrementalReport,
+  type RecordedMutant,
 } from '../../../scripts/mutation-results.mjs';
 
 // The gate's matcher: the current code's mutants (Stryker's instrumenter) against results recorded
@@ -17,15 +24,24 @@ const before = [
 ].join('\n');
 
 const oneBased = ({ start, end }: CurrentMutant['location']) => ({
-  start: { line: start.line + 1, column: start.column + 1 }, end: { line: end.line + 1, column: end.column + 1 },
+  start: { line: start.line + 1, column: start.column + 1 },
+  end: { line: end.line + 1, column: end.column + 1 },
 });
 
 /** A report of a run over `source` in which every mutant was killed by test "t1" of tests/a.test.ts. */
 async function recorded(file: string, source: string): Promise<IncrementalReport> {
   const mutants: RecordedMutant[] = (await instrument([{ name: file, content: source }])).map((m) => ({
-    id: m.id, mutatorName: m.mutatorName, replacement: m.replacement, status: 'Killed', location: oneBased(m.location), killedBy: ['t1'],
+    id: m.id,
+    mutatorName: m.mutatorName,
+    replacement: m.replacement,
+    status: 'Killed',
+    location: oneBased(m.location),
+    killedBy: ['t1'],
   }));
-  return { files: { [file]: { source, mutants } }, testFiles: { 'tests/a.test.ts': { tests: [{ id: 't1', name: 'limit' }] } } };
+  return {
+    files: { [file]: { source, mutants } },
+    testFiles: { 'tests/a.test.ts': { tests: [{ id: 't1', name: 'limit' }] } },
+  };
 }
 
 async function now(file: string, source: string) {
@@ -33,7 +49,8 @@ async function now(file: string, source: string) {
 }
 
 const exists = () => true;
-const statuses = (ms: Array<{ status: string; location: CurrentMutant['location'] }>) => ms.map((m) => `${m.location.start.line + 1}:${m.status}`);
+const statuses = (ms: Array<{ status: string; location: CurrentMutant['location'] }>) =>
+  ms.map((m) => `${m.location.start.line + 1}:${m.status}`);
 
 describe('match', () => {
   it('takes every recorded result when the code is unchanged', async () => {
@@ -60,7 +77,9 @@ describe('match', () => {
 
   it('counts a mutant missing when its replacement or mutator differs at the same place', async () => {
     const report = await recorded('src/a.ts', before);
-    report.files['src/a.ts']!.mutants.forEach((m) => { m.replacement = `${m.replacement} `; });
+    report.files['src/a.ts']!.mutants.forEach((m) => {
+      m.replacement = `${m.replacement} `;
+    });
     const result = match(await now('src/a.ts', before), report, exists).get('src/a.ts')!;
     expect(result.every((m) => m.status === 'Missing')).toBe(true);
   });
@@ -73,10 +92,16 @@ describe('match', () => {
 
   it('matches a renamed file under its new path once the report is renamed', async () => {
     const report = await recorded('src/queue/redis-connections.ts', before);
-    const renames = parseNameStatus('M\tsrc/x.ts\nR097\tsrc/queue/redis-connections.ts\tsrc/redis/connections.ts\nD\tsrc/y.ts\n');
+    const renames = parseNameStatus(
+      'M\tsrc/x.ts\nR097\tsrc/queue/redis-connections.ts\tsrc/redis/connections.ts\nD\tsrc/y.ts\n',
+    );
     expect(renames).toEqual(new Map([['src/queue/redis-connections.ts', 'src/redis/connections.ts']]));
     const current = await now('src/redis/connections.ts', before);
-    expect(match(current, report, exists).get('src/redis/connections.ts')!.every((m) => m.status === 'Missing')).toBe(true);
+    expect(
+      match(current, report, exists)
+        .get('src/redis/connections.ts')!
+        .every((m) => m.status === 'Missing'),
+    ).toBe(true);
     const result = match(current, renamed(report, renames), exists).get('src/redis/connections.ts')!;
     expect(result.every((m) => m.status === 'Killed')).toBe(true);
   });
@@ -86,7 +111,9 @@ describe('match', () => {
     const gone = match(await now('src/a.ts', before), report, (f) => f !== 'tests/a.test.ts').get('src/a.ts')!;
     expect(gone.every((m) => m.status === 'Missing')).toBe(true);
     // One surviving killer is enough; a renamed test file counts under its new path.
-    report.files['src/a.ts']!.mutants.forEach((m) => { m.killedBy = ['t1', 't2']; });
+    report.files['src/a.ts']!.mutants.forEach((m) => {
+      m.killedBy = ['t1', 't2'];
+    });
     report.testFiles!['tests/b.test.ts'] = { tests: [{ id: 't2', name: 'b' }] };
     const moved = renamed(report, new Map([['tests/b.test.ts', 'tests/unit/b.test.ts']]));
     const kept = match(await now('src/a.ts', before), moved, (f) => f === 'tests/unit/b.test.ts').get('src/a.ts')!;
@@ -107,8 +134,20 @@ describe('match', () => {
 
 describe('tally', () => {
   it('counts missing mutants as not killed and leaves compile errors and ignored ones out', () => {
-    const t = tally(['Killed', 'Killed', 'Timeout', 'Survived', 'NoCoverage', 'Missing', 'Missing', 'Missing', 'CompileError', 'Ignored']
-      .map((status) => ({ status })));
+    const t = tally(
+      [
+        'Killed',
+        'Killed',
+        'Timeout',
+        'Survived',
+        'NoCoverage',
+        'Missing',
+        'Missing',
+        'Missing',
+        'CompileError',
+        'Ignored',
+      ].map((status) => ({ status })),
+    );
     expect(t).toEqual({ mutants: 8, Killed: 2, Timeout: 1, Survived: 1, NoCoverage: 1, Missing: 3, score: 37.5 });
     expect(tally([]).score).toBe(100);
   });

@@ -29,7 +29,9 @@ describe('asTypedError', () => {
     expect(typed).toBeInstanceOf(RetryableError);
     expect(typed).toMatchObject({ message: 'Connection is closed.', retryAfterMs: undefined, cause: blip });
     expect(asTypedError('a string thrown').message).toBe('a string thrown');
-    expect(asTypedError(new TypeError('x is undefined'), 'LLM call failed').message).toBe('LLM call failed: x is undefined');
+    expect(asTypedError(new TypeError('x is undefined'), 'LLM call failed').message).toBe(
+      'LLM call failed: x is undefined',
+    );
   });
 });
 
@@ -43,7 +45,7 @@ describe('classifyLlmError follows the same rule', () => {
     expect(classifyLlmError(new ConfigError('bad'))).toBeInstanceOf(PermanentError);
   });
 
-  it('sorts the API\'s answers: 408, 409, 429 and 5xx retryable with their Retry-After, other 4xx permanent', () => {
+  it("sorts the API's answers: 408, 409, 429 and 5xx retryable with their Retry-After, other 4xx permanent", () => {
     const api = (status: number, headers: Record<string, string> = {}) =>
       OpenAI.APIError.generate(status, { error: { message: `m${status}` } }, undefined, new Headers(headers));
     for (const status of [408, 409, 429, 500, 503]) {
@@ -52,8 +54,11 @@ describe('classifyLlmError follows the same rule', () => {
       expect((typed as RetryableError).retryAfterMs).toBe(3_000);
       expect(typed.message).toMatch(new RegExp(`^LLM answered ${status}: `));
     }
-    for (const status of [400, 401, 403, 404, 422]) expect(classifyLlmError(api(status)), String(status)).toBeInstanceOf(PermanentError);
-    expect(classifyLlmError(new OpenAI.APIConnectionError({ message: 'refused' })).message).toBe('LLM unreachable: refused');
+    for (const status of [400, 401, 403, 404, 422])
+      expect(classifyLlmError(api(status)), String(status)).toBeInstanceOf(PermanentError);
+    expect(classifyLlmError(new OpenAI.APIConnectionError({ message: 'refused' })).message).toBe(
+      'LLM unreachable: refused',
+    );
     expect(classifyLlmError(new OpenAI.APIConnectionError({ message: 'refused' }))).toBeInstanceOf(RetryableError);
   });
 });

@@ -31,7 +31,9 @@ describe('retryDelay', () => {
 
   it('caps both at 15 minutes by default, or at the given maximum', () => {
     expect(retryDelay(30, 5_000)).toBe(FIFTEEN_MINUTES);
-    expect(retryDelay(1, 5_000, new RetryableError('reset tomorrow', { retryAfterMs: 86_400_000 }))).toBe(FIFTEEN_MINUTES);
+    expect(retryDelay(1, 5_000, new RetryableError('reset tomorrow', { retryAfterMs: 86_400_000 }))).toBe(
+      FIFTEEN_MINUTES,
+    );
     expect(retryDelay(2, 5_000, undefined, FIFTEEN_MINUTES - 1)).toBe(10_000);
     expect(retryDelay(10, 5_000, undefined, 7_000)).toBe(7_000);
     expect(retryDelay(1, 5_000, new RetryableError('x', { retryAfterMs: 9_000 }), 7_000)).toBe(7_000);

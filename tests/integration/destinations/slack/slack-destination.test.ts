@@ -2,7 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serviceHarness } from '../../../helpers/service-harness.js';
 import { getJson, waitFor } from '../../../helpers/service.js';
 import { startSlackDouble, BOT, type SlackDouble } from '../../../helpers/doubles/slack-double.js';
-import { amDelivery, finalWriteBack, postAlertmanager, serveWithDestinations } from '../../../helpers/destinations-harness.js';
+import {
+  amDelivery,
+  finalWriteBack,
+  postAlertmanager,
+  serveWithDestinations,
+} from '../../../helpers/destinations-harness.js';
 
 /**
  * Alertmanager alerts → investigation (scripted model) → Slack, through the real service, queue
@@ -33,7 +38,7 @@ async function oneAlert(fp = 1) {
   return { svc, id: out.queued[0] as string };
 }
 
-describe('Slack: an alert\'s RCA reaches the routed channel', () => {
+describe("Slack: an alert's RCA reaches the routed channel", () => {
   it('posts a parent message and the RCA in its thread, with our metadata, sanitised, recorded in writeBacks', async () => {
     const { svc, id } = await oneAlert();
     const wb = await finalWriteBack(svc, id, 'slack');
@@ -43,9 +48,14 @@ describe('Slack: an alert\'s RCA reaches the routed channel', () => {
     const replies = slack.state.replies(CHANNEL, parent!.ts);
     expect(replies).toHaveLength(1);
     expect(wb.commentId).toBe(`${CHANNEL}/${replies[0]!.ts}`);
-    expect(wb.url).toBe(`${BOT.url}archives/${CHANNEL}/p${replies[0]!.ts.replace('.', '')}?thread_ts=${parent!.ts}&cid=${CHANNEL}`);
+    expect(wb.url).toBe(
+      `${BOT.url}archives/${CHANNEL}/p${replies[0]!.ts.replace('.', '')}?thread_ts=${parent!.ts}&cid=${CHANNEL}`,
+    );
     expect(parent!.metadata).toMatchObject({ event_type: 'lestrade_thread' });
-    expect(replies[0]!.metadata).toEqual({ event_type: 'lestrade_rca', event_payload: { investigation_id: id, thread: parent!.metadata!.event_payload!.thread } });
+    expect(replies[0]!.metadata).toEqual({
+      event_type: 'lestrade_rca',
+      event_payload: { investigation_id: id, thread: parent!.metadata!.event_payload!.thread },
+    });
     const text = JSON.stringify(replies[0]!.blocks);
     // No mass or user mention survives; the link to a host nobody named is not live; Prometheus's is.
     for (const live of ['<!channel>', '<!here>', '<@U0ADMIN>', '<!subteam', '@here']) expect(text).not.toContain(live);
@@ -89,7 +99,13 @@ describe('Slack: exactly one message per investigation across faults', () => {
   it('502 and 429 (Retry-After) are retried through the queue: one parent, one reply', async () => {
     slack.faults.add(
       { path: /chat\.postMessage$/, kind: 'status', status: 502, body: { ok: false, error: 'bad_gateway' } },
-      { path: /chat\.postMessage$/, kind: 'status', status: 429, headers: { 'retry-after': '1' }, body: { ok: false, error: 'ratelimited' } },
+      {
+        path: /chat\.postMessage$/,
+        kind: 'status',
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: { ok: false, error: 'ratelimited' },
+      },
     );
     const { svc, id } = await oneAlert();
     const started = Date.now();
@@ -100,7 +116,12 @@ describe('Slack: exactly one message per investigation across faults', () => {
   });
 
   it('ok:false ratelimited (HTTP 200) is retried too', async () => {
-    slack.faults.add({ path: /chat\.postMessage$/, kind: 'status', status: 200, body: { ok: false, error: 'ratelimited' } });
+    slack.faults.add({
+      path: /chat\.postMessage$/,
+      kind: 'status',
+      status: 200,
+      body: { ok: false, error: 'ratelimited' },
+    });
     const svc = await serveWithDestinations(h, env(), '');
     const out = await postAlertmanager(svc, amDelivery([{ name: 'KubePodOOMKilled', fp: 1 }]));
     expect(await finalWriteBack(svc, out.queued[0], 'slack')).toMatchObject({ status: 'written', attempts: 2 });

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FORMATS } from '../../../helpers/doubles/double-io.js';
-import { amDelivery, finalWriteBack, postAlertmanager, serveWithDestinations } from '../../../helpers/destinations-harness.js';
+import {
+  amDelivery,
+  finalWriteBack,
+  postAlertmanager,
+  serveWithDestinations,
+} from '../../../helpers/destinations-harness.js';
 import { startReceiver, type Receiver } from '../../../helpers/receiver.js';
 import { serviceHarness } from '../../../helpers/service-harness.js';
 import { getJson } from '../../../helpers/service.js';
@@ -11,7 +16,9 @@ import { getJson } from '../../../helpers/service.js';
 const h = serviceHarness();
 const ajv = new Ajv({ allErrors: true, strict: false });
 for (const [name, check] of Object.entries(FORMATS)) ajv.addFormat(name, check);
-const validCard = ajv.compile(JSON.parse(readFileSync(new URL('../../../fixtures/teams/adaptive-card-1.4.schema.json', import.meta.url), 'utf8')));
+const validCard = ajv.compile(
+  JSON.parse(readFileSync(new URL('../../../fixtures/teams/adaptive-card-1.4.schema.json', import.meta.url), 'utf8')),
+);
 let teams: Receiver;
 const invalid: unknown[] = [];
 
@@ -23,7 +30,10 @@ beforeEach(async () => {
     return 400;
   });
 });
-afterEach(async () => { expect(invalid).toEqual([]); await teams.close(); });
+afterEach(async () => {
+  expect(invalid).toEqual([]);
+  await teams.close();
+});
 
 describe('Teams: an Adaptive Card per investigation', () => {
   it('posts one valid card (title, severity, RCA sections, link), retries 429 after Retry-After, posts nothing on resolve', async () => {
@@ -42,7 +52,9 @@ describe('Teams: an Adaptive Card per investigation', () => {
     expect(text).toContain('## Root cause');
     expect(text).toContain('[dashboard](http://prometheus.example:9090/graph)');
     expect(text).not.toContain('](https://evil.example');
-    expect(card.actions).toEqual([{ type: 'Action.OpenUrl', title: 'Open in Lestrade', url: `https://lestrade.example/api/investigations/${id}` }]);
+    expect(card.actions).toEqual([
+      { type: 'Action.OpenUrl', title: 'Open in Lestrade', url: `https://lestrade.example/api/investigations/${id}` },
+    ]);
 
     await postAlertmanager(svc, amDelivery([{ name: 'KubePodOOMKilled', fp: 7, status: 'resolved' }]));
     await new Promise((r) => setTimeout(r, 1500));

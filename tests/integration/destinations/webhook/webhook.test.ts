@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FORMATS } from '../../../helpers/doubles/double-io.js';
-import { amDelivery, finalWriteBack, postAlertmanager, serveWithDestinations } from '../../../helpers/destinations-harness.js';
+import {
+  amDelivery,
+  finalWriteBack,
+  postAlertmanager,
+  serveWithDestinations,
+} from '../../../helpers/destinations-harness.js';
 import { startReceiver, type Received, type Receiver } from '../../../helpers/receiver.js';
 import { serviceHarness } from '../../../helpers/service-harness.js';
 import { waitFor } from '../../../helpers/service.js';
@@ -12,7 +17,9 @@ import { waitFor } from '../../../helpers/service.js';
 const h = serviceHarness();
 const ajv = new Ajv({ allErrors: true, strict: false });
 for (const [name, check] of Object.entries(FORMATS)) ajv.addFormat(name, check);
-const validPayload = ajv.compile(JSON.parse(readFileSync(new URL('../../../../schemas/webhook-v1.schema.json', import.meta.url), 'utf8')));
+const validPayload = ajv.compile(
+  JSON.parse(readFileSync(new URL('../../../../schemas/webhook-v1.schema.json', import.meta.url), 'utf8')),
+);
 const NEW_SECRET = 'whsec-new';
 let hook: Receiver;
 const refused: string[] = [];
@@ -40,12 +47,17 @@ beforeEach(async () => {
     return 401;
   });
 });
-afterEach(async () => { await hook.close(); });
+afterEach(async () => {
+  await hook.close();
+});
 
 describe('generic webhook', () => {
   it('posts the signed v1 payload (verified with the new of two rotating secrets), retries a 503 with the same Idempotency-Key, and sends the resolve', async () => {
     hook.answers.push({ status: 503 });
-    const svc = await serveWithDestinations(h, { LESTRADE_WEBHOOK_URL: hook.url, LESTRADE_WEBHOOK_SECRET: `whsec-old, ${NEW_SECRET}` });
+    const svc = await serveWithDestinations(h, {
+      LESTRADE_WEBHOOK_URL: hook.url,
+      LESTRADE_WEBHOOK_SECRET: `whsec-old, ${NEW_SECRET}`,
+    });
     const out = await postAlertmanager(svc, amDelivery([{ name: 'KubePodOOMKilled', fp: 9 }]));
     const id = out.queued[0] as string;
     expect(await finalWriteBack(svc, id, 'webhook')).toMatchObject({ status: 'written', attempts: 2 });
@@ -55,18 +67,29 @@ describe('generic webhook', () => {
     expect(keys).toEqual([`lestrade-${id}-completed`, `lestrade-${id}-completed`]);
     expect(String(hook.received[1]!.headers['x-lestrade-signature']).match(/v1=/g)).toHaveLength(2);
     const body = JSON.parse(hook.received[1]!.body);
-    expect(body).toMatchObject({ version: '1', event: 'investigation.completed', deliveryId: keys[0], investigation: { id, source: 'alertmanager' }, issue: { severity: 'critical' } });
+    expect(body).toMatchObject({
+      version: '1',
+      event: 'investigation.completed',
+      deliveryId: keys[0],
+      investigation: { id, source: 'alertmanager' },
+      issue: { severity: 'critical' },
+    });
     expect(body.rca.markdown).toContain('## Root cause');
     expect(body.rca.markdown).not.toContain('](https://evil.example');
 
     await postAlertmanager(svc, amDelivery([{ name: 'KubePodOOMKilled', fp: 9, status: 'resolved' }]));
-    const resolved = await waitFor('the resolve delivery', async () => hook.received.find((r) => JSON.parse(r.body).event === 'investigation.resolved'));
+    const resolved = await waitFor('the resolve delivery', async () =>
+      hook.received.find((r) => JSON.parse(r.body).event === 'investigation.resolved'),
+    );
     expect(resolved.headers['idempotency-key']).toBe(`lestrade-${id}-resolved`);
     expect(JSON.parse(resolved.body).group).toMatchObject({ status: 'resolved', firing: 0, resolved: 1 });
   });
 
   it('a receiver refusing the signature (401) ends the write-back failed, naming the setting', async () => {
-    const svc = await serveWithDestinations(h, { LESTRADE_WEBHOOK_URL: hook.url, LESTRADE_WEBHOOK_SECRET: 'not-the-receivers' });
+    const svc = await serveWithDestinations(h, {
+      LESTRADE_WEBHOOK_URL: hook.url,
+      LESTRADE_WEBHOOK_SECRET: 'not-the-receivers',
+    });
     const out = await postAlertmanager(svc, amDelivery([{ name: 'KubePodOOMKilled', fp: 10 }]));
     const wb = await finalWriteBack(svc, out.queued[0], 'webhook');
     expect(wb.status).toBe('failed');
@@ -75,12 +98,21 @@ describe('generic webhook', () => {
   });
 
   it('routes: a matching route sends to the webhook only; the default route is not used', async () => {
-    const svc = await serveWithDestinations(h, { LESTRADE_WEBHOOK_URL: hook.url, LESTRADE_WEBHOOK_SECRET: NEW_SECRET, TEAMS_WEBHOOK_URL: 'http://127.0.0.1:9/never' },
-      'destinations: { routes: [ { source: alertmanager, matchers: [\'namespace="prod"\'], destinations: [webhook] } ], default: [teams] }\n');
+    const svc = await serveWithDestinations(
+      h,
+      {
+        LESTRADE_WEBHOOK_URL: hook.url,
+        LESTRADE_WEBHOOK_SECRET: NEW_SECRET,
+        TEAMS_WEBHOOK_URL: 'http://127.0.0.1:9/never',
+      },
+      'destinations: { routes: [ { source: alertmanager, matchers: [\'namespace="prod"\'], destinations: [webhook] } ], default: [teams] }\n',
+    );
     const out = await postAlertmanager(svc, amDelivery([{ name: 'KubePodOOMKilled', fp: 11 }]));
     const wb = await finalWriteBack(svc, out.queued[0], 'webhook');
     expect(wb.status).toBe('written');
-    const inv = await (await fetch(`${svc.base}/api/investigations/${out.queued[0]}`)).json() as { writeBacks: Array<{ destination?: string }> };
+    const inv = (await (await fetch(`${svc.base}/api/investigations/${out.queued[0]}`)).json()) as {
+      writeBacks: Array<{ destination?: string }>;
+    };
     expect(inv.writeBacks.map((w) => w.destination)).toEqual(['webhook']);
   });
 });

@@ -9,11 +9,16 @@ let am: TestAlertmanager;
 beforeAll(async () => {
   am = await startAlertmanager({ webhookUrl: 'http://127.0.0.1:9/unused', token: 't' });
   await pushAlerts(am.url, [
-    { labels: { alertname: 'HighLatency', service: 'api', severity: 'critical' }, annotations: { summary: 'p99 over 1s', runbook_url: 'https://rb/latency' } },
+    {
+      labels: { alertname: 'HighLatency', service: 'api', severity: 'critical' },
+      annotations: { summary: 'p99 over 1s', runbook_url: 'https://rb/latency' },
+    },
     { labels: { alertname: 'DiskFull', service: 'db', severity: 'warning' } },
   ]);
 }, 60_000);
-afterAll(async () => { await am?.stop(); });
+afterAll(async () => {
+  await am?.stop();
+});
 
 describe('AlertmanagerSource (API v2, real Alertmanager)', () => {
   it('fetches active alerts as Issues, filtered by label and alert name', async () => {
@@ -23,8 +28,12 @@ describe('AlertmanagerSource (API v2, real Alertmanager)', () => {
     const api = await source.fetchIssues({ labels: { service: 'api' } });
     expect(api).toHaveLength(1);
     expect(api[0]).toMatchObject({
-      source: 'alertmanager', sourceInstance: am.url, status: 'open', severity: 'critical',
-      title: 'HighLatency: p99 over 1s', annotations: { runbook_url: 'https://rb/latency' },
+      source: 'alertmanager',
+      sourceInstance: am.url,
+      status: 'open',
+      severity: 'critical',
+      title: 'HighLatency: p99 over 1s',
+      annotations: { runbook_url: 'https://rb/latency' },
       identity: expect.stringMatching(/^[0-9a-f]{16}@\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(await source.fetchIssues({ titlePattern: /^Disk/ })).toHaveLength(1);

@@ -19,14 +19,21 @@ let svc: TestService;
 let queue: Queue;
 
 const post = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }) =>
-  fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(`${svc.base}/webhooks/alertmanager`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 const list = async () => (await getJson(`${svc.base}/api/investigations`)).body.items as Array<Record<string, unknown>>;
 const jobCount = () => queue.getJobCountByTypes('waiting', 'delayed', 'active', 'prioritized');
 
 beforeAll(async () => {
   redis = await startRedis();
   admin = new Redis(redis.url);
-  queue = new Queue(QUEUE_NAME, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX });
+  queue = new Queue(QUEUE_NAME, {
+    connection: new Redis(redis.url, { maxRetriesPerRequest: null }),
+    prefix: QUEUE_PREFIX,
+  });
 });
 afterAll(async () => {
   await svc?.close();
@@ -81,7 +88,11 @@ describe('POST /webhooks/alertmanager', () => {
     expect(mixed.queued).toEqual([]);
     expect(mixed.resolved).toHaveLength(1);
     const resolved = (await getJson(`${svc.base}/api/investigations/${mixed.resolved[0]}`)).body;
-    expect(resolved).toMatchObject({ issueStatus: 'resolved', status: 'queued', issue: { fingerprint: 'e02342136ca8c633' } });
+    expect(resolved).toMatchObject({
+      issueStatus: 'resolved',
+      status: 'queued',
+      issue: { fingerprint: 'e02342136ca8c633' },
+    });
     const next = await (await post(amFixture('group-next').body)).json();
     expect(next.queued).toHaveLength(1);
     expect(await list()).toHaveLength(3);
@@ -110,8 +121,13 @@ describe('POST /webhooks/alertmanager', () => {
     // A queued record whose job BullMQ failed without our handler running (e.g. stalled too often).
     const failed = await store.claim(second!);
     await queue.add('investigate', { investigationId: failed.id }, { jobId: failed.id });
-    const rogue = new Worker(QUEUE_NAME, async () => { throw new UnrecoverableError('job stalled more than allowable limit'); },
-      { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX });
+    const rogue = new Worker(
+      QUEUE_NAME,
+      async () => {
+        throw new UnrecoverableError('job stalled more than allowable limit');
+      },
+      { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX },
+    );
     await waitFor('the job to fail', async () => (await queue.getJobState(failed.id)) === 'failed');
     await rogue.close();
     const res = await (await post(amFixture('group-next').body)).json();
@@ -124,7 +140,11 @@ describe('POST /webhooks/alertmanager', () => {
 
   it('rejects missing or wrong credentials with a bare 401', async () => {
     const body = amFixture('group-next').body;
-    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: 'Bearer wrong' },
+      { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` },
+    ]) {
       const res = await post(body, headers);
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ error: 'unauthorized' });
@@ -137,7 +157,10 @@ describe('POST /webhooks/alertmanager', () => {
     delete (body.alerts[0] as Record<string, unknown>).startsAt;
     const res = await post(body);
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ field: 'alerts.0.startsAt', error: expect.stringMatching(/^alerts\.0\.startsAt: /) });
+    expect(await res.json()).toMatchObject({
+      field: 'alerts.0.startsAt',
+      error: expect.stringMatching(/^alerts\.0\.startsAt: /),
+    });
     const notJson = await post('{"version": "4",');
     expect(notJson.status).toBe(400);
     expect((await notJson.json()).error).toMatch(/not valid JSON/);
@@ -153,8 +176,10 @@ describe('POST /webhooks/alertmanager', () => {
       expect(res.status, bad).toBe(400);
       expect((await res.json()).field).toBe('alerts.0.startsAt');
     }
-    const text = JSON.stringify({ ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) })
-      .replace('"labels":{', '"labels":{"__proto__":"polluted",');
+    const text = JSON.stringify({
+      ...amFixture('group-next').body,
+      alerts: amFixture('group-next').body.alerts.slice(0, 1),
+    }).replace('"labels":{', '"labels":{"__proto__":"polluted",');
     const res = await post(text);
     expect(res.status).toBe(200);
     const [id] = (await res.json()).queued;
@@ -164,7 +189,10 @@ describe('POST /webhooks/alertmanager', () => {
   });
 
   it('stores lone UTF-16 surrogates (and other odd strings) exactly, in the record and its summary', async () => {
-    const body = structuredClone({ ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) }) as Record<string, any>;
+    const body = structuredClone({
+      ...amFixture('group-next').body,
+      alerts: amFixture('group-next').body.alerts.slice(0, 1),
+    }) as Record<string, any>;
     const alert = body.alerts[0];
     alert.labels = { ...alert.labels, alertname: '\ud800', odd: 'a\udc00b\u0000c\u2028"\\' };
     alert.annotations = { summary: 'x\udfff', description: '\ud83d' };
@@ -191,9 +219,16 @@ describe('POST /webhooks/alertmanager', () => {
     const capped = await startTestService(redis.url, { LESTRADE_CONFIG: config });
     try {
       const template = amFixture('group-next').body.alerts[0]!;
-      const alerts = Array.from({ length: 5 }, (_, i) => ({ ...template, fingerprint: `00000000000000${String(i).padStart(2, '0')}` }));
+      const alerts = Array.from({ length: 5 }, (_, i) => ({
+        ...template,
+        fingerprint: `00000000000000${String(i).padStart(2, '0')}`,
+      }));
       const groupKey = `{}:{alertname="${'k'.repeat(100_000)}"}`;
-      const res = await fetch(`${capped.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...amFixture('group-next').body, groupKey, alerts }) });
+      const res = await fetch(`${capped.base}/webhooks/alertmanager`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...amFixture('group-next').body, groupKey, alerts }),
+      });
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.queued).toHaveLength(3);
@@ -235,7 +270,10 @@ describe('POST /webhooks/alertmanager', () => {
     await post(amFixture('group-next').body);
     await new Promise((r) => setTimeout(r, 1100));
     const ready = await getJson(`${svc.base}/readyz`);
-    expect(ready).toMatchObject({ status: 503, body: { checks: { redis: 'ok', llm: expect.stringMatching(/not configured.*\(2 waiting\)/) } } });
+    expect(ready).toMatchObject({
+      status: 503,
+      body: { checks: { redis: 'ok', llm: expect.stringMatching(/not configured.*\(2 waiting\)/) } },
+    });
     expect(ready.body.queue).toEqual({ waiting: 2, oldestWaitingSeconds: expect.any(Number) });
     expect(ready.body.queue.oldestWaitingSeconds).toBeGreaterThanOrEqual(1);
     const listed = (await getJson(`${svc.base}/api/investigations`)).body;

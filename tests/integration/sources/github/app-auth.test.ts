@@ -13,9 +13,14 @@ import { startGithubDouble, type GithubDouble } from '../../../helpers/doubles/g
 
 /** As a GitHub App installation: a JWT for GET /app, an installation token for the rest; we are `<slug>[bot]`. */
 let gh: GithubDouble;
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+const { privateKey } = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
 const locator = locatorFor('octo/app', 3);
-const doc = (rca: string) => composeComment({ rca, issueKey: locator.key, investigationId: 'inv-app', allowedHosts: new Set() });
+const doc = (rca: string) =>
+  composeComment({ rca, issueKey: locator.key, investigationId: 'inv-app', allowedHosts: new Set() });
 
 beforeAll(async () => {
   gh = await startGithubDouble({ app: { id: 4242, slug: 'lestrade-app', installationId: 77 } });
@@ -31,7 +36,10 @@ describe('GitHub App credentials', () => {
   it('write as the installation, recognise that bot as us, and read the key from a file', async () => {
     const keyFile = join(mkdtempSync(join(tmpdir(), 'lestrade-gh-app-')), 'app.pem');
     writeFileSync(keyFile, privateKey);
-    const config = GitHubConfigSchema.parse({ apiUrl: gh.url, app: { appId: '4242', privateKey: keyFile, installationId: 77 } });
+    const config = GitHubConfigSchema.parse({
+      apiUrl: gh.url,
+      app: { appId: '4242', privateKey: keyFile, installationId: 77 },
+    });
     const api = createGitHubApi(config, { pacing: false });
     expect(await api.botLogin()).toBe('lestrade-app[bot]');
     const w = githubWriter(api, config);
@@ -43,11 +51,16 @@ describe('GitHub App credentials', () => {
     expect(comments[0]!.body).toContain('two');
     const auth = gh.requests.filter((r) => r.path === '/app/installations/77/access_tokens');
     expect(auth.length).toBeGreaterThanOrEqual(1);
-    expect(String(gh.requests.find((r) => r.path === '/app')?.headers.authorization)).toMatch(/^bearer [\w-]+\.[\w-]+\.[\w-]+$/i);
+    expect(String(gh.requests.find((r) => r.path === '/app')?.headers.authorization)).toMatch(
+      /^bearer [\w-]+\.[\w-]+\.[\w-]+$/i,
+    );
   });
 
   it('PEM text with escaped newlines, as an environment variable carries it, works too', async () => {
-    const config = GitHubConfigSchema.parse({ apiUrl: gh.url, app: { appId: 4242, privateKey: privateKey.replace(/\n/g, '\\n'), installationId: 77 } });
+    const config = GitHubConfigSchema.parse({
+      apiUrl: gh.url,
+      app: { appId: 4242, privateKey: privateKey.replace(/\n/g, '\\n'), installationId: 77 },
+    });
     const api = createGitHubApi(config, { pacing: false });
     expect(await api.repository('octo', 'app')).toEqual({ full_name: 'octo/app', private: true });
   });

@@ -42,25 +42,35 @@ describe('lestrade investigate github', () => {
     expect(comments()[0]!.user.login).toBe(BOT);
     expect(comments()[0]!.body).toContain(COMMENT_HEADING);
     const json = JSON.parse(readFileSync(out, 'utf8'));
-    expect(json).toEqual([expect.objectContaining({
-      issue: expect.objectContaining({ identity: 'o/r#7', severity: 'critical' }),
-      writeBack: { action: 'created', commentId: String(comments()[0]!.id), url: expect.any(String) },
-    })]);
+    expect(json).toEqual([
+      expect.objectContaining({
+        issue: expect.objectContaining({ identity: 'o/r#7', severity: 'critical' }),
+        writeBack: { action: 'created', commentId: String(comments()[0]!.id), url: expect.any(String) },
+      }),
+    ]);
 
-    const second = await run(['investigate', 'github', '--repo', 'o/r', '--query', 'is:open label:lestrade', '--update'], env);
+    const second = await run(
+      ['investigate', 'github', '--repo', 'o/r', '--query', 'is:open label:lestrade', '--update'],
+      env,
+    );
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/Updated comment on o\/r#7/);
     expect(comments()).toHaveLength(1);
     expect(comments()[0]!.body).toContain('Run 2: the cache is cold.');
-    expect(gh.requests.filter((r) => r.path === '/search/issues').map((r) => r.query.q))
-      .toEqual(['repo:o/r is:issue is:open', 'repo:o/r is:issue is:open label:lestrade']);
+    expect(gh.requests.filter((r) => r.path === '/search/issues').map((r) => r.query.q)).toEqual([
+      'repo:o/r is:issue is:open',
+      'repo:o/r is:issue is:open label:lestrade',
+    ]);
   }, 60_000);
 
   it('says what is missing: --repo, or credentials', async () => {
     const noRepo = await run(['investigate', 'github'], env);
     expect(noRepo.code).toBe(2);
     expect(noRepo.stderr).toMatch(/--repo OWNER\/NAME is required/);
-    const noToken = await run(['investigate', 'github', '--repo', 'o/r'], { OPENAI_API_KEY: 'sk-cli', OPENAI_BASE_URL: llm.baseUrl });
+    const noToken = await run(['investigate', 'github', '--repo', 'o/r'], {
+      OPENAI_API_KEY: 'sk-cli',
+      OPENAI_BASE_URL: llm.baseUrl,
+    });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toMatch(/source github is off: no GITHUB_TOKEN or GitHub App credentials/);
   }, 60_000);

@@ -28,25 +28,55 @@ afterEach(async () => {
 
 describe('lestrade investigate github (pull mode)', () => {
   it('follows every page of the search, in the one repository, newest first', async () => {
-    for (let n = 1; n <= 230; n++) gh.addIssue({ owner: 'octo', repo: 'app', number: n, title: `issue ${n}`, labels: n % 2 ? ['bug'] : [], created_at: at(n) });
+    for (let n = 1; n <= 230; n++)
+      gh.addIssue({
+        owner: 'octo',
+        repo: 'app',
+        number: n,
+        title: `issue ${n}`,
+        labels: n % 2 ? ['bug'] : [],
+        created_at: at(n),
+      });
     gh.addIssue({ owner: 'octo', repo: 'app', number: 231, title: 'closed', state: 'closed', created_at: at(300) });
     gh.addIssue({ owner: 'octo', repo: 'other', number: 1, title: 'elsewhere' });
     const { api } = apiOn(gh);
     const issues = await new GitHubIssueSearch(api).fetchIssues({ repo: 'octo/app', query: 'is:open' });
     expect(issues).toHaveLength(230);
-    expect(issues[0]).toMatchObject({ identity: 'octo/app#230', locator: { key: 'octo/app#230', ref: { owner: 'octo', repo: 'app', number: 230 } } });
+    expect(issues[0]).toMatchObject({
+      identity: 'octo/app#230',
+      locator: { key: 'octo/app#230', ref: { owner: 'octo', repo: 'app', number: 230 } },
+    });
     expect(new Set(issues.map((i) => i.identity)).size).toBe(230);
     expect(searches()).toHaveLength(3);
-    expect(searches()[0]!.query).toMatchObject({ q: 'repo:octo/app is:issue is:open', sort: 'created', order: 'desc', per_page: '100' });
+    expect(searches()[0]!.query).toMatchObject({
+      q: 'repo:octo/app is:issue is:open',
+      sort: 'created',
+      order: 'desc',
+      per_page: '100',
+    });
 
     const bugs = await new GitHubIssueSearch(api).fetchIssues({ repo: 'octo/app', query: 'is:open label:bug' });
     expect(bugs).toHaveLength(115);
   });
 
-  it('stops paging once -n issues are in hand, and brings each one\'s recent comments', async () => {
-    for (let n = 1; n <= 230; n++) gh.addIssue({ owner: 'octo', repo: 'app', number: n, title: `issue ${n}`, created_at: at(n) });
-    gh.addComment({ owner: 'octo', repo: 'app', issue_number: 230, user: 'alice', body: 'seen on web-3 too', created_at: at(400) });
-    gh.addComment({ owner: 'octo', repo: 'app', issue_number: 230, user: BOT, body: 'ours\n<!-- lestrade:rca:octo/app#230 -->' });
+  it("stops paging once -n issues are in hand, and brings each one's recent comments", async () => {
+    for (let n = 1; n <= 230; n++)
+      gh.addIssue({ owner: 'octo', repo: 'app', number: n, title: `issue ${n}`, created_at: at(n) });
+    gh.addComment({
+      owner: 'octo',
+      repo: 'app',
+      issue_number: 230,
+      user: 'alice',
+      body: 'seen on web-3 too',
+      created_at: at(400),
+    });
+    gh.addComment({
+      owner: 'octo',
+      repo: 'app',
+      issue_number: 230,
+      user: BOT,
+      body: 'ours\n<!-- lestrade:rca:octo/app#230 -->',
+    });
     const { api } = apiOn(gh);
     const issues = await new GitHubIssueSearch(api).fetchIssues({ repo: 'octo/app', query: 'is:open', limit: 3 });
     expect(issues.map((i) => i.identity)).toEqual(['octo/app#230', 'octo/app#229', 'octo/app#228']);
@@ -58,7 +88,11 @@ describe('lestrade investigate github (pull mode)', () => {
     const prepare = (opts: Record<string, unknown>) => github.pull!.prepare(configFor(gh), opts, { log, env: {} });
     expect(() => prepare({})).toThrow(ConfigError);
     expect(() => prepare({ repo: 'octo' })).toThrow(/--repo octo: expected owner\/name/);
-    expect(prepare({ repo: 'octo/app', query: 'is:open label:bug', limit: 2 }).query).toEqual({ repo: 'octo/app', query: 'is:open label:bug', limit: 2 });
+    expect(prepare({ repo: 'octo/app', query: 'is:open label:bug', limit: 2 }).query).toEqual({
+      repo: 'octo/app',
+      query: 'is:open label:bug',
+      limit: 2,
+    });
   });
 });
 
@@ -74,7 +108,11 @@ describe('the poller', () => {
 
     expect(await runPoll(poller!, db.conn, db.intake, log)).toEqual({ queued: 2, seen: 2 });
     expect(await db.conn.get(keys.pollCursor(poller!.id))).toBe(at(5));
-    expect(searches().at(-1)!.query).toMatchObject({ q: 'repo:octo/app is:issue is:open label:lestrade', sort: 'updated', order: 'asc' });
+    expect(searches().at(-1)!.query).toMatchObject({
+      q: 'repo:octo/app is:issue is:open label:lestrade',
+      sort: 'updated',
+      order: 'asc',
+    });
 
     gh.addIssue({ owner: 'octo', repo: 'app', number: 4, title: 'c', labels: ['lestrade'], updated_at: at(7) });
     // A restart: a new poller object, the cursor from Redis.

@@ -18,30 +18,56 @@ beforeAll(async () => {
   jira.addIssue({ key: 'OPS-7', summary: 'Checkout API returns 502', priority: 'Highest' });
   jira.addIssue({ key: 'OPS-8', summary: 'Disk full on db-2', priority: 'Low' });
   jira.addIssue({ key: 'SEC-1', summary: 'not asked for' });
-  llm = await startScriptedLlm((req) => ({ content: `## Root cause\nRun ${llm.requests.length} looked at ${/OPS-\d+/.exec(req.messages[1]!.content!)?.[0]}.` }));
+  llm = await startScriptedLlm((req) => ({
+    content: `## Root cause\nRun ${llm.requests.length} looked at ${/OPS-\d+/.exec(req.messages[1]!.content!)?.[0]}.`,
+  }));
   env = {
-    OPENAI_API_KEY: 'sk-cli', OPENAI_BASE_URL: llm.baseUrl,
-    JIRA_URL: jira.url, JIRA_DEPLOYMENT: 'cloud', JIRA_EMAIL: 'lestrade@example.com', JIRA_API_TOKEN: 'test-api-token',
+    OPENAI_API_KEY: 'sk-cli',
+    OPENAI_BASE_URL: llm.baseUrl,
+    JIRA_URL: jira.url,
+    JIRA_DEPLOYMENT: 'cloud',
+    JIRA_EMAIL: 'lestrade@example.com',
+    JIRA_API_TOKEN: 'test-api-token',
   };
 }, 60_000);
-afterAll(async () => { await llm?.close(); await jira?.close(); });
+afterAll(async () => {
+  await llm?.close();
+  await jira?.close();
+});
 
 describe('lestrade investigate jira', () => {
   it('--update writes one comment per issue; a second run edits it', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'lestrade-jira-cli-')), 'rca.json');
-    const first = await run(['investigate', 'jira', '--jql', 'project = OPS ORDER BY key ASC', '-n', '1', '--update', '--json-output-file', out], env);
+    const first = await run(
+      [
+        'investigate',
+        'jira',
+        '--jql',
+        'project = OPS ORDER BY key ASC',
+        '-n',
+        '1',
+        '--update',
+        '--json-output-file',
+        out,
+      ],
+      env,
+    );
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Found 1 issue to investigate.');
     expect(first.stdout).toContain('# Checkout API returns 502');
-    expect(first.stdout).toMatch(new RegExp(`Posted comment on OPS-7: ${jira.url}/browse/OPS-7\\?focusedCommentId=\\d+`));
+    expect(first.stdout).toMatch(
+      new RegExp(`Posted comment on OPS-7: ${jira.url}/browse/OPS-7\\?focusedCommentId=\\d+`),
+    );
     expect(jira.state.comments('OPS-7')).toHaveLength(1);
     expect(jira.state.comments('OPS-8')).toHaveLength(0);
     const json = JSON.parse(readFileSync(out, 'utf8'));
-    expect(json).toEqual([expect.objectContaining({
-      issue: expect.objectContaining({ identity: 'OPS-7', severity: 'critical' }),
-      writeBack: { action: 'created', commentId: jira.state.comments('OPS-7')[0]!.id, url: expect.any(String) },
-    })]);
+    expect(json).toEqual([
+      expect.objectContaining({
+        issue: expect.objectContaining({ identity: 'OPS-7', severity: 'critical' }),
+        writeBack: { action: 'created', commentId: jira.state.comments('OPS-7')[0]!.id, url: expect.any(String) },
+      }),
+    ]);
 
     const second = await run(['investigate', 'jira', '--jql', 'project = OPS ORDER BY key ASC', '--update'], env);
     expect(second.code).toBe(0);

@@ -7,19 +7,28 @@ import { startJiraDouble, type JiraDouble } from '../../../helpers/doubles/jira-
 
 let now = new Date('2025-03-04T12:00:00.000Z');
 const at = (hhmm: string) => new Date(`2025-03-04T${hhmm}:00.000Z`);
-const searches = (jira: JiraDouble) => jira.requests.filter((r) => r.path.endsWith('/search/jql') || r.path.endsWith('/search'));
+const searches = (jira: JiraDouble) =>
+  jira.requests.filter((r) => r.path.endsWith('/search/jql') || r.path.endsWith('/search'));
 
 describe.each(['cloud', 'datacenter'] as const)('pull and polling (%s)', (deployment) => {
   let jira: JiraDouble;
-  const api = () => (deployment === 'cloud' ? cloudApi(jira.url, 'lestrade@example.com', 'test-api-token') : dataCenterApi(jira.url, 'test-pat'));
+  const api = () =>
+    deployment === 'cloud'
+      ? cloudApi(jira.url, 'lestrade@example.com', 'test-api-token')
+      : dataCenterApi(jira.url, 'test-pat');
 
-  beforeAll(async () => { jira = await startJiraDouble({ deployment, clock: () => now }); });
-  afterAll(async () => { await jira?.close(); });
+  beforeAll(async () => {
+    jira = await startJiraDouble({ deployment, clock: () => now });
+  });
+  afterAll(async () => {
+    await jira?.close();
+  });
   beforeEach(() => {
     jira.state.issues.clear();
     jira.requests.length = 0;
     now = at('12:00');
-    for (let n = 1; n <= 7; n++) jira.addIssue({ key: `OPS-${n}`, summary: `issue ${n}`, created: at(`10:0${n}`), priority: 'High' });
+    for (let n = 1; n <= 7; n++)
+      jira.addIssue({ key: `OPS-${n}`, summary: `issue ${n}`, created: at(`10:0${n}`), priority: 'High' });
     jira.addIssue({ key: 'SEC-1', summary: 'other project', created: at('10:30') });
   });
   afterEach(() => {
@@ -30,7 +39,12 @@ describe.each(['cloud', 'datacenter'] as const)('pull and polling (%s)', (deploy
   it('pull pages through every issue the JQL finds, in its order, with the fields asked for', async () => {
     const issues = await new JiraPull(api(), 3).fetchIssues({ jql: 'project = OPS ORDER BY key ASC' });
     expect(issues.map((i) => i.identity)).toEqual(['OPS-1', 'OPS-2', 'OPS-3', 'OPS-4', 'OPS-5', 'OPS-6', 'OPS-7']);
-    expect(issues[0]).toMatchObject({ title: 'issue 1', severity: 'high', url: `${jira.url}/browse/OPS-1`, status: 'open' });
+    expect(issues[0]).toMatchObject({
+      title: 'issue 1',
+      severity: 'high',
+      url: `${jira.url}/browse/OPS-1`,
+      status: 'open',
+    });
     const pages = searches(jira);
     expect(pages).toHaveLength(3);
     if (deployment === 'cloud') {
@@ -39,10 +53,14 @@ describe.each(['cloud', 'datacenter'] as const)('pull and polling (%s)', (deploy
       expect(bodies[0]!.nextPageToken).toBeUndefined();
       expect(bodies[1]!.nextPageToken).toEqual(expect.any(String));
       expect(bodies[2]!.nextPageToken).not.toBe(bodies[1]!.nextPageToken);
-      expect(bodies[0]!.fields).toEqual(expect.arrayContaining(['summary', 'description', 'labels', 'priority', 'comment', 'updated']));
+      expect(bodies[0]!.fields).toEqual(
+        expect.arrayContaining(['summary', 'description', 'labels', 'priority', 'comment', 'updated']),
+      );
     } else {
       expect(pages.map((p) => [p.path, p.query.startAt, p.query.maxResults])).toEqual([
-        ['/rest/api/2/search', '0', '3'], ['/rest/api/2/search', '3', '3'], ['/rest/api/2/search', '6', '3'],
+        ['/rest/api/2/search', '0', '3'],
+        ['/rest/api/2/search', '3', '3'],
+        ['/rest/api/2/search', '6', '3'],
       ]);
     }
   });
@@ -63,7 +81,8 @@ describe.each(['cloud', 'datacenter'] as const)('pull and polling (%s)', (deploy
     const first = await poller.poll(null);
     expect(first.issues.map((i) => i.identity)).toEqual(['OPS-3']);
     expect(first.cursor).toBe('2025-03-04T11:30:00.000Z');
-    const jql = (r: (typeof jira.requests)[number]) => (r.method === 'POST' ? (r.body as { jql: string }).jql : String(r.query.jql));
+    const jql = (r: (typeof jira.requests)[number]) =>
+      r.method === 'POST' ? (r.body as { jql: string }).jql : String(r.query.jql);
     expect(jql(searches(jira)[0]!)).toBe('(project = OPS) AND updated >= "2025-03-04 11:00" ORDER BY updated ASC');
 
     now = at('12:40');

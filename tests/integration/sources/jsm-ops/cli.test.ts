@@ -14,11 +14,20 @@ beforeAll(async () => {
   // Add-note answering 202 + requestId, processed at once: the CLI's one attempt polls it and is done.
   jsm = await startJsmOpsDouble({ addNoteMode: 'request' });
   jsm.addAlert({ message: 'Disk 91% on db-2', priority: 'P3', createdAt: new Date('2024-06-10T10:00:00Z') });
-  p1 = jsm.addAlert({ message: 'Checkout API returns 502', priority: 'P1', tinyId: '12', createdAt: new Date('2024-06-10T11:00:00Z') });
+  p1 = jsm.addAlert({
+    message: 'Checkout API returns 502',
+    priority: 'P1',
+    tinyId: '12',
+    createdAt: new Date('2024-06-10T11:00:00Z'),
+  });
   llm = await startScriptedLlm(() => ({ content: '## Root cause\nThe connection pool is exhausted.' }));
   env = {
-    OPENAI_API_KEY: 'sk-cli', OPENAI_BASE_URL: llm.baseUrl,
-    JSM_OPS_SITE_URL: jsm.url, JSM_OPS_API_URL: jsm.url, JSM_OPS_EMAIL: jsm.email, JSM_OPS_API_TOKEN: jsm.apiToken,
+    OPENAI_API_KEY: 'sk-cli',
+    OPENAI_BASE_URL: llm.baseUrl,
+    JSM_OPS_SITE_URL: jsm.url,
+    JSM_OPS_API_URL: jsm.url,
+    JSM_OPS_EMAIL: jsm.email,
+    JSM_OPS_API_TOKEN: jsm.apiToken,
   };
 });
 afterAll(async () => {

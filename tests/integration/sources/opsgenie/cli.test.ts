@@ -16,12 +16,28 @@ let p3: OgAlert;
 
 beforeAll(async () => {
   og = await startOpsgenieDouble();
-  p3 = og.addAlert({ message: 'Disk 91% on db-2', priority: 'P3', tinyId: '7', createdAt: Date.parse('2024-06-10T10:00:00Z') });
-  p1 = og.addAlert({ message: 'Checkout API returns 502', priority: 'P1', tinyId: '8', createdAt: Date.parse('2024-06-10T11:00:00Z'), details: { service: 'checkout' } });
+  p3 = og.addAlert({
+    message: 'Disk 91% on db-2',
+    priority: 'P3',
+    tinyId: '7',
+    createdAt: Date.parse('2024-06-10T10:00:00Z'),
+  });
+  p1 = og.addAlert({
+    message: 'Checkout API returns 502',
+    priority: 'P1',
+    tinyId: '8',
+    createdAt: Date.parse('2024-06-10T11:00:00Z'),
+    details: { service: 'checkout' },
+  });
   og.addAlert({ message: 'closed long ago', priority: 'P1', status: 'closed' });
   // The same analysis every run: a second run has nothing new to say, so it adds nothing.
   llm = await startScriptedLlm(() => ({ content: '## Root cause\nThe connection pool is exhausted.' }));
-  env = { OPENAI_API_KEY: 'sk-cli', OPENAI_BASE_URL: llm.baseUrl, OPSGENIE_API_KEY: og.apiKey, OPSGENIE_API_URL: og.url };
+  env = {
+    OPENAI_API_KEY: 'sk-cli',
+    OPENAI_BASE_URL: llm.baseUrl,
+    OPSGENIE_API_KEY: og.apiKey,
+    OPSGENIE_API_URL: og.url,
+  };
 });
 afterAll(async () => {
   expect(og.violations).toEqual([]);
@@ -32,7 +48,10 @@ afterAll(async () => {
 describe('lestrade investigate opsgenie', () => {
   it('--update adds one note per alert; run again with the same RCA, still one', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'lestrade-og-cli-')), 'rca.json');
-    const first = await run(['investigate', 'opsgenie', '--query', 'status:open priority:P1', '--update', '--json-output-file', out], env);
+    const first = await run(
+      ['investigate', 'opsgenie', '--query', 'status:open priority:P1', '--update', '--json-output-file', out],
+      env,
+    );
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Found 1 alert to investigate.');
@@ -41,10 +60,12 @@ describe('lestrade investigate opsgenie', () => {
     expect(og.notes(p1.id)).toHaveLength(1);
     expect(og.notes(p1.id)[0]!.note).toMatch(/lestrade:rca:8 sha=[0-9a-f]{12}$/);
     const json = JSON.parse(readFileSync(out, 'utf8'));
-    expect(json).toEqual([expect.objectContaining({
-      issue: expect.objectContaining({ identity: p1.id, severity: 'critical', annotations: { service: 'checkout' } }),
-      writeBack: { action: 'created', commentId: og.notes(p1.id)[0]!.offset, url: null },
-    })]);
+    expect(json).toEqual([
+      expect.objectContaining({
+        issue: expect.objectContaining({ identity: p1.id, severity: 'critical', annotations: { service: 'checkout' } }),
+        writeBack: { action: 'created', commentId: og.notes(p1.id)[0]!.offset, url: null },
+      }),
+    ]);
 
     const second = await run(['investigate', 'opsgenie', '--query', 'status:open priority:P1', '--update'], env);
     expect(second.code).toBe(0);

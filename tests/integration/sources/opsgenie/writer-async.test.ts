@@ -29,10 +29,12 @@ describe('OpsGenie write-back: the asynchronous request, seen through (processin
 
   it('another process (a fresh writer) given the resume token polls the same request instead of adding a second note', async () => {
     t.og.state.processingPolls = 2;
-    const err = await fail(writeRca(t.writer, locator(), doc('x'), null)) as RetryableError;
+    const err = (await fail(writeRca(t.writer, locator(), doc('x'), null))) as RetryableError;
     expect(err.resumeToken).toEqual(expect.any(String));
     const elsewhere = makeWriter();
-    const again = await fail(writeRca(elsewhere, locator(), doc('x'), null, { resume: err.resumeToken! })) as RetryableError;
+    const again = (await fail(
+      writeRca(elsewhere, locator(), doc('x'), null, { resume: err.resumeToken! }),
+    )) as RetryableError;
     expect(again.message).toMatch(/still processing request/);
     const out = await writeRca(makeWriter(), locator(), doc('x'), null, { resume: again.resumeToken! });
     expect(out.action).toBe('created');
@@ -73,7 +75,13 @@ describe('OpsGenie write-back: the asynchronous request, seen through (processin
   });
 
   it('a POST that never reached OpsGenie is added again once the grace period has passed', async () => {
-    t.og.faults.add({ method: 'POST', path: /\/notes$/, kind: 'status', status: 502, body: { message: 'Bad Gateway', took: 0, requestId: 'r' } });
+    t.og.faults.add({
+      method: 'POST',
+      path: /\/notes$/,
+      kind: 'status',
+      status: 502,
+      body: { message: 'Bad Gateway', took: 0, requestId: 'r' },
+    });
     expect(await fail(writeRca(t.writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
     expect(await fail(writeRca(t.writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
     t.now += 31_000;

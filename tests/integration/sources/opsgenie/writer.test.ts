@@ -40,15 +40,18 @@ describe('OpsGenie write-back: one alert note per distinct RCA, through the asyn
     expect(notes().map((n) => n.note.match(/## Root cause\n(\w)/)?.[1])).toEqual(['A', 'B']);
   });
 
-  it.each(['accept-then-drop', 'accept-then-502'] as const)('%s on the note POST: retryable, and the retry finds the note (one in the end)', async (kind) => {
-    t.og.faults.add({ method: 'POST', path: /\/notes$/, kind });
-    expect(await fail(writeRca(t.writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
-    expect(notes()).toHaveLength(1);
-    const retry = await writeRca(t.writer, locator(), doc('x'), null);
-    expect(retry).toEqual({ action: 'updated', comment: { id: notes()[0]!.offset, url: null } });
-    expect(notes()).toHaveLength(1);
-    expect(posts()).toHaveLength(1);
-  });
+  it.each(['accept-then-drop', 'accept-then-502'] as const)(
+    '%s on the note POST: retryable, and the retry finds the note (one in the end)',
+    async (kind) => {
+      t.og.faults.add({ method: 'POST', path: /\/notes$/, kind });
+      expect(await fail(writeRca(t.writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
+      expect(notes()).toHaveLength(1);
+      const retry = await writeRca(t.writer, locator(), doc('x'), null);
+      expect(retry).toEqual({ action: 'updated', comment: { id: notes()[0]!.offset, url: null } });
+      expect(notes()).toHaveLength(1);
+      expect(posts()).toHaveLength(1);
+    },
+  );
 
   // Issue 16, defect 6: a note by someone else carrying our marker (even with the RCA's own digest)
   // was taken as ours, so no RCA was written. This test failed before the fix.
@@ -76,11 +79,18 @@ describe('OpsGenie write-back: one alert note per distinct RCA, through the asyn
     expect(pages.every((r) => r.query.order === 'asc' && r.query.limit === '100')).toBe(true);
   });
 
-  it('429 is retryable with OpsGenie\'s wait (Retry-After, X-RateLimit-Period-In-Sec) or a minute, without sleeping', async () => {
+  it("429 is retryable with OpsGenie's wait (Retry-After, X-RateLimit-Period-In-Sec) or a minute, without sleeping", async () => {
     const body = { message: 'You are making too many requests!', took: 0, requestId: 'r' };
     t.og.faults.add(
       { method: 'GET', path: /\/notes$/, kind: 'status', status: 429, headers: { 'retry-after': '7' }, body },
-      { method: 'GET', path: /\/notes$/, kind: 'status', status: 429, headers: { 'x-ratelimit-state': 'THROTTLED', 'x-ratelimit-period-in-sec': '30' }, body },
+      {
+        method: 'GET',
+        path: /\/notes$/,
+        kind: 'status',
+        status: 429,
+        headers: { 'x-ratelimit-state': 'THROTTLED', 'x-ratelimit-period-in-sec': '30' },
+        body,
+      },
       { method: 'POST', path: /\/notes$/, kind: 'status', status: 429, body },
     );
     const started = Date.now();
@@ -99,12 +109,22 @@ describe('OpsGenie write-back: one alert note per distinct RCA, through the asyn
     expect(notes()).toHaveLength(1);
   });
 
-  it('other 4xx are permanent with OpsGenie\'s message; 5xx and timeouts are retryable', async () => {
+  it("other 4xx are permanent with OpsGenie's message; 5xx and timeouts are retryable", async () => {
     const denied = await fail(writeRca(makeWriter('wrong-key'), locator(), doc('x'), null));
     expect(denied).toBeInstanceOf(PermanentError);
-    expect((denied as Error).message).toBe(`OpsGenie answered HTTP 401: list notes of alert ${t.alert.id}: Could not authenticate`);
-    t.og.faults.add({ method: 'POST', path: /\/notes$/, kind: 'status', status: 403, body: { message: 'You do not have permission to add notes', took: 0, requestId: 'r' } });
-    expect(((await fail(writeRca(t.writer, locator(), doc('x'), null))) as Error).message).toMatch(/HTTP 403: add note to alert .*: You do not have permission to add notes$/);
+    expect((denied as Error).message).toBe(
+      `OpsGenie answered HTTP 401: list notes of alert ${t.alert.id}: Could not authenticate`,
+    );
+    t.og.faults.add({
+      method: 'POST',
+      path: /\/notes$/,
+      kind: 'status',
+      status: 403,
+      body: { message: 'You do not have permission to add notes', took: 0, requestId: 'r' },
+    });
+    expect(((await fail(writeRca(t.writer, locator(), doc('x'), null))) as Error).message).toMatch(
+      /HTTP 403: add note to alert .*: You do not have permission to add notes$/,
+    );
     t.og.faults.add({ method: 'GET', path: /\/notes$/, kind: 'status', status: 503 });
     expect(await fail(writeRca(t.writer, locator(), doc('x'), null))).toBeInstanceOf(RetryableError);
     t.og.faults.add({ method: 'GET', path: /\/notes$/, kind: 'delay', ms: 1_000 });

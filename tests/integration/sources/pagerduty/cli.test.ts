@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENT_HEADING } from '../../../../src/render/compose-comment.js';
-import { startPagerDutyDouble, type PagerDutyDouble, type PdIncident } from '../../../helpers/doubles/pagerduty-double.js';
+import {
+  startPagerDutyDouble,
+  type PagerDutyDouble,
+  type PdIncident,
+} from '../../../helpers/doubles/pagerduty-double.js';
 import { runCli as run } from '../../../helpers/run-cli.js';
 import { startScriptedLlm, type ScriptedLlm } from '../../../helpers/scripted-llm.js';
 import { alertFromEvent } from '../../../fixtures/pagerduty/fixtures.js';
@@ -15,11 +19,22 @@ let open: PdIncident;
 
 beforeAll(async () => {
   pd = await startPagerDutyDouble();
-  open = pd.addIncident({ title: 'Checkout latency', serviceId: 'PSVC001', priority: 'P1', alerts: [alertFromEvent('am-0.30-events-v2-firing.json')] });
+  open = pd.addIncident({
+    title: 'Checkout latency',
+    serviceId: 'PSVC001',
+    priority: 'P1',
+    alerts: [alertFromEvent('am-0.30-events-v2-firing.json')],
+  });
   pd.addIncident({ title: 'Old and resolved', serviceId: 'PSVC001', status: 'resolved' });
   // The same analysis on every run: the second run has nothing new to add.
   llm = await startScriptedLlm(() => ({ content: '## Root cause\nThe cache is cold after the deploy.' }));
-  env = { OPENAI_API_KEY: 'sk-cli', OPENAI_BASE_URL: llm.baseUrl, PAGERDUTY_API_KEY: pd.apiKey, PAGERDUTY_API_URL: pd.url, PAGERDUTY_FROM_EMAIL: 'lestrade@example.com' };
+  env = {
+    OPENAI_API_KEY: 'sk-cli',
+    OPENAI_BASE_URL: llm.baseUrl,
+    PAGERDUTY_API_KEY: pd.apiKey,
+    PAGERDUTY_API_URL: pd.url,
+    PAGERDUTY_FROM_EMAIL: 'lestrade@example.com',
+  };
 });
 afterAll(async () => {
   expect(pd.violations).toEqual([]);
@@ -41,17 +56,26 @@ describe('lestrade investigate pagerduty', () => {
     expect(notes()[0]!.content).toContain(COMMENT_HEADING);
     expect(notes()[0]!.user.email).toBe('lestrade@example.com');
     const json = JSON.parse(readFileSync(out, 'utf8'));
-    expect(json).toEqual([expect.objectContaining({
-      issue: expect.objectContaining({ identity: open.id, severity: 'critical', related: expect.any(Array) }),
-      writeBack: { action: 'created', commentId: notes()[0]!.id, url: expect.any(String) },
-    })]);
+    expect(json).toEqual([
+      expect.objectContaining({
+        issue: expect.objectContaining({ identity: open.id, severity: 'critical', related: expect.any(Array) }),
+        writeBack: { action: 'created', commentId: notes()[0]!.id, url: expect.any(String) },
+      }),
+    ]);
 
-    const second = await run(['investigate', 'pagerduty', '--service', 'PSVC001', '--statuses', 'triggered', '--update'], env);
+    const second = await run(
+      ['investigate', 'pagerduty', '--service', 'PSVC001', '--statuses', 'triggered', '--update'],
+      env,
+    );
     expect(second.code).toBe(0);
     expect(second.stdout).toContain(`Updated comment on ${open.id}`);
     expect(notes()).toHaveLength(1);
-    expect(pd.requests.filter((r) => r.path === '/incidents').map((r) => [r.query['statuses[]'], r.query['service_ids[]']]))
-      .toEqual([[['triggered', 'acknowledged'], undefined], ['triggered', 'PSVC001']]);
+    expect(
+      pd.requests.filter((r) => r.path === '/incidents').map((r) => [r.query['statuses[]'], r.query['service_ids[]']]),
+    ).toEqual([
+      [['triggered', 'acknowledged'], undefined],
+      ['triggered', 'PSVC001'],
+    ]);
   }, 60_000);
 
   it('says what is missing: the API key, the From user for --update, a valid status', async () => {

@@ -11,14 +11,21 @@ import { apiOn, FROM } from '../../../fixtures/pagerduty/double-setup.js';
 let pd: PagerDutyDouble;
 let incidentId = '';
 const locator = () => locatorOf({ id: incidentId, html_url: `https://acme.pagerduty.com/incidents/${incidentId}` });
-const doc = (rca: string, inv = 'inv-1') => composeComment({ rca, issueKey: incidentId, investigationId: inv, allowedHosts: new Set() });
+const doc = (rca: string, inv = 'inv-1') =>
+  composeComment({ rca, issueKey: incidentId, investigationId: inv, allowedHosts: new Set() });
 const notes = () => pd.notes(incidentId);
 const posts = () => pd.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/notes'));
 const writer = (over: Record<string, unknown> = {}): RcaWriter => {
   const { api, config } = apiOn(pd, over);
   return pagerdutyWriter(api, config.fromEmail!, config.noteLimit);
 };
-const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as Error);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e as Error,
+  );
 
 beforeEach(async () => {
   pd = await startPagerDutyDouble();
@@ -58,7 +65,9 @@ describe('PagerDuty writer: find, create, update', () => {
     expect(changed.comment.id).toBe(notes()[1]!.id);
     expect(notes()[1]!.content).toContain('A missing index.');
     // The newest marked note is ours now, whichever id the caller still remembers.
-    expect((await writeRca(w, locator(), doc('## Root cause\nA missing index.', 'inv-4'), null)).comment.id).toBe(changed.comment.id);
+    expect((await writeRca(w, locator(), doc('## Root cause\nA missing index.', 'inv-4'), null)).comment.id).toBe(
+      changed.comment.id,
+    );
     expect(notes()).toHaveLength(2);
   });
 
@@ -74,12 +83,15 @@ describe('PagerDuty writer: find, create, update', () => {
 // so a note by someone else carrying our marker and digest stopped the RCA from being written.
 // This test failed before the fix.
 describe('PagerDuty writer: a note is ours only when written by the From user', () => {
-  it('a note by another user carrying our marker and the RCA\'s digest is not ours: our own note is written', async () => {
+  it("a note by another user carrying our marker and the RCA's digest is not ours: our own note is written", async () => {
     const rca = doc('## Root cause\nThe pool is exhausted.');
     const probe = await startPagerDutyDouble();
     const probeIncident = probe.addIncident({ title: 'x', serviceId: 'PSVC001' }).id;
     const { api, config } = apiOn(probe, {});
-    await pagerdutyWriter(api, config.fromEmail!, config.noteLimit).create({ ...locator(), ref: { ...locator().ref, incidentId: probeIncident } }, rca);
+    await pagerdutyWriter(api, config.fromEmail!, config.noteLimit).create(
+      { ...locator(), ref: { ...locator().ref, incidentId: probeIncident } },
+      rca,
+    );
     const copy = probe.notes(probeIncident)[0]!.content;
     await probe.close();
     const mallory = pd.state.addUser('Mallory', 'mallory@example.com');
@@ -96,45 +108,74 @@ describe('PagerDuty writer: a note is ours only when written by the From user', 
 });
 
 describe('PagerDuty writer under faults: never a second note', () => {
-  it.each(['accept-then-drop', 'accept-then-502'] as const)('%s on the POST: retryable; the next attempt finds the note by marker and adds nothing', async (kind) => {
-    const w = writer();
-    pd.faults.add({ method: 'POST', path: /\/notes$/, kind });
-    expect(await failure(writeRca(w, locator(), doc('## Root cause\nDisk full.'), null))).toBeInstanceOf(RetryableError);
-    expect(notes()).toHaveLength(1);
-    const again = await writeRca(w, locator(), doc('## Root cause\nDisk full.', 'inv-1'), null);
-    expect(again.comment.id).toBe(notes()[0]!.id);
-    expect(posts()).toHaveLength(1);
-    expect(notes()).toHaveLength(1);
-  });
+  it.each(['accept-then-drop', 'accept-then-502'] as const)(
+    '%s on the POST: retryable; the next attempt finds the note by marker and adds nothing',
+    async (kind) => {
+      const w = writer();
+      pd.faults.add({ method: 'POST', path: /\/notes$/, kind });
+      expect(await failure(writeRca(w, locator(), doc('## Root cause\nDisk full.'), null))).toBeInstanceOf(
+        RetryableError,
+      );
+      expect(notes()).toHaveLength(1);
+      const again = await writeRca(w, locator(), doc('## Root cause\nDisk full.', 'inv-1'), null);
+      expect(again.comment.id).toBe(notes()[0]!.id);
+      expect(posts()).toHaveLength(1);
+      expect(notes()).toHaveLength(1);
+    },
+  );
 
   it.each([
     ['Retry-After', { 'retry-after': '7' }, 7_000],
     ['ratelimit-reset', { 'ratelimit-limit': '960', 'ratelimit-remaining': '0', 'ratelimit-reset': '23' }, 23_000],
     ['no rate-limit headers', {}, 60_000],
-  ] as const)('429 with %s is a RetryableError carrying the wait, at once (no in-process sleep or retry)', async (_what, headers, wait) => {
-    pd.faults.add({ method: 'POST', path: /\/notes$/, kind: 'status', status: 429, headers, body: { error: { message: 'Rate Limit Exceeded', code: 2020 } } });
-    const started = Date.now();
-    const err = await failure(writer().create(locator(), doc('x')));
-    expect(err).toBeInstanceOf(RetryableError);
-    expect((err as RetryableError).retryAfterMs).toBe(wait);
-    expect(err.message).toBe(`PagerDuty answered HTTP 429: add note to ${incidentId}: Rate Limit Exceeded`);
-    expect(Date.now() - started).toBeLessThan(1_000);
-    expect(posts()).toHaveLength(1);
-    expect(notes()).toHaveLength(0);
-  });
+  ] as const)(
+    '429 with %s is a RetryableError carrying the wait, at once (no in-process sleep or retry)',
+    async (_what, headers, wait) => {
+      pd.faults.add({
+        method: 'POST',
+        path: /\/notes$/,
+        kind: 'status',
+        status: 429,
+        headers,
+        body: { error: { message: 'Rate Limit Exceeded', code: 2020 } },
+      });
+      const started = Date.now();
+      const err = await failure(writer().create(locator(), doc('x')));
+      expect(err).toBeInstanceOf(RetryableError);
+      expect((err as RetryableError).retryAfterMs).toBe(wait);
+      expect(err.message).toBe(`PagerDuty answered HTTP 429: add note to ${incidentId}: Rate Limit Exceeded`);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(posts()).toHaveLength(1);
+      expect(notes()).toHaveLength(0);
+    },
+  );
 
-  it('400 and 404 are permanent, with PagerDuty\'s message', async () => {
-    pd.faults.add({ method: 'POST', path: /\/notes$/, kind: 'status', status: 400, body: { error: { message: 'Invalid Input Provided', code: 2001, errors: ['Incident is already resolved'] } } });
+  it("400 and 404 are permanent, with PagerDuty's message", async () => {
+    pd.faults.add({
+      method: 'POST',
+      path: /\/notes$/,
+      kind: 'status',
+      status: 400,
+      body: { error: { message: 'Invalid Input Provided', code: 2001, errors: ['Incident is already resolved'] } },
+    });
     const bad = await failure(writer().create(locator(), doc('x')));
     expect(bad).toBeInstanceOf(PermanentError);
-    expect(bad.message).toBe(`PagerDuty answered HTTP 400: add note to ${incidentId}: Invalid Input Provided; Incident is already resolved`);
+    expect(bad.message).toBe(
+      `PagerDuty answered HTTP 400: add note to ${incidentId}: Invalid Input Provided; Incident is already resolved`,
+    );
     const missing = await failure(writeRca(writer(), locatorOf({ id: 'PGONE00' }), doc('x'), null));
     expect(missing).toBeInstanceOf(PermanentError);
     expect(missing.message).toBe('PagerDuty answered HTTP 404: list notes of PGONE00: Not Found');
   });
 
   it('a 5xx on the read is retryable; an unreachable or silent PagerDuty too (the timeout aborts)', async () => {
-    pd.faults.add({ method: 'GET', path: /\/notes$/, kind: 'status', status: 503, body: { error: { message: 'Service Unavailable' } } });
+    pd.faults.add({
+      method: 'GET',
+      path: /\/notes$/,
+      kind: 'status',
+      status: 503,
+      body: { error: { message: 'Service Unavailable' } },
+    });
     expect(await failure(writer().find(locator(), null))).toBeInstanceOf(RetryableError);
     const { api } = apiOn(pd, { apiUrl: 'http://127.0.0.1:9' });
     const down = await failure(pagerdutyWriter(api, FROM, 25_000).find(locator(), null));

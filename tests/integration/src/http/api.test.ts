@@ -16,11 +16,19 @@ beforeAll(async () => {
   admin = new Redis(redis.url);
   svc = await startTestService(redis.url, { LESTRADE_API_TOKEN: 'key-1, key-2' });
   for (const name of ['group-firing-truncated', 'group-next'] as const) {
-    await fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(amFixture(name).body) });
+    await fetch(`${svc.base}/webhooks/alertmanager`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(amFixture(name).body),
+    });
     await new Promise((r) => setTimeout(r, 5));
   }
 });
-afterAll(async () => { admin?.disconnect(); await svc?.close(); await redis?.stop(); });
+afterAll(async () => {
+  admin?.disconnect();
+  await svc?.close();
+  await redis?.stop();
+});
 
 describe('results API', () => {
   it('requires one of the configured tokens, leaving health checks open', async () => {
@@ -31,11 +39,17 @@ describe('results API', () => {
   });
 
   it('lists newest first with limit and offset', async () => {
-    const all = (await (await api('/investigations')).json()).items as Array<{ id: string; title: string; createdAt: string }>;
+    const all = (await (await api('/investigations')).json()).items as Array<{
+      id: string;
+      title: string;
+      createdAt: string;
+    }>;
     expect(all).toHaveLength(3);
     // group-next arrived last and brought the one new alert (payment-api-c).
     expect(all[0]!.title).toBe('KubePodCrashLooping: Pod payment-api-c is crash looping');
-    expect([...all].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((i) => i.id)).toEqual(all.map((i) => i.id));
+    expect([...all].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((i) => i.id)).toEqual(
+      all.map((i) => i.id),
+    );
     const page = (await (await api('/investigations?limit=1&offset=1')).json()).items as Array<{ id: string }>;
     expect(page.map((i) => i.id)).toEqual([all[1]!.id]);
   });
@@ -53,7 +67,13 @@ describe('results API', () => {
     const first = (await (await api('/investigations')).json()).items[0];
     // A running investigation has a checkpoint (a string key) next to its record (a hash).
     await admin.set(keys.checkpoint(first.id), '{}');
-    for (const id of [`${first.id}:checkpoint`, first.id.toUpperCase().replace(/-/g, ''), '..', '%00', 'x'.repeat(300)]) {
+    for (const id of [
+      `${first.id}:checkpoint`,
+      first.id.toUpperCase().replace(/-/g, ''),
+      '..',
+      '%00',
+      'x'.repeat(300),
+    ]) {
       const res = await api(`/investigations/${encodeURIComponent(id)}`);
       expect(res.status, id).toBe(404);
     }

@@ -12,24 +12,54 @@ let port: number;
 beforeAll(async () => {
   server = createServer((req, res) => {
     readRawBody(req, LIMIT).then(
-      (body) => { res.writeHead(200); res.end(Buffer.from(`ok ${body.length} ${body.subarray(0, 20).toString('latin1')}`, 'latin1')); },
-      (err: Error & { status?: number }) => { res.writeHead(err.status ?? 599); res.end(err.message); },
+      (body) => {
+        res.writeHead(200);
+        res.end(Buffer.from(`ok ${body.length} ${body.subarray(0, 20).toString('latin1')}`, 'latin1'));
+      },
+      (err: Error & { status?: number }) => {
+        res.writeHead(err.status ?? 599);
+        res.end(err.message);
+      },
     );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
 });
-afterAll(() => { server.closeAllConnections(); server.close(); });
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
 
 /** Raw HTTP: with Content-Length, or chunked (no length declared) in two writes. */
-function send(body: Buffer, headers: Record<string, string | number> = {}, chunked = false): Promise<{ status: number; text: string }> {
+function send(
+  body: Buffer,
+  headers: Record<string, string | number> = {},
+  chunked = false,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: chunked ? headers : { 'content-length': body.length, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('latin1').on('data', (c: string) => { text += c; }).on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/',
+        headers: chunked ? headers : { 'content-length': body.length, ...headers },
+      },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('latin1')
+          .on('data', (c: string) => {
+            text += c;
+          })
+          .on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
-    if (chunked) { req.write(body.subarray(0, 10)); req.end(body.subarray(10)); } else req.end(body);
+    if (chunked) {
+      req.write(body.subarray(0, 10));
+      req.end(body.subarray(10));
+    } else req.end(body);
   });
 }
 
@@ -42,13 +72,25 @@ describe('readRawBody', () => {
   });
 
   it('inflates gzip, x-gzip, deflate and br, and takes identity in any case as none', async () => {
-    for (const [encoding, packed] of [['gzip', gzipSync(json)], ['x-gzip', gzipSync(json)], ['deflate', deflateSync(json)], ['br', brotliCompressSync(json)], [' Identity ', json]] as const) {
-      expect(await send(packed, { 'content-encoding': encoding }), encoding).toEqual({ status: 200, text: `ok ${json.length} {"a":"xxxxxxxxxxxxxx` });
+    for (const [encoding, packed] of [
+      ['gzip', gzipSync(json)],
+      ['x-gzip', gzipSync(json)],
+      ['deflate', deflateSync(json)],
+      ['br', brotliCompressSync(json)],
+      [' Identity ', json],
+    ] as const) {
+      expect(await send(packed, { 'content-encoding': encoding }), encoding).toEqual({
+        status: 200,
+        text: `ok ${json.length} {"a":"xxxxxxxxxxxxxx`,
+      });
     }
   });
 
   it('refuses an encoding it does not know with 415, naming it', async () => {
-    expect(await send(json, { 'content-encoding': 'compress' })).toEqual({ status: 415, text: 'unsupported content encoding "compress"' });
+    expect(await send(json, { 'content-encoding': 'compress' })).toEqual({
+      status: 415,
+      text: 'unsupported content encoding "compress"',
+    });
   });
 
   it('takes a body of exactly the limit and refuses one byte more with 413, declared or not', async () => {

@@ -19,18 +19,41 @@ const services: TestService[] = [];
 let offsetMs = 0;
 const clock = () => Date.now() + offsetMs;
 
-interface AlertSpec { name: string; severity?: string; fp: number; labels?: Record<string, string>; status?: 'firing' | 'resolved' }
+interface AlertSpec {
+  name: string;
+  severity?: string;
+  fp: number;
+  labels?: Record<string, string>;
+  status?: 'firing' | 'resolved';
+}
 function payload(alerts: AlertSpec[], groupKey = '{}:{alertname="Mixed"}') {
   return {
-    version: '4', groupKey, truncatedAlerts: 0, receiver: 'bot', status: 'firing', externalURL: 'http://am', groupLabels: { alertname: 'Mixed' }, commonLabels: {}, commonAnnotations: {},
+    version: '4',
+    groupKey,
+    truncatedAlerts: 0,
+    receiver: 'bot',
+    status: 'firing',
+    externalURL: 'http://am',
+    groupLabels: { alertname: 'Mixed' },
+    commonLabels: {},
+    commonAnnotations: {},
     alerts: alerts.map((a) => ({
-      status: a.status ?? 'firing', labels: { alertname: a.name, severity: a.severity ?? 'warning', namespace: 'prod', ...a.labels },
-      annotations: { summary: `${a.name} ${a.fp}` }, startsAt: '2026-11-30T08:00:00.000Z', endsAt: '0001-01-01T00:00:00Z', generatorURL: '', fingerprint: a.fp.toString(16).padStart(16, '0'),
+      status: a.status ?? 'firing',
+      labels: { alertname: a.name, severity: a.severity ?? 'warning', namespace: 'prod', ...a.labels },
+      annotations: { summary: `${a.name} ${a.fp}` },
+      startsAt: '2026-11-30T08:00:00.000Z',
+      endsAt: '0001-01-01T00:00:00Z',
+      generatorURL: '',
+      fingerprint: a.fp.toString(16).padStart(16, '0'),
     })),
   };
 }
 async function post(svc: TestService, body: unknown) {
-  const res = await fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${svc.base}/webhooks/alertmanager`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(200);
   return res.json();
 }
@@ -40,7 +63,13 @@ function configFile(yaml: string): string {
   return path;
 }
 /** The service, with an LLM (answering from `script`) or without (nothing runs; work stays queued). */
-async function serve(opts: { script?: Reply[] | ((req: unknown, call: number) => Reply); yaml?: string; env?: Record<string, string> } = {}) {
+async function serve(
+  opts: {
+    script?: Reply[] | ((req: unknown, call: number) => Reply);
+    yaml?: string;
+    env?: Record<string, string>;
+  } = {},
+) {
   const env: Record<string, string> = { LOG_LEVEL: 'warn', LESTRADE_CONCURRENCY: '1', ...opts.env };
   if (opts.yaml) env.LESTRADE_CONFIG = configFile(opts.yaml);
   if (opts.script) {
@@ -53,16 +82,36 @@ async function serve(opts: { script?: Reply[] | ((req: unknown, call: number) =>
 }
 const inv = async (svc: TestService, id: string) => (await getJson(`${svc.base}/api/investigations/${id}`)).body;
 const until = (svc: TestService, id: string, what: (i: Record<string, any>) => boolean, label: string) =>
-  waitFor(label, async () => { const i = await inv(svc, id); return what(i) && i; }, 20_000);
-const firstPrompts = () => (llm?.requests ?? []).filter((r) => !r.messages.some((m) => m.role === 'tool')).map((r) => r.messages.find((m) => m.role === 'user')?.content ?? '');
+  waitFor(
+    label,
+    async () => {
+      const i = await inv(svc, id);
+      return what(i) && i;
+    },
+    20_000,
+  );
+const firstPrompts = () =>
+  (llm?.requests ?? [])
+    .filter((r) => !r.messages.some((m) => m.role === 'tool'))
+    .map((r) => r.messages.find((m) => m.role === 'user')?.content ?? '');
 
 beforeAll(async () => {
   redis = await startRedis();
   admin = new Redis(redis.url);
-  queue = new Queue(QUEUE_NAME, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX });
+  queue = new Queue(QUEUE_NAME, {
+    connection: new Redis(redis.url, { maxRetriesPerRequest: null }),
+    prefix: QUEUE_PREFIX,
+  });
 });
-afterAll(async () => { await queue.close(); admin.disconnect(); await redis.stop(); });
-beforeEach(async () => { await admin.flushall(); offsetMs = 0; });
+afterAll(async () => {
+  await queue.close();
+  admin.disconnect();
+  await redis.stop();
+});
+beforeEach(async () => {
+  await admin.flushall();
+  offsetMs = 0;
+});
 afterEach(async () => {
   for (const s of services.splice(0)) await s.close();
   await llm?.close();
@@ -70,13 +119,23 @@ afterEach(async () => {
 });
 
 describe('priorities', () => {
-  it('runs critical before high before warning before unknown, whatever the order they arrived in, past BullMQ\'s window', async () => {
+  it("runs critical before high before warning before unknown, whatever the order they arrived in, past BullMQ's window", async () => {
     // BullMQ holds two jobs waiting; the rest of the storm waits in the dispatch set, by priority.
     const yaml = 'queue: { dispatchWindow: 2 }\n';
     const idle = await serve({ yaml });
-    const out = await post(idle, payload([{ name: 'Warn', fp: 1 }, { name: 'Unknown', severity: 'whatever', fp: 2 }, { name: 'Crit', severity: 'critical', fp: 3 }, { name: 'High', severity: 'error', fp: 4 }]));
+    const out = await post(
+      idle,
+      payload([
+        { name: 'Warn', fp: 1 },
+        { name: 'Unknown', severity: 'whatever', fp: 2 },
+        { name: 'Crit', severity: 'critical', fp: 3 },
+        { name: 'High', severity: 'error', fp: 4 },
+      ]),
+    );
     await waitFor('the window to fill', async () => (await queue.getJobCountByTypes('prioritized')) === 2);
-    expect((await queue.getJobs(['prioritized'])).map((j) => j.id).sort()).toEqual([out.queued[2], out.queued[3]].sort());
+    expect((await queue.getJobs(['prioritized'])).map((j) => j.id).sort()).toEqual(
+      [out.queued[2], out.queued[3]].sort(),
+    );
     expect((await getJson(`${idle.base}/readyz`)).body.queue).toMatchObject({ waiting: 4 });
     await idle.close();
     const svc = await serve({ yaml, script: () => ({ content: 'done' }) });
@@ -86,7 +145,7 @@ describe('priorities', () => {
     expect((await inv(svc, items.find((i) => i.title === 'Warn: Warn 1')!.id)).priority).toBe(3);
   });
 
-  it('takes a source\'s own priorities from intake.prioritiesBySource', async () => {
+  it("takes a source's own priorities from intake.prioritiesBySource", async () => {
     const svc = await serve({ yaml: 'intake: { prioritiesBySource: { alertmanager: { warning: 1 } } }\n' });
     const { queued } = await post(svc, payload([{ name: 'Warn', fp: 5 }]));
     expect((await inv(svc, queued[0])).priority).toBe(1);
@@ -97,13 +156,28 @@ describe('priorities', () => {
 
 describe('skip rules', () => {
   it('records matching alerts as skipped with the rule, queues no job for them, and knows their repeats', async () => {
-    const svc = await serve({ yaml: 'intake: { skip: [ { name: heartbeat, matchers: [\'alertname=~"Watchdog|InfoInhibitor"\'] }, { name: dev, matchers: [\'namespace=~"dev-.*"\', \'severity!="critical"\'] } ] }\n' });
-    const body = payload([{ name: 'Watchdog', severity: 'none', fp: 10 }, { name: 'Real', fp: 11 }, { name: 'DevNoise', fp: 12, labels: { namespace: 'dev-7' } }, { name: 'DevFire', severity: 'critical', fp: 13, labels: { namespace: 'dev-7' } }]);
+    const svc = await serve({
+      yaml: 'intake: { skip: [ { name: heartbeat, matchers: [\'alertname=~"Watchdog|InfoInhibitor"\'] }, { name: dev, matchers: [\'namespace=~"dev-.*"\', \'severity!="critical"\'] } ] }\n',
+    });
+    const body = payload([
+      { name: 'Watchdog', severity: 'none', fp: 10 },
+      { name: 'Real', fp: 11 },
+      { name: 'DevNoise', fp: 12, labels: { namespace: 'dev-7' } },
+      { name: 'DevFire', severity: 'critical', fp: 13, labels: { namespace: 'dev-7' } },
+    ]);
     const out = await post(svc, body);
     expect(out.queued).toHaveLength(2);
-    expect(out.skipped).toEqual([{ id: expect.any(String), rule: 'heartbeat' }, { id: expect.any(String), rule: 'dev' }]);
+    expect(out.skipped).toEqual([
+      { id: expect.any(String), rule: 'heartbeat' },
+      { id: expect.any(String), rule: 'dev' },
+    ]);
     const watchdog = await inv(svc, out.skipped[0].id);
-    expect(watchdog).toMatchObject({ status: 'skipped', skippedBy: 'heartbeat', skipReason: 'matched skip rule heartbeat', finishedAt: expect.any(String) });
+    expect(watchdog).toMatchObject({
+      status: 'skipped',
+      skippedBy: 'heartbeat',
+      skipReason: 'matched skip rule heartbeat',
+      finishedAt: expect.any(String),
+    });
     await jobsDispatched(admin);
     expect(await queue.getJob(out.skipped[0].id)).toBeUndefined();
     expect((await queue.getJobs(['prioritized', 'waiting'])).map((j) => j.id).sort()).toEqual([...out.queued].sort());
@@ -114,7 +188,13 @@ describe('skip rules', () => {
 
   it('skips severity=info and Watchdog by default', async () => {
     const svc = await serve();
-    const out = await post(svc, payload([{ name: 'Chatty', severity: 'info', fp: 20 }, { name: 'InfoInhibitor', severity: 'none', fp: 21 }]));
+    const out = await post(
+      svc,
+      payload([
+        { name: 'Chatty', severity: 'info', fp: 20 },
+        { name: 'InfoInhibitor', severity: 'none', fp: 21 },
+      ]),
+    );
     expect(out.skipped.map((s: { rule: string }) => s.rule)).toEqual(['severity-info', 'heartbeat']);
     expect(out.queued).toEqual([]);
   });
@@ -123,13 +203,22 @@ describe('skip rules', () => {
 describe('an issue resolved while its investigation is queued', () => {
   it('is not investigated, and the record says why', async () => {
     const idle = await serve();
-    const { queued } = await post(idle, payload([{ name: 'Flap', fp: 30 }, { name: 'Stays', fp: 31 }]));
+    const { queued } = await post(
+      idle,
+      payload([
+        { name: 'Flap', fp: 30 },
+        { name: 'Stays', fp: 31 },
+      ]),
+    );
     const { resolved } = await post(idle, payload([{ name: 'Flap', fp: 30, status: 'resolved' }]));
     expect(resolved).toEqual([queued[0]]);
     await idle.close();
     const svc = await serve({ script: () => ({ content: 'done' }) });
     const skipped = await until(svc, queued[0], (i) => i.status === 'skipped', 'the resolved one to be skipped');
-    expect(skipped).toMatchObject({ skipReason: 'its issue resolved before the investigation started', issueStatus: 'resolved' });
+    expect(skipped).toMatchObject({
+      skipReason: 'its issue resolved before the investigation started',
+      issueStatus: 'resolved',
+    });
     await until(svc, queued[1], (i) => i.status === 'completed', 'the other to complete');
     expect(firstPrompts()).toHaveLength(1);
     expect(firstPrompts()[0]).toContain('alertname=Stays');
@@ -140,16 +229,24 @@ describe('an issue resolved while its investigation is queued', () => {
     const { queued } = await post(idle, payload([{ name: 'Flap', fp: 32 }]));
     await post(idle, payload([{ name: 'Flap', fp: 32, status: 'resolved' }]));
     await idle.close();
-    const svc = await serve({ script: () => ({ content: 'done' }), env: { LESTRADE_SKIP_RESOLVED_WHILE_QUEUED: 'false' } });
+    const svc = await serve({
+      script: () => ({ content: 'done' }),
+      env: { LESTRADE_SKIP_RESOLVED_WHILE_QUEUED: 'false' },
+    });
     await until(svc, queued[0], (i) => i.status === 'completed', 'the investigation to complete');
   });
 });
 
 describe('group follow-ups', () => {
-  it('alerts arriving after the group\'s investigation started wait in one follow-up until the group is quiet', async () => {
-    const yaml = 'sources: { alertmanager: { investigateBy: group, groupQuietSeconds: 60 } }\nbudgets: { recheckSeconds: 0.2 }\n';
+  it("alerts arriving after the group's investigation started wait in one follow-up until the group is quiet", async () => {
+    const yaml =
+      'sources: { alertmanager: { investigateBy: group, groupQuietSeconds: 60 } }\nbudgets: { recheckSeconds: 0.2 }\n';
     const svc = await serve({ yaml, script: () => ({ content: 'done' }) });
-    const group = (fps: number[]) => payload(fps.map((fp) => ({ name: 'Rolling', fp, labels: { pod: `p${fp}` } })), '{}:{alertname="Rolling"}');
+    const group = (fps: number[]) =>
+      payload(
+        fps.map((fp) => ({ name: 'Rolling', fp, labels: { pod: `p${fp}` } })),
+        '{}:{alertname="Rolling"}',
+      );
     const first = await post(svc, group([40, 41]));
     expect(first.queued).toHaveLength(1);
     await until(svc, first.queued[0], (i) => i.status === 'completed', 'the first investigation');
@@ -171,11 +268,24 @@ describe('group follow-ups', () => {
 
 describe('budgets', () => {
   it('keeps work over the hourly budget queued with the reason, and runs it when the hour moves on', async () => {
-    const svc = await serve({ yaml: 'budgets: { investigationsPerHour: 2, recheckSeconds: 0.2 }\n', script: () => ({ content: 'done' }) });
-    const { queued } = await post(svc, payload([{ name: 'A', fp: 50 }, { name: 'B', fp: 51 }, { name: 'C', fp: 52 }]));
+    const svc = await serve({
+      yaml: 'budgets: { investigationsPerHour: 2, recheckSeconds: 0.2 }\n',
+      script: () => ({ content: 'done' }),
+    });
+    const { queued } = await post(
+      svc,
+      payload([
+        { name: 'A', fp: 50 },
+        { name: 'B', fp: 51 },
+        { name: 'C', fp: 52 },
+      ]),
+    );
     await until(svc, queued[1], (i) => i.status === 'completed', 'two investigations');
     const held = await until(svc, queued[2], (i) => Boolean(i.waitingReason), 'the third to be held back');
-    expect(held).toMatchObject({ status: 'queued', waitingReason: expect.stringMatching(/^budget: 2 investigations per hour \(global\) reached; next start after /) });
+    expect(held).toMatchObject({
+      status: 'queued',
+      waitingReason: expect.stringMatching(/^budget: 2 investigations per hour \(global\) reached; next start after /),
+    });
     const ready = (await getJson(`${svc.base}/readyz`)).body;
     expect(ready.budgets).toEqual([{ scope: 'investigations per hour (global)', used: 2, limit: 2, reached: true }]);
     expect(ready.heldBack).toMatch(/budget reached: investigations per hour \(global\)/);
@@ -188,20 +298,32 @@ describe('budgets', () => {
     expect(ran.attempts).toBe(1); // held back, not failed: no attempt used up
   });
 
-  it('lets a critical alert through an hourly limit when configured, and holds work once the day\'s tokens are used', async () => {
-    const yaml = 'budgets: { perAlertnamePerHour: { Noisy: 1 }, criticalBypassesHourly: true, tokensPerDay: 300, recheckSeconds: 0.2 }\n';
+  it("lets a critical alert through an hourly limit when configured, and holds work once the day's tokens are used", async () => {
+    const yaml =
+      'budgets: { perAlertnamePerHour: { Noisy: 1 }, criticalBypassesHourly: true, tokensPerDay: 300, recheckSeconds: 0.2 }\n';
     // Each investigation: one call of 100 prompt + 10 completion tokens.
     const svc = await serve({ yaml, script: () => ({ content: 'done' }) });
     const first = await post(svc, payload([{ name: 'Noisy', fp: 60 }]));
     await until(svc, first.queued[0], (i) => i.status === 'completed', 'the first Noisy (110 tokens)');
-    const a = await post(svc, payload([{ name: 'Noisy', fp: 61 }, { name: 'Noisy', severity: 'critical', fp: 62 }]));
+    const a = await post(
+      svc,
+      payload([
+        { name: 'Noisy', fp: 61 },
+        { name: 'Noisy', severity: 'critical', fp: 62 },
+      ]),
+    );
     await until(svc, a.queued[1], (i) => i.status === 'completed', 'the critical one despite the limit (220 tokens)');
     const noisy = await until(svc, a.queued[0], (i) => Boolean(i.waitingReason), 'the second warning Noisy to wait');
     expect(noisy.waitingReason).toMatch(/1 investigations per hour \(alertname Noisy\)/);
     const b = await post(svc, payload([{ name: 'Other', fp: 63 }]));
     await until(svc, b.queued[0], (i) => i.status === 'completed', 'a third investigation (330 tokens)');
     const c = await post(svc, payload([{ name: 'Other', fp: 64 }]));
-    const tokens = await until(svc, c.queued[0], (i) => /tokens per day/.test(i.waitingReason ?? ''), 'the day\'s tokens to run out');
+    const tokens = await until(
+      svc,
+      c.queued[0],
+      (i) => /tokens per day/.test(i.waitingReason ?? ''),
+      "the day's tokens to run out",
+    );
     expect(tokens.waitingReason).toMatch(/^budget: 300 LLM tokens per day used \(330\); waits for the next UTC day$/);
     expect(firstPrompts()).toHaveLength(3);
     offsetMs += 24 * 3_600_000;
@@ -213,9 +335,16 @@ describe('budgets', () => {
 
 describe('cost', () => {
   it('prices each investigation from the table and sums the day in the API', async () => {
-    const yaml = 'pricing: { currency: EUR, models: { scripted: { inputPerMillion: 1000, outputPerMillion: 2000 } } }\n';
+    const yaml =
+      'pricing: { currency: EUR, models: { scripted: { inputPerMillion: 1000, outputPerMillion: 2000 } } }\n';
     const svc = await serve({ yaml, script: () => ({ content: 'done', usage: { prompt: 100, completion: 10 } }) });
-    const { queued } = await post(svc, payload([{ name: 'A', fp: 70 }, { name: 'B', fp: 71 }]));
+    const { queued } = await post(
+      svc,
+      payload([
+        { name: 'A', fp: 70 },
+        { name: 'B', fp: 71 },
+      ]),
+    );
     // The cost is counted just after the record completes.
     const done = await until(svc, queued[1], (i) => i.status === 'completed' && i.cost, 'both investigations');
     await until(svc, queued[0], (i) => i.status === 'completed' && i.cost, 'both investigations');
@@ -223,8 +352,20 @@ describe('cost', () => {
     const usage = (await getJson(`${svc.base}/api/usage?days=2`)).body;
     expect(usage.currency).toBe('EUR');
     expect(usage.days).toEqual([
-      { date: new Date(clock()).toISOString().slice(0, 10), investigations: 2, promptTokens: 200, completionTokens: 20, cost: 0.24 },
-      { date: new Date(clock() - 86_400_000).toISOString().slice(0, 10), investigations: 0, promptTokens: 0, completionTokens: 0, cost: 0 },
+      {
+        date: new Date(clock()).toISOString().slice(0, 10),
+        investigations: 2,
+        promptTokens: 200,
+        completionTokens: 20,
+        cost: 0.24,
+      },
+      {
+        date: new Date(clock() - 86_400_000).toISOString().slice(0, 10),
+        investigations: 0,
+        promptTokens: 0,
+        completionTokens: 0,
+        cost: 0,
+      },
     ]);
   });
 });

@@ -15,8 +15,19 @@ const db = intakeOnRedis();
 const log = createLogger('silent');
 
 const ticket = (key: string): Issue => ({
-  identity: key, fingerprint: key, source: 'tickets', sourceInstance: 't', title: key, description: '', url: null,
-  severity: 'unknown', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T00:00:00.000Z', raw: null,
+  identity: key,
+  fingerprint: key,
+  source: 'tickets',
+  sourceInstance: 't',
+  title: key,
+  description: '',
+  url: null,
+  severity: 'unknown',
+  status: 'open',
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T00:00:00.000Z',
+  raw: null,
 });
 
 /** A source whose issues change over time; poll(cursor) answers those updated at or after the cursor. */
@@ -24,11 +35,21 @@ function fakeSource(id = 'tickets:all') {
   const updates: Array<{ key: string; at: string }> = [];
   const cursors: Array<string | null> = [];
   const poller: Poller = {
-    id, everyMs: 200,
+    id,
+    everyMs: 200,
     async poll(cursor) {
       cursors.push(cursor);
       const seen = updates.filter((u) => !cursor || u.at >= cursor);
-      return { issues: seen.map((u) => ticket(u.key)), cursor: seen.map((u) => u.at).sort().at(-1) ?? cursor ?? '1970-01-01T00:00:00Z' };
+      return {
+        issues: seen.map((u) => ticket(u.key)),
+        cursor:
+          seen
+            .map((u) => u.at)
+            .sort()
+            .at(-1) ??
+          cursor ??
+          '1970-01-01T00:00:00Z',
+      };
     },
   };
   return { poller, updates, cursors };
@@ -53,8 +74,14 @@ describe('polling', () => {
     src.updates.push({ key: 'OPS-1', at: '2026-11-30T08:00:00Z' });
     await runPoll(src.poller, db.conn, db.intake, log);
     src.updates.push({ key: 'OPS-2', at: '2026-11-30T09:00:00Z' });
-    const broken = new Intake(db.conn, new InvestigationStore(db.conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), { attempts: 1, backoffMs: 1, retentionSeconds: 3600 });
-    broken.accept = async () => { throw new Error('Redis went away'); };
+    const broken = new Intake(
+      db.conn,
+      new InvestigationStore(db.conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }),
+      { attempts: 1, backoffMs: 1, retentionSeconds: 3600 },
+    );
+    broken.accept = async () => {
+      throw new Error('Redis went away');
+    };
     await expect(runPoll(src.poller, db.conn, broken, log)).rejects.toThrow('Redis went away');
     expect(await db.conn.get(keys.pollCursor('tickets:all'))).toBe('2026-11-30T08:00:00Z');
     expect((await runPoll(src.poller, db.conn, db.intake, log))?.queued).toBe(1);

@@ -14,19 +14,40 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
-  llm = await startScriptedLlm((req) => (toolResults(req).length === 0
-    ? { toolCalls: [{ id: 'c-restart', name: 'restart', arguments: { name: 'api' } }] }
-    : { content: `after restart: ${String(toolResults(req)[0]!.result.status)}` }));
+  llm = await startScriptedLlm((req) =>
+    toolResults(req).length === 0
+      ? { toolCalls: [{ id: 'c-restart', name: 'restart', arguments: { name: 'api' } }] }
+      : { content: `after restart: ${String(toolResults(req)[0]!.result.status)}` },
+  );
 });
 afterAll(async () => {
-  await Promise.all(children.map((c) => (c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); }))));
+  await Promise.all(
+    children.map((c) =>
+      c.exitCode !== null || c.signalCode !== null
+        ? Promise.resolve()
+        : new Promise((r) => {
+            c.once('exit', r);
+            c.kill('SIGKILL');
+          }),
+    ),
+  );
   await llm?.close();
   await redis?.stop();
 });
 
 async function serve(config: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { PATH: process.env.PATH ?? '', LESTRADE_FROM_SOURCE: '1', REDIS_URL: redis.url, OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONFIG: config, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      LESTRADE_FROM_SOURCE: '1',
+      REDIS_URL: redis.url,
+      OPENAI_API_KEY: 'sk-x',
+      OPENAI_BASE_URL: llm.baseUrl,
+      LESTRADE_CONFIG: config,
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: 'ignore',
   });
   children.push(child);
@@ -48,7 +69,13 @@ describe('an investigation awaiting approval', () => {
     await serve(rt.config, port);
     const waiting = await statusIs(base, id, ['awaiting_approval']);
     expect(waiting.approvals.pending).toEqual([expect.objectContaining({ toolCallId: 'c-restart', tool: 'restart' })]);
-    expect((await postJson(`${base}/api/investigations/${id}/approvals`, { decisions: [{ toolCallId: 'c-restart', approved: true }] })).status).toBe(202);
+    expect(
+      (
+        await postJson(`${base}/api/investigations/${id}/approvals`, {
+          decisions: [{ toolCallId: 'c-restart', approved: true }],
+        })
+      ).status,
+    ).toBe(202);
     const done = await statusIs(base, id, ['completed', 'failed'], 20_000);
     expect(done).toMatchObject({ status: 'completed', rca: 'after restart: no_data' });
     expect(existsSync(rt.marker('api'))).toBe(true);

@@ -11,19 +11,36 @@ import { waitFor } from '../../../helpers/service.js';
 let redis: TestRedis;
 let client: Redis;
 
-beforeAll(async () => { redis = await startRedis(); client = new Redis(redis.url); });
-afterAll(async () => { client.disconnect(); await redis.stop(); });
+beforeAll(async () => {
+  redis = await startRedis();
+  client = new Redis(redis.url);
+});
+afterAll(async () => {
+  client.disconnect();
+  await redis.stop();
+});
 
 function capture() {
   const logs: Array<Record<string, unknown>> = [];
-  const log = createLogger('info', new Writable({ write(c: Buffer, _e, cb) { for (const l of c.toString().split('\n')) if (l.trim()) logs.push(JSON.parse(l)); cb(); } }));
+  const log = createLogger(
+    'info',
+    new Writable({
+      write(c: Buffer, _e, cb) {
+        for (const l of c.toString().split('\n')) if (l.trim()) logs.push(JSON.parse(l));
+        cb();
+      },
+    }),
+  );
   return { log, logs };
 }
 
 describe('CancelSignals', () => {
   it('aborts every run of the cancelled investigation in every subscribed process, and no other', async () => {
     const { log } = capture();
-    const [one, two] = await Promise.all([CancelSignals.start(new Redis(redis.url), log), CancelSignals.start(new Redis(redis.url), log)]);
+    const [one, two] = await Promise.all([
+      CancelSignals.start(new Redis(redis.url), log),
+      CancelSignals.start(new Redis(redis.url), log),
+    ]);
     try {
       const a1 = one.register('a');
       const a2 = one.register('a');
@@ -57,12 +74,14 @@ describe('CancelSignals', () => {
     await signals.close();
   });
 
-  it('logs its connection\'s errors, and disconnects it when closed', async () => {
+  it("logs its connection's errors, and disconnects it when closed", async () => {
     const { log, logs } = capture();
     const subscriber = new Redis(redis.url);
     const signals = await CancelSignals.start(subscriber, log);
     subscriber.emit('error', new Error('connection reset'));
-    expect(logs).toEqual([expect.objectContaining({ level: 40, err: 'connection reset', msg: 'cancel channel connection error' })]);
+    expect(logs).toEqual([
+      expect.objectContaining({ level: 40, err: 'connection reset', msg: 'cancel channel connection error' }),
+    ]);
     await signals.close();
     await waitFor('the connection to end', async () => subscriber.status === 'end');
     expect(await CancelSignals.publish(client, 'a')).toBe(0);

@@ -20,14 +20,26 @@ beforeAll(async () => {
   work = new Queue(QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
   expiries = new Queue(EXPIRY_QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
 });
-afterAll(async () => { await work.close(); await expiries.close(); client.disconnect(); await redis.stop(); });
+afterAll(async () => {
+  await work.close();
+  await expiries.close();
+  client.disconnect();
+  await redis.stop();
+});
 beforeEach(async () => {
   await client.flushall();
   continuations = new Continuations(client, { attempts: 4, backoffMs: 250, retentionSeconds: 900 });
 });
-afterEach(async () => { await continuations.close(); });
+afterEach(async () => {
+  await continuations.close();
+});
 
-const workOptions = { attempts: 4, backoff: { type: 'retry-after', delay: 250 }, removeOnComplete: { age: 900 }, removeOnFail: { age: 900 } };
+const workOptions = {
+  attempts: 4,
+  backoff: { type: 'retry-after', delay: 250 },
+  removeOnComplete: { age: 900 },
+  removeOnFail: { age: 900 },
+};
 
 describe('Continuations', () => {
   it('resumes a paused run with one job per pause, on the work queue', async () => {
@@ -36,7 +48,11 @@ describe('Continuations', () => {
     await continuations.resume(ID, 'ask', 3);
     expect(await work.getJobCountByTypes('waiting')).toBe(2);
     const job = (await work.getJob(`${ID}-resume-2`))!;
-    expect(job).toMatchObject({ name: 'investigate', data: { investigationId: ID, phase: 'investigation' }, opts: workOptions });
+    expect(job).toMatchObject({
+      name: 'investigate',
+      data: { investigationId: ID, phase: 'investigation' },
+      opts: workOptions,
+    });
     expect((await work.getJob(`${ID}-resume-3`))!.data).toEqual({ investigationId: ID, phase: 'ask' });
   });
 
@@ -44,7 +60,11 @@ describe('Continuations', () => {
     await continuations.ask(ID, 1);
     await continuations.ask(ID, 1);
     expect(await work.getJobCountByTypes('waiting')).toBe(1);
-    expect(await work.getJob(`${ID}-ask-1`)).toMatchObject({ name: 'investigate', data: { investigationId: ID, phase: 'ask' }, opts: workOptions });
+    expect(await work.getJob(`${ID}-ask-1`)).toMatchObject({
+      name: 'investigate',
+      data: { investigationId: ID, phase: 'ask' },
+      opts: workOptions,
+    });
   });
 
   it('expires a pause later, on a queue of its own, retried with an exponential backoff', async () => {
@@ -53,8 +73,15 @@ describe('Continuations', () => {
     const job = (await expiries.getJob(`${ID}-expire-5`))!;
     expect(await job.getState()).toBe('delayed');
     expect(job).toMatchObject({
-      name: 'expire', data: { investigationId: ID, phase: 'ask', seq: 5 },
-      opts: { delay: 60_000, attempts: 4, backoff: { type: 'exponential', delay: 1_000 }, removeOnComplete: { age: 900 }, removeOnFail: { age: 900 } },
+      name: 'expire',
+      data: { investigationId: ID, phase: 'ask', seq: 5 },
+      opts: {
+        delay: 60_000,
+        attempts: 4,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: { age: 900 },
+        removeOnFail: { age: 900 },
+      },
     });
   });
 });

@@ -26,11 +26,24 @@ let workerConn: Redis;
 let deps: TestJobDeps;
 
 const alert = (identity: string): Issue => ({
-  identity, fingerprint: identity, source: 'alertmanager', sourceInstance: 'am', title: identity, description: '', url: null,
-  severity: 'critical', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T08:00:00.000Z', raw: null,
+  identity,
+  fingerprint: identity,
+  source: 'alertmanager',
+  sourceInstance: 'am',
+  title: identity,
+  description: '',
+  url: null,
+  severity: 'critical',
+  status: 'open',
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T08:00:00.000Z',
+  raw: null,
 });
 const turn = (seq: number): AwaitingTurn => ({
-  seq, calls: [{ id: 'c1', name: 'restart', arguments: '{}' }], results: [null],
+  seq,
+  calls: [{ id: 'c1', name: 'restart', arguments: '{}' }],
+  results: [null],
   approvals: [{ toolCallId: 'c1', tool: 'restart', params: {}, reason: 'r', callKey: 'restart({})' }],
 });
 
@@ -40,7 +53,12 @@ beforeAll(async () => {
   work = new Queue(QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
   expiries = new Queue(EXPIRY_QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
 });
-afterAll(async () => { await work.close(); await expiries.close(); client.disconnect(); await redis.stop(); });
+afterAll(async () => {
+  await work.close();
+  await expiries.close();
+  client.disconnect();
+  await redis.stop();
+});
 beforeEach(async () => {
   await client.flushall();
   deps = await jobDeps(redis.url, client, 'sk-unused-secret');
@@ -50,7 +68,12 @@ beforeEach(async () => {
   workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
   worker = startExpiryWorker(workerConn, runs, continuations, deps.log);
 });
-afterEach(async () => { await worker?.close(); workerConn.disconnect(); await continuations.close(); await deps.close(); });
+afterEach(async () => {
+  await worker?.close();
+  workerConn.disconnect();
+  await continuations.close();
+  await deps.close();
+});
 
 /** A record paused at pause `seq`. */
 async function paused(identity: string, seq: number): Promise<string> {
@@ -59,7 +82,8 @@ async function paused(identity: string, seq: number): Promise<string> {
   await runs.pause(id, 'investigation', turn(seq), 60);
   return id;
 }
-const expiryDone = (id: string, seq: number) => waitFor('the expiry job', async () => (await expiries.getJobState(`${id}-expire-${seq}`)) === 'completed', 10_000);
+const expiryDone = (id: string, seq: number) =>
+  waitFor('the expiry job', async () => (await expiries.getJobState(`${id}-expire-${seq}`)) === 'completed', 10_000);
 
 describe('the expiry worker', () => {
   it('ends a pause still waiting and queues the resume, saying so', async () => {
@@ -69,7 +93,15 @@ describe('the expiry worker', () => {
     expect((await store.get(id))!.status).toBe('queued');
     expect(await runs.pauseState(id)).toEqual({ seq: 2, expired: true });
     expect((await work.getJob(`${id}-resume-2`))!.data).toEqual({ investigationId: id, phase: 'investigation' });
-    expect(deps.logs).toEqual([expect.objectContaining({ level: 30, id, phase: 'investigation', seq: 2, msg: 'approvals expired; the investigation goes on without them' })]);
+    expect(deps.logs).toEqual([
+      expect.objectContaining({
+        level: 30,
+        id,
+        phase: 'investigation',
+        seq: 2,
+        msg: 'approvals expired; the investigation goes on without them',
+      }),
+    ]);
   });
 
   it('does nothing once the decisions came first, or for an earlier pause', async () => {
@@ -96,6 +128,8 @@ describe('the expiry worker', () => {
 
   it('logs its own errors', () => {
     worker!.emit('error', new Error('connection reset'));
-    expect(deps.logs).toEqual([expect.objectContaining({ level: 50, err: 'connection reset', msg: 'expiry worker error' })]);
+    expect(deps.logs).toEqual([
+      expect.objectContaining({ level: 50, err: 'connection reset', msg: 'expiry worker error' }),
+    ]);
   });
 });

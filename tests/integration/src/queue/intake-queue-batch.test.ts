@@ -21,26 +21,42 @@ function delivery(n: number, from = 0, groupName = 'Batch') {
   const body = amFixture('group-next').body;
   const alert = body.alerts[0]!;
   const alerts = Array.from({ length: n }, (_, k) => ({
-    ...alert, fingerprint: (from + k).toString(16).padStart(16, '0'),
+    ...alert,
+    fingerprint: (from + k).toString(16).padStart(16, '0'),
     labels: { ...(alert.labels as Record<string, string>), alertname: groupName, pod: `pod-${from + k}` },
   }));
   return { ...body, groupKey: `{}:{alertname="${groupName}"}`, alerts };
 }
 const post = async (base: string, body: unknown) => {
-  const res = await fetch(`${base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}/webhooks/alertmanager`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 };
 const jobIds = async () => (await queue.getJobs(['waiting', 'prioritized', 'delayed'])).map((j) => j.id).sort();
-const dispatchedJobIds = async () => { await jobsDispatched(admin); return jobIds(); };
+const dispatchedJobIds = async () => {
+  await jobsDispatched(admin);
+  return jobIds();
+};
 /** Redis counts every change to its data set; a delivery that writes nothing leaves it as it was. */
 const writes = async () => Number(/rdb_changes_since_last_save:(\d+)/.exec(await admin.info('persistence'))![1]);
 
 beforeAll(async () => {
   redis = await startRedis();
   admin = new Redis(redis.url);
-  queue = new Queue(QUEUE_NAME, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX });
+  queue = new Queue(QUEUE_NAME, {
+    connection: new Redis(redis.url, { maxRetriesPerRequest: null }),
+    prefix: QUEUE_PREFIX,
+  });
 });
-afterAll(async () => { await svc?.close(); await queue.close(); admin.disconnect(); await redis.stop(); });
+afterAll(async () => {
+  await svc?.close();
+  await queue.close();
+  admin.disconnect();
+  await redis.stop();
+});
 beforeEach(async () => {
   await svc?.close();
   svc = undefined;
@@ -104,7 +120,9 @@ describe('a delivery of many alerts', () => {
     const store = new InvestigationStore(admin, { dedupTtlSeconds: 60, retentionSeconds: 60 });
     const issues = issuesFromWebhook(WebhookPayloadSchema.parse(delivery(4, 0)));
     // The first attempt got as far as the claim script: every alert claimed, no job added.
-    const { items: claimed } = await store.claimMany(issues.map((issue) => ({ kind: 'claim' as const, issue, status: 'queued' as const, priority: 3 })));
+    const { items: claimed } = await store.claimMany(
+      issues.map((issue) => ({ kind: 'claim' as const, issue, status: 'queued' as const, priority: 3 })),
+    );
     expect(await jobIds()).toEqual([]);
     const retry = await post(svc.base, delivery(4, 0));
     expect(retry.body.duplicates).toEqual(claimed.map((c) => c.id));

@@ -21,15 +21,27 @@ beforeAll(async () => {
   queue = new Queue(QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
   // Finished long ago: never the oldest waiting.
   await queue.add('investigate', { investigationId: 'old' }, { jobId: 'finished', timestamp: NOW - 86_400_000 });
-  const worker = new Worker(QUEUE_NAME, async () => 'done', { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX });
+  const worker = new Worker(QUEUE_NAME, async () => 'done', {
+    connection: new Redis(redis.url, { maxRetriesPerRequest: null }),
+    prefix: QUEUE_PREFIX,
+  });
   await waitFor('the old job to complete', async () => (await queue.getJobState('finished')) === 'completed');
   await worker.close();
 });
-afterAll(async () => { await intake.close(); await queue.close(); conn.disconnect(); await redis.stop(); });
+afterAll(async () => {
+  await intake.close();
+  await queue.close();
+  conn.disconnect();
+  await redis.stop();
+});
 beforeEach(async () => {
   await queue.drain(true);
   await intake?.close();
-  intake = new Intake(conn, new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), { attempts: 1, backoffMs: 100, retentionSeconds: 3600 });
+  intake = new Intake(conn, new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }), {
+    attempts: 1,
+    backoffMs: 100,
+    retentionSeconds: 3600,
+  });
 });
 
 const add = (jobId: string, ageMs: number, opts: { priority?: number; delay?: number } = {}) =>
@@ -65,9 +77,13 @@ describe('waitingStats', () => {
 describe('waitingStats over many delayed retries', () => {
   it('looks at the hundred due first: the oldest retry, due first, counts whatever comes after it', async () => {
     await add('retry-oldest', 100_000, { delay: 60_000 });
-    await queue.addBulk(Array.from({ length: 100 }, (_, i) => ({
-      name: 'investigate', data: { investigationId: `r${i}` }, opts: { jobId: `r${i}`, timestamp: NOW - 1_000, delay: 60_000 + i },
-    })));
+    await queue.addBulk(
+      Array.from({ length: 100 }, (_, i) => ({
+        name: 'investigate',
+        data: { investigationId: `r${i}` },
+        opts: { jobId: `r${i}`, timestamp: NOW - 1_000, delay: 60_000 + i },
+      })),
+    );
     expect(await intake.waitingStats(NOW)).toEqual({ waiting: 101, oldestWaitingSeconds: 100 });
   });
 });

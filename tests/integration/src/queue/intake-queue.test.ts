@@ -17,8 +17,20 @@ let intake: Intake;
 let queue: Queue;
 
 const issue = (identity: string, over: Partial<Issue> = {}): Issue => ({
-  identity, fingerprint: identity.split('@')[0]!, source: 'alertmanager', sourceInstance: 'am', title: `alert ${identity}`, description: '',
-  url: null, severity: 'critical', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T08:00:00.000Z', raw: null, ...over,
+  identity,
+  fingerprint: identity.split('@')[0]!,
+  source: 'alertmanager',
+  sourceInstance: 'am',
+  title: `alert ${identity}`,
+  description: '',
+  url: null,
+  severity: 'critical',
+  status: 'open',
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T08:00:00.000Z',
+  raw: null,
+  ...over,
 });
 
 beforeAll(async () => {
@@ -26,7 +38,11 @@ beforeAll(async () => {
   conn = new Redis(redis.url, { maxRetriesPerRequest: null });
   queue = new Queue(QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
 });
-afterAll(async () => { await queue.close(); conn.disconnect(); await redis.stop(); });
+afterAll(async () => {
+  await queue.close();
+  conn.disconnect();
+  await redis.stop();
+});
 beforeEach(async () => {
   await conn.flushall();
   await intake?.close();
@@ -49,7 +65,12 @@ describe('Intake.accept', () => {
       const job = (await queue.getJob(id))!;
       expect(job.name).toBe('investigate');
       expect(job.data).toEqual({ investigationId: id });
-      expect(job.opts).toMatchObject({ attempts: 3, backoff: { type: 'retry-after', delay: 250 }, removeOnComplete: { age: 900 }, removeOnFail: { age: 900 } });
+      expect(job.opts).toMatchObject({
+        attempts: 3,
+        backoff: { type: 'retry-after', delay: 250 },
+        removeOnComplete: { age: 900 },
+        removeOnFail: { age: 900 },
+      });
     }
   });
 
@@ -57,10 +78,17 @@ describe('Intake.accept', () => {
     const first = (await accept([issue('a@1'), issue('b@1')])).queued;
     await conn.flushall(); // as if the identities' TTL had run out
     const again = await accept([issue('c@1'), issue('a@1'), issue('b@1')]);
-    expect(again).toMatchObject({ queued: [expect.any(String), expect.any(String), expect.any(String)], duplicates: [] });
+    expect(again).toMatchObject({
+      queued: [expect.any(String), expect.any(String), expect.any(String)],
+      duplicates: [],
+    });
     expect(again.queued.filter((id) => first.includes(id))).toEqual([]);
     const records = await Promise.all(again.queued.map((id) => store.get(id)));
-    expect(records.map((r) => [r!.status, r!.issue.identity])).toEqual([['queued', 'c@1'], ['queued', 'a@1'], ['queued', 'b@1']]);
+    expect(records.map((r) => [r!.status, r!.issue.identity])).toEqual([
+      ['queued', 'c@1'],
+      ['queued', 'a@1'],
+      ['queued', 'b@1'],
+    ]);
   });
 
   it('reports a repeat as a duplicate, and keeps its waiting job as it is', async () => {
@@ -71,16 +99,24 @@ describe('Intake.accept', () => {
     expect(await queue.getJobCounts('prioritized')).toMatchObject({ prioritized: 1 });
   });
 
-  it('marks a resolved issue\'s investigation, and reports nothing for one it never saw', async () => {
+  it("marks a resolved issue's investigation, and reports nothing for one it never saw", async () => {
     const [id] = (await accept([issue('a@1')])).queued;
-    expect(await accept([issue('a@1', { status: 'resolved' }), issue('zz@1', { status: 'resolved' })])).toEqual({ queued: [], duplicates: [], resolved: [id] });
+    expect(await accept([issue('a@1', { status: 'resolved' }), issue('zz@1', { status: 'resolved' })])).toEqual({
+      queued: [],
+      duplicates: [],
+      resolved: [id],
+    });
     expect((await store.get(id!))!.issueStatus).toBe('resolved');
     expect(await queue.getJobCounts('prioritized')).toMatchObject({ prioritized: 1 });
   });
 
   it('does not enqueue a repeat of a finished investigation again', async () => {
     const [done, failed] = (await accept([issue('a@1'), issue('b@1')])).queued;
-    await store.complete(done!, { rca: 'r', toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, llmCalls: 1 } });
+    await store.complete(done!, {
+      rca: 'r',
+      toolCalls: [],
+      usage: { promptTokens: 0, completionTokens: 0, llmCalls: 1 },
+    });
     await store.fail(failed!, 'x');
     await queue.obliterate({ force: true });
     expect(await accept([issue('a@1'), issue('b@1')])).toMatchObject({ duplicates: [done, failed] });
@@ -92,12 +128,25 @@ describe('Intake.accept', () => {
     const ids = (await accept([issue('done@1'), issue('delayed@1'), issue('failed@1')])).queued;
     const [doneId, delayedId, failedId] = ids as [string, string, string];
     // A worker that completes one job, fails another for good, and leaves the third to retry later.
-    const worker = new Worker(QUEUE_NAME, async (job) => {
-      if (job.id === failedId) throw new UnrecoverableError('gone for good');
-      if (job.id === delayedId) throw new Error('try later');
-    }, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX, settings: { backoffStrategy: () => 60_000 } });
-    await waitFor('the jobs to settle', async () => (await queue.getJobState(doneId)) === 'completed'
-      && (await queue.getJobState(delayedId)) === 'delayed' && (await queue.getJobState(failedId)) === 'failed');
+    const worker = new Worker(
+      QUEUE_NAME,
+      async (job) => {
+        if (job.id === failedId) throw new UnrecoverableError('gone for good');
+        if (job.id === delayedId) throw new Error('try later');
+      },
+      {
+        connection: new Redis(redis.url, { maxRetriesPerRequest: null }),
+        prefix: QUEUE_PREFIX,
+        settings: { backoffStrategy: () => 60_000 },
+      },
+    );
+    await waitFor(
+      'the jobs to settle',
+      async () =>
+        (await queue.getJobState(doneId)) === 'completed' &&
+        (await queue.getJobState(delayedId)) === 'delayed' &&
+        (await queue.getJobState(failedId)) === 'failed',
+    );
     await worker.close();
     const out = await accept([issue('done@1'), issue('delayed@1'), issue('failed@1')]);
     expect(out.duplicates).toEqual(ids);
@@ -128,9 +177,11 @@ describe('Intake.accept', () => {
     expect(await queue.getJobState(id)).toBe('unknown');
   });
 
-  it('asks for a linked issue\'s write-back again on a repeat, and for no other repeat', async () => {
+  it("asks for a linked issue's write-back again on a repeat, and for no other repeat", async () => {
     const asked: string[] = [];
-    intake.onLinked = async (id) => { asked.push(id); };
+    intake.onLinked = async (id) => {
+      asked.push(id);
+    };
     const [alertId] = (await accept([issue('a@1')])).queued;
     const incident = issue('P1', { source: 'pager', related: [{ source: 'alertmanager', identity: 'a@1' }] });
     const { linked } = await accept([incident]);
@@ -149,7 +200,10 @@ describe('waiting work', () => {
     await queue.add('investigate', { investigationId: 'x' }, { jobId: 'later', delay: 60_000 });
     await queue.add('investigate', { investigationId: 'y' }, { jobId: 'first', priority: 1 });
     expect(await intake.waitingCount()).toBe(4);
-    const worker = new Worker(QUEUE_NAME, async () => 'done', { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX });
+    const worker = new Worker(QUEUE_NAME, async () => 'done', {
+      connection: new Redis(redis.url, { maxRetriesPerRequest: null }),
+      prefix: QUEUE_PREFIX,
+    });
     await waitFor('the waiting jobs to complete', async () => (await queue.getJobCounts('completed')).completed === 3);
     await worker.close();
     expect(await intake.waitingCount()).toBe(1);
@@ -160,7 +214,10 @@ describe('waiting work', () => {
     const now = Date.now();
     // Finished work, however old, is not waiting.
     await queue.add('investigate', { investigationId: 'old' }, { jobId: 'finished', timestamp: now - 3_600_000 });
-    const worker = new Worker(QUEUE_NAME, async () => 'done', { connection: new Redis(redis.url, { maxRetriesPerRequest: null }), prefix: QUEUE_PREFIX });
+    const worker = new Worker(QUEUE_NAME, async () => 'done', {
+      connection: new Redis(redis.url, { maxRetriesPerRequest: null }),
+      prefix: QUEUE_PREFIX,
+    });
     await waitFor('the old job to complete', async () => (await queue.getJobState('finished')) === 'completed');
     await worker.close();
     await accept([issue('a@1')]);
@@ -168,7 +225,11 @@ describe('waiting work', () => {
     expect(await intake.waitingStats(now + 10_000)).toEqual({ waiting: 2, oldestWaitingSeconds: 10 });
     await (await queue.getJob('newer'))!.remove();
     expect(await intake.waitingStats(now + 10_000)).toEqual({ waiting: 1, oldestWaitingSeconds: 10 });
-    await queue.add('investigate', { investigationId: 'x' }, { jobId: 'retrying', delay: 60_000, timestamp: now - 30_000 });
+    await queue.add(
+      'investigate',
+      { investigationId: 'x' },
+      { jobId: 'retrying', delay: 60_000, timestamp: now - 30_000 },
+    );
     expect(await intake.waitingStats(now + 10_000)).toEqual({ waiting: 2, oldestWaitingSeconds: 40 });
     expect(await intake.waitingStats(now - 60_000)).toEqual({ waiting: 2, oldestWaitingSeconds: 0 });
   });

@@ -19,8 +19,19 @@ let deps: TestJobDeps;
 let worker: Worker;
 
 const alert = (identity: string): Issue => ({
-  identity, fingerprint: identity, source: 'alertmanager', sourceInstance: 'am', title: identity, description: '', url: null,
-  severity: 'critical', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T08:00:00.000Z', raw: null,
+  identity,
+  fingerprint: identity,
+  source: 'alertmanager',
+  sourceInstance: 'am',
+  title: identity,
+  description: '',
+  url: null,
+  severity: 'critical',
+  status: 'open',
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T08:00:00.000Z',
+  raw: null,
 });
 
 beforeAll(async () => {
@@ -28,21 +39,38 @@ beforeAll(async () => {
   client = new Redis(redis.url, { maxRetriesPerRequest: null });
   workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
 });
-afterAll(async () => { client.disconnect(); workerConn.disconnect(); await redis.stop(); });
+afterAll(async () => {
+  client.disconnect();
+  workerConn.disconnect();
+  await redis.stop();
+});
 beforeEach(async () => {
   await client.flushall();
   deps = await jobDeps(redis.url, client, 'sk-unused-secret');
-  worker = startInvestigationWorker(workerConn, deps, { concurrency: 3, backoffMs: 400, lockDurationMs: 45_000, stalledIntervalMs: 20_000 });
+  worker = startInvestigationWorker(workerConn, deps, {
+    concurrency: 3,
+    backoffMs: 400,
+    lockDurationMs: 45_000,
+    stalledIntervalMs: 20_000,
+  });
 });
-afterEach(async () => { await worker.close(); await deps.close(); });
+afterEach(async () => {
+  await worker.close();
+  await deps.close();
+});
 
 describe('the investigation worker', () => {
   it('takes investigation jobs with the configured concurrency, lock and stall check', () => {
     expect(worker.name).toBe(QUEUE_NAME);
-    expect(worker.opts).toMatchObject({ prefix: QUEUE_PREFIX, concurrency: 3, lockDuration: 45_000, stalledInterval: 20_000 });
+    expect(worker.opts).toMatchObject({
+      prefix: QUEUE_PREFIX,
+      concurrency: 3,
+      lockDuration: 45_000,
+      stalledInterval: 20_000,
+    });
   });
 
-  it('waits the server\'s Retry-After before a retry, else backs off exponentially from backoffMs', () => {
+  it("waits the server's Retry-After before a retry, else backs off exponentially from backoffMs", () => {
     const backoff = worker.opts.settings!.backoffStrategy!;
     expect(backoff(1, 'retry-after', new RetryableError('429', { retryAfterMs: 1_234 }))).toBe(1_234);
     expect(backoff(3, 'retry-after', new Error('socket hang up'))).toBe(1_600);
@@ -50,22 +78,56 @@ describe('the investigation worker', () => {
 
   it('fails a running follow-up whose job BullMQ failed for good, the investigation staying completed', async () => {
     const { id } = await deps.store.claim(alert('ask'));
-    await deps.store.complete(id, { rca: 'r', toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 } });
+    await deps.store.complete(id, {
+      rca: 'r',
+      toolCalls: [],
+      usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
+    });
     await deps.runs.ask(id, [], 'why?');
     await deps.runs.begin(id, 'ask', 1, 'q1');
-    const job = { id: `${id}-ask-0`, data: { investigationId: id, phase: 'ask' }, failedReason: 'stalled', getState: async () => 'failed' };
+    const job = {
+      id: `${id}-ask-0`,
+      data: { investigationId: id, phase: 'ask' },
+      failedReason: 'stalled',
+      getState: async () => 'failed',
+    };
     worker.emit('failed', job as never, new Error('job stalled more than allowable limit'), 'active');
-    await waitFor('the follow-up to fail', async () => (await deps.store.get(id))!.conversation[0]!.status === 'failed');
+    await waitFor(
+      'the follow-up to fail',
+      async () => (await deps.store.get(id))!.conversation[0]!.status === 'failed',
+    );
     expect((await deps.store.get(id))!.status).toBe('completed');
     expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
-    expect(deps.logs).toEqual([expect.objectContaining({ level: 50, id, phase: 'ask', err: 'stalled', msg: 'investigation failed: its job failed outside the handler' })]);
+    expect(deps.logs).toEqual([
+      expect.objectContaining({
+        level: 50,
+        id,
+        phase: 'ask',
+        err: 'stalled',
+        msg: 'investigation failed: its job failed outside the handler',
+      }),
+    ]);
   });
 
   it('leaves a follow-up that is not running alone', async () => {
     const { id } = await deps.store.claim(alert('idle'));
-    await deps.store.complete(id, { rca: 'r', toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 } });
+    await deps.store.complete(id, {
+      rca: 'r',
+      toolCalls: [],
+      usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
+    });
     await deps.runs.ask(id, [], 'why?');
-    worker.emit('failed', { id: 'x', data: { investigationId: id, phase: 'ask' }, failedReason: 'stalled', getState: async () => 'failed' } as never, new Error('x'), 'active');
+    worker.emit(
+      'failed',
+      {
+        id: 'x',
+        data: { investigationId: id, phase: 'ask' },
+        failedReason: 'stalled',
+        getState: async () => 'failed',
+      } as never,
+      new Error('x'),
+      'active',
+    );
     await new Promise((r) => setTimeout(r, 100));
     expect((await deps.store.get(id))!.conversation[0]!.status).toBe('queued');
     expect(deps.logs).toEqual([]);

@@ -20,13 +20,31 @@ let queue: Queue<InvestigationJobData>;
 let dispatcher: JobDispatcher | undefined;
 
 const issue = (identity: string): Issue => ({
-  identity, fingerprint: identity, source: 'alertmanager', sourceInstance: 'am', title: identity, description: '', url: null,
-  severity: 'critical', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T08:00:00.000Z', raw: null,
+  identity,
+  fingerprint: identity,
+  source: 'alertmanager',
+  sourceInstance: 'am',
+  title: identity,
+  description: '',
+  url: null,
+  severity: 'critical',
+  status: 'open',
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T08:00:00.000Z',
+  raw: null,
 });
 const options = (id: string, priority: number): JobsOptions => ({ jobId: id, ...(priority > 0 ? { priority } : {}) });
 /** Claims n investigations at the given priority; their ids, in claim order. */
 async function claim(n: number, priority = 0, prefix = 'a'): Promise<string[]> {
-  const { items } = await store.claimMany(Array.from({ length: n }, (_, i) => ({ kind: 'claim' as const, issue: issue(`${prefix}${i}`), status: 'queued' as const, priority })));
+  const { items } = await store.claimMany(
+    Array.from({ length: n }, (_, i) => ({
+      kind: 'claim' as const,
+      issue: issue(`${prefix}${i}`),
+      status: 'queued' as const,
+      priority,
+    })),
+  );
   return items.map((r) => r.id);
 }
 const waiting = () => queue.getJobCountByTypes('waiting', 'prioritized');
@@ -34,12 +52,26 @@ const waiting = () => queue.getJobCountByTypes('waiting', 'prioritized');
 function holdingAdds() {
   let release!: () => void;
   let begun!: () => void;
-  const gate = new Promise<void>((r) => { release = r; });
-  const adding = new Promise<void>((r) => { begun = r; });
-  const add: typeof queue.add = async (...args) => { begun(); await gate; return queue.add(...args); };
-  const addBulk: typeof queue.addBulk = async (...args) => { begun(); await gate; return queue.addBulk(...args); };
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  const adding = new Promise<void>((r) => {
+    begun = r;
+  });
+  const add: typeof queue.add = async (...args) => {
+    begun();
+    await gate;
+    return queue.add(...args);
+  };
+  const addBulk: typeof queue.addBulk = async (...args) => {
+    begun();
+    await gate;
+    return queue.addBulk(...args);
+  };
   const replaced: Record<string | symbol, unknown> = { add, addBulk };
-  const held = new Proxy(queue, { get: (target, p) => (Object.hasOwn(replaced, p) ? replaced[p] : Reflect.get(target, p, target)) });
+  const held = new Proxy(queue, {
+    get: (target, p) => (Object.hasOwn(replaced, p) ? replaced[p] : Reflect.get(target, p, target)),
+  });
   return { queue: held, adding, release };
 }
 
@@ -48,9 +80,19 @@ beforeAll(async () => {
   client = new Redis(redis.url, { maxRetriesPerRequest: null });
   queue = new Queue(QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
 });
-afterAll(async () => { await queue.close(); client.disconnect(); await redis.stop(); });
-beforeEach(async () => { await client.flushall(); store = new InvestigationStore(client, { dedupTtlSeconds: 3600, retentionSeconds: 3600 }); });
-afterEach(async () => { await dispatcher?.stop(); dispatcher = undefined; });
+afterAll(async () => {
+  await queue.close();
+  client.disconnect();
+  await redis.stop();
+});
+beforeEach(async () => {
+  await client.flushall();
+  store = new InvestigationStore(client, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
+});
+afterEach(async () => {
+  await dispatcher?.stop();
+  dispatcher = undefined;
+});
 
 describe('JobDispatcher', () => {
   it('adds a job per claimed investigation, at its priority, and empties the dispatch set', async () => {
@@ -129,7 +171,15 @@ describe('JobDispatcher', () => {
 
   it('sweeps periodically for entries left behind, logging a failed sweep', async () => {
     const logs: Array<Record<string, unknown>> = [];
-    const log = createLogger('info', new Writable({ write(c: Buffer, _e, cb) { for (const l of c.toString().split('\n')) if (l.trim()) logs.push(JSON.parse(l)); cb(); } }));
+    const log = createLogger(
+      'info',
+      new Writable({
+        write(c: Buffer, _e, cb) {
+          for (const l of c.toString().split('\n')) if (l.trim()) logs.push(JSON.parse(l));
+          cb();
+        },
+      }),
+    );
     await claim(2);
     dispatcher = new JobDispatcher(client, queue, options, 200);
     dispatcher.start(30, log);
@@ -138,11 +188,25 @@ describe('JobDispatcher', () => {
     await claim(1, 0, 'after-stop');
     await new Promise((r) => setTimeout(r, 120));
     expect(await client.zcard(keys.dispatch())).toBe(1);
-    const broken = new JobDispatcher(client, queue, () => { throw new Error('no options'); }, 200);
+    const broken = new JobDispatcher(
+      client,
+      queue,
+      () => {
+        throw new Error('no options');
+      },
+      200,
+    );
     broken.start(30, log);
-    await waitFor('the warning', async () => logs.some((l) => l.msg === 'job dispatch failed; retried at the next sweep'), 5_000);
+    await waitFor(
+      'the warning',
+      async () => logs.some((l) => l.msg === 'job dispatch failed; retried at the next sweep'),
+      5_000,
+    );
     await broken.stop();
-    expect(logs.find((l) => l.msg === 'job dispatch failed; retried at the next sweep')).toMatchObject({ level: 40, err: 'no options' });
+    expect(logs.find((l) => l.msg === 'job dispatch failed; retried at the next sweep')).toMatchObject({
+      level: 40,
+      err: 'no options',
+    });
   });
 });
 
@@ -150,7 +214,10 @@ describe('dispatchBacklog', () => {
   it('counts the undispatched and says since when the oldest waits, whatever its priority', async () => {
     expect(await dispatchBacklog(client)).toEqual({ count: 0, oldest: null });
     const t0 = new Date('2026-11-30T08:00:00.000Z');
-    await store.claimMany([{ kind: 'claim', issue: issue('x'), status: 'queued', priority: 4 }], new Date(t0.getTime() + 5_000));
+    await store.claimMany(
+      [{ kind: 'claim', issue: issue('x'), status: 'queued', priority: 4 }],
+      new Date(t0.getTime() + 5_000),
+    );
     await store.claimMany([{ kind: 'claim', issue: issue('y'), status: 'queued', priority: 9 }], t0);
     expect(await dispatchBacklog(client)).toEqual({ count: 2, oldest: t0.getTime() });
   });

@@ -16,8 +16,14 @@ import { startTestService, waitFor } from '../../../helpers/service.js';
 let redis: TestRedis;
 let conn: Redis;
 
-beforeAll(async () => { redis = await startRedis(); conn = new Redis(redis.url, { maxRetriesPerRequest: null }); });
-afterAll(async () => { conn.disconnect(); await redis.stop(); });
+beforeAll(async () => {
+  redis = await startRedis();
+  conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+});
+afterAll(async () => {
+  conn.disconnect();
+  await redis.stop();
+});
 
 describe('BullMQ job retention', () => {
   it('of investigation jobs follows queue.retentionSeconds from the configuration', async () => {
@@ -26,14 +32,21 @@ describe('BullMQ job retention', () => {
     const svc = await startTestService(redis.url, { LESTRADE_CONFIG: config });
     const queue = new Queue(QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
     try {
-      const res = await fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(amFixture('group-next').body) });
-      const { queued } = await res.json() as { queued: string[] };
+      const res = await fetch(`${svc.base}/webhooks/alertmanager`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(amFixture('group-next').body),
+      });
+      const { queued } = (await res.json()) as { queued: string[] };
       expect(queued).toHaveLength(2);
       for (const id of queued) {
         // Jobs are added by the dispatcher just after the answer.
         const job = await waitFor(`job ${id}`, () => queue.getJob(id));
         expect(job.opts).toMatchObject({
-          attempts: 4, backoff: { type: 'retry-after', delay: 1234 }, removeOnComplete: { age: 777 }, removeOnFail: { age: 777 },
+          attempts: 4,
+          backoff: { type: 'retry-after', delay: 1234 },
+          removeOnComplete: { age: 777 },
+          removeOnFail: { age: 777 },
         });
       }
     } finally {
@@ -48,13 +61,29 @@ describe('BullMQ job retention', () => {
     const queue = new Queue(WRITE_BACK_QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
     try {
       const { id } = await store.claim({
-        identity: 'OPS-1', fingerprint: 'OPS-1', source: 'tickets', sourceInstance: 't', title: 't', description: '', url: null,
-        severity: 'high', status: 'open', labels: {}, annotations: {}, startedAt: '2026-01-01T00:00:00Z', raw: null,
+        identity: 'OPS-1',
+        fingerprint: 'OPS-1',
+        source: 'tickets',
+        sourceInstance: 't',
+        title: 't',
+        description: '',
+        url: null,
+        severity: 'high',
+        status: 'open',
+        labels: {},
+        annotations: {},
+        startedAt: '2026-01-01T00:00:00Z',
+        raw: null,
         locator: { key: 'OPS-1', ref: { key: 'OPS-1' } },
       });
       await wb.request((await store.get(id))!);
       const job = await queue.getJob(writeBackJobId(id));
-      expect(job!.opts).toMatchObject({ attempts: 3, backoff: { type: 'retry-after', delay: 99 }, removeOnComplete: { age: 4321 }, removeOnFail: { age: 4321 } });
+      expect(job!.opts).toMatchObject({
+        attempts: 3,
+        backoff: { type: 'retry-after', delay: 99 },
+        removeOnComplete: { age: 4321 },
+        removeOnFail: { age: 4321 },
+      });
     } finally {
       await queue.close();
       await wb.close();

@@ -24,29 +24,65 @@ let deps: WriteBackDeps;
 let jobs: Queue;
 const linkedAsks: string[] = [];
 
-const base = { description: '', url: null, severity: 'critical' as const, status: 'open' as const, labels: {}, annotations: {}, startedAt: '2026-11-30T08:00:00.000Z', raw: null };
-const alert = (fp: string): Issue => ({ ...base, identity: `${fp}@2026-11-30T08:00:00.000Z`, fingerprint: fp, source: 'alertmanager', sourceInstance: 'am', title: `alert ${fp}` });
-const incident = (id: string, fps: string[]): Issue => ({
-  ...base, identity: id, fingerprint: id, source: 'pager', sourceInstance: 'pd', title: `incident ${id}`,
-  locator: { key: id, ref: { incidentId: id } }, related: fps.map((fp) => ({ source: 'alertmanager', identity: `${fp}@2026-11-30T08:00:00.000Z` })),
+const base = {
+  description: '',
+  url: null,
+  severity: 'critical' as const,
+  status: 'open' as const,
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T08:00:00.000Z',
+  raw: null,
+};
+const alert = (fp: string): Issue => ({
+  ...base,
+  identity: `${fp}@2026-11-30T08:00:00.000Z`,
+  fingerprint: fp,
+  source: 'alertmanager',
+  sourceInstance: 'am',
+  title: `alert ${fp}`,
 });
-const finish = (id: string, rca: string) => store.complete(id, { rca, toolCalls: [], usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 } });
+const incident = (id: string, fps: string[]): Issue => ({
+  ...base,
+  identity: id,
+  fingerprint: id,
+  source: 'pager',
+  sourceInstance: 'pd',
+  title: `incident ${id}`,
+  locator: { key: id, ref: { incidentId: id } },
+  related: fps.map((fp) => ({ source: 'alertmanager', identity: `${fp}@2026-11-30T08:00:00.000Z` })),
+});
+const finish = (id: string, rca: string) =>
+  store.complete(id, { rca, toolCalls: [], usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 } });
 
 beforeAll(async () => {
   redis = await startRedis();
   conn = new Redis(redis.url, { maxRetriesPerRequest: null });
   jobs = new Queue(QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
 });
-afterAll(async () => { await intake?.close(); await jobs.close(); conn.disconnect(); await redis.stop(); });
+afterAll(async () => {
+  await intake?.close();
+  await jobs.close();
+  conn.disconnect();
+  await redis.stop();
+});
 beforeEach(async () => {
   await conn.flushall();
   await intake?.close();
   store = new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
   intake = new Intake(conn, store, { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });
   linkedAsks.length = 0;
-  intake.onLinked = async (id) => { linkedAsks.push(id); };
+  intake.onLinked = async (id) => {
+    linkedAsks.push(id);
+  };
   writer = new RecordingWriter();
-  deps = { redis: conn, store, writers: new Map([['pager', writer]]), log: createLogger('silent'), retentionSeconds: 3600 };
+  deps = {
+    redis: conn,
+    store,
+    writers: new Map([['pager', writer]]),
+    log: createLogger('silent'),
+    retentionSeconds: 3600,
+  };
 });
 
 describe('an incident made of alerts already investigated', () => {
@@ -126,7 +162,10 @@ describe('an incident made of alerts already investigated', () => {
     await store.fail(am!, 'LLM said no');
     const pd = (await intake.accept([incident('P4', ['aaaa'])])).linked![0]!;
     expect(await runWriteBack(pd, 1, false, deps)).toBe('failed');
-    expect((await store.get(pd))!.writeBacks[0]).toMatchObject({ status: 'failed', error: expect.stringContaining('failed or expired') });
+    expect((await store.get(pd))!.writeBacks[0]).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('failed or expired'),
+    });
     expect(writer.comments).toEqual([]);
   });
 });

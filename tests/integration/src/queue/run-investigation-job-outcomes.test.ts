@@ -18,21 +18,45 @@ let deps: TestJobDeps;
 let settled: unknown[][];
 
 const alert = (identity: string): Issue => ({
-  identity, fingerprint: identity, source: 'alertmanager', sourceInstance: 'am', title: `Alert ${identity}`, description: '', url: null,
-  severity: 'critical', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T08:00:00.000Z', raw: null,
+  identity,
+  fingerprint: identity,
+  source: 'alertmanager',
+  sourceInstance: 'am',
+  title: `Alert ${identity}`,
+  description: '',
+  url: null,
+  severity: 'critical',
+  status: 'open',
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T08:00:00.000Z',
+  raw: null,
 });
 const usage = { promptTokens: 7, completionTokens: 3, llmCalls: 2 };
 const stepped = (): LoopState => ({ ...initialState([{ role: 'user', content: 'go' }]), usage, steps: 1 });
 
-beforeAll(async () => { redis = await startRedis(); client = new Redis(redis.url); });
-afterAll(async () => { client.disconnect(); await redis.stop(); });
+beforeAll(async () => {
+  redis = await startRedis();
+  client = new Redis(redis.url);
+});
+afterAll(async () => {
+  client.disconnect();
+  await redis.stop();
+});
 beforeEach(async () => {
   await client.flushall();
   deps = await jobDeps(redis.url, client, SECRET);
   settled = [];
-  deps.hooks = { admit: async () => ({ kind: 'run' }), settled: async (id, u) => { settled.push([id, u]); } };
+  deps.hooks = {
+    admit: async () => ({ kind: 'run' }),
+    settled: async (id, u) => {
+      settled.push([id, u]);
+    },
+  };
 });
-afterEach(async () => { await deps.close(); });
+afterEach(async () => {
+  await deps.close();
+});
 
 describe('a completed investigation', () => {
   it('has its usage accounted and its write-back asked for', async () => {
@@ -46,17 +70,29 @@ describe('a completed investigation', () => {
 
   it('stays completed when its usage cannot be recorded, saying so', async () => {
     const { id } = await deps.store.claim(alert('ledger'));
-    deps.hooks = { admit: async () => ({ kind: 'run' }), settled: async () => { throw new Error('ledger down'); } };
+    deps.hooks = {
+      admit: async () => ({ kind: 'run' }),
+      settled: async () => {
+        throw new Error('ledger down');
+      },
+    };
     deps.script = async () => ({ answer: 'RCA', finishReason: 'answer', state: stepped() });
     await runInvestigationJob(fakeJob(id), deps);
     expect((await deps.store.get(id))!.status).toBe('completed');
-    expect(deps.logs.find((l) => l.msg === 'could not record usage')).toMatchObject({ level: 40, id, err: 'ledger down' });
+    expect(deps.logs.find((l) => l.msg === 'could not record usage')).toMatchObject({
+      level: 40,
+      id,
+      err: 'ledger down',
+    });
     expect(deps.completions).toEqual([id]);
   });
 
   it('cancelled while its answer was being written, is neither accounted, logged completed, nor written back', async () => {
     const { id } = await deps.store.claim(alert('late-cancel'));
-    deps.script = async () => { await deps.runs.cancel(id); return { answer: 'RCA', finishReason: 'answer', state: stepped() }; };
+    deps.script = async () => {
+      await deps.runs.cancel(id);
+      return { answer: 'RCA', finishReason: 'answer', state: stepped() };
+    };
     await runInvestigationJob(fakeJob(id), deps);
     expect((await deps.store.get(id))!.status).toBe('cancelled');
     expect(settled).toEqual([]);
@@ -74,7 +110,9 @@ describe('a completed investigation', () => {
 
   it('ends quietly on a cancellation the loop raised itself', async () => {
     const { id } = await deps.store.claim(alert('raised'));
-    deps.script = async () => { throw new CancelledError('investigation cancelled'); };
+    deps.script = async () => {
+      throw new CancelledError('investigation cancelled');
+    };
     await runInvestigationJob(fakeJob(id), deps);
     expect(deps.logs.at(-1)).toMatchObject({ id, msg: 'investigation cancelled' });
   });
@@ -83,18 +121,31 @@ describe('a completed investigation', () => {
 describe('a failed investigation', () => {
   it('has the usage of its progress accounted when it gives up after a step', async () => {
     const { id } = await deps.store.claim(alert('fail'));
-    deps.script = async ({ opts }) => { await opts.onStep!(stepped()); throw new PermanentError('bad key'); };
+    deps.script = async ({ opts }) => {
+      await opts.onStep!(stepped());
+      throw new PermanentError('bad key');
+    };
     await expect(runInvestigationJob(fakeJob(id), deps)).rejects.toThrow(UnrecoverableError);
     expect(settled).toEqual([[id, usage]]);
-    deps.hooks = { admit: async () => ({ kind: 'run' }), settled: async () => { throw new Error('ledger down'); } };
+    deps.hooks = {
+      admit: async () => ({ kind: 'run' }),
+      settled: async () => {
+        throw new Error('ledger down');
+      },
+    };
     const other = await deps.store.claim(alert('fail-2'));
     await expect(runInvestigationJob(fakeJob(other.id), deps)).rejects.toThrow('bad key');
-    expect(deps.logs.find((l) => l.msg === 'could not record usage')).toMatchObject({ id: other.id, err: 'ledger down' });
+    expect(deps.logs.find((l) => l.msg === 'could not record usage')).toMatchObject({
+      id: other.id,
+      err: 'ledger down',
+    });
   });
 
   it('accounts nothing when it failed before its first step', async () => {
     const { id } = await deps.store.claim(alert('early'));
-    deps.script = async () => { throw new PermanentError('bad key'); };
+    deps.script = async () => {
+      throw new PermanentError('bad key');
+    };
     await expect(runInvestigationJob(fakeJob(id), deps)).rejects.toThrow('bad key');
     expect(settled).toEqual([]);
   });
@@ -105,14 +156,25 @@ describe('a follow-up question', () => {
     const { id } = await deps.store.claim(alert(identity));
     await deps.store.complete(id, { rca: 'r', toolCalls: [], usage });
     if (checkpoint) await deps.store.saveCheckpoint(id, stepped());
-    const earlier = (question: string) => ({ question, answer: `yes to ${question}`, status: 'answered' as const, askedAt: 'a', answeredAt: 'b', error: null });
+    const earlier = (question: string) => ({
+      question,
+      answer: `yes to ${question}`,
+      status: 'answered' as const,
+      askedAt: 'a',
+      answeredAt: 'b',
+      error: null,
+    });
     await deps.runs.ask(id, [earlier('first?'), earlier('second?')], 'why?');
     return id;
   }
 
   it('continues the conversation from its checkpoint and stores the answer, the investigation staying completed', async () => {
     const id = await asked('ask');
-    deps.script = async (call) => ({ answer: `answer to ${call.question}`, finishReason: 'answer', state: { ...call.state!, question: 'why?' } });
+    deps.script = async (call) => ({
+      answer: `answer to ${call.question}`,
+      finishReason: 'answer',
+      state: { ...call.state!, question: 'why?' },
+    });
     await runInvestigationJob(fakeJob(id, { phase: 'ask', jobId: `${id}-ask-2` }), deps);
     expect(deps.calls).toMatchObject([{ kind: 'followUp', question: 'why?', entry: 2, state: { steps: 1 } }]);
     const inv = (await deps.store.get(id))!;
@@ -120,7 +182,13 @@ describe('a follow-up question', () => {
     expect(inv.conversation).toEqual([
       expect.objectContaining({ question: 'first?', answer: 'yes to first?', status: 'answered' }),
       expect.objectContaining({ question: 'second?', answer: 'yes to second?', status: 'answered' }),
-      expect.objectContaining({ question: 'why?', answer: 'answer to why?', status: 'answered', answeredAt: expect.any(String), error: null }),
+      expect.objectContaining({
+        question: 'why?',
+        answer: 'answer to why?',
+        status: 'answered',
+        answeredAt: expect.any(String),
+        error: null,
+      }),
     ]);
     expect((await deps.store.loadCheckpoint(id))!.question).toBeNull();
     expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
@@ -137,7 +205,10 @@ describe('a follow-up question', () => {
     await expect(runInvestigationJob(fakeJob(id, { phase: 'ask' }), deps)).rejects.toThrow(UnrecoverableError);
     expect(deps.calls).toEqual([]);
     const inv = (await deps.store.get(id))!;
-    expect(inv.conversation.at(-1)).toMatchObject({ status: 'failed', error: expect.stringMatching(/^the conversation history has expired/) });
+    expect(inv.conversation.at(-1)).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^the conversation history has expired/),
+    });
     expect(inv.conversation[0]!.status).toBe('answered');
     expect(await client.hget(keys.investigation(id), 'askStatus')).toBe('failed');
     expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
@@ -146,7 +217,9 @@ describe('a follow-up question', () => {
 
   it('goes back to the queue on a retryable error, its entry untouched', async () => {
     const id = await asked('retry');
-    deps.script = async () => { throw new RetryableError(`busy ${SECRET}`, { retryAfterMs: 700 }); };
+    deps.script = async () => {
+      throw new RetryableError(`busy ${SECRET}`, { retryAfterMs: 700 });
+    };
     const err = await runInvestigationJob(fakeJob(id, { phase: 'ask' }), deps).catch((e: Error) => e);
     expect(err).toBeInstanceOf(RetryableError);
     expect(err).toMatchObject({ message: 'busy [redacted]', retryAfterMs: 700 });
@@ -154,13 +227,31 @@ describe('a follow-up question', () => {
     expect(inv.conversation.at(-1)).toMatchObject({ status: 'queued', error: null });
     expect(await client.hget(keys.investigation(id), 'askStatus')).toBe('queued');
     expect(await client.ttl(keys.investigation(id))).toBe(-1);
-    expect(deps.logs.at(-1)).toMatchObject({ level: 40, phase: 'ask', attempt: 1, retryAfterMs: 700, msg: 'investigation will be retried' });
+    expect(deps.logs.at(-1)).toMatchObject({
+      level: 40,
+      phase: 'ask',
+      attempt: 1,
+      retryAfterMs: 700,
+      msg: 'investigation will be retried',
+    });
   });
 
   it('is answered without admission, which is for starting investigations (a budget reached holds nothing back)', async () => {
     const id = await asked('budget');
-    deps.hooks = { admit: async () => ({ kind: 'wait', reason: 'budget reached', delayMs: 5_000, until: '2026-11-30T09:00:00.000Z' }), settled: async () => {} };
-    deps.script = async (call) => ({ answer: 'because', finishReason: 'answer', state: { ...call.state!, question: 'why?' } });
+    deps.hooks = {
+      admit: async () => ({
+        kind: 'wait',
+        reason: 'budget reached',
+        delayMs: 5_000,
+        until: '2026-11-30T09:00:00.000Z',
+      }),
+      settled: async () => {},
+    };
+    deps.script = async (call) => ({
+      answer: 'because',
+      finishReason: 'answer',
+      state: { ...call.state!, question: 'why?' },
+    });
     const job = fakeJob(id, { phase: 'ask' });
     await runInvestigationJob(job, deps);
     expect(job.moved).toEqual([]);

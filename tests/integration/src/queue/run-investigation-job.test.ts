@@ -16,27 +16,57 @@ let client: Redis;
 let deps: TestJobDeps;
 
 const alert = (identity: string, over: Partial<Issue> = {}): Issue => ({
-  identity, fingerprint: identity, source: 'alertmanager', sourceInstance: 'am', title: `Alert ${identity}`, description: '', url: null,
-  severity: 'critical', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T08:00:00.000Z', raw: null, ...over,
+  identity,
+  fingerprint: identity,
+  source: 'alertmanager',
+  sourceInstance: 'am',
+  title: `Alert ${identity}`,
+  description: '',
+  url: null,
+  severity: 'critical',
+  status: 'open',
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T08:00:00.000Z',
+  raw: null,
+  ...over,
 });
-const answer = (text = 'RCA', state: LoopState = initialState([{ role: 'user', content: 'go' }])) => ({ answer: text, finishReason: 'answer' as const, state });
+const answer = (text = 'RCA', state: LoopState = initialState([{ role: 'user', content: 'go' }])) => ({
+  answer: text,
+  finishReason: 'answer' as const,
+  state,
+});
 const turn: AwaitingTurn = {
-  seq: 3, calls: [{ id: 'c1', name: 'restart', arguments: '{}' }], results: [null],
+  seq: 3,
+  calls: [{ id: 'c1', name: 'restart', arguments: '{}' }],
+  results: [null],
   approvals: [{ toolCallId: 'c1', tool: 'restart', params: {}, reason: 'side effects', callKey: 'restart({})' }],
 };
 
-beforeAll(async () => { redis = await startRedis(); client = new Redis(redis.url); });
-afterAll(async () => { client.disconnect(); await redis.stop(); });
+beforeAll(async () => {
+  redis = await startRedis();
+  client = new Redis(redis.url);
+});
+afterAll(async () => {
+  client.disconnect();
+  await redis.stop();
+});
 beforeEach(async () => {
   await client.flushall();
   deps = await jobDeps(redis.url, client, SECRET);
 });
-afterEach(async () => { await deps.close(); });
+afterEach(async () => {
+  await deps.close();
+});
 
 describe('a job of a finished investigation', () => {
-  it('asks again for a completed one\'s write-back when it is the investigation\'s own job; a resume job does nothing', async () => {
+  it("asks again for a completed one's write-back when it is the investigation's own job; a resume job does nothing", async () => {
     const { id } = await deps.store.claim(alert('done'));
-    await deps.store.complete(id, { rca: 'r', toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 } });
+    await deps.store.complete(id, {
+      rca: 'r',
+      toolCalls: [],
+      usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
+    });
     await runInvestigationJob(fakeJob(id, { jobId: `${id}-resume-1` }), deps);
     expect(deps.completions).toEqual([]);
     await runInvestigationJob(fakeJob(id), deps);
@@ -44,13 +74,24 @@ describe('a job of a finished investigation', () => {
     expect(deps.calls).toEqual([]);
   });
 
-  it('ends a cancelled or failed one\'s stale job at once, not held back by admission (a budget reached)', async () => {
-    deps.hooks = { admit: async () => ({ kind: 'wait', reason: 'budget reached', delayMs: 5_000, until: '2026-11-30T09:00:00.000Z' }), settled: async () => {} };
+  it("ends a cancelled or failed one's stale job at once, not held back by admission (a budget reached)", async () => {
+    deps.hooks = {
+      admit: async () => ({
+        kind: 'wait',
+        reason: 'budget reached',
+        delayMs: 5_000,
+        until: '2026-11-30T09:00:00.000Z',
+      }),
+      settled: async () => {},
+    };
     const cancelled = (await deps.store.claim(alert('cancelled'))).id;
     await deps.runs.cancel(cancelled);
     const failed = (await deps.store.claim(alert('failed'))).id;
     await deps.store.fail(failed, 'bad key');
-    for (const [id, status] of [[cancelled, 'cancelled'], [failed, 'failed']] as const) {
+    for (const [id, status] of [
+      [cancelled, 'cancelled'],
+      [failed, 'failed'],
+    ] as const) {
       const job = fakeJob(id);
       await runInvestigationJob(job, deps);
       expect(job.moved).toEqual([]);
@@ -67,12 +108,22 @@ describe('admission', () => {
     await runInvestigationJob(fakeJob(id), deps);
     expect(await deps.store.get(id)).toMatchObject({ status: 'skipped', skipReason: 'its issue resolved first' });
     expect(deps.calls).toEqual([]);
-    expect(deps.logs).toEqual([expect.objectContaining({ level: 30, id, reason: 'its issue resolved first', msg: 'investigation skipped' })]);
+    expect(deps.logs).toEqual([
+      expect.objectContaining({ level: 30, id, reason: 'its issue resolved first', msg: 'investigation skipped' }),
+    ]);
   });
 
   it('puts a held-back job back until later, saying why, without starting it', async () => {
     const { id } = await deps.store.claim(alert('wait'));
-    deps.hooks = { admit: async () => ({ kind: 'wait', reason: 'budget reached', delayMs: 5_000, until: '2026-11-30T09:00:00.000Z' }), settled: async () => {} };
+    deps.hooks = {
+      admit: async () => ({
+        kind: 'wait',
+        reason: 'budget reached',
+        delayMs: 5_000,
+        until: '2026-11-30T09:00:00.000Z',
+      }),
+      settled: async () => {},
+    };
     const job = fakeJob(id);
     const before = Date.now();
     await expect(runInvestigationJob(job, deps, 'token-1')).rejects.toThrow(DelayedError);
@@ -80,7 +131,12 @@ describe('admission', () => {
     expect(job.moved[0]![0]).toBeGreaterThanOrEqual(before + 5_000);
     expect(job.moved[0]![0]).toBeLessThan(Date.now() + 5_001);
     expect(job.moved[0]![1]).toBe('token-1');
-    expect(await deps.store.get(id)).toMatchObject({ status: 'queued', waitingReason: 'budget reached', waitingUntil: '2026-11-30T09:00:00.000Z', attempts: 0 });
+    expect(await deps.store.get(id)).toMatchObject({
+      status: 'queued',
+      waitingReason: 'budget reached',
+      waitingUntil: '2026-11-30T09:00:00.000Z',
+      attempts: 0,
+    });
     expect(deps.calls).toEqual([]);
   });
 
@@ -93,11 +149,14 @@ describe('admission', () => {
     expect(await deps.store.get(id)).toMatchObject({ status: 'completed', waitingReason: null, waitingUntil: null });
   });
 
-  it('runs a group\'s investigation over the members that joined until it began', async () => {
+  it("runs a group's investigation over the members that joined until it began", async () => {
     const group = { key: 'g', title: 'Group g', quietSeconds: 0, maxWaitSeconds: 0 };
     const { id } = await deps.store.claim(alert('m1', { group }));
     deps.hooks = {
-      admit: async () => { await deps.store.claim(alert('m2', { group })); return { kind: 'run' }; },
+      admit: async () => {
+        await deps.store.claim(alert('m2', { group }));
+        return { kind: 'run' };
+      },
       settled: async () => {},
     };
     deps.script = async () => answer();
@@ -149,9 +208,20 @@ describe('a run', () => {
     await runInvestigationJob(fakeJob(id, { attemptsMade: 1 }), deps);
     expect(deps.expiries).toEqual([[id, 'investigation', 3, 60_000]]);
     const inv = (await deps.store.get(id))!;
-    expect(inv).toMatchObject({ status: 'awaiting_approval', attempts: 2, approvals: { seq: 3, pending: [{ toolCallId: 'c1' }] }, toolCalls: [{ name: 'query', durationMs: 4 }] });
+    expect(inv).toMatchObject({
+      status: 'awaiting_approval',
+      attempts: 2,
+      approvals: { seq: 3, pending: [{ toolCallId: 'c1' }] },
+      toolCalls: [{ name: 'query', durationMs: 4 }],
+    });
     expect(deps.completions).toEqual([]);
-    expect(deps.logs.at(-1)).toMatchObject({ id, phase: 'investigation', seq: 3, calls: ['restart'], msg: 'investigation awaits approval' });
+    expect(deps.logs.at(-1)).toMatchObject({
+      id,
+      phase: 'investigation',
+      seq: 3,
+      calls: ['restart'],
+      msg: 'investigation awaits approval',
+    });
   });
 
   it('resumes a paused run from its checkpoint with the decisions made', async () => {

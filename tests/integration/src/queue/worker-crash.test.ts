@@ -37,14 +37,29 @@ afterAll(async () => {
 });
 
 async function stopWorkers() {
-  await Promise.all(children.splice(0).map((c) => (c.exitCode !== null || c.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); }))));
+  await Promise.all(
+    children.splice(0).map((c) =>
+      c.exitCode !== null || c.signalCode !== null
+        ? Promise.resolve()
+        : new Promise((r) => {
+            c.once('exit', r);
+            c.kill('SIGKILL');
+          }),
+    ),
+  );
 }
 
 function startWorker(configPath: string): ChildProcess {
   const child = spawn(process.execPath, [BIN, 'worker'], {
-    env: { PATH: process.env.PATH ?? '', LESTRADE_FROM_SOURCE: '1', REDIS_URL: redis.url, OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONFIG: configPath, LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      LESTRADE_FROM_SOURCE: '1',
+      REDIS_URL: redis.url,
+      OPENAI_API_KEY: 'sk-x',
+      OPENAI_BASE_URL: llm.baseUrl,
+      LESTRADE_CONFIG: configPath,
+      LOG_LEVEL: 'warn',
+    },
     stdio: 'ignore',
   });
   children.push(child);
@@ -54,13 +69,23 @@ function startWorker(configPath: string): ChildProcess {
 describe('a worker that dies mid-investigation', () => {
   it('loses nothing: another worker takes the job over and resumes from the checkpoint', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lestrade-crash-'));
-    writeFileSync(join(dir, 'say.yaml'), 'name: say\ndescription: says a word\ntools:\n  - name: say\n    description: echo a word\n    params: { word: { type: string } }\n    command: [echo, "{{ word }}"]\n');
+    writeFileSync(
+      join(dir, 'say.yaml'),
+      'name: say\ndescription: says a word\ntools:\n  - name: say\n    description: echo a word\n    params: { word: { type: string } }\n    command: [echo, "{{ word }}"]\n',
+    );
     const config = join(dir, 'lestrade.yaml');
-    writeFileSync(config, `queue: { lockDurationMs: 1500, stalledIntervalMs: 1000 }\ntoolsets: { dirs: [${JSON.stringify(dir)}] }\n`);
+    writeFileSync(
+      config,
+      `queue: { lockDurationMs: 1500, stalledIntervalMs: 1000 }\ntoolsets: { dirs: [${JSON.stringify(dir)}] }\n`,
+    );
 
     const first = startWorker(config);
     const body = { ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) };
-    const res = await fetch(`${http.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${http.base}/webhooks/alertmanager`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const { queued } = await res.json();
     await waitFor('the first worker to reach its second model call', async () => llm.requests.length >= 2);
     first.kill('SIGKILL');
@@ -68,12 +93,18 @@ describe('a worker that dies mid-investigation', () => {
     expect((await getJson(`${http.base}/api/investigations/${queued[0]}`)).body.status).toBe('running');
 
     startWorker(config);
-    const done = await waitFor('the investigation to complete', async () => {
-      const inv = (await getJson(`${http.base}/api/investigations/${queued[0]}`)).body;
-      return inv.status === 'completed' && inv;
-    }, 30_000);
+    const done = await waitFor(
+      'the investigation to complete',
+      async () => {
+        const inv = (await getJson(`${http.base}/api/investigations/${queued[0]}`)).body;
+        return inv.status === 'completed' && inv;
+      },
+      30_000,
+    );
     expect(done.rca).toBe('resumed with 1 tool result: first-step');
-    expect(done.toolCalls).toEqual([expect.objectContaining({ name: 'say', status: 'success', params: { word: 'first-step' } })]);
+    expect(done.toolCalls).toEqual([
+      expect.objectContaining({ name: 'say', status: 'success', params: { word: 'first-step' } }),
+    ]);
     // Only the very first call started from scratch: the second worker began from the checkpoint.
     expect(llm.requests.filter((r) => toolResults(r).length === 0)).toHaveLength(1);
     expect(llm.requests.length).toBe(3);
@@ -84,11 +115,20 @@ describe('a worker that dies mid-investigation', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lestrade-stall-'));
     const config = join(dir, 'lestrade.yaml');
     writeFileSync(config, 'queue: { lockDurationMs: 1500, stalledIntervalMs: 1000 }\n');
-    const alert: Record<string, unknown> = { ...amFixture('group-next').body.alerts[0]!, fingerprint: '0123456789abcdef' };
+    const alert: Record<string, unknown> = {
+      ...amFixture('group-next').body.alerts[0]!,
+      fingerprint: '0123456789abcdef',
+    };
     alert.labels = { ...(alert.labels as Record<string, string>), alertname: 'HangsForever' };
     const body = { ...amFixture('group-next').body, alerts: [alert] };
     const hung = () => llm.requests.filter((r) => r.messages[1]?.content?.includes('HangsForever')).length;
-    const { queued } = await (await fetch(`${http.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    const { queued } = await (
+      await fetch(`${http.base}/webhooks/alertmanager`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json();
     for (let i = 1; i <= 2; i++) {
       const worker = startWorker(config);
       await waitFor(`worker ${i} to take the job`, async () => hung() >= i, 15_000);
@@ -96,10 +136,18 @@ describe('a worker that dies mid-investigation', () => {
       await new Promise((r) => worker.once('exit', r));
     }
     startWorker(config); // finds the job stalled more than maxStalledCount allows; BullMQ fails it
-    const inv = await waitFor('the record to end', async () => {
-      const body = (await getJson(`${http.base}/api/investigations/${queued[0]}`)).body;
-      return body.status !== 'running' && body.status !== 'queued' && body;
-    }, 20_000);
-    expect(inv).toMatchObject({ status: 'failed', error: expect.stringMatching(/stalled more than allowable limit/), finishedAt: expect.any(String) });
+    const inv = await waitFor(
+      'the record to end',
+      async () => {
+        const body = (await getJson(`${http.base}/api/investigations/${queued[0]}`)).body;
+        return body.status !== 'running' && body.status !== 'queued' && body;
+      },
+      20_000,
+    );
+    expect(inv).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/stalled more than allowable limit/),
+      finishedAt: expect.any(String),
+    });
   }, 60_000);
 });

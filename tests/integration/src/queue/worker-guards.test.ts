@@ -34,24 +34,47 @@ beforeEach(async () => {
   } as unknown as Investigator;
   const log = createLogger('silent');
   w = await startTestWorker(q, {
-    store, runs: new RunControl(q.conn, 3600), investigator, log, backoffMs: 100,
-    onCompleted: async (inv) => { completions.push(inv); },
+    store,
+    runs: new RunControl(q.conn, 3600),
+    investigator,
+    log,
+    backoffMs: 100,
+    onCompleted: async (inv) => {
+      completions.push(inv);
+    },
   });
 });
-afterEach(async () => { await w?.close(); await intake.close(); });
+afterEach(async () => {
+  await w?.close();
+  await intake.close();
+});
 
 function alert(identity: string): Issue {
   return {
-    identity, fingerprint: identity, source: 'alertmanager', sourceInstance: 'am.test', title: `Alert ${identity}`,
-    description: '', url: null, severity: 'critical', status: 'open', labels: { alertname: 'Test' }, annotations: {},
-    startedAt: '2026-11-30T08:00:00.000Z', raw: null,
+    identity,
+    fingerprint: identity,
+    source: 'alertmanager',
+    sourceInstance: 'am.test',
+    title: `Alert ${identity}`,
+    description: '',
+    url: null,
+    severity: 'critical',
+    status: 'open',
+    labels: { alertname: 'Test' },
+    annotations: {},
+    startedAt: '2026-11-30T08:00:00.000Z',
+    raw: null,
   };
 }
 
 /** Enqueues the investigation's job and waits until BullMQ has finished it. */
 async function runJob(id: string): Promise<void> {
   await intake.enqueue(id);
-  await waitFor(`job ${id} to finish`, async () => ['completed', 'failed'].includes(await (await q.queue.getJob(id))?.getState() ?? ''), 10_000);
+  await waitFor(
+    `job ${id} to finish`,
+    async () => ['completed', 'failed'].includes((await (await q.queue.getJob(id))?.getState()) ?? ''),
+    10_000,
+  );
 }
 
 describe('the investigation worker', () => {
@@ -65,7 +88,11 @@ describe('the investigation worker', () => {
 
   it('does not investigate a completed investigation again; it asks for the write-back again', async () => {
     const { id } = await store.claim(alert('a2'));
-    await store.complete(id, { rca: 'the first RCA', toolCalls: [], usage: { promptTokens: 5, completionTokens: 1, llmCalls: 1 } });
+    await store.complete(id, {
+      rca: 'the first RCA',
+      toolCalls: [],
+      usage: { promptTokens: 5, completionTokens: 1, llmCalls: 1 },
+    });
     const before = await store.get(id);
     await runJob(id);
     expect(investigated).toEqual([]);

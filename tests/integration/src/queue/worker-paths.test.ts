@@ -33,25 +33,49 @@ beforeEach(async () => {
   logs = [];
   completions = [];
   calls = [];
-  onCompleted = async (inv) => { completions.push(inv); };
+  onCompleted = async (inv) => {
+    completions.push(inv);
+  };
   const investigator = {
     investigate: async (issue: Issue, opts: InvestigateOptions = {}) => {
       calls.push({ issue, resumeFrom: opts.resumeFrom });
       return script(calls.length - 1, opts);
     },
   } as unknown as Investigator;
-  const sink = new Writable({ write(c: Buffer, _e, cb) { for (const l of c.toString().split('\n')) if (l.trim()) logs.push(JSON.parse(l)); cb(); } });
+  const sink = new Writable({
+    write(c: Buffer, _e, cb) {
+      for (const l of c.toString().split('\n')) if (l.trim()) logs.push(JSON.parse(l));
+      cb();
+    },
+  });
   const log = createLogger('info', sink, createRedactor([SECRET]));
   w = await startTestWorker(q, {
-    store, runs: new RunControl(q.conn, 3600, createRedactor([SECRET])), investigator, log, backoffMs: 50,
+    store,
+    runs: new RunControl(q.conn, 3600, createRedactor([SECRET])),
+    investigator,
+    log,
+    backoffMs: 50,
     onCompleted: (inv) => onCompleted(inv),
   });
 });
-afterEach(async () => { await w?.close(); });
+afterEach(async () => {
+  await w?.close();
+});
 
 const alert = (identity: string): Issue => ({
-  identity, fingerprint: identity, source: 'alertmanager', sourceInstance: 'am', title: `Alert ${identity}`, description: '', url: null,
-  severity: 'critical', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T08:00:00.000Z', raw: null,
+  identity,
+  fingerprint: identity,
+  source: 'alertmanager',
+  sourceInstance: 'am',
+  title: `Alert ${identity}`,
+  description: '',
+  url: null,
+  severity: 'critical',
+  status: 'open',
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T08:00:00.000Z',
+  raw: null,
 });
 
 /** A state after one tool call (what onStep hands over, and a checkpoint holds). */
@@ -59,16 +83,24 @@ function stepped(text = 'see https://grafana.internal/d/1 and http://prom.intern
   const state = initialState([{ role: 'user', content: 'go' }]);
   state.steps = 1;
   state.usage = { promptTokens: 10, completionTokens: 2, llmCalls: 1 };
-  state.toolCalls = [{ tool: 'prometheus_query', status: 'success', data: text, params: { query: 'up' }, elapsedMs: 12 }];
+  state.toolCalls = [
+    { tool: 'prometheus_query', status: 'success', data: text, params: { query: 'up' }, elapsedMs: 12 },
+  ];
   state.messages.push({ role: 'tool', tool_call_id: 'c1', content: JSON.stringify({ data: text }) });
   return state;
 }
 
 async function run(identity: string, attempts: number): Promise<string> {
   const intake = new Intake(q.conn, store, { attempts, backoffMs: 50, retentionSeconds: 3600 });
-  const { queued: [id] } = await intake.accept([alert(identity)]);
+  const {
+    queued: [id],
+  } = await intake.accept([alert(identity)]);
   await intake.close();
-  await waitFor(`job ${id} to finish`, async () => ['completed', 'failed'].includes(await q.queue.getJobState(id!)), 15_000);
+  await waitFor(
+    `job ${id} to finish`,
+    async () => ['completed', 'failed'].includes(await q.queue.getJobState(id!)),
+    15_000,
+  );
   return id!;
 }
 
@@ -83,7 +115,10 @@ describe('an investigation job', () => {
     };
     const id = await run('ok', 3);
     expect(await store.get(id)).toMatchObject({
-      status: 'completed', rca: '## Root cause\nthe disk', attempts: 1, error: null,
+      status: 'completed',
+      rca: '## Root cause\nthe disk',
+      attempts: 1,
+      error: null,
       toolCalls: [{ name: 'prometheus_query', status: 'success', params: { query: 'up' }, durationMs: 12 }],
       usage: { promptTokens: 10, completionTokens: 2, llmCalls: 1 },
     });
@@ -101,7 +136,11 @@ describe('an investigation job', () => {
       const state = initialState([{ role: 'user', content: 'alert links to https://prompt.example/x' }]);
       state.messages.push({ role: 'tool', tool_call_id: 'a', content: 'first result https://a.internal' });
       state.messages.push({ role: 'tool', tool_call_id: 'b', content: 'https://b.internal/path second' });
-      state.messages.push({ role: 'tool', tool_call_id: 'c', content: [{ type: 'text', text: 'https://parts.example' }] } as never);
+      state.messages.push({
+        role: 'tool',
+        tool_call_id: 'c',
+        content: [{ type: 'text', text: 'https://parts.example' }],
+      } as never);
       state.messages.push({ role: 'assistant', content: 'see https://assistant.example' });
       return { answer: 'RCA', finishReason: 'answer', state };
     };
@@ -122,61 +161,115 @@ describe('an investigation job', () => {
     await intake.close();
     await waitFor('the job to finish', async () => (await q.queue.getJobState(id)) === 'completed');
     expect(calls).toEqual([]);
-    expect(logs).toEqual([expect.objectContaining({ level: 40, id, msg: 'investigation record gone (expired?); dropping job' })]);
+    expect(logs).toEqual([
+      expect.objectContaining({ level: 40, id, msg: 'investigation record gone (expired?); dropping job' }),
+    ]);
   });
 
-  it('logs the worker\'s own errors', async () => {
+  it("logs the worker's own errors", async () => {
     w!.worker.emit('error', new Error('connection reset'));
     expect(logs).toEqual([expect.objectContaining({ level: 50, err: 'connection reset', msg: 'worker error' })]);
   });
 
   it('settles a job BullMQ failed for good (or removed) by failing its unfinished record, and leaves retried ones alone', async () => {
-    const fakeJob = (id: string, state: string) => ({ id, data: { investigationId: id }, failedReason: `stalled ${state}`, getState: async () => state });
+    const fakeJob = (id: string, state: string) => ({
+      id,
+      data: { investigationId: id },
+      failedReason: `stalled ${state}`,
+      getState: async () => state,
+    });
     const ids: string[] = [];
     for (const state of ['failed', 'unknown', 'delayed', 'waiting']) {
       const { id } = await store.claim(alert(`settle-${state}`));
       await store.markRunning(id, 1);
       ids.push(id);
-      w!.worker.emit('failed', fakeJob(id, state) as never, new Error('job stalled more than allowable limit'), 'active');
+      w!.worker.emit(
+        'failed',
+        fakeJob(id, state) as never,
+        new Error('job stalled more than allowable limit'),
+        'active',
+      );
     }
     const [failed, unknown, delayed, waiting] = ids as [string, string, string, string];
-    await waitFor('the records to settle', async () => (await store.get(unknown))?.status === 'failed' && (await store.get(failed))?.status === 'failed');
+    await waitFor(
+      'the records to settle',
+      async () => (await store.get(unknown))?.status === 'failed' && (await store.get(failed))?.status === 'failed',
+    );
     expect(await store.get(failed)).toMatchObject({ status: 'failed', error: 'stalled failed' });
     expect(await store.get(unknown)).toMatchObject({ status: 'failed', error: 'stalled unknown' });
     expect((await store.get(delayed))!.status).toBe('running');
     expect((await store.get(waiting))!.status).toBe('running');
-    expect(logs.filter((l) => l.msg === 'investigation failed: its job failed outside the handler').map((l) => l.id).sort()).toEqual([failed, unknown].sort());
-    expect(logs.filter((l) => l.msg === 'investigation failed: its job failed outside the handler').map((l) => l.phase)).toEqual(['investigation', 'investigation']);
+    expect(
+      logs
+        .filter((l) => l.msg === 'investigation failed: its job failed outside the handler')
+        .map((l) => l.id)
+        .sort(),
+    ).toEqual([failed, unknown].sort());
+    expect(
+      logs.filter((l) => l.msg === 'investigation failed: its job failed outside the handler').map((l) => l.phase),
+    ).toEqual(['investigation', 'investigation']);
   });
 
-  it('uses the error\'s message when BullMQ kept no reason, and logs what it could not settle', async () => {
+  it("uses the error's message when BullMQ kept no reason, and logs what it could not settle", async () => {
     const { id } = await store.claim(alert('no-reason'));
-    w!.worker.emit('failed', { id, data: { investigationId: id }, failedReason: '', getState: async () => 'failed' } as never, new Error('lock lost'), 'active');
+    w!.worker.emit(
+      'failed',
+      { id, data: { investigationId: id }, failedReason: '', getState: async () => 'failed' } as never,
+      new Error('lock lost'),
+      'active',
+    );
     await waitFor('the record to fail', async () => (await store.get(id))?.status === 'failed');
     expect((await store.get(id))!.error).toBe('lock lost');
-    w!.worker.emit('failed', { id: 'broken', data: { investigationId: id }, getState: async () => { throw new Error('redis gone'); } } as never, new Error('x'), 'active');
+    w!.worker.emit(
+      'failed',
+      {
+        id: 'broken',
+        data: { investigationId: id },
+        getState: async () => {
+          throw new Error('redis gone');
+        },
+      } as never,
+      new Error('x'),
+      'active',
+    );
     await waitFor('the warning', async () => logs.find((l) => l.msg === 'could not settle a failed job'));
-    expect(logs.find((l) => l.msg === 'could not settle a failed job')).toMatchObject({ level: 40, id: 'broken', err: 'redis gone' });
+    expect(logs.find((l) => l.msg === 'could not settle a failed job')).toMatchObject({
+      level: 40,
+      id: 'broken',
+      err: 'redis gone',
+    });
     w!.worker.emit('failed', undefined as never, new Error('no job'), 'active');
   });
 
   it('fails at once on a permanent error, keeping the progress made and the reason, without the secret', async () => {
-    script = async (_n, opts) => { await opts.onStep?.(stepped()); throw new PermanentError(`LLM answered 401: bad key ${SECRET}`); };
+    script = async (_n, opts) => {
+      await opts.onStep?.(stepped());
+      throw new PermanentError(`LLM answered 401: bad key ${SECRET}`);
+    };
     const id = await run('permanent', 5);
     expect(calls).toHaveLength(1);
     expect(await store.get(id)).toMatchObject({
-      status: 'failed', attempts: 1, error: 'LLM answered 401: bad key [redacted]',
-      toolCalls: [{ name: 'prometheus_query', durationMs: 12 }], usage: { promptTokens: 10, completionTokens: 2, llmCalls: 1 },
+      status: 'failed',
+      attempts: 1,
+      error: 'LLM answered 401: bad key [redacted]',
+      toolCalls: [{ name: 'prometheus_query', durationMs: 12 }],
+      usage: { promptTokens: 10, completionTokens: 2, llmCalls: 1 },
     });
     const job = (await q.queue.getJob(id))!;
     expect(job.failedReason).toBe('LLM answered 401: bad key [redacted]');
     expect(JSON.stringify(job.stacktrace)).not.toContain(SECRET);
     expect(completions).toEqual([]);
-    expect(logs.find((l) => l.msg === 'investigation failed')).toMatchObject({ id, attempt: 1, err: 'LLM answered 401: bad key [redacted]' });
+    expect(logs.find((l) => l.msg === 'investigation failed')).toMatchObject({
+      id,
+      attempt: 1,
+      err: 'LLM answered 401: bad key [redacted]',
+    });
   });
 
   it('fails with no progress when it failed before its first step', async () => {
-    script = async () => { throw new PermanentError('nope'); };
+    script = async () => {
+      throw new PermanentError('nope');
+    };
     const id = await run('no-progress', 1);
     const raw = await q.conn.hgetall(keys.investigation(id));
     expect(raw.toolCalls).toBeUndefined();
@@ -186,13 +279,20 @@ describe('an investigation job', () => {
   it('is retried after a retryable error, queued again meanwhile with the reason, resuming from its checkpoint', async () => {
     let seenBetween: Investigation | null = null;
     script = async (n, opts) => {
-      if (n === 0) { await opts.onStep?.(stepped()); throw new RetryableError(`LLM answered 429 ${SECRET}`, { retryAfterMs: 300 }); }
+      if (n === 0) {
+        await opts.onStep?.(stepped());
+        throw new RetryableError(`LLM answered 429 ${SECRET}`, { retryAfterMs: 300 });
+      }
       seenBetween = await store.get((await store.list())[0]!.id);
       return { answer: 'second time', finishReason: 'answer', state: opts.resumeFrom! };
     };
     const started = Date.now();
     const statuses = new Set<string>();
-    const watching = setInterval(() => { void store.list().then((l) => { if (l[0]) statuses.add(l[0].status); }); }, 20);
+    const watching = setInterval(() => {
+      void store.list().then((l) => {
+        if (l[0]) statuses.add(l[0].status);
+      });
+    }, 20);
     const id = await run('retry', 3).finally(() => clearInterval(watching));
     expect(statuses).toContain('queued');
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
@@ -206,7 +306,10 @@ describe('an investigation job', () => {
   });
 
   it('takes an error nobody typed as retryable', async () => {
-    script = async (n) => { if (n === 0) throw new Error('socket hang up'); return { answer: 'ok', finishReason: 'answer', state: initialState([]) }; };
+    script = async (n) => {
+      if (n === 0) throw new Error('socket hang up');
+      return { answer: 'ok', finishReason: 'answer', state: initialState([]) };
+    };
     const id = await run('untyped', 2);
     expect(await store.get(id)).toMatchObject({ status: 'completed', attempts: 2 });
     const requeued = logs.find((l) => l.msg === 'investigation will be retried')!;
@@ -215,7 +318,9 @@ describe('an investigation job', () => {
   });
 
   it('fails on its last attempt even when the error is retryable', async () => {
-    script = async () => { throw new RetryableError('LLM answered 503'); };
+    script = async () => {
+      throw new RetryableError('LLM answered 503');
+    };
     const id = await run('last', 2);
     expect(calls).toHaveLength(2);
     expect(await store.get(id)).toMatchObject({ status: 'failed', attempts: 2, error: 'LLM answered 503' });
@@ -225,7 +330,11 @@ describe('an investigation job', () => {
 
   it('stays completed when asking for its write-back fails; the retry asks again without investigating again', async () => {
     let asks = 0;
-    onCompleted = async (inv) => { asks += 1; completions.push(inv); if (asks === 1) throw new Error('writebacks queue unavailable'); };
+    onCompleted = async (inv) => {
+      asks += 1;
+      completions.push(inv);
+      if (asks === 1) throw new Error('writebacks queue unavailable');
+    };
     script = async () => ({ answer: 'RCA', finishReason: 'answer', state: initialState([]) });
     const id = await run('wb-fails', 3);
     expect(calls).toHaveLength(1);
@@ -244,7 +353,11 @@ describe('an investigation job', () => {
     expect((await q.queue.getJob(id))!.attemptsMade).toBe(1);
     await intake.close();
     const inv = (await store.get(id))!;
-    expect(inv).toMatchObject({ status: 'failed', attempts: 1, error: 'saved checkpoint is damaged (not JSON); the investigation cannot resume from it' });
+    expect(inv).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      error: 'saved checkpoint is damaged (not JSON); the investigation cannot resume from it',
+    });
     expect(calls).toEqual([]);
     expect(logs.find((l) => l.msg === 'investigation failed')).toMatchObject({ id, attempt: 1, err: inv.error });
     // The handler settled the record itself: the "failed" event finds nothing left to settle.

@@ -22,18 +22,31 @@ async function serveFailingOnce(backoffMs: number, first: Reply) {
   const config = join(mkdtempSync(join(tmpdir(), 'lestrade-retry-')), 'lestrade.yaml');
   writeFileSync(config, `queue: { backoffMs: ${backoffMs} }\n`);
   h.svc = await startTestService(h.redis.url, {
-    OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_MODEL: 'scripted', LESTRADE_LLM_MAX_RETRIES: '0', LESTRADE_CONFIG: config,
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_BASE_URL: h.llm.baseUrl,
+    LESTRADE_MODEL: 'scripted',
+    LESTRADE_LLM_MAX_RETRIES: '0',
+    LESTRADE_CONFIG: config,
   });
   const one = { ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) };
-  const res = await fetch(`${h.svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(one) });
-  const { queued } = await res.json() as { queued: string[] };
+  const res = await fetch(`${h.svc.base}/webhooks/alertmanager`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(one),
+  });
+  const { queued } = (await res.json()) as { queued: string[] };
   return { id: queued[0]!, callTimes };
 }
 
-const completed = (id: string, timeoutMs: number) => waitFor('the investigation to complete', async () => {
-  const inv = (await getJson(`${h.svc!.base}/api/investigations/${id}`)).body;
-  return inv.status === 'completed' && inv;
-}, timeoutMs);
+const completed = (id: string, timeoutMs: number) =>
+  waitFor(
+    'the investigation to complete',
+    async () => {
+      const inv = (await getJson(`${h.svc!.base}/api/investigations/${id}`)).body;
+      return inv.status === 'completed' && inv;
+    },
+    timeoutMs,
+  );
 
 describe('the retry of an investigation the LLM refused for now', () => {
   it('waits the Retry-After when it is longer than the backoff', async () => {

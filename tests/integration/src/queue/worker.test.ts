@@ -10,15 +10,25 @@ const h = serviceHarness();
 
 async function serveWith(script: Reply[] | Script, extra: Record<string, string> = {}) {
   h.llm = await startScriptedLlm(script);
-  h.svc = await startTestService(h.redis.url, { OPENAI_API_KEY: 'sk-test-secret-key', OPENAI_BASE_URL: h.llm.baseUrl, LESTRADE_MODEL: 'scripted', ...extra });
+  h.svc = await startTestService(h.redis.url, {
+    OPENAI_API_KEY: 'sk-test-secret-key',
+    OPENAI_BASE_URL: h.llm.baseUrl,
+    LESTRADE_MODEL: 'scripted',
+    ...extra,
+  });
   return h.svc;
 }
 const deliver = (s: TestService, name: Parameters<typeof amFixture>[0] = 'group-next') =>
-  fetch(`${s.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(amFixture(name).body) });
-const finished = (s: TestService, n: number) => waitFor(`${n} finished investigations`, async () => {
-  const items = (await getJson(`${s.base}/api/investigations`)).body.items as Array<{ id: string; status: string }>;
-  return items.length === n && items.every((i) => i.status === 'completed' || i.status === 'failed') && items;
-});
+  fetch(`${s.base}/webhooks/alertmanager`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(amFixture(name).body),
+  });
+const finished = (s: TestService, n: number) =>
+  waitFor(`${n} finished investigations`, async () => {
+    const items = (await getJson(`${s.base}/api/investigations`)).body.items as Array<{ id: string; status: string }>;
+    return items.length === n && items.every((i) => i.status === 'completed' || i.status === 'failed') && items;
+  });
 
 describe('workers', () => {
   it('investigate queued issues and store the RCA, tool calls and token usage', async () => {
@@ -50,10 +60,19 @@ describe('workers', () => {
 
   it('retry after an LLM 429 (once the SDK gave up), honouring its Retry-After, and complete', async () => {
     let calls = 0;
-    const s = await serveWith(() => (++calls === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { content: 'done after 429' }),
-      { LESTRADE_LLM_MAX_RETRIES: '0' });
+    const s = await serveWith(
+      () => (++calls === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { content: 'done after 429' }),
+      { LESTRADE_LLM_MAX_RETRIES: '0' },
+    );
     const started = Date.now();
-    await fetch(`${s.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) }) });
+    await fetch(`${s.base}/webhooks/alertmanager`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        ...amFixture('group-next').body,
+        alerts: amFixture('group-next').body.alerts.slice(0, 1),
+      }),
+    });
     const [item] = await finished(s, 1);
     const inv = (await getJson(`${s.base}/api/investigations/${item!.id}`)).body;
     expect(inv).toMatchObject({ status: 'completed', rca: 'done after 429', attempts: 2 });
@@ -63,32 +82,68 @@ describe('workers', () => {
 
   it('fail a permanent LLM error at once, keeping the reason visible', async () => {
     const s = await serveWith([{ status: 401, errorMessage: 'Incorrect API key provided' }]);
-    await fetch(`${s.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) }) });
+    await fetch(`${s.base}/webhooks/alertmanager`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        ...amFixture('group-next').body,
+        alerts: amFixture('group-next').body.alerts.slice(0, 1),
+      }),
+    });
     const [item] = await finished(s, 1);
     const inv = (await getJson(`${s.base}/api/investigations/${item!.id}`)).body;
-    expect(inv).toMatchObject({ status: 'failed', attempts: 1, error: expect.stringMatching(/401.*Incorrect API key/) });
+    expect(inv).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      error: expect.stringMatching(/401.*Incorrect API key/),
+    });
     expect(h.llm!.requests).toHaveLength(1);
   });
 
   it('redact the API key from an error that echoes it, in the record, the logs and the AOF', async () => {
     const KEY = 'sk-test-secret-key';
     let calls = 0;
-    const s = await serveWith(() => (++calls === 1
-      ? { status: 500, headers: { 'retry-after': '0' }, errorMessage: `upstream said the key ${KEY} is throttled` }
-      : { status: 401, errorMessage: `Incorrect API key provided: ${KEY}. Find your key at https://x:${KEY}@llm.example/keys` }),
-    { LESTRADE_LLM_MAX_RETRIES: '0', ALERTMANAGER_WEBHOOK_TOKEN: 'hook-token-123', LESTRADE_API_TOKEN: 'api-token-456' });
+    const s = await serveWith(
+      () =>
+        ++calls === 1
+          ? { status: 500, headers: { 'retry-after': '0' }, errorMessage: `upstream said the key ${KEY} is throttled` }
+          : {
+              status: 401,
+              errorMessage: `Incorrect API key provided: ${KEY}. Find your key at https://x:${KEY}@llm.example/keys`,
+            },
+      {
+        LESTRADE_LLM_MAX_RETRIES: '0',
+        ALERTMANAGER_WEBHOOK_TOKEN: 'hook-token-123',
+        LESTRADE_API_TOKEN: 'api-token-456',
+      },
+    );
     const hook = { authorization: 'Bearer hook-token-123', 'content-type': 'application/json' };
     const body = { ...amFixture('group-next').body, alerts: amFixture('group-next').body.alerts.slice(0, 1) };
-    const { queued } = await (await fetch(`${s.base}/webhooks/alertmanager`, { method: 'POST', headers: hook, body: JSON.stringify(body) })).json();
-    const api = (path: string) => fetch(`${s.base}/api/investigations${path}`, { headers: { authorization: 'Bearer api-token-456' } }).then((r) => r.json());
-    const inv = await waitFor('the investigation to fail', async () => {
-      const i = await api(`/${queued[0]}`);
-      return i.status === 'failed' && i;
-    }, 30_000);
-    expect(inv.error).toMatch(/401 Incorrect API key provided: \[redacted\]\. Find your key at https:\/\/x:\[redacted\]@llm\.example/);
-    expect(s.logs.some((l) => l.msg === 'investigation will be retried' && String(l.err).includes('[redacted]'))).toBe(true);
+    const { queued } = await (
+      await fetch(`${s.base}/webhooks/alertmanager`, { method: 'POST', headers: hook, body: JSON.stringify(body) })
+    ).json();
+    const api = (path: string) =>
+      fetch(`${s.base}/api/investigations${path}`, { headers: { authorization: 'Bearer api-token-456' } }).then((r) =>
+        r.json(),
+      );
+    const inv = await waitFor(
+      'the investigation to fail',
+      async () => {
+        const i = await api(`/${queued[0]}`);
+        return i.status === 'failed' && i;
+      },
+      30_000,
+    );
+    expect(inv.error).toMatch(
+      /401 Incorrect API key provided: \[redacted\]\. Find your key at https:\/\/x:\[redacted\]@llm\.example/,
+    );
+    expect(s.logs.some((l) => l.msg === 'investigation will be retried' && String(l.err).includes('[redacted]'))).toBe(
+      true,
+    );
     const dir = ((await h.admin.config('GET', 'dir')) as string[])[1]!;
-    const aof = readdirSync(join(dir, 'appendonlydir')).map((f) => readFileSync(join(dir, 'appendonlydir', f), 'latin1')).join('');
+    const aof = readdirSync(join(dir, 'appendonlydir'))
+      .map((f) => readFileSync(join(dir, 'appendonlydir', f), 'latin1'))
+      .join('');
     expect(aof).toContain('Incorrect API key provided');
     for (const secret of [KEY, 'hook-token-123', 'api-token-456']) {
       expect(JSON.stringify(inv)).not.toContain(secret);

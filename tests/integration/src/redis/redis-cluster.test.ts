@@ -24,17 +24,29 @@ function group(g: number, n: number) {
   const body = amFixture('group-next').body;
   const alert = body.alerts[0]!;
   const alerts = Array.from({ length: n }, (_, i) => ({
-    ...alert, fingerprint: `c1a5${g.toString(16).padStart(4, '0')}${i.toString(16).padStart(8, '0')}`,
+    ...alert,
+    fingerprint: `c1a5${g.toString(16).padStart(4, '0')}${i.toString(16).padStart(8, '0')}`,
     labels: { ...(alert.labels as Record<string, string>), alertname: `Storm${g}`, pod: `pod-${g}-${i}` },
   }));
   return { ...body, groupKey: `{}:{alertname="Storm${g}"}`, alerts };
 }
 const post = (svc: TestService, body: unknown) =>
-  fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  fetch(`${svc.base}/webhooks/alertmanager`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
 function startWorker(url: string, apiKey: string): ChildProcess {
   const child = spawn(process.execPath, [BIN, 'worker'], {
-    env: { ...BASE_ENV, REDIS_URL: url, OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: llm.baseUrl, LESTRADE_CONCURRENCY: '2', LOG_LEVEL: 'warn' },
+    env: {
+      ...BASE_ENV,
+      REDIS_URL: url,
+      OPENAI_API_KEY: apiKey,
+      OPENAI_BASE_URL: llm.baseUrl,
+      LESTRADE_CONCURRENCY: '2',
+      LOG_LEVEL: 'warn',
+    },
     stdio: 'ignore',
   });
   children.push(child);
@@ -49,7 +61,16 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => { c.once('exit', r); c.kill('SIGKILL'); }) : Promise.resolve())));
+  await Promise.all(
+    children.map((c) =>
+      c.exitCode === null
+        ? new Promise((r) => {
+            c.once('exit', r);
+            c.kill('SIGKILL');
+          })
+        : Promise.resolve(),
+    ),
+  );
   await llm?.close();
   await cluster?.stop();
 });
@@ -71,10 +92,16 @@ describe('on a Redis Cluster (three masters)', () => {
 
     startWorker(cluster.url, 'sk-worker-one');
     startWorker(cluster.url, 'sk-worker-two');
-    await waitFor('every investigation to complete', async () => {
-      const items = (await getJson(`${svc.base}/api/investigations?limit=100`)).body.items as Array<{ status: string }>;
-      return items.length === 30 && items.every((i) => i.status === 'completed');
-    }, 60_000);
+    await waitFor(
+      'every investigation to complete',
+      async () => {
+        const items = (await getJson(`${svc.base}/api/investigations?limit=100`)).body.items as Array<{
+          status: string;
+        }>;
+        return items.length === 30 && items.every((i) => i.status === 'completed');
+      },
+      60_000,
+    );
     // One model conversation per investigation: each alert's prompt was sent exactly once.
     const pods = llm.requests.map((r) => /pod=(pod-\d+-\d+)/.exec(r.messages[1]?.content ?? '')?.[1]);
     expect(pods.filter(Boolean)).toHaveLength(30);
@@ -90,8 +117,13 @@ describe('on a Redis Cluster (three masters)', () => {
       const ids = Array.from({ length: 30 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
       const slots = new Set(await Promise.all(ids.map((id) => client.cluster('KEYSLOT', keys.checkpoint(id)))));
       expect(slots.size).toBeGreaterThan(20);
-      const shared = new Set(await Promise.all([keys.index(), keys.investigation(ids[0]!), keys.dedup('x', 'y'), '{lestrade}:bull:investigations:wait']
-        .map((k) => client.cluster('KEYSLOT', k))));
+      const shared = new Set(
+        await Promise.all(
+          [keys.index(), keys.investigation(ids[0]!), keys.dedup('x', 'y'), '{lestrade}:bull:investigations:wait'].map(
+            (k) => client.cluster('KEYSLOT', k),
+          ),
+        ),
+      );
       expect(shared.size).toBe(1);
     } finally {
       client.disconnect();
@@ -101,22 +133,45 @@ describe('on a Redis Cluster (three masters)', () => {
 
 describe('every key carries the hash tag', () => {
   let redis: TestRedis;
-  beforeAll(async () => { redis = await startRedis(); });
-  afterAll(async () => { await redis?.stop(); });
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
 
   it('runs intake and an investigation as an ACL user allowed only {lestrade}:* and lestrade:checkpoint:*', async () => {
     const admin = new Redis(redis.url);
-    await admin.acl('SETUSER', 'lestrade', 'on', '>acl-pass-123', 'resetkeys', '~{lestrade}:*', '~lestrade:checkpoint:*', 'resetchannels', '&*', '+@all');
+    await admin.acl(
+      'SETUSER',
+      'lestrade',
+      'on',
+      '>acl-pass-123',
+      'resetkeys',
+      '~{lestrade}:*',
+      '~lestrade:checkpoint:*',
+      'resetchannels',
+      '&*',
+      '+@all',
+    );
     admin.disconnect();
     const url = redis.url.replace('redis://', 'redis://lestrade:acl-pass-123@');
-    const svc = await startTestService(url, { LOG_LEVEL: 'warn', OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: llm.baseUrl });
+    const svc = await startTestService(url, {
+      LOG_LEVEL: 'warn',
+      OPENAI_API_KEY: 'sk-x',
+      OPENAI_BASE_URL: llm.baseUrl,
+    });
     try {
       const res = await post(svc, group(99, 3));
       expect(res.status).toBe(200);
-      await waitFor('the investigations to complete', async () => {
-        const items = (await getJson(`${svc.base}/api/investigations`)).body.items as Array<{ status: string }>;
-        return items.length === 3 && items.every((i) => i.status === 'completed');
-      }, 30_000);
+      await waitFor(
+        'the investigations to complete',
+        async () => {
+          const items = (await getJson(`${svc.base}/api/investigations`)).body.items as Array<{ status: string }>;
+          return items.length === 3 && items.every((i) => i.status === 'completed');
+        },
+        30_000,
+      );
       expect(svc.logs.filter((l) => /NOPERM/.test(JSON.stringify(l)))).toEqual([]);
     } finally {
       await svc.close();

@@ -29,7 +29,10 @@ function made(client: RedisClient): RedisClient {
   clients.push(client);
   return client;
 }
-const single = (c: RedisClient): RedisOptions => { expect(c).toBeInstanceOf(Redis); return (c as Redis).options; };
+const single = (c: RedisClient): RedisOptions => {
+  expect(c).toBeInstanceOf(Redis);
+  return (c as Redis).options;
+};
 const cluster = (c: RedisClient): ClusterOptions & { redisOptions: RedisOptions } => {
   expect(c).toBeInstanceOf(Cluster);
   return (c as Cluster).options as ClusterOptions & { redisOptions: RedisOptions };
@@ -41,7 +44,13 @@ describe('a Redis Cluster URL', () => {
     expect((c as unknown as { startupNodes: unknown }).startupNodes).toEqual([{ host: '127.0.0.1', port }]);
     const o = cluster(c);
     expect(o.enableOfflineQueue).toBe(false);
-    expect(o.redisOptions).toMatchObject({ maxRetriesPerRequest: 1, commandTimeout: 5_000, connectTimeout: 5_000, username: 'app', password: 's3cret' });
+    expect(o.redisOptions).toMatchObject({
+      maxRetriesPerRequest: 1,
+      commandTimeout: 5_000,
+      connectTimeout: 5_000,
+      username: 'app',
+      password: 's3cret',
+    });
     expect(o.redisOptions.tls).toBeUndefined();
     expect([1, 5, 10, 100].map((n) => o.clusterRetryStrategy!(n))).toEqual([200, 1_000, 2_000, 2_000]);
     // Without TLS, addresses are resolved as usual.
@@ -58,7 +67,9 @@ describe('a Redis Cluster URL', () => {
   it('over TLS, keeps the configured host names for the certificates', async () => {
     const o = cluster(made(createWorkerRedis(`rediss+cluster://127.0.0.1:${port}`)));
     expect(o.redisOptions.tls).toEqual({});
-    const resolved = await new Promise((resolve) => o.dnsLookup!('redis.example.internal', (_err, address) => resolve(address)));
+    const resolved = await new Promise((resolve) =>
+      o.dnsLookup!('redis.example.internal', (_err, address) => resolve(address)),
+    );
     expect(resolved).toBe('redis.example.internal');
   });
 });
@@ -66,7 +77,16 @@ describe('a Redis Cluster URL', () => {
 describe('TLS settings', () => {
   it('are none for redis:// without a CA or certificate, and the system CAs for rediss://', () => {
     expect(single(made(createFastFailRedis(`redis://127.0.0.1:${port}`))).tls).toBeUndefined();
-    expect(single(made(createFastFailRedis(`redis://127.0.0.1:${port}`, { keyFile: join(dir, 'key.pem'), rejectUnauthorized: false }))).tls).toBeUndefined();
+    expect(
+      single(
+        made(
+          createFastFailRedis(`redis://127.0.0.1:${port}`, {
+            keyFile: join(dir, 'key.pem'),
+            rejectUnauthorized: false,
+          }),
+        ),
+      ).tls,
+    ).toBeUndefined();
     expect(single(made(createWorkerRedis(`rediss://127.0.0.1:${port}`))).tls).toEqual({});
     expect(single(made(createWorkerRedis(`rediss://127.0.0.1:${port}`, { rejectUnauthorized: true }))).tls).toEqual({});
   });
@@ -74,12 +94,22 @@ describe('TLS settings', () => {
   it('read the CA, certificate and key files, and turn on TLS when a CA or certificate is given', () => {
     const withCa = single(made(createFastFailRedis(`redis://127.0.0.1:${port}`, { caFile: join(dir, 'ca.pem') }))).tls!;
     expect(String(withCa.ca)).toBe('contents of ca.pem');
-    const full = single(made(createFastFailRedis(`redis://127.0.0.1:${port}`, {
-      certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem'), rejectUnauthorized: false,
-    }))).tls!;
+    const full = single(
+      made(
+        createFastFailRedis(`redis://127.0.0.1:${port}`, {
+          certFile: join(dir, 'cert.pem'),
+          keyFile: join(dir, 'key.pem'),
+          rejectUnauthorized: false,
+        }),
+      ),
+    ).tls!;
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- cert and key are the PEM text or its Buffer here
-    expect({ ca: full.ca, cert: String(full.cert), key: String(full.key), rejectUnauthorized: full.rejectUnauthorized })
-      .toEqual({ ca: undefined, cert: 'contents of cert.pem', key: 'contents of key.pem', rejectUnauthorized: false });
+    expect({
+      ca: full.ca,
+      cert: String(full.cert),
+      key: String(full.key),
+      rejectUnauthorized: full.rejectUnauthorized,
+    }).toEqual({ ca: undefined, cert: 'contents of cert.pem', key: 'contents of key.pem', rejectUnauthorized: false });
   });
 
   it('name the setting and the file that cannot be read', () => {
@@ -87,7 +117,9 @@ describe('TLS settings', () => {
       const missing = join(dir, `missing-${key}`);
       const settings = { caFile: join(dir, 'ca.pem'), [key]: missing };
       expect(() => createWorkerRedis(`rediss://127.0.0.1:${port}`, settings)).toThrow(ConfigError);
-      expect(() => createWorkerRedis(`rediss://127.0.0.1:${port}`, settings)).toThrow(new RegExp(`^redis\\.tls\\.${key}: cannot read ${missing}: ENOENT`));
+      expect(() => createWorkerRedis(`rediss://127.0.0.1:${port}`, settings)).toThrow(
+        new RegExp(`^redis\\.tls\\.${key}: cannot read ${missing}: ENOENT`),
+      );
     }
   });
 });

@@ -4,18 +4,41 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/log.js';
 import { closeWorker } from '../../../../src/queue/close-worker.js';
-import { EXPIRY_QUEUE_NAME, WRITE_BACK_QUEUE_NAME, writeBackJobId, QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
-import { createFastFailRedis, createWorkerRedis, waitReady, type RedisClient } from '../../../../src/redis/redis-connections.js';
+import {
+  EXPIRY_QUEUE_NAME,
+  WRITE_BACK_QUEUE_NAME,
+  writeBackJobId,
+  QUEUE_NAME,
+  QUEUE_PREFIX,
+} from '../../../../src/redis/queue-names.js';
+import {
+  createFastFailRedis,
+  createWorkerRedis,
+  waitReady,
+  type RedisClient,
+} from '../../../../src/redis/redis-connections.js';
 import { freePort } from '../../../helpers/free-port.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 
 let redis: TestRedis;
-beforeAll(async () => { redis = await startRedis(); });
-afterAll(async () => { await redis.stop(); });
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis.stop();
+});
 
 function capture() {
   const lines: Array<Record<string, unknown>> = [];
-  const log = createLogger('info', new Writable({ write(c: Buffer, _e, cb) { for (const l of c.toString().split('\n')) if (l.trim()) lines.push(JSON.parse(l)); cb(); } }));
+  const log = createLogger(
+    'info',
+    new Writable({
+      write(c: Buffer, _e, cb) {
+        for (const l of c.toString().split('\n')) if (l.trim()) lines.push(JSON.parse(l));
+        cb();
+      },
+    }),
+  );
   return { log, lines };
 }
 
@@ -31,26 +54,49 @@ describe('closeWorker', () => {
   it('returns as soon as the worker has closed, saying nothing', async () => {
     const { log, lines } = capture();
     const started = Date.now();
-    await closeWorker(fakeWorker(async () => {}), log, 5_000);
+    await closeWorker(
+      fakeWorker(async () => {}),
+      log,
+      5_000,
+    );
     expect(Date.now() - started).toBeLessThan(1_000);
-    await closeWorker(fakeWorker(() => Promise.reject(new Error('connection lost'))), log, 5_000);
+    await closeWorker(
+      fakeWorker(() => Promise.reject(new Error('connection lost'))),
+      log,
+      5_000,
+    );
     expect(lines).toEqual([]);
   });
 
   it('gives up after the grace period, leaving the jobs to stalled-job recovery, and says so', async () => {
     const { log, lines } = capture();
     const started = Date.now();
-    await closeWorker(fakeWorker(() => new Promise(() => {})), log, 150);
+    await closeWorker(
+      fakeWorker(() => new Promise(() => {})),
+      log,
+      150,
+    );
     const took = Date.now() - started;
     expect(took).toBeGreaterThanOrEqual(140);
     expect(took).toBeLessThan(2_000);
-    expect(lines).toEqual([expect.objectContaining({ level: 40, worker: 'investigations', graceMs: 150, msg: 'worker did not close in time; leaving its jobs to stalled-job recovery' })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        worker: 'investigations',
+        graceMs: 150,
+        msg: 'worker did not close in time; leaving its jobs to stalled-job recovery',
+      }),
+    ]);
   });
 });
 
 describe('queue names', () => {
   it('are fixed: renaming them would orphan queued work', () => {
-    expect([QUEUE_NAME, WRITE_BACK_QUEUE_NAME, EXPIRY_QUEUE_NAME]).toEqual(['investigations', 'writebacks', 'approval-expiries']);
+    expect([QUEUE_NAME, WRITE_BACK_QUEUE_NAME, EXPIRY_QUEUE_NAME]).toEqual([
+      'investigations',
+      'writebacks',
+      'approval-expiries',
+    ]);
     expect(QUEUE_PREFIX).toMatch(/lestrade/);
     expect(writeBackJobId('5f0c1e2a-0000-4000-8000-000000000001')).toBe('wb-5f0c1e2a-0000-4000-8000-000000000001');
   });
@@ -98,9 +144,14 @@ describe('Redis connections', () => {
     const down = createFastFailRedis(url);
     down.on('error', () => {});
     const started = Date.now();
-    const err = await waitReady(down, url, 300).then(() => null, (e: Error) => e);
+    const err = await waitReady(down, url, 300).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect(err?.message).toMatch(/^Redis at redis:\/\/user:\*\*\*@127\.0\.0\.1:\d+ did not answer within 0\.3 s; check REDIS_URL$/);
+    expect(err?.message).toMatch(
+      /^Redis at redis:\/\/user:\*\*\*@127\.0\.0\.1:\d+ did not answer within 0\.3 s; check REDIS_URL$/,
+    );
     expect(down.listenerCount('ready')).toBe(0);
     down.disconnect();
   });
@@ -110,6 +161,10 @@ describe('Redis connections', () => {
 async function startRedisOn(port: number) {
   const { startDaemon } = await import('../../../helpers/child-process.js');
   const { redisAnswers } = await import('../../../../cli/local-redis.js');
-  const daemon = await startDaemon('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], () => redisAnswers(`redis://127.0.0.1:${port}`));
+  const daemon = await startDaemon(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    () => redisAnswers(`redis://127.0.0.1:${port}`),
+  );
   return { stop: () => daemon.stop() };
 }

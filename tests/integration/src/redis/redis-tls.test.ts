@@ -21,21 +21,112 @@ function openssl(...args: string[]) {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lestrade-tls-'));
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=lestrade-test-ca', '-keyout', 'ca.key', '-out', 'ca.pem');
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=lestrade-test-ca',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+  );
   writeFileSync(join(dir, 'san.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-keyout', 'server.key', '-out', 'server.csr');
-  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'san.cnf', '-out', 'server.pem');
+  openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.csr',
+  );
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    'san.cnf',
+    '-out',
+    'server.pem',
+  );
   port = await freePort();
   const ca = readFileSync(join(dir, 'ca.pem'));
-  daemon = await startDaemon(requireBinary('redis-server'), [
-    '--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--tls-cert-file', join(dir, 'server.pem'), '--tls-key-file', join(dir, 'server.key'),
-    '--tls-ca-cert-file', join(dir, 'ca.pem'), '--tls-auth-clients', 'no', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '',
-    '--user', 'default', 'off', '--user', 'lestrade', 'on', '>tls-acl-pass', '~{lestrade}:*', '~lestrade:checkpoint:*', '&*', '+@all',
-  ], async () => {
-    const probe = new Redis({ host: '127.0.0.1', port, username: 'lestrade', password: 'tls-acl-pass', tls: { ca }, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-    probe.on('error', () => {});
-    try { await probe.connect(); return (await probe.ping()) === 'PONG'; } catch { return false; } finally { probe.disconnect(); }
-  });
+  daemon = await startDaemon(
+    requireBinary('redis-server'),
+    [
+      '--port',
+      '0',
+      '--tls-port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--tls-cert-file',
+      join(dir, 'server.pem'),
+      '--tls-key-file',
+      join(dir, 'server.key'),
+      '--tls-ca-cert-file',
+      join(dir, 'ca.pem'),
+      '--tls-auth-clients',
+      'no',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--save',
+      '',
+      '--user',
+      'default',
+      'off',
+      '--user',
+      'lestrade',
+      'on',
+      '>tls-acl-pass',
+      '~{lestrade}:*',
+      '~lestrade:checkpoint:*',
+      '&*',
+      '+@all',
+    ],
+    async () => {
+      const probe = new Redis({
+        host: '127.0.0.1',
+        port,
+        username: 'lestrade',
+        password: 'tls-acl-pass',
+        tls: { ca },
+        lazyConnect: true,
+        retryStrategy: () => null,
+        maxRetriesPerRequest: 0,
+      });
+      probe.on('error', () => {});
+      try {
+        await probe.connect();
+        return (await probe.ping()) === 'PONG';
+      } catch {
+        return false;
+      } finally {
+        probe.disconnect();
+      }
+    },
+  );
 });
 afterAll(async () => {
   await daemon?.stop();
@@ -43,11 +134,15 @@ afterAll(async () => {
 });
 
 describe('Redis over TLS with an ACL user', () => {
-  it('takes webhooks through rediss:// verified against redis.tls.caFile, every key within the user\'s patterns', async () => {
+  it("takes webhooks through rediss:// verified against redis.tls.caFile, every key within the user's patterns", async () => {
     const url = `rediss://lestrade:tls-acl-pass@127.0.0.1:${port}`;
     const svc = await startTestService(url, { LOG_LEVEL: 'warn', LESTRADE_REDIS_TLS_CA_FILE: join(dir, 'ca.pem') });
     try {
-      const res = await fetch(`${svc.base}/webhooks/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(amFixture('group-next').body) });
+      const res = await fetch(`${svc.base}/webhooks/alertmanager`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(amFixture('group-next').body),
+      });
       expect(res.status).toBe(200);
       expect((await res.json()).queued).toHaveLength(2);
       const admin = new Redis(url, { tls: { ca: readFileSync(join(dir, 'ca.pem')) } });

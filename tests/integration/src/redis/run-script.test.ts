@@ -8,9 +8,18 @@ import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 let redis: TestRedis;
 let client: Redis;
 
-beforeAll(async () => { redis = await startRedis(); client = new Redis(redis.url); });
-afterAll(async () => { client.disconnect(); await redis.stop(); });
-beforeEach(async () => { await client.flushall(); await client.script('FLUSH'); });
+beforeAll(async () => {
+  redis = await startRedis();
+  client = new Redis(redis.url);
+});
+afterAll(async () => {
+  client.disconnect();
+  await redis.stop();
+});
+beforeEach(async () => {
+  await client.flushall();
+  await client.script('FLUSH');
+});
 
 describe('RedisScript', () => {
   it('runs a script Redis has never seen, then by its SHA1 alone', async () => {

@@ -16,17 +16,39 @@ let store: InvestigationStore;
 let queue: Queue;
 
 const issue = (identity: string, over: Partial<Issue> = {}): Issue => ({
-  identity, fingerprint: `fp-${identity}`, source: 'tickets', sourceInstance: 'x', title: `t ${identity}`, description: '', url: null,
-  severity: 'warning', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T00:00:00.000Z', raw: null, ...over,
+  identity,
+  fingerprint: `fp-${identity}`,
+  source: 'tickets',
+  sourceInstance: 'x',
+  title: `t ${identity}`,
+  description: '',
+  url: null,
+  severity: 'warning',
+  status: 'open',
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T00:00:00.000Z',
+  raw: null,
+  ...over,
 });
-const claim = (i: Issue, over: Partial<Extract<ClaimItem, { kind: 'claim' }>> = {}): ClaimItem => ({ kind: 'claim', issue: i, status: 'queued', priority: 0, ...over });
+const claim = (i: Issue, over: Partial<Extract<ClaimItem, { kind: 'claim' }>> = {}): ClaimItem => ({
+  kind: 'claim',
+  issue: i,
+  status: 'queued',
+  priority: 0,
+  ...over,
+});
 
 beforeAll(async () => {
   redis = await startRedis();
   client = new Redis(redis.url, { maxRetriesPerRequest: null });
   queue = new Queue(QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
 });
-afterAll(async () => { await queue.close(); client.disconnect(); await redis.stop(); });
+afterAll(async () => {
+  await queue.close();
+  client.disconnect();
+  await redis.stop();
+});
 beforeEach(async () => {
   await client.flushall();
   store = new InvestigationStore(client, { dedupTtlSeconds: 100, retentionSeconds: 200 });
@@ -45,48 +67,82 @@ describe('claimMany', () => {
     expect(first.items.map((r) => r.code)).toEqual(['created', 'created']);
     expect(first.undispatched).toBe(2);
     expect((await store.claimMany([claim(issue('c'))])).undispatched).toBe(3);
-    expect((await store.claimMany([claim(issue('a')), claim(issue('s'), { status: 'skipped', skippedBy: 'r' })])).undispatched).toBe(3);
+    expect(
+      (await store.claimMany([claim(issue('a')), claim(issue('s'), { status: 'skipped', skippedBy: 'r' })]))
+        .undispatched,
+    ).toBe(3);
   });
 
   it('resolves by identity or fingerprint, and says when there is nothing to resolve', async () => {
-    const { items: [a] } = await store.claimMany([claim(issue('a'))]);
+    const {
+      items: [a],
+    } = await store.claimMany([claim(issue('a'))]);
     const { items } = await store.claimMany([
       { kind: 'resolve', issue: { source: 'tickets', identity: 'a', fingerprint: 'fp-a' } },
       { kind: 'resolve', issue: { source: 'tickets', identity: 'zz', fingerprint: 'fp-zz' } },
     ]);
-    expect(items).toEqual([{ code: 'resolved', id: a!.id, status: 'resolved', flag: false }, { code: 'nothing', id: '', status: '', flag: false }]);
+    expect(items).toEqual([
+      { code: 'resolved', id: a!.id, status: 'resolved', flag: false },
+      { code: 'nothing', id: '', status: '', flag: false },
+    ]);
     expect(await store.get(a!.id)).toMatchObject({ issueStatus: 'resolved', resolvedAt: expect.any(String) });
   });
 
   it('sends a repeat it knows without its record; one that expired meanwhile comes back unknown, nothing written', async () => {
-    const { items: [a] } = await store.claimMany([claim(issue('a'))]);
+    const {
+      items: [a],
+    } = await store.claimMany([claim(issue('a'))]);
     await store.markRunning(a!.id, 1);
-    const { items } = await store.claimMany([claim(issue('a'), { known: true }), claim(issue('gone'), { known: true })]);
-    expect(items).toEqual([{ code: 'seen', id: a!.id, status: 'running', flag: false }, { code: 'unknown', id: '', status: '', flag: false }]);
+    const { items } = await store.claimMany([
+      claim(issue('a'), { known: true }),
+      claim(issue('gone'), { known: true }),
+    ]);
+    expect(items).toEqual([
+      { code: 'seen', id: a!.id, status: 'running', flag: false },
+      { code: 'unknown', id: '', status: '', flag: false },
+    ]);
     expect(await store.lookup([{ source: 'tickets', identity: 'gone' }])).toEqual([null]);
     expect(await client.zcard(keys.index())).toBe(1);
   });
 
   it('adds every new dispatch entry, scored by priority then time, and sees an issue repeated within one delivery as on its way', async () => {
     const now = new Date('2026-11-30T01:00:00.000Z');
-    const { items: [a, again, b] } = await store.claimMany([claim(issue('a'), { priority: 3 }), claim(issue('a'), { priority: 3 }), claim(issue('b'), { priority: 7 })], now);
+    const {
+      items: [a, again, b],
+    } = await store.claimMany(
+      [claim(issue('a'), { priority: 3 }), claim(issue('a'), { priority: 3 }), claim(issue('b'), { priority: 7 })],
+      now,
+    );
     expect(again).toEqual({ code: 'seen', id: a!.id, status: 'queued', flag: false });
     expect(await client.zrange(keys.dispatch(), 0, -1, 'WITHSCORES')).toEqual([
-      `3|000000|${a!.id}`, String(3e13 + now.getTime()), `7|000002|${b!.id}`, String(7e13 + now.getTime()),
+      `3|000000|${a!.id}`,
+      String(3e13 + now.getTime()),
+      `7|000002|${b!.id}`,
+      String(7e13 + now.getTime()),
     ]);
   });
 
   it('records a skipped issue as finished, by the rule that matched, with no job to wait for', async () => {
-    const { items: [s] } = await store.claimMany([claim(issue('s'), { status: 'skipped', skippedBy: 'noisy', priority: 3 })]);
+    const {
+      items: [s],
+    } = await store.claimMany([claim(issue('s'), { status: 'skipped', skippedBy: 'noisy', priority: 3 })]);
     expect(s).toMatchObject({ code: 'created', status: 'skipped' });
     const inv = (await store.get(s!.id))!;
-    expect(inv).toMatchObject({ status: 'skipped', skippedBy: 'noisy', skipReason: 'matched skip rule noisy', priority: 3, coalescing: null });
+    expect(inv).toMatchObject({
+      status: 'skipped',
+      skippedBy: 'noisy',
+      skipReason: 'matched skip rule noisy',
+      priority: 3,
+      coalescing: null,
+    });
     expect(inv.finishedAt).toBe(inv.createdAt);
     expect(await client.zcard(keys.dispatch())).toBe(0);
   });
 
   it('flags a repeat whose unfinished record has no job waiting, running or dispatched', async () => {
-    const { items: [a, b, c] } = await store.claimMany([claim(issue('a')), claim(issue('b')), claim(issue('c'))]);
+    const {
+      items: [a, b, c],
+    } = await store.claimMany([claim(issue('a')), claim(issue('b')), claim(issue('c'))]);
     const repeat = () => store.claimMany([claim(issue('a')), claim(issue('b')), claim(issue('c'))]);
     // Still in the dispatch set: its job is on its way.
     expect((await repeat()).items.map((r) => r.flag)).toEqual([false, false, false]);
@@ -95,8 +151,16 @@ describe('claimMany', () => {
     await queue.add('investigate', { investigationId: c!.id }, { jobId: c!.id });
     await client.hset(`${QUEUE_PREFIX}:${QUEUE_NAME}:${c!.id}`, 'finishedOn', String(Date.now()));
     // a: no job at all; b: a waiting job; c: a finished job.
-    expect((await repeat()).items.map((r) => [r.code, r.flag])).toEqual([['seen', true], ['seen', false], ['seen', true]]);
-    await store.complete(a!.id, { rca: 'r', toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 } });
+    expect((await repeat()).items.map((r) => [r.code, r.flag])).toEqual([
+      ['seen', true],
+      ['seen', false],
+      ['seen', true],
+    ]);
+    await store.complete(a!.id, {
+      rca: 'r',
+      toolCalls: [],
+      usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
+    });
     expect((await repeat()).items[0]).toEqual({ code: 'seen', id: a!.id, status: 'completed', flag: false });
   });
 });

@@ -16,34 +16,65 @@ let store: InvestigationStore;
 
 const blankAll = Object.assign((_text: string) => '#', { deep: <T>(value: T): T => value }) as Redactor;
 const issue: Issue = {
-  identity: 'a', fingerprint: 'a', source: 'alertmanager', sourceInstance: 'am', title: 'a title', description: '', url: null,
-  severity: 'warning', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T00:00:00.000Z', raw: null,
+  identity: 'a',
+  fingerprint: 'a',
+  source: 'alertmanager',
+  sourceInstance: 'am',
+  title: 'a title',
+  description: '',
+  url: null,
+  severity: 'warning',
+  status: 'open',
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T00:00:00.000Z',
+  raw: null,
   group: { key: 'g', title: 'the group', quietSeconds: 30, maxWaitSeconds: 600 },
 };
 const usage = { promptTokens: 4, completionTokens: 2, llmCalls: 1 };
 const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-beforeAll(async () => { redis = await startRedis(); client = new Redis(redis.url); });
-afterAll(async () => { client.disconnect(); await redis.stop(); });
+beforeAll(async () => {
+  redis = await startRedis();
+  client = new Redis(redis.url);
+});
+afterAll(async () => {
+  client.disconnect();
+  await redis.stop();
+});
 beforeEach(async () => {
   await client.flushall();
   store = new InvestigationStore(client, { dedupTtlSeconds: 100, retentionSeconds: 200 }, blankAll);
 });
 
-describe('the store\'s own fields', () => {
+describe("the store's own fields", () => {
   it('are written as they are, while free text goes through the redactor', async () => {
-    const { items: [c] } = await store.claimMany([{ kind: 'claim', issue, status: 'queued', priority: 7 }]);
+    const {
+      items: [c],
+    } = await store.claimMany([{ kind: 'claim', issue, status: 'queued', priority: 7 }]);
     const id = c!.id;
     await store.markRunning(id, 2);
     await store.setWaiting(id, 'a budget', '2026-11-30T02:00:00.000Z');
-    await store.saveProgress(id, { toolCalls: [], usage, context: { windowTokens: 10, peakTokens: 5, compactions: [] } });
+    await store.saveProgress(id, {
+      toolCalls: [],
+      usage,
+      context: { windowTokens: 10, peakTokens: 5, compactions: [] },
+    });
     await store.markIssueResolved(issue);
     const inv = (await store.get(id))!;
     expect(inv).toMatchObject({
-      id, source: 'alertmanager', status: 'running', issueStatus: 'resolved', attempts: 2, priority: 7,
-      waitingUntil: '2026-11-30T02:00:00.000Z', context: { windowTokens: 10, peakTokens: 5, compactions: [] },
+      id,
+      source: 'alertmanager',
+      status: 'running',
+      issueStatus: 'resolved',
+      attempts: 2,
+      priority: 7,
+      waitingUntil: '2026-11-30T02:00:00.000Z',
+      context: { windowTokens: 10, peakTokens: 5, compactions: [] },
       coalescing: { lastJoinedAt: expect.any(Number), quietMs: 30_000, maxWaitMs: 600_000 },
-      title: '#', identity: '#', waitingReason: '#',
+      title: '#',
+      identity: '#',
+      waitingReason: '#',
     });
     for (const t of [inv.createdAt, inv.updatedAt, inv.startedAt, inv.resolvedAt]) expect(t).toMatch(iso);
   });
@@ -53,6 +84,11 @@ describe('the store\'s own fields', () => {
     expect(await store.complete(id, { rca: 'r', toolCalls: [], usage })).toBe(true);
     expect(await client.hget(keys.investigation(id), 'approvals')).toBe('');
     const raw = await client.hgetall(keys.investigation(id));
-    expect(raw).toMatchObject({ status: 'completed', rca: '#', finishedAt: expect.stringMatching(iso), usage: JSON.stringify(usage) });
+    expect(raw).toMatchObject({
+      status: 'completed',
+      rca: '#',
+      finishedAt: expect.stringMatching(iso),
+      usage: JSON.stringify(usage),
+    });
   });
 });

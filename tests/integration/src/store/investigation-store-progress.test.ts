@@ -28,7 +28,12 @@ describe('skip', () => {
       if (running) await store.markRunning(id, 1);
       expect(await store.skip(id, `resolved first ${SECRET}`)).toBe(true);
       const inv = (await store.get(id))!;
-      expect(inv).toMatchObject({ status: 'skipped', skipReason: 'resolved first [redacted]', skippedBy: null, finishedAt: expect.any(String) });
+      expect(inv).toMatchObject({
+        status: 'skipped',
+        skipReason: 'resolved first [redacted]',
+        skippedBy: null,
+        finishedAt: expect.any(String),
+      });
       expect(inv.updatedAt).toBe(inv.finishedAt);
       expect(await db.client.ttl(keys.investigation(id))).toBeGreaterThan(190);
     }
@@ -48,7 +53,11 @@ describe('setWaiting', () => {
   it('says why and until when a queued investigation waits, and clears both', async () => {
     const { id } = await store.claim(issue('w'));
     await store.setWaiting(id, 'budget: 10 investigations an hour', '2026-11-30T02:00:00.000Z');
-    expect(await store.get(id)).toMatchObject({ waitingReason: 'budget: 10 investigations an hour', waitingUntil: '2026-11-30T02:00:00.000Z', status: 'queued' });
+    expect(await store.get(id)).toMatchObject({
+      waitingReason: 'budget: 10 investigations an hour',
+      waitingUntil: '2026-11-30T02:00:00.000Z',
+      status: 'queued',
+    });
     await store.setWaiting(id, '', null);
     expect(await store.get(id)).toMatchObject({ waitingReason: null, waitingUntil: null });
   });
@@ -58,15 +67,22 @@ describe('saveProgress', () => {
   it('shows the tool calls (redacted), usage and context of a run still going, its status untouched', async () => {
     const { id } = await store.claim(issue('p'));
     await store.markRunning(id, 1);
-    await store.saveProgress(id, { toolCalls: [{ name: 'q', params: { token: SECRET }, status: 'success', durationMs: 3 }], usage, context });
+    await store.saveProgress(id, {
+      toolCalls: [{ name: 'q', params: { token: SECRET }, status: 'success', durationMs: 3 }],
+      usage,
+      context,
+    });
     expect(await store.get(id)).toMatchObject({
-      status: 'running', usage, context, toolCalls: [{ name: 'q', params: { token: '[redacted]' }, status: 'success', durationMs: 3 }],
+      status: 'running',
+      usage,
+      context,
+      toolCalls: [{ name: 'q', params: { token: '[redacted]' }, status: 'success', durationMs: 3 }],
     });
   });
 });
 
 describe('complete', () => {
-  it('keeps the run\'s context, and says it completed', async () => {
+  it("keeps the run's context, and says it completed", async () => {
     const { id } = await store.claim(issue('c'));
     expect(await store.complete(id, { rca: 'r', toolCalls: [], usage, context })).toBe(true);
     expect((await store.get(id))!.context).toEqual(context);
@@ -116,7 +132,11 @@ describe('addLinkedFromMany', () => {
     const a = await store.claim(issue('a'));
     const b = await store.claim(issue('b'));
     const from = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
-    await store.addLinkedFromMany([[a.id, from[0]!], [b.id, from[0]!], [a.id, from[1]!]]);
+    await store.addLinkedFromMany([
+      [a.id, from[0]!],
+      [b.id, from[0]!],
+      [a.id, from[1]!],
+    ]);
     expect((await store.get(a.id))!.linkedFrom).toEqual(from);
     expect((await store.get(b.id))!.linkedFrom).toEqual([from[0]]);
     expect(await db.client.ttl(keys.linkedFrom(b.id))).toBeGreaterThan(190);

@@ -10,8 +10,19 @@ let client: Redis;
 let store: InvestigationStore;
 
 const issue = (identity: string, fingerprint = 'f00dfeedf00dfeed'): Issue => ({
-  identity, fingerprint, source: 'test', sourceInstance: 'x', title: `t ${identity}`, description: '', url: null,
-  severity: 'warning', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T00:00:00.000Z', raw: {},
+  identity,
+  fingerprint,
+  source: 'test',
+  sourceInstance: 'x',
+  title: `t ${identity}`,
+  description: '',
+  url: null,
+  severity: 'warning',
+  status: 'open',
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T00:00:00.000Z',
+  raw: {},
 });
 
 beforeAll(async () => {
@@ -19,8 +30,13 @@ beforeAll(async () => {
   client = new Redis(redis.url);
   store = new InvestigationStore(client, { dedupTtlSeconds: 100, retentionSeconds: 200 });
 });
-beforeEach(async () => { await client.flushall(); });
-afterAll(async () => { client.disconnect(); await redis.stop(); });
+beforeEach(async () => {
+  await client.flushall();
+});
+afterAll(async () => {
+  client.disconnect();
+  await redis.stop();
+});
 
 describe('InvestigationStore', () => {
   it('claims an identity exactly once under concurrent deliveries (e.g. Alertmanager HA pairs)', async () => {
@@ -48,7 +64,10 @@ describe('InvestigationStore', () => {
 
   it('prunes the index by age at every claim, and gives it a TTL', async () => {
     const old = Date.now() - 201_000;
-    const stale = Array.from({ length: 1234 }, (_, i) => [old - i, `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`]).flat();
+    const stale = Array.from({ length: 1234 }, (_, i) => [
+      old - i,
+      `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    ]).flat();
     await client.zadd(keys.index(), ...stale);
     const { id } = await store.claim(issue('fresh'));
     expect(await client.zrange(keys.index(), 0, -1)).toEqual([id]);
@@ -60,8 +79,12 @@ describe('InvestigationStore', () => {
   it('resolves by identity, else the latest investigation of the fingerprint', async () => {
     const first = await store.claim(issue('a@1'));
     const second = await store.claim(issue('a@2'));
-    expect(await store.markIssueResolved({ source: 'test', identity: 'a@1', fingerprint: 'f00dfeedf00dfeed' })).toBe(first.id);
-    expect(await store.markIssueResolved({ source: 'test', identity: 'a@other', fingerprint: 'f00dfeedf00dfeed' })).toBe(second.id);
+    expect(await store.markIssueResolved({ source: 'test', identity: 'a@1', fingerprint: 'f00dfeedf00dfeed' })).toBe(
+      first.id,
+    );
+    expect(
+      await store.markIssueResolved({ source: 'test', identity: 'a@other', fingerprint: 'f00dfeedf00dfeed' }),
+    ).toBe(second.id);
     expect(await store.markIssueResolved({ source: 'test', identity: 'b@1', fingerprint: 'unknown' })).toBeNull();
     expect((await store.get(second.id))!.issueStatus).toBe('resolved');
   });
@@ -69,7 +92,9 @@ describe('InvestigationStore', () => {
   it('never re-creates an expired record when updating it', async () => {
     const { id } = await store.claim(issue('gone'));
     await client.del(keys.investigation(id));
-    expect(await store.markIssueResolved({ source: 'test', identity: 'gone', fingerprint: 'f00dfeedf00dfeed' })).toBeNull();
+    expect(
+      await store.markIssueResolved({ source: 'test', identity: 'gone', fingerprint: 'f00dfeedf00dfeed' }),
+    ).toBeNull();
     await store.markRunning(id, 1);
     await store.fail(id, 'x');
     expect(await client.exists(keys.investigation(id))).toBe(0);

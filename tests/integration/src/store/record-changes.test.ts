@@ -9,11 +9,25 @@ import { waitFor } from '../../../helpers/service.js';
 
 const r = redisClient();
 let sub: Redis | undefined;
-afterEach(() => { sub?.disconnect(); sub = undefined; });
+afterEach(() => {
+  sub?.disconnect();
+  sub = undefined;
+});
 
 const issue = (identity: string): Issue => ({
-  identity, fingerprint: `fp-${identity}`, source: 'tickets', sourceInstance: 'x', title: `t ${identity}`, description: 'd', url: null,
-  severity: 'warning', status: 'open', labels: {}, annotations: {}, startedAt: '2026-11-30T00:00:00.000Z', raw: {},
+  identity,
+  fingerprint: `fp-${identity}`,
+  source: 'tickets',
+  sourceInstance: 'x',
+  title: `t ${identity}`,
+  description: 'd',
+  url: null,
+  severity: 'warning',
+  status: 'open',
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T00:00:00.000Z',
+  raw: {},
 });
 
 async function listen(): Promise<string[]> {

@@ -15,15 +15,35 @@ let store: InvestigationStore;
 const SECRET = 'sk-very-secret-key';
 
 const issue = (identity: string, over: Partial<Issue> = {}): Issue => ({
-  identity, fingerprint: `fp-${identity}`, source: 'tickets', sourceInstance: 'x', title: `t ${identity}`, description: 'd', url: null,
-  severity: 'warning', status: 'open', labels: { a: 'b' }, annotations: {}, startedAt: '2026-11-30T00:00:00.000Z', raw: { k: 1 }, ...over,
+  identity,
+  fingerprint: `fp-${identity}`,
+  source: 'tickets',
+  sourceInstance: 'x',
+  title: `t ${identity}`,
+  description: 'd',
+  url: null,
+  severity: 'warning',
+  status: 'open',
+  labels: { a: 'b' },
+  annotations: {},
+  startedAt: '2026-11-30T00:00:00.000Z',
+  raw: { k: 1 },
+  ...over,
 });
 const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const usage = { promptTokens: 3, completionTokens: 2, llmCalls: 1 };
 /** The fields of a record nothing has set yet: no pause, follow-up, context, cost, skip, wait or group. */
 const untouched = {
-  approvals: null, conversation: [], context: null, skippedBy: null, skipReason: null, waitingReason: null, waitingUntil: null,
-  followUpOf: null, cost: null, coalescing: null,
+  approvals: null,
+  conversation: [],
+  context: null,
+  skippedBy: null,
+  skipReason: null,
+  waitingReason: null,
+  waitingUntil: null,
+  followUpOf: null,
+  cost: null,
+  coalescing: null,
 };
 
 beforeAll(async () => {
@@ -34,7 +54,10 @@ beforeEach(async () => {
   await client.flushall();
   store = new InvestigationStore(client, { dedupTtlSeconds: 100, retentionSeconds: 200 }, createRedactor([SECRET]));
 });
-afterAll(async () => { client.disconnect(); await redis.stop(); });
+afterAll(async () => {
+  client.disconnect();
+  await redis.stop();
+});
 
 describe('a claimed record', () => {
   it('reads back with every field at its starting value', async () => {
@@ -42,11 +65,29 @@ describe('a claimed record', () => {
     expect(claim).toEqual({ created: true, id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'queued' });
     const inv = (await store.get(claim.id))!;
     expect(inv).toEqual({
-      id: claim.id, source: 'tickets', title: 't a', status: 'queued', issueStatus: 'open',
-      createdAt: expect.stringMatching(iso), updatedAt: inv.createdAt, startedAt: null, finishedAt: null,
-      identity: 'a', issue: issue('a'), rca: null, toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
-      attempts: 0, error: null, resolvedAt: null, writeBacks: [], linkHosts: [], linkedTo: [], linkedFrom: [],
-      ...untouched, priority: 0,
+      id: claim.id,
+      source: 'tickets',
+      title: 't a',
+      status: 'queued',
+      issueStatus: 'open',
+      createdAt: expect.stringMatching(iso),
+      updatedAt: inv.createdAt,
+      startedAt: null,
+      finishedAt: null,
+      identity: 'a',
+      issue: issue('a'),
+      rca: null,
+      toolCalls: [],
+      usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
+      attempts: 0,
+      error: null,
+      resolvedAt: null,
+      writeBacks: [],
+      linkHosts: [],
+      linkedTo: [],
+      linkedFrom: [],
+      ...untouched,
+      priority: 0,
     });
   });
 
@@ -74,7 +115,9 @@ describe('a claimed record', () => {
   });
 
   it('blanks secrets in the free text it stores, not in its own fields', async () => {
-    const { id } = await store.claim(issue('a', { title: `leaked ${SECRET}`, description: `key=${SECRET}`, source: 'tickets' }));
+    const { id } = await store.claim(
+      issue('a', { title: `leaked ${SECRET}`, description: `key=${SECRET}`, source: 'tickets' }),
+    );
     const inv = (await store.get(id))!;
     expect(inv.title).toBe('leaked [redacted]');
     expect(inv.issue.description).toBe('key=[redacted]');
@@ -86,7 +129,13 @@ describe('lookups', () => {
   it('finds investigations by their source identities, null where none', async () => {
     const a = await store.claim(issue('a'));
     expect(await store.lookup([])).toEqual([]);
-    expect(await store.lookup([{ source: 'tickets', identity: 'a' }, { source: 'tickets', identity: 'zz' }, { source: 'other', identity: 'a' }])).toEqual([a.id, null, null]);
+    expect(
+      await store.lookup([
+        { source: 'tickets', identity: 'a' },
+        { source: 'tickets', identity: 'zz' },
+        { source: 'other', identity: 'a' },
+      ]),
+    ).toEqual([a.id, null, null]);
   });
 
   it('lists who linked to an investigation, sorted, for as long as the retention', async () => {
@@ -109,7 +158,12 @@ describe('the life of a record', () => {
     const { id } = await store.claim(issue('a'));
     await store.markRunning(id, 3);
     const inv = (await store.get(id))!;
-    expect(inv).toMatchObject({ status: 'running', startedAt: expect.stringMatching(iso), attempts: 3, finishedAt: null });
+    expect(inv).toMatchObject({
+      status: 'running',
+      startedAt: expect.stringMatching(iso),
+      attempts: 3,
+      finishedAt: null,
+    });
     expect(inv.updatedAt).toBe(inv.startedAt);
   });
 
@@ -117,7 +171,11 @@ describe('the life of a record', () => {
     const { id } = await store.claim(issue('a'));
     await store.markRunning(id, 1);
     await store.requeue(id, `LLM answered 429 for ${SECRET}`);
-    expect(await store.get(id)).toMatchObject({ status: 'queued', error: 'LLM answered 429 for [redacted]', attempts: 1 });
+    expect(await store.get(id)).toMatchObject({
+      status: 'queued',
+      error: 'LLM answered 429 for [redacted]',
+      attempts: 1,
+    });
   });
 
   it('completed: the RCA, tool calls, usage and link hosts, the error cleared, the checkpoint kept for follow-ups', async () => {
@@ -129,8 +187,13 @@ describe('the life of a record', () => {
     await store.complete(id, { rca: `## Root cause\nx ${SECRET}`, toolCalls, usage, linkHosts: ['grafana.internal'] });
     const inv = (await store.get(id))!;
     expect(inv).toMatchObject({
-      status: 'completed', rca: '## Root cause\nx [redacted]', usage, linkHosts: ['grafana.internal'], error: null,
-      finishedAt: expect.stringMatching(iso), toolCalls: [{ name: 'q', params: { token: '[redacted]' }, status: 'success', durationMs: 5 }],
+      status: 'completed',
+      rca: '## Root cause\nx [redacted]',
+      usage,
+      linkHosts: ['grafana.internal'],
+      error: null,
+      finishedAt: expect.stringMatching(iso),
+      toolCalls: [{ name: 'q', params: { token: '[redacted]' }, status: 'success', durationMs: 5 }],
     });
     expect(inv.updatedAt).toBe(inv.finishedAt);
     expect(await store.loadCheckpoint(id)).toEqual(state);
@@ -141,11 +204,24 @@ describe('the life of a record', () => {
 
   it('failed: the error, and the progress made when there was any', async () => {
     const { id } = await store.claim(issue('a'));
-    await store.fail(id, 'gave up', { toolCalls: [{ name: 'q', params: {}, status: 'error', durationMs: 1, error: 'x' }], usage });
-    expect(await store.get(id)).toMatchObject({ status: 'failed', error: 'gave up', usage, toolCalls: [{ name: 'q', error: 'x' }], finishedAt: expect.stringMatching(iso) });
+    await store.fail(id, 'gave up', {
+      toolCalls: [{ name: 'q', params: {}, status: 'error', durationMs: 1, error: 'x' }],
+      usage,
+    });
+    expect(await store.get(id)).toMatchObject({
+      status: 'failed',
+      error: 'gave up',
+      usage,
+      toolCalls: [{ name: 'q', error: 'x' }],
+      finishedAt: expect.stringMatching(iso),
+    });
     const bare = await store.claim(issue('b'));
     await store.fail(bare.id, 'no progress');
-    expect(await store.get(bare.id)).toMatchObject({ status: 'failed', toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 } });
+    expect(await store.get(bare.id)).toMatchObject({
+      status: 'failed',
+      toolCalls: [],
+      usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
+    });
     expect(await client.hexists(keys.investigation(bare.id), 'toolCalls')).toBe(0);
   });
 
@@ -159,7 +235,15 @@ describe('the life of a record', () => {
 
   it('written back: the write-back record, only on a record that exists', async () => {
     const { id } = await store.claim(issue('a'));
-    const wb = { target: 'OPS-1', status: 'written' as const, commentId: '9', url: 'https://x/9', attempts: 1, error: null, updatedAt: '2026-11-30T00:00:00.000Z' };
+    const wb = {
+      target: 'OPS-1',
+      status: 'written' as const,
+      commentId: '9',
+      url: 'https://x/9',
+      attempts: 1,
+      error: null,
+      updatedAt: '2026-11-30T00:00:00.000Z',
+    };
     expect(await store.saveWriteBack(id, wb)).toBe(true);
     expect((await store.get(id))!.writeBacks).toEqual([wb]);
     expect(await store.saveWriteBack('00000000-0000-4000-8000-000000000000', wb)).toBe(false);
@@ -173,7 +257,11 @@ describe('failIfUnfinished', () => {
       const { id } = await store.claim(issue(`u-${running}`));
       if (running) await store.markRunning(id, 2);
       expect(await store.failIfUnfinished(id, `stalled ${SECRET}`)).toBe(true);
-      expect(await store.get(id)).toMatchObject({ status: 'failed', error: 'stalled [redacted]', finishedAt: expect.stringMatching(iso) });
+      expect(await store.get(id)).toMatchObject({
+        status: 'failed',
+        error: 'stalled [redacted]',
+        finishedAt: expect.stringMatching(iso),
+      });
       expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
     }
   });
@@ -184,7 +272,8 @@ describe('failIfUnfinished', () => {
     const failed = await store.claim(issue('failed'));
     await store.fail(failed.id, 'first reason');
     const linked = await store.claim(issue('linked'), { linkTo: [done.id], linkedOnly: true });
-    for (const id of [done.id, failed.id, linked.id, '00000000-0000-4000-8000-000000000000']) expect(await store.failIfUnfinished(id, 'late'), id).toBe(false);
+    for (const id of [done.id, failed.id, linked.id, '00000000-0000-4000-8000-000000000000'])
+      expect(await store.failIfUnfinished(id, 'late'), id).toBe(false);
     expect(await store.get(done.id)).toMatchObject({ status: 'completed', error: null });
     expect(await store.get(failed.id)).toMatchObject({ status: 'failed', error: 'first reason' });
     expect((await store.get(linked.id))!.status).toBe('linked');
@@ -198,7 +287,10 @@ describe('checkpoints', () => {
     const state = initialState([{ role: 'user', content: `token ${SECRET}` }]);
     state.steps = 2;
     await store.saveCheckpoint(id, state);
-    expect(await store.loadCheckpoint(id)).toEqual({ ...state, messages: [{ role: 'user', content: 'token [redacted]' }] });
+    expect(await store.loadCheckpoint(id)).toEqual({
+      ...state,
+      messages: [{ role: 'user', content: 'token [redacted]' }],
+    });
     const ttl = await client.ttl(keys.checkpoint(id));
     expect(ttl).toBeGreaterThan(190);
     expect(ttl).toBeLessThanOrEqual(200);
@@ -214,8 +306,26 @@ describe('list', () => {
     }
     const all = await store.list();
     expect(all.map((i) => i.id)).toEqual([...ids].reverse());
-    expect(Object.keys(all[0]!).sort()).toEqual(['createdAt', 'finishedAt', 'id', 'issueStatus', 'source', 'startedAt', 'status', 'title', 'updatedAt']);
-    expect(all[0]).toMatchObject({ id: ids[2], source: 'tickets', title: 't 3', status: 'queued', issueStatus: 'open', startedAt: null, finishedAt: null });
+    expect(Object.keys(all[0]!).sort()).toEqual([
+      'createdAt',
+      'finishedAt',
+      'id',
+      'issueStatus',
+      'source',
+      'startedAt',
+      'status',
+      'title',
+      'updatedAt',
+    ]);
+    expect(all[0]).toMatchObject({
+      id: ids[2],
+      source: 'tickets',
+      title: 't 3',
+      status: 'queued',
+      issueStatus: 'open',
+      startedAt: null,
+      finishedAt: null,
+    });
     expect((await store.list(1, 1)).map((i) => i.id)).toEqual([ids[1]]);
     expect((await store.list(2, 0)).map((i) => i.id)).toEqual([ids[2], ids[1]]);
     expect(await store.list(5, 3)).toEqual([]);
@@ -234,32 +344,63 @@ describe('list', () => {
     await store.markRunning(id, 1);
     await store.complete(id, { rca: 'r', toolCalls: [], usage });
     await store.markIssueResolved(issue('a'));
-    expect((await store.list())[0]).toMatchObject({ status: 'completed', issueStatus: 'resolved', startedAt: expect.stringMatching(iso), finishedAt: expect.stringMatching(iso) });
+    expect((await store.list())[0]).toMatchObject({
+      status: 'completed',
+      issueStatus: 'resolved',
+      startedAt: expect.stringMatching(iso),
+      finishedAt: expect.stringMatching(iso),
+    });
   });
 });
 
 describe('our own fields', () => {
   it('are never redacted, even when a configured secret happens to appear in them', async () => {
     const year = String(new Date().getUTCFullYear());
-    const strict = new InvestigationStore(client, { dedupTtlSeconds: 100, retentionSeconds: 200 }, createRedactor(['tickets', 'open', 'queued', 'running', 'completed', 'resolved', year]));
+    const strict = new InvestigationStore(
+      client,
+      { dedupTtlSeconds: 100, retentionSeconds: 200 },
+      createRedactor(['tickets', 'open', 'queued', 'running', 'completed', 'resolved', year]),
+    );
     const { id } = await strict.claim(issue('a', { title: 'open tickets' }));
-    expect(await strict.get(id)).toMatchObject({ source: 'tickets', status: 'queued', issueStatus: 'open', title: '[redacted] [redacted]' });
+    expect(await strict.get(id)).toMatchObject({
+      source: 'tickets',
+      status: 'queued',
+      issueStatus: 'open',
+      title: '[redacted] [redacted]',
+    });
     await strict.markRunning(id, 1);
     expect((await strict.get(id))!.status).toBe('running');
-    await strict.complete(id, { rca: 'r', toolCalls: [], usage: { promptTokens: 1, completionTokens: 0, llmCalls: 1 } });
+    await strict.complete(id, {
+      rca: 'r',
+      toolCalls: [],
+      usage: { promptTokens: 1, completionTokens: 0, llmCalls: 1 },
+    });
     await strict.markIssueResolved(issue('a'));
     const inv = (await strict.get(id))!;
-    expect(inv).toMatchObject({ status: 'completed', issueStatus: 'resolved', usage: { promptTokens: 1, completionTokens: 0, llmCalls: 1 } });
-    for (const t of [inv.createdAt, inv.updatedAt, inv.startedAt, inv.finishedAt, inv.resolvedAt]) expect(t).toMatch(iso);
+    expect(inv).toMatchObject({
+      status: 'completed',
+      issueStatus: 'resolved',
+      usage: { promptTokens: 1, completionTokens: 0, llmCalls: 1 },
+    });
+    for (const t of [inv.createdAt, inv.updatedAt, inv.startedAt, inv.finishedAt, inv.resolvedAt])
+      expect(t).toMatch(iso);
   });
 });
 
 describe('JSON fields', () => {
   it('are redacted value by value, so a secret made of digits cannot break their JSON', async () => {
-    const digits = new InvestigationStore(client, { dedupTtlSeconds: 100, retentionSeconds: 200 }, createRedactor(['1234']));
+    const digits = new InvestigationStore(
+      client,
+      { dedupTtlSeconds: 100, retentionSeconds: 200 },
+      createRedactor(['1234']),
+    );
     const { id } = await digits.claim(issue('a', { raw: { count: 1234, note: 'pin 1234' } }));
     await digits.markRunning(id, 1234);
-    await digits.complete(id, { rca: 'r', toolCalls: [{ name: 'q', params: { n: 1234 }, status: 'success', durationMs: 1234 }], usage: { promptTokens: 1234, completionTokens: 1, llmCalls: 1 } });
+    await digits.complete(id, {
+      rca: 'r',
+      toolCalls: [{ name: 'q', params: { n: 1234 }, status: 'success', durationMs: 1234 }],
+      usage: { promptTokens: 1234, completionTokens: 1, llmCalls: 1 },
+    });
     const inv = (await digits.get(id))!;
     expect(inv.issue.raw).toEqual({ count: 1234, note: 'pin [redacted]' });
     expect(inv.toolCalls).toEqual([{ name: 'q', params: { n: 1234 }, status: 'success', durationMs: 1234 }]);
@@ -273,11 +414,33 @@ describe('a record written by hand or by an older version', () => {
     const id = '00000000-0000-4000-8000-00000000000b';
     await client.hset(keys.investigation(id), 'id', id);
     await client.zadd(keys.index(), Date.now(), id);
-    const expected = { id, source: '', title: '', status: 'queued', issueStatus: 'open', createdAt: '', updatedAt: '', startedAt: null, finishedAt: null };
+    const expected = {
+      id,
+      source: '',
+      title: '',
+      status: 'queued',
+      issueStatus: 'open',
+      createdAt: '',
+      updatedAt: '',
+      startedAt: null,
+      finishedAt: null,
+    };
     expect(await store.get(id)).toEqual({
-      ...expected, identity: '', issue: null, rca: null, toolCalls: [], usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
-      attempts: 0, error: null, resolvedAt: null, writeBacks: [], linkHosts: [], linkedTo: [], linkedFrom: [],
-      ...untouched, priority: null,
+      ...expected,
+      identity: '',
+      issue: null,
+      rca: null,
+      toolCalls: [],
+      usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
+      attempts: 0,
+      error: null,
+      resolvedAt: null,
+      writeBacks: [],
+      linkHosts: [],
+      linkedTo: [],
+      linkedFrom: [],
+      ...untouched,
+      priority: null,
     });
     expect(await store.list()).toEqual([expected]);
   });

@@ -16,7 +16,12 @@ let runs: RunControl;
 
 const usage = { promptTokens: 1, completionTokens: 1, llmCalls: 1 };
 const entry = (question: string, status: ConversationEntry['status']): ConversationEntry => ({
-  question, answer: status === 'answered' ? 'a' : null, status, askedAt: '2026-11-30T00:00:00.000Z', answeredAt: null, error: null,
+  question,
+  answer: status === 'answered' ? 'a' : null,
+  status,
+  askedAt: '2026-11-30T00:00:00.000Z',
+  answeredAt: null,
+  error: null,
 });
 
 beforeEach(async () => {
@@ -49,7 +54,10 @@ describe('cancel', () => {
     expect(await db.client.ttl(keys.investigation(id))).toBe(-1);
     expect(await runs.cancel(id)).toEqual({ phase: 'ask', previous: 'queued' });
     const inv = (await store.get(id))!;
-    expect(inv).toMatchObject({ status: 'completed', conversation: [expect.objectContaining({ status: 'cancelled' })] });
+    expect(inv).toMatchObject({
+      status: 'completed',
+      conversation: [expect.objectContaining({ status: 'cancelled' })],
+    });
     expect(await db.client.ttl(keys.investigation(id))).toBeGreaterThan(190);
   });
 
@@ -69,9 +77,17 @@ describe('ask', () => {
     const id = await completed();
     expect(await runs.ask(id, [entry('first', 'answered')], `and ${SECRET}?`)).toEqual({ outcome: 'ok', entry: 1 });
     const inv = (await store.get(id))!;
-    expect(inv.conversation).toEqual([entry('first', 'answered'), {
-      question: 'and [redacted]?', answer: null, status: 'queued', askedAt: expect.any(String), answeredAt: null, error: null,
-    }]);
+    expect(inv.conversation).toEqual([
+      entry('first', 'answered'),
+      {
+        question: 'and [redacted]?',
+        answer: null,
+        status: 'queued',
+        askedAt: expect.any(String),
+        answeredAt: null,
+        error: null,
+      },
+    ]);
     expect(inv.updatedAt).toBe(inv.conversation[1]!.askedAt);
     expect(await db.client.ttl(keys.investigation(id))).toBe(-1);
   });
@@ -89,7 +105,10 @@ describe('ask', () => {
     }
     const { id: queued } = await store.claim(issue('q'));
     expect(await runs.ask(queued, [], 'q')).toEqual({ outcome: 'not_completed', status: 'queued' });
-    expect(await runs.ask('00000000-0000-4000-8000-000000000000', [], 'q')).toEqual({ outcome: 'not_completed', status: '' });
+    expect(await runs.ask('00000000-0000-4000-8000-000000000000', [], 'q')).toEqual({
+      outcome: 'not_completed',
+      status: '',
+    });
   });
 
   it('shows the last question with the live status of its run; earlier and settled ones as they were', async () => {
@@ -100,7 +119,9 @@ describe('ask', () => {
     const settled = [entry('a', 'answered'), entry('b', 'queued'), entry('c', 'failed')];
     await runs.updateIf(id, 'ask', 'running', { askStatus: 'running', conversation: JSON.stringify(settled) });
     expect((await store.get(id))!.conversation.map((e) => e.status)).toEqual(['answered', 'queued', 'failed']);
-    await runs.updateIf(id, 'ask', 'running', { conversation: JSON.stringify([entry('a', 'answered'), entry('b', 'queued')]) });
+    await runs.updateIf(id, 'ask', 'running', {
+      conversation: JSON.stringify([entry('a', 'answered'), entry('b', 'queued')]),
+    });
     expect((await store.get(id))!.conversation.map((e) => e.status)).toEqual(['answered', 'running']);
     await runs.updateIf(id, 'ask', 'running', { conversation: JSON.stringify([entry('a', 'answered')]) });
     expect((await store.get(id))!.conversation.map((e) => e.status)).toEqual(['answered']);
@@ -112,13 +133,17 @@ describe('updateIf', () => {
     const { id } = await store.claim(issue('u'));
     expect(await runs.updateIf(id, 'investigation', 'running', { error: 'x' })).toBe(false);
     expect((await store.get(id))!.error).toBeNull();
-    expect(await runs.updateIf(id, 'investigation', 'queued', { error: `leaked ${SECRET}`, rca: 'lone \ud800' })).toBe(true);
+    expect(await runs.updateIf(id, 'investigation', 'queued', { error: `leaked ${SECRET}`, rca: 'lone \ud800' })).toBe(
+      true,
+    );
     expect(await store.get(id)).toMatchObject({ error: 'leaked [redacted]', rca: 'lone \ud800' });
     expect(await db.client.ttl(keys.investigation(id))).toBe(-1);
-    expect(await runs.updateIf('00000000-0000-4000-8000-000000000000', 'investigation', 'queued', { error: 'x' })).toBe(false);
+    expect(await runs.updateIf('00000000-0000-4000-8000-000000000000', 'investigation', 'queued', { error: 'x' })).toBe(
+      false,
+    );
   });
 
-  it('with a TTL, restarts the record\'s retention', async () => {
+  it("with a TTL, restarts the record's retention", async () => {
     const id = await completed();
     await runs.ask(id, [], 'q');
     expect(await runs.updateIf(id, 'ask', 'queued', { askStatus: 'failed' }, true)).toBe(true);

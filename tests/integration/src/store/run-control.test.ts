@@ -18,7 +18,13 @@ const turn = (seq: number, ids: string[]): AwaitingTurn => ({
   seq,
   calls: ids.map((id) => ({ id, name: 'restart', arguments: '{}' })),
   results: ids.map(() => null),
-  approvals: ids.map((id) => ({ toolCallId: id, tool: 'restart', params: { pod: id }, reason: 'side effects', callKey: `restart(${id})` })),
+  approvals: ids.map((id) => ({
+    toolCallId: id,
+    tool: 'restart',
+    params: { pod: id },
+    reason: 'side effects',
+    callKey: `restart(${id})`,
+  })),
 });
 const usage = { promptTokens: 1, completionTokens: 1, llmCalls: 1 };
 
@@ -61,7 +67,7 @@ describe('begin', () => {
     expect(await runs.begin('00000000-0000-4000-8000-000000000000', 'investigation', 1, 'j1')).toBe(false);
   });
 
-  it('starts a follow-up on its own status, leaving the investigation\'s status, start and attempts', async () => {
+  it("starts a follow-up on its own status, leaving the investigation's status, start and attempts", async () => {
     const id = await askRunning();
     const inv = (await store.get(id))!;
     expect(inv).toMatchObject({ status: 'completed', attempts: 0, startedAt: null });
@@ -75,8 +81,14 @@ describe('pause and decide', () => {
     const id = await running();
     const view = (await runs.pause(id, 'investigation', turn(1, ['c1', 'c2']), 60))!;
     expect(view).toEqual({
-      seq: 1, phase: 'investigation', requestedAt: expect.any(String), expiresAt: expect.any(String),
-      pending: [{ toolCallId: 'c1', tool: 'restart', params: { pod: 'c1' }, reason: 'side effects' }, { toolCallId: 'c2', tool: 'restart', params: { pod: 'c2' }, reason: 'side effects' }],
+      seq: 1,
+      phase: 'investigation',
+      requestedAt: expect.any(String),
+      expiresAt: expect.any(String),
+      pending: [
+        { toolCallId: 'c1', tool: 'restart', params: { pod: 'c1' }, reason: 'side effects' },
+        { toolCallId: 'c2', tool: 'restart', params: { pod: 'c2' }, reason: 'side effects' },
+      ],
     });
     expect(Date.parse(view.expiresAt) - Date.parse(view.requestedAt)).toBe(60_000);
     expect(await store.get(id)).toMatchObject({ status: 'awaiting_approval', approvals: view });
@@ -96,20 +108,41 @@ describe('pause and decide', () => {
   it('takes decisions until every pending call has one, then queues the run again', async () => {
     const id = await running();
     await runs.pause(id, 'investigation', turn(4, ['c1', 'c2']), 60);
-    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'zz', approved: true }])).toEqual({ outcome: 'unknown', toolCallId: 'zz' });
-    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: true, feedback: `ok ${SECRET}` }])).toEqual({ outcome: 'partial' });
-    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: false }])).toEqual({ outcome: 'decided', toolCallId: 'c1' });
+    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'zz', approved: true }])).toEqual({
+      outcome: 'unknown',
+      toolCallId: 'zz',
+    });
+    expect(
+      await runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: true, feedback: `ok ${SECRET}` }]),
+    ).toEqual({ outcome: 'partial' });
+    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: false }])).toEqual({
+      outcome: 'decided',
+      toolCallId: 'c1',
+    });
     expect((await store.get(id))!.status).toBe('awaiting_approval');
-    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c2', approved: false }])).toEqual({ outcome: 'complete', seq: 4 });
+    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c2', approved: false }])).toEqual({
+      outcome: 'complete',
+      seq: 4,
+    });
     expect(await store.get(id)).toMatchObject({ status: 'queued', approvals: null });
     const outcome = await runs.outcome(id);
     expect(outcome.expired).toBe(false);
-    expect([...outcome.decisions.entries()].sort(([a], [b]) => a.localeCompare(b))).toEqual([['c1', { approved: true, feedback: 'ok [redacted]' }], ['c2', { approved: false }]]);
-    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: true }])).toEqual({ outcome: 'not_awaiting', status: 'queued' });
+    expect([...outcome.decisions.entries()].sort(([a], [b]) => a.localeCompare(b))).toEqual([
+      ['c1', { approved: true, feedback: 'ok [redacted]' }],
+      ['c2', { approved: false }],
+    ]);
+    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: true }])).toEqual({
+      outcome: 'not_awaiting',
+      status: 'queued',
+    });
   });
 
   it('refuses decisions on a record that does not exist, naming no status', async () => {
-    expect(await runs.decide('00000000-0000-4000-8000-000000000000', 'investigation', [{ toolCallId: 'c1', approved: true }])).toEqual({ outcome: 'not_awaiting', status: '' });
+    expect(
+      await runs.decide('00000000-0000-4000-8000-000000000000', 'investigation', [
+        { toolCallId: 'c1', approved: true },
+      ]),
+    ).toEqual({ outcome: 'not_awaiting', status: '' });
   });
 
   it('reads no decisions and no expiry when nothing was decided', async () => {
@@ -125,8 +158,14 @@ describe('pause and decide', () => {
     const inv = (await store.get(id))!;
     expect(inv).toMatchObject({ status: 'completed', approvals: view });
     expect(inv.conversation.at(-1)!.status).toBe('awaiting_approval');
-    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: true }])).toEqual({ outcome: 'not_awaiting', status: 'completed' });
-    expect(await runs.decide(id, 'ask', [{ toolCallId: 'c1', approved: true }])).toEqual({ outcome: 'complete', seq: 1 });
+    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: true }])).toEqual({
+      outcome: 'not_awaiting',
+      status: 'completed',
+    });
+    expect(await runs.decide(id, 'ask', [{ toolCallId: 'c1', approved: true }])).toEqual({
+      outcome: 'complete',
+      seq: 1,
+    });
     expect((await store.get(id))!.conversation.at(-1)!.status).toBe('queued');
   });
 });

@@ -22,32 +22,64 @@ let deps: WriteBackDeps;
 const log = createLogger('silent');
 const opts = { dedupTtlSeconds: 3600, retentionSeconds: 3600 };
 
-beforeAll(async () => { redis = await startRedis(); conn = new Redis(redis.url, { maxRetriesPerRequest: null }); });
-afterAll(async () => { conn.disconnect(); await redis.stop(); });
+beforeAll(async () => {
+  redis = await startRedis();
+  conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+});
+afterAll(async () => {
+  conn.disconnect();
+  await redis.stop();
+});
 beforeEach(async () => {
   await conn.flushall();
   store = new InvestigationStore(conn, opts);
   writer = new RecordingWriter();
-  deps = { redis: conn, store, writers: new Map([['tickets', writer]]), log, retentionSeconds: 3600, publicUrl: 'https://lestrade.example' };
+  deps = {
+    redis: conn,
+    store,
+    writers: new Map([['tickets', writer]]),
+    log,
+    retentionSeconds: 3600,
+    publicUrl: 'https://lestrade.example',
+  };
 });
 
 function ticket(identity: string): Issue {
   return {
-    identity, fingerprint: 'OPS-7', source: 'tickets', sourceInstance: 'tickets.test', title: 'Checkout is slow',
-    description: 'See https://grafana.internal/d/1', url: 'https://tickets.test/OPS-7', severity: 'high', status: 'open',
-    labels: {}, annotations: {}, startedAt: '2026-11-30T08:00:00.000Z', locator: { key: 'OPS-7', ref: { issueKey: 'OPS-7' } }, raw: null,
+    identity,
+    fingerprint: 'OPS-7',
+    source: 'tickets',
+    sourceInstance: 'tickets.test',
+    title: 'Checkout is slow',
+    description: 'See https://grafana.internal/d/1',
+    url: 'https://tickets.test/OPS-7',
+    severity: 'high',
+    status: 'open',
+    labels: {},
+    annotations: {},
+    startedAt: '2026-11-30T08:00:00.000Z',
+    locator: { key: 'OPS-7', ref: { issueKey: 'OPS-7' } },
+    raw: null,
   };
 }
 
 async function completed(identity: string, rca: string): Promise<string> {
   const { id } = await store.claim(ticket(identity));
-  await store.complete(id, { rca, toolCalls: [], usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 }, linkHosts: ['prometheus.internal'] });
+  await store.complete(id, {
+    rca,
+    toolCalls: [],
+    usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 },
+    linkHosts: ['prometheus.internal'],
+  });
   return id;
 }
 
 describe('the write-back job', () => {
   it('writes one comment, records it, and does nothing when run again', async () => {
-    const id = await completed('OPS-7', '## Root cause\nDB pool exhausted, see https://prometheus.internal/g and https://evil.example/x');
+    const id = await completed(
+      'OPS-7',
+      '## Root cause\nDB pool exhausted, see https://prometheus.internal/g and https://evil.example/x',
+    );
     expect(await runWriteBack(id, 1, false, deps)).toBe('written');
     expect(await runWriteBack(id, 2, false, deps)).toBe('skipped');
     expect(writer.comments).toHaveLength(1);
@@ -56,7 +88,16 @@ describe('the write-back job', () => {
     expect(body).toContain('https://lestrade.example/api/investigations/' + id);
     expect(body).not.toMatch(/\]\(https:\/\/evil\.example/);
     const wb = (await store.get(id))!.writeBacks;
-    expect(wb).toEqual([expect.objectContaining({ target: 'OPS-7', status: 'written', commentId: '1', url: 'https://tickets.test/1', attempts: 1, error: null })]);
+    expect(wb).toEqual([
+      expect.objectContaining({
+        target: 'OPS-7',
+        status: 'written',
+        commentId: '1',
+        url: 'https://tickets.test/1',
+        attempts: 1,
+        error: null,
+      }),
+    ]);
   });
 
   it('a re-investigation of the same issue edits our comment, found by the stored id', async () => {
@@ -86,9 +127,11 @@ describe('the write-back job', () => {
     expect(writer.comments).toHaveLength(0);
   });
 
-  it("hands the next attempt the resume token the last one left, and forgets it once written", async () => {
+  it('hands the next attempt the resume token the last one left, and forgets it once written', async () => {
     const id = await completed('OPS-7', 'x');
-    writer.failures.push(new RetryableError('request 42 still processing', { retryAfterMs: 10, resumeToken: 'request:42' }));
+    writer.failures.push(
+      new RetryableError('request 42 still processing', { retryAfterMs: 10, resumeToken: 'request:42' }),
+    );
     await expect(runWriteBack(id, 1, false, deps)).rejects.toThrow('still processing');
     expect(await conn.get(keys.writeResume('tickets', 'OPS-7'))).toBe('request:42');
     expect(await runWriteBack(id, 2, false, deps)).toBe('written');
@@ -100,10 +143,18 @@ describe('the write-back job', () => {
     const a = await completed('OPS-7', 'x');
     writer.failures.push(new RetryableError('tickets answered HTTP 502', { retryAfterMs: 1000 }));
     await expect(runWriteBack(a, 1, false, deps)).rejects.toThrow(/502/);
-    expect((await store.get(a))!.writeBacks[0]).toMatchObject({ status: 'pending', error: 'tickets answered HTTP 502', attempts: 1 });
+    expect((await store.get(a))!.writeBacks[0]).toMatchObject({
+      status: 'pending',
+      error: 'tickets answered HTTP 502',
+      attempts: 1,
+    });
     writer.failures.push(new PermanentError('tickets answered HTTP 403: no permission'));
     await expect(runWriteBack(a, 2, false, deps)).rejects.toBeInstanceOf(PermanentError);
-    expect((await store.get(a))!.writeBacks[0]).toMatchObject({ status: 'failed', error: 'tickets answered HTTP 403: no permission', attempts: 2 });
+    expect((await store.get(a))!.writeBacks[0]).toMatchObject({
+      status: 'failed',
+      error: 'tickets answered HTTP 403: no permission',
+      attempts: 2,
+    });
     const b = await completed('OPS-8', 'x');
     writer.refuse = 'public repository';
     await expect(runWriteBack(b, 1, false, deps)).rejects.toThrow('public repository');
@@ -114,14 +165,22 @@ describe('the write-back job', () => {
 
 describe('the write-back queue and worker', () => {
   let close: (() => Promise<void>) | undefined;
-  afterEach(async () => { await close?.(); close = undefined; });
+  afterEach(async () => {
+    await close?.();
+    close = undefined;
+  });
 
   it("delays a rate-limited write by the vendor's Retry-After, then writes exactly once", async () => {
     const workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
     const queue = new WriteBackQueue(conn, store, { attempts: 5, backoffMs: 60_000, retentionSeconds: 3600 });
     const worker = startWriteBackWorker(workerConn, deps, { concurrency: 1, backoffMs: 60_000, linkedPollMs: 60_000 });
     const probe = new Queue(WRITE_BACK_QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
-    close = async () => { await worker.close(); await queue.close(); await probe.close(); workerConn.disconnect(); };
+    close = async () => {
+      await worker.close();
+      await queue.close();
+      await probe.close();
+      workerConn.disconnect();
+    };
     const id = await completed('OPS-7', '## Root cause\nx');
     writer.failures.push(new RetryableError('tickets answered HTTP 429', { retryAfterMs: 1_500 }));
     await queue.request((await store.get(id))!);

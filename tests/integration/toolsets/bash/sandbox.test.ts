@@ -17,7 +17,11 @@ import { requireBinary } from '../../../helpers/require-binary.js';
  * its environment or in /proc/1/environ, Lestrade's process invisible, nothing writable but /tmp,
  * no host files but the tools', and no network unless the program is kubectl or curl.
  */
-const SECRETS = { OPENAI_API_KEY: 'sk-canary-openai', GITHUB_TOKEN: 'ghp_canary_github', JIRA_API_TOKEN: 'jira-canary' };
+const SECRETS = {
+  OPENAI_API_KEY: 'sk-canary-openai',
+  GITHUB_TOKEN: 'ghp_canary_github',
+  JIRA_API_TOKEN: 'jira-canary',
+};
 const saved: Record<string, string | undefined> = {};
 const hostDir = mkdtempSync(join(tmpdir(), 'lestrade-sandbox-host-'));
 const server = createServer((_req, res) => res.end('reached'));
@@ -25,13 +29,19 @@ let url = '';
 
 beforeAll(async () => {
   requireBinary('bwrap');
-  for (const [k, v] of Object.entries(SECRETS)) { saved[k] = process.env[k]; process.env[k] = v; }
+  for (const [k, v] of Object.entries(SECRETS)) {
+    saved[k] = process.env[k];
+    process.env[k] = v;
+  }
   writeFileSync(join(hostDir, 'secret.txt'), 'host-file-canary');
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 });
 afterAll(() => {
-  for (const [k, v] of Object.entries(saved)) { if (v === undefined) delete process.env[k]; else process.env[k] = v; }
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
   server.close();
 });
 
@@ -47,7 +57,11 @@ describe('the bubblewrap sandbox, run directly (past the policy)', () => {
   });
 
   it('shows no secret in its environment, in /proc/1/environ (its own pid 1) or in any process it can see', async () => {
-    const r = await run(['sh', '-c', 'env; echo; for f in /proc/[0-9]*/environ; do echo "$f"; tr "\\0" "\\n" < "$f"; done']);
+    const r = await run([
+      'sh',
+      '-c',
+      'env; echo; for f in /proc/[0-9]*/environ; do echo "$f"; tr "\\0" "\\n" < "$f"; done',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/\/proc\/1\/environ/);
     expect(r.stdout).toMatch(/^HOME=\/tmp$/m);
@@ -62,13 +76,21 @@ describe('the bubblewrap sandbox, run directly (past the policy)', () => {
   });
 
   it('writes nowhere but /tmp, which is its own', async () => {
-    const r = await run(['sh', '-c', 'for p in /x /usr/x /etc/x /proc/x; do touch "$p" 2>/dev/null && echo "wrote $p"; done; touch /tmp/ok && echo "wrote /tmp/ok"']);
+    const r = await run([
+      'sh',
+      '-c',
+      'for p in /x /usr/x /etc/x /proc/x; do touch "$p" 2>/dev/null && echo "wrote $p"; done; touch /tmp/ok && echo "wrote /tmp/ok"',
+    ]);
     expect(r.stdout.trim()).toBe('wrote /tmp/ok');
-    expect((await run(['sh', '-c', 'ls /tmp']) ).stdout.trim()).toBe('');
+    expect((await run(['sh', '-c', 'ls /tmp'])).stdout.trim()).toBe('');
   });
 
   it("reads none of the host's files but the tools' (no /etc/passwd, /etc/shadow, /root, host /tmp)", async () => {
-    const r = await run(['sh', '-c', `for p in /etc/passwd /etc/shadow /root /home /work ${hostDir}/secret.txt; do test -e "$p" && echo "sees $p"; done; echo done`]);
+    const r = await run([
+      'sh',
+      '-c',
+      `for p in /etc/passwd /etc/shadow /root /home /work ${hostDir}/secret.txt; do test -e "$p" && echo "sees $p"; done; echo done`,
+    ]);
     expect(r.stdout.trim()).toBe('done');
     const bound = await run(['cat', join(hostDir, 'secret.txt')], [hostDir]);
     expect(bound.stdout).toBe('host-file-canary');
@@ -85,13 +107,17 @@ describe('the bubblewrap sandbox, run directly (past the policy)', () => {
 
   it('runs the tools: kubectl with the kubeconfig it is given, awk, jq', async () => {
     const kc = join(hostDir, 'kubeconfig');
-    writeFileSync(kc, 'apiVersion: v1\nkind: Config\ncurrent-context: sandboxed\ncontexts: [{name: sandboxed, context: {cluster: c}}]\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\n');
+    writeFileSync(
+      kc,
+      'apiVersion: v1\nkind: Config\ncurrent-context: sandboxed\ncontexts: [{name: sandboxed, context: {cluster: c}}]\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\n',
+    );
     const saved = process.env.KUBECONFIG;
     process.env.KUBECONFIG = kc;
     try {
       expect((await run(['kubectl', 'config', 'current-context'])).stdout).toBe('sandboxed\n');
     } finally {
-      if (saved === undefined) delete process.env.KUBECONFIG; else process.env.KUBECONFIG = saved;
+      if (saved === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = saved;
     }
     expect((await run(['awk', 'BEGIN { print 1 + 1 }'])).stdout).toBe('2\n');
     expect((await run(['jq', '-n', '1 + 1'])).stdout).toBe('2\n');
@@ -100,12 +126,21 @@ describe('the bubblewrap sandbox, run directly (past the policy)', () => {
 
 describe('the bash tool in its sandbox', () => {
   // Made in each test, after the secrets are in the environment (the sandbox reads it when made).
-  const toolset = () => createBashToolset({ allow: [], deny: [], curlHosts: [], timeoutMs: 20_000, maxOutputBytes: 100_000, env: [] });
-  const approved = (command: string) => ({ signal: new AbortController().signal, approved: true, approvedCall: paramsKey('bash', { command }) });
+  const toolset = () =>
+    createBashToolset({ allow: [], deny: [], curlHosts: [], timeoutMs: 20_000, maxOutputBytes: 100_000, env: [] });
+  const approved = (command: string) => ({
+    signal: new AbortController().signal,
+    approved: true,
+    approvedCall: paramsKey('bash', { command }),
+  });
 
   it("issue 16's chain: even an approved awk of /proc/1/environ (or of Lestrade's own) shows no secret", async () => {
     const tool = toolset().tools[0]!;
-    for (const command of ["awk '{print}' /proc/1/environ", `awk '{print}' /proc/${process.pid}/environ`, 'head -c 100000 /proc/self/environ']) {
+    for (const command of [
+      "awk '{print}' /proc/1/environ",
+      `awk '{print}' /proc/${process.pid}/environ`,
+      'head -c 100000 /proc/self/environ',
+    ]) {
       const verdict = await tool.verdict!({ command });
       expect(verdict.decision, command).toBe('ask');
       const out = await tool.run({ command }, approved(command));
@@ -119,12 +154,34 @@ describe('the bash tool in its sandbox', () => {
     const path = process.env.PATH;
     process.env.PATH = mkdtempSync(join(tmpdir(), 'lestrade-empty-path-'));
     try {
-      const missing = createBashToolset({ allow: [], deny: [], curlHosts: [], timeoutMs: 1_000, maxOutputBytes: 1_000, env: [] });
-      const none = createBashToolset({ allow: [], deny: [], curlHosts: [], timeoutMs: 1_000, maxOutputBytes: 1_000, env: [], sandbox: 'none' });
+      const missing = createBashToolset({
+        allow: [],
+        deny: [],
+        curlHosts: [],
+        timeoutMs: 1_000,
+        maxOutputBytes: 1_000,
+        env: [],
+      });
+      const none = createBashToolset({
+        allow: [],
+        deny: [],
+        curlHosts: [],
+        timeoutMs: 1_000,
+        maxOutputBytes: 1_000,
+        env: [],
+        sandbox: 'none',
+      });
       const r = await resolveToolsets([missing], { bash: { enabled: true } }, {});
-      expect(r.statuses[0]).toMatchObject({ state: 'failed', reason: expect.stringMatching(/bwrap \(bubblewrap\) is not installed: install bubblewrap .*toolsets\.bash\.sandbox: none/) });
+      expect(r.statuses[0]).toMatchObject({
+        state: 'failed',
+        reason: expect.stringMatching(
+          /bwrap \(bubblewrap\) is not installed: install bubblewrap .*toolsets\.bash\.sandbox: none/,
+        ),
+      });
       expect(r.enabled).toEqual([]);
-      expect((await resolveToolsets([none], { bash: { enabled: true } }, {})).statuses[0]).toMatchObject({ state: 'enabled' });
+      expect((await resolveToolsets([none], { bash: { enabled: true } }, {})).statuses[0]).toMatchObject({
+        state: 'enabled',
+      });
     } finally {
       process.env.PATH = path;
     }
@@ -133,8 +190,15 @@ describe('the bash tool in its sandbox', () => {
   it('fails, with why, when bubblewrap cannot create its namespaces', async () => {
     // A bwrap that cannot create namespaces, as on a host that forbids them, is stood in by one that always fails so.
     const dir = mkdtempSync(join(tmpdir(), 'lestrade-fake-bwrap-'));
-    writeFileSync(join(dir, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
-    const sandbox = createSandbox({ mode: 'bubblewrap', readOnlyPaths: [], env: [] }, { PATH: `${dir}:${process.env.PATH}` });
-    expect(await sandbox.check()).toMatch(/bubblewrap cannot create its namespaces here \(bwrap: No permissions to create new namespace\).*toolsets\.bash\.sandbox: none/);
+    writeFileSync(join(dir, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', {
+      mode: 0o755,
+    });
+    const sandbox = createSandbox(
+      { mode: 'bubblewrap', readOnlyPaths: [], env: [] },
+      { PATH: `${dir}:${process.env.PATH}` },
+    );
+    expect(await sandbox.check()).toMatch(
+      /bubblewrap cannot create its namespaces here \(bwrap: No permissions to create new namespace\).*toolsets\.bash\.sandbox: none/,
+    );
   });
 });

@@ -1,15 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { IssueSchema } from '../../../../src/issue.js';
-import { alertIdentity, issueFromApiAlert, issuesFromWebhook, normaliseTime } from '../../../../sources/alertmanager/map.js';
+import {
+  alertIdentity,
+  issueFromApiAlert,
+  issuesFromWebhook,
+  normaliseTime,
+} from '../../../../sources/alertmanager/map.js';
 import { WebhookPayloadSchema } from '../../../../sources/alertmanager/schema.js';
 import { amCaptured, amFixture } from '../../../helpers/fixtures.js';
 
 const parse = (body: unknown) => WebhookPayloadSchema.parse(body);
 
 describe('Alertmanager webhook schema', () => {
-  it.each(['group-firing-truncated', 'group-repeat-notification', 'group-mixed-resolved', 'group-next'] as const)('accepts the real delivery %s', (name) => {
-    expect(WebhookPayloadSchema.safeParse(amFixture(name).body).success).toBe(true);
-  });
+  it.each(['group-firing-truncated', 'group-repeat-notification', 'group-mixed-resolved', 'group-next'] as const)(
+    'accepts the real delivery %s',
+    (name) => {
+      expect(WebhookPayloadSchema.safeParse(amFixture(name).body).success).toBe(true);
+    },
+  );
 
   it('accepts captured firing and resolved deliveries with a quoted receiver name', () => {
     expect(parse(amCaptured('firing').body).receiver).toBe('bot\\.webhook');
@@ -59,7 +67,10 @@ describe('issuesFromWebhook', () => {
 
   it('marks resolved alerts resolved', () => {
     const issues = issuesFromWebhook(parse(amFixture('group-mixed-resolved').body));
-    expect(issues.map((i) => [i.fingerprint, i.status])).toEqual([['e02342136ca8c633', 'resolved'], ['531b6c61f2547774', 'open']]);
+    expect(issues.map((i) => [i.fingerprint, i.status])).toEqual([
+      ['e02342136ca8c633', 'resolved'],
+      ['531b6c61f2547774', 'open'],
+    ]);
   });
 
   it('keeps the generator URL as the link and maps "page" to critical', () => {
@@ -75,17 +86,27 @@ describe('identity across webhook and API v2', () => {
     expect(normaliseTime('2026-11-30T04:23:06.154Z')).toBe('2026-11-30T04:23:06.154Z');
     expect(normaliseTime('2026-11-30T05:23:06.1+01:00')).toBe('2026-11-30T04:23:06.100Z');
     expect(normaliseTime('2026-11-30T04:00:00Z')).toBe('2026-11-30T04:00:00.000Z');
-    expect(alertIdentity('e02342136ca8c633', '2026-11-30T04:23:06.154621362Z')).toBe(alertIdentity('e02342136ca8c633', '2026-11-30T04:23:06.154Z'));
+    expect(alertIdentity('e02342136ca8c633', '2026-11-30T04:23:06.154621362Z')).toBe(
+      alertIdentity('e02342136ca8c633', '2026-11-30T04:23:06.154Z'),
+    );
   });
 
   it('maps an API v2 alert to the same identity the webhook gives', () => {
     const webhookIssue = issuesFromWebhook(parse(amFixture('group-next').body))[0]!;
-    const api = issueFromApiAlert({
-      labels: webhookIssue.labels, annotations: webhookIssue.annotations,
-      startsAt: '2026-11-30T04:23:06.175Z', endsAt: '2999-01-01T00:00:00.000Z', updatedAt: '2026-11-30T04:23:07.000Z',
-      fingerprint: webhookIssue.fingerprint, generatorURL: '', receivers: [{ name: 'bot' }],
-      status: { state: 'active', silencedBy: [], inhibitedBy: [] },
-    }, 'http://am:9093');
+    const api = issueFromApiAlert(
+      {
+        labels: webhookIssue.labels,
+        annotations: webhookIssue.annotations,
+        startsAt: '2026-11-30T04:23:06.175Z',
+        endsAt: '2999-01-01T00:00:00.000Z',
+        updatedAt: '2026-11-30T04:23:07.000Z',
+        fingerprint: webhookIssue.fingerprint,
+        generatorURL: '',
+        receivers: [{ name: 'bot' }],
+        status: { state: 'active', silencedBy: [], inhibitedBy: [] },
+      },
+      'http://am:9093',
+    );
     expect(api.identity).toBe(webhookIssue.identity);
     expect(api.status).toBe('open');
   });
@@ -93,14 +114,23 @@ describe('identity across webhook and API v2', () => {
 
 describe('alerts with little in them', () => {
   const apiAlert = (over: Record<string, unknown> = {}) => ({
-    labels: {}, annotations: {}, startsAt: '2026-11-30T04:23:06.175Z', endsAt: '2026-11-30T05:00:00.000Z', updatedAt: '2026-11-30T04:23:07.000Z',
-    fingerprint: 'e02342136ca8c633', receivers: [{ name: 'bot' }], status: { state: 'active' as const, silencedBy: [], inhibitedBy: [] }, ...over,
+    labels: {},
+    annotations: {},
+    startsAt: '2026-11-30T04:23:06.175Z',
+    endsAt: '2026-11-30T05:00:00.000Z',
+    updatedAt: '2026-11-30T04:23:07.000Z',
+    fingerprint: 'e02342136ca8c633',
+    receivers: [{ name: 'bot' }],
+    status: { state: 'active' as const, silencedBy: [], inhibitedBy: [] },
+    ...over,
   });
 
   it('is titled "alert" without an alertname, with an empty description', () => {
     const issue = issueFromApiAlert(apiAlert(), 'http://am:9093', 0);
     expect([issue.title, issue.description]).toEqual(['alert', '']);
-    expect(issueFromApiAlert(apiAlert({ annotations: { message: 'disk full' } }), 'http://am:9093', 0).title).toBe('alert: disk full');
+    expect(issueFromApiAlert(apiAlert({ annotations: { message: 'disk full' } }), 'http://am:9093', 0).title).toBe(
+      'alert: disk full',
+    );
   });
 
   it('counts an API alert resolved from the moment its endsAt is reached', () => {

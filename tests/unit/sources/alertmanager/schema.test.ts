@@ -5,9 +5,14 @@ import { amFixture } from '../../../helpers/fixtures.js';
 /** GET /api/v2/alerts as Alertmanager 0.25 answers it for the alerts of group-next. */
 const apiAlert = () => ({
   annotations: { summary: 'Pod payment-api-a is crash looping' },
-  endsAt: '2026-11-30T04:27:06.175Z', fingerprint: 'e02342136ca8c633', receivers: [{ name: 'bot' }],
-  startsAt: '2026-11-30T04:23:06.175Z', status: { inhibitedBy: [], silencedBy: [], state: 'active' }, updatedAt: '2026-11-30T04:23:06.175Z',
-  generatorURL: 'http://prometheus:9090/graph?g0.expr=x', labels: { alertname: 'KubePodCrashLooping', severity: 'critical' },
+  endsAt: '2026-11-30T04:27:06.175Z',
+  fingerprint: 'e02342136ca8c633',
+  receivers: [{ name: 'bot' }],
+  startsAt: '2026-11-30T04:23:06.175Z',
+  status: { inhibitedBy: [], silencedBy: [], state: 'active' },
+  updatedAt: '2026-11-30T04:23:06.175Z',
+  generatorURL: 'http://prometheus:9090/graph?g0.expr=x',
+  labels: { alertname: 'KubePodCrashLooping', severity: 'critical' },
 });
 const issuesOf = (schema: typeof ApiAlertSchema | typeof WebhookPayloadSchema, value: unknown) => {
   const r = schema.safeParse(value);
@@ -41,8 +46,14 @@ describe('Alertmanager API v2 alerts', () => {
 
 describe('labels and annotations', () => {
   it('say what they received instead of an object of strings', () => {
-    for (const [value, kind] of [[['a'], 'array'], [null, 'null'], ['x', 'string']] as const) {
-      expect(issuesOf(ApiAlertSchema, { ...apiAlert(), labels: value })).toEqual([{ path: 'labels', message: `expected an object of strings, received ${kind}` }]);
+    for (const [value, kind] of [
+      [['a'], 'array'],
+      [null, 'null'],
+      ['x', 'string'],
+    ] as const) {
+      expect(issuesOf(ApiAlertSchema, { ...apiAlert(), labels: value })).toEqual([
+        { path: 'labels', message: `expected an object of strings, received ${kind}` },
+      ]);
     }
   });
 
@@ -60,7 +71,9 @@ describe('webhook payload', () => {
 
   it('take truncatedAlerts past 2^53, and refuse a fraction or a negative count, saying why', () => {
     expect(WebhookPayloadSchema.safeParse({ ...body(), truncatedAlerts: 2 ** 60 }).success).toBe(true);
-    expect(issuesOf(WebhookPayloadSchema, { ...body(), truncatedAlerts: 1.5 })).toEqual([{ path: 'truncatedAlerts', message: 'must be an integer' }]);
+    expect(issuesOf(WebhookPayloadSchema, { ...body(), truncatedAlerts: 1.5 })).toEqual([
+      { path: 'truncatedAlerts', message: 'must be an integer' },
+    ]);
     expect(issuesOf(WebhookPayloadSchema, { ...body(), truncatedAlerts: -1 })[0]?.path).toBe('truncatedAlerts');
   });
 
@@ -81,7 +94,9 @@ describe('webhook payload', () => {
 
   it('check notification_reason and routeLabels when present', () => {
     expect(issuesOf(WebhookPayloadSchema, { ...body(), notification_reason: 1 })[0]?.path).toBe('notification_reason');
-    expect(WebhookPayloadSchema.parse({ ...body(), routeLabels: { team: 'sre' } }).routeLabels).toEqual({ team: 'sre' });
+    expect(WebhookPayloadSchema.parse({ ...body(), routeLabels: { team: 'sre' } }).routeLabels).toEqual({
+      team: 'sre',
+    });
     expect(issuesOf(WebhookPayloadSchema, { ...body(), groupLabels: [] })[0]?.path).toBe('groupLabels');
   });
 });

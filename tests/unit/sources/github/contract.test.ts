@@ -10,7 +10,9 @@ import { commentCreated, issuesClosed, issuesLabeled, issuesOpened } from '../..
  * @octokit/openapi-webhooks), and our zod schemas accept them: a spread that broke a payload, or a
  * zod schema stricter than GitHub's, fails here.
  */
-const spec = JSON.parse(readFileSync(`${SPECS_DIR}github/webhooks-issues-subset.json`, 'utf8')) as { components: unknown };
+const spec = JSON.parse(readFileSync(`${SPECS_DIR}github/webhooks-issues-subset.json`, 'utf8')) as {
+  components: unknown;
+};
 const ajv = new Ajv2020.default({ strict: false, allErrors: true, validateFormats: false });
 ajv.addSchema({ $id: 'webhooks', components: spec.components });
 const validator = (name: string) => {
@@ -19,12 +21,15 @@ const validator = (name: string) => {
   return (payload: unknown) => (v(payload) ? [] : (v.errors ?? []).map((e) => `${e.instancePath} ${e.message}`));
 };
 
-describe('adapted webhook fixtures against GitHub\'s webhook schemas', () => {
+describe("adapted webhook fixtures against GitHub's webhook schemas", () => {
   it.each([
     ['webhook-issues-labeled', issuesLabeled({ sender: 'alice', label: 'lestrade' })],
     ['webhook-issues-opened', issuesOpened({ labels: ['lestrade', 'P1'] })],
     ['webhook-issues-closed', issuesClosed()],
-    ['webhook-issue-comment-created', commentCreated({ body: '/lestrade investigate', login: 'bob', association: 'MEMBER' })],
+    [
+      'webhook-issue-comment-created',
+      commentCreated({ body: '/lestrade investigate', login: 'bob', association: 'MEMBER' }),
+    ],
   ])('%s is valid and parses', (name, payload) => {
     expect(validator(name)(payload)).toEqual([]);
     const zod = name.startsWith('webhook-issue-comment') ? IssueCommentEventSchema : IssuesEventSchema;

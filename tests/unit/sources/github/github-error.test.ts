@@ -4,26 +4,43 @@ import { githubError, rateLimitWaitMs } from '../../../../sources/github/github-
 
 /** Shaped as @octokit/request-error's RequestError: status, request, response {status, headers, data}. */
 const answer = (status: number, headers: Record<string, string>, data: unknown) =>
-  Object.assign(new Error('octokit message'), { status, request: { method: 'POST', url: 'x' }, response: { status, headers, data } });
+  Object.assign(new Error('octokit message'), {
+    status,
+    request: { method: 'POST', url: 'x' },
+    response: { status, headers, data },
+  });
 const now = Date.parse('2026-11-30T08:00:00Z');
 const headers = (h: Record<string, string>) => (n: string) => h[n];
 
 describe('GitHub failures as typed errors', () => {
-  it('follows GitHub\'s rate-limit rules: retry-after, else the reset when none remain, else a minute', () => {
-    expect(rateLimitWaitMs(headers({ 'retry-after': '7', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 600) }), now)).toBe(7_000);
-    expect(rateLimitWaitMs(headers({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 600) }), now)).toBe(601_000);
-    expect(rateLimitWaitMs(headers({ 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': String(now / 1000 + 3000) }), now)).toBe(60_000);
+  it("follows GitHub's rate-limit rules: retry-after, else the reset when none remain, else a minute", () => {
+    expect(
+      rateLimitWaitMs(
+        headers({ 'retry-after': '7', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 600) }),
+        now,
+      ),
+    ).toBe(7_000);
+    expect(
+      rateLimitWaitMs(headers({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 600) }), now),
+    ).toBe(601_000);
+    expect(
+      rateLimitWaitMs(headers({ 'x-ratelimit-remaining': '12', 'x-ratelimit-reset': String(now / 1000 + 3000) }), now),
+    ).toBe(60_000);
     expect(rateLimitWaitMs(headers({}), now)).toBe(60_000);
   });
 
-  it('a 403 that is not a rate limit is permanent, with GitHub\'s message rather than octokit\'s', () => {
-    const err = githubError(answer(403, { 'x-ratelimit-remaining': '4999' }, { message: 'Resource not accessible by integration' }));
+  it("a 403 that is not a rate limit is permanent, with GitHub's message rather than octokit's", () => {
+    const err = githubError(
+      answer(403, { 'x-ratelimit-remaining': '4999' }, { message: 'Resource not accessible by integration' }),
+    );
     expect(err).toBeInstanceOf(PermanentError);
     expect((err as Error).message).toBe('github answered HTTP 403: Resource not accessible by integration');
   });
 
   it('a 403 abuse/secondary limit and a bare 429 are retryable', () => {
-    expect(githubError(answer(403, {}, { message: 'You have exceeded a secondary rate limit' }))).toBeInstanceOf(RetryableError);
+    expect(githubError(answer(403, {}, { message: 'You have exceeded a secondary rate limit' }))).toBeInstanceOf(
+      RetryableError,
+    );
     const bare = githubError(answer(429, {}, ''));
     expect(bare).toBeInstanceOf(RetryableError);
     expect((bare as RetryableError).retryAfterMs).toBe(60_000);

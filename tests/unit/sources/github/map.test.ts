@@ -1,14 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { IssueSchema } from '../../../../src/issue.js';
-import { isPullRequest, MAX_COMMENT_CHARS, MAX_UNTRUSTED_COMMENTS, repoFromUrl, severityFromLabels, toIssue, type GhComment } from '../../../../sources/github/map.js';
+import {
+  isPullRequest,
+  MAX_COMMENT_CHARS,
+  MAX_UNTRUSTED_COMMENTS,
+  repoFromUrl,
+  severityFromLabels,
+  toIssue,
+  type GhComment,
+} from '../../../../sources/github/map.js';
 import { IssueCommentEventSchema, IssuesEventSchema } from '../../../../sources/github/schema.js';
 import { commentCreated, issuesClosed, issuesLabeled, pullRequestRef } from '../../../fixtures/github/payloads.js';
 
-const ctx = { repo: 'Codertocat/Hello-World', instance: 'api.github.com', comments: [] as GhComment[], botLogin: 'lestrade-bot' };
+const ctx = {
+  repo: 'Codertocat/Hello-World',
+  instance: 'api.github.com',
+  comments: [] as GhComment[],
+  botLogin: 'lestrade-bot',
+};
 const labeled = () => IssuesEventSchema.parse(issuesLabeled({ issueLabels: ['bug', 'severity:critical'] }));
 
 function comment(id: number, login: string, body: string, at = '2024-05-01T10:00:00Z'): GhComment {
-  return { id, body, user: { login }, created_at: at, html_url: `https://github.com/Codertocat/Hello-World/issues/1#issuecomment-${id}` };
+  return {
+    id,
+    body,
+    user: { login },
+    created_at: at,
+    html_url: `https://github.com/Codertocat/Hello-World/issues/1#issuecomment-${id}`,
+  };
 }
 
 describe('GitHub issue → Issue, on real webhook examples', () => {
@@ -29,8 +48,17 @@ describe('GitHub issue → Issue, on real webhook examples', () => {
       startedAt: e.issue.created_at,
       locator: { key: 'Codertocat/Hello-World#1', ref: { owner: 'Codertocat', repo: 'Hello-World', number: 1 } },
     });
-    expect(issue.labels).toEqual({ bug: 'true', 'severity:critical': 'true', lestrade: 'true', repository: 'Codertocat/Hello-World' });
-    expect(issue.annotations).toMatchObject({ author: 'Codertocat', author_association: 'OWNER', labels: 'bug, severity:critical, lestrade' });
+    expect(issue.labels).toEqual({
+      bug: 'true',
+      'severity:critical': 'true',
+      lestrade: 'true',
+      repository: 'Codertocat/Hello-World',
+    });
+    expect(issue.annotations).toMatchObject({
+      author: 'Codertocat',
+      author_association: 'OWNER',
+      labels: 'bug, severity:critical, lestrade',
+    });
   });
 
   it('keeps raw small: no URL templates, users as logins', () => {
@@ -45,7 +73,9 @@ describe('GitHub issue → Issue, on real webhook examples', () => {
     expect(issue.identity).toBe('Codertocat/Hello-World#1/comment/777');
     expect(issue.fingerprint).toBe('Codertocat/Hello-World#1');
     expect(issue.locator?.key).toBe('Codertocat/Hello-World#1');
-    expect(issue.untrusted).toEqual([{ label: `comment by @Codertocat at ${e.comment.created_at}`, text: '/lestrade investigate' }]);
+    expect(issue.untrusted).toEqual([
+      { label: `comment by @Codertocat at ${e.comment.created_at}`, text: '/lestrade investigate' },
+    ]);
   });
 
   it('maps a closed issue as resolved', () => {
@@ -55,7 +85,10 @@ describe('GitHub issue → Issue, on real webhook examples', () => {
 
   it('recognises pull requests by their pull_request key', () => {
     expect(isPullRequest(labeled().issue)).toBe(false);
-    const pr = IssuesEventSchema.parse({ ...issuesLabeled(), issue: { ...issuesLabeled().issue, pull_request: pullRequestRef() } });
+    const pr = IssuesEventSchema.parse({
+      ...issuesLabeled(),
+      issue: { ...issuesLabeled().issue, pull_request: pullRequestRef() },
+    });
     expect(isPullRequest(pr.issue)).toBe(true);
   });
 });
@@ -105,7 +138,11 @@ describe('repository from repository_url', () => {
 
 // Issue 16, defect 3: only text written by a trusted author may vouch for a link's host.
 describe('GitHub issue → Issue: trusted hosts', () => {
-  const withBody = (association: string) => ({ ...labeled().issue, body: 'Dashboard: https://grafana.example.com/d/1', author_association: association });
+  const withBody = (association: string) => ({
+    ...labeled().issue,
+    body: 'Dashboard: https://grafana.example.com/d/1',
+    author_association: association,
+  });
   const trustedAssociations = ['OWNER', 'MEMBER', 'COLLABORATOR'];
 
   it('lists the hosts a trusted author named in the title and body', () => {
@@ -114,13 +151,18 @@ describe('GitHub issue → Issue: trusted hosts', () => {
   });
 
   it('lists none for an untrusted author, nor when the trusted associations are not given', () => {
-    expect(toIssue(withBody('NONE'), { ...ctx, trigger: { kind: 'label' }, trustedAssociations }).trustedHosts).toBeUndefined();
+    expect(
+      toIssue(withBody('NONE'), { ...ctx, trigger: { kind: 'label' }, trustedAssociations }).trustedHosts,
+    ).toBeUndefined();
     expect(toIssue(withBody('OWNER'), { ...ctx, trigger: { kind: 'label' } }).trustedHosts).toBeUndefined();
   });
 
   it('lists none from comments, whoever wrote them', () => {
     const comments = [comment(1, 'mallory', 'status page: https://evil.example/')];
-    const issue = toIssue({ ...labeled().issue, body: '' }, { ...ctx, comments, trigger: { kind: 'label' }, trustedAssociations });
+    const issue = toIssue(
+      { ...labeled().issue, body: '' },
+      { ...ctx, comments, trigger: { kind: 'label' }, trustedAssociations },
+    );
     expect(issue.trustedHosts).toBeUndefined();
   });
 });

@@ -4,7 +4,8 @@ import { GITHUB_COMMENT_LIMIT, renderComment } from '../../../../sources/github/
 import { hasAnyMarker, markerComment } from '../../../../sources/github/marker.js';
 
 const locator = { key: 'octo/app#12', ref: { owner: 'octo', repo: 'app', number: 12 } };
-const doc = (rca: string) => composeComment({ rca, issueKey: locator.key, investigationId: 'inv-1', allowedHosts: new Set() });
+const doc = (rca: string) =>
+  composeComment({ rca, issueKey: locator.key, investigationId: 'inv-1', allowedHosts: new Set() });
 
 describe('the GitHub comment body', () => {
   it('is the Markdown with our marker last', () => {
@@ -14,7 +15,7 @@ describe('the GitHub comment body', () => {
     expect(hasAnyMarker(body)).toBe(true);
   });
 
-  it('fits GitHub\'s 65,536 characters, marker included, by cutting whole sections', () => {
+  it("fits GitHub's 65,536 characters, marker included, by cutting whole sections", () => {
     const section = (n: number) => `## Part ${n}\n${'word '.repeat(4_000)}`;
     const body = renderComment(locator, doc([1, 2, 3, 4, 5].map(section).join('\n\n')));
     expect(body.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);

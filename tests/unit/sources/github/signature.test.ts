@@ -18,15 +18,24 @@ describe('X-Hub-Signature-256', () => {
   it('refuses another secret, a changed body, and a missing signature', async () => {
     expect(await verify(delivery(signed('issues', issuesLabeled(), 'guessed')))).toMatchObject({ ok: false });
     const s = signed('issues', issuesLabeled(), 'new-secret');
-    expect(await verify({ headers: s.headers, rawBody: Buffer.from(s.body.replace('Codertocat', 'Mallory')) })).toMatchObject({ ok: false });
+    expect(
+      await verify({ headers: s.headers, rawBody: Buffer.from(s.body.replace('Codertocat', 'Mallory')) }),
+    ).toMatchObject({ ok: false });
     const { 'x-hub-signature-256': _sig, ...unsigned } = s.headers;
-    expect(await verify({ headers: unsigned, rawBody: Buffer.from(s.body) })).toEqual({ ok: false, reason: 'no X-Hub-Signature-256 header' });
+    expect(await verify({ headers: unsigned, rawBody: Buffer.from(s.body) })).toEqual({
+      ok: false,
+      reason: 'no X-Hub-Signature-256 header',
+    });
   });
 
   it('refuses the old SHA-1 header format and a signature of the empty body', async () => {
     const s = signed('issues', issuesLabeled(), 'new-secret');
-    expect(await verify({ headers: { ...s.headers, 'x-hub-signature-256': s.headers['x-hub-signature-256'].replace('sha256=', 'sha1=') }, rawBody: Buffer.from(s.body) }))
-      .toMatchObject({ ok: false });
+    expect(
+      await verify({
+        headers: { ...s.headers, 'x-hub-signature-256': s.headers['x-hub-signature-256'].replace('sha256=', 'sha1=') },
+        rawBody: Buffer.from(s.body),
+      }),
+    ).toMatchObject({ ok: false });
     const empty = signed('issues', '', 'new-secret');
     expect(await verify({ headers: empty.headers, rawBody: Buffer.alloc(0) })).toMatchObject({ ok: false });
   });
@@ -35,15 +44,21 @@ describe('X-Hub-Signature-256', () => {
     const body = 'not json';
     const good = signed('issues', null, 'new-secret');
     const { createHmac } = await import('node:crypto');
-    const headers = { ...good.headers, 'x-hub-signature-256': `sha256=${createHmac('sha256', 'new-secret').update(body).digest('hex')}` };
+    const headers = {
+      ...good.headers,
+      'x-hub-signature-256': `sha256=${createHmac('sha256', 'new-secret').update(body).digest('hex')}`,
+    };
     expect(await verify({ headers, rawBody: Buffer.from(body) })).toEqual({ ok: true });
   });
 
   it('with no secret configured, refuses everything and says why', async () => {
     const open = signatureVerifier(undefined);
     expect(await open(delivery(signed('issues', issuesLabeled(), 'anything')))).toEqual({
-      ok: false, reason: expect.stringContaining('no webhook secret configured'),
+      ok: false,
+      reason: expect.stringContaining('no webhook secret configured'),
     });
-    expect(await signatureVerifier(' , ')(delivery(signed('issues', issuesLabeled(), '')))).toMatchObject({ ok: false });
+    expect(await signatureVerifier(' , ')(delivery(signed('issues', issuesLabeled(), '')))).toMatchObject({
+      ok: false,
+    });
   });
 });

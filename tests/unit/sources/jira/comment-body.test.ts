@@ -4,9 +4,12 @@ import { adfToPlainText } from '../../../../sources/jira/render-adf.js';
 import { renderBody } from '../../../../sources/jira/render-comment.js';
 
 const locator = { key: 'OPS-7', ref: { issueKey: 'OPS-7', id: '10042' } };
-const doc = (rca: string) => composeComment({ rca, issueKey: 'OPS-7', investigationId: 'inv-1', allowedHosts: new Set() });
-const RCA = '## Alert explanation\nCheckout 502s.\n\n## Root cause\nThe upstream pool is exhausted.\n\n## Next steps\n- raise the pool size';
-const big = (n: number) => Array.from({ length: n }, (_, i) => `## Finding ${i}\n${'evidence '.repeat(400)}`).join('\n\n');
+const doc = (rca: string) =>
+  composeComment({ rca, issueKey: 'OPS-7', investigationId: 'inv-1', allowedHosts: new Set() });
+const RCA =
+  '## Alert explanation\nCheckout 502s.\n\n## Root cause\nThe upstream pool is exhausted.\n\n## Next steps\n- raise the pool size';
+const big = (n: number) =>
+  Array.from({ length: n }, (_, i) => `## Finding ${i}\n${'evidence '.repeat(400)}`).join('\n\n');
 
 describe('the comment body', () => {
   it('is an ADF document on Cloud, with the marker in its footer text', () => {

@@ -22,12 +22,18 @@ const schema = (name: string) => {
 function withoutNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutNulls);
   if (!v || typeof v !== 'object') return v;
-  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => [k, withoutNulls(x)]));
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([, x]) => x !== null)
+      .map(([k, x]) => [k, withoutNulls(x)]),
+  );
 }
 
 function check(name: string, value: unknown): string[] {
   const validate = schema(name);
-  return validate(withoutNulls(value)) ? [] : (validate.errors ?? []).map((e) => `${name}${e.instancePath} ${e.message}`);
+  return validate(withoutNulls(value))
+    ? []
+    : (validate.errors ?? []).map((e) => `${name}${e.instancePath} ${e.message}`);
 }
 
 function problems(doc: Json): string[] {
@@ -47,9 +53,19 @@ function problems(doc: Json): string[] {
 }
 
 const ALL: JiraFixture[] = [
-  'cloud-issue-created', 'cloud-issue-updated-label-added', 'cloud-issue-updated-summary', 'cloud-issue-updated-resolved',
-  'cloud-comment-created-command', 'cloud-comment-created-command-adf', 'cloud-comment-created-other', 'cloud-comment-created-own',
-  'cloud-api-issue', 'dc-issue-created', 'dc-comment-created-command', 'dc-comment-created-own', 'dc-api-issue',
+  'cloud-issue-created',
+  'cloud-issue-updated-label-added',
+  'cloud-issue-updated-summary',
+  'cloud-issue-updated-resolved',
+  'cloud-comment-created-command',
+  'cloud-comment-created-command-adf',
+  'cloud-comment-created-other',
+  'cloud-comment-created-own',
+  'cloud-api-issue',
+  'dc-issue-created',
+  'dc-comment-created-command',
+  'dc-comment-created-own',
+  'dc-api-issue',
 ];
 
 describe('Jira fixtures against the v3 spec schemas', () => {

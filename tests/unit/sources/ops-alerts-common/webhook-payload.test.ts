@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../../src/errors.js';
 import { parseLosslessJson } from '../../../../sources/ops-alerts-common/lossless-json.js';
-import { ActionPayloadSchema, detailsOf, EpochNanos, readActionPayload } from '../../../../sources/ops-alerts-common/webhook-payload.js';
+import {
+  ActionPayloadSchema,
+  detailsOf,
+  EpochNanos,
+  readActionPayload,
+} from '../../../../sources/ops-alerts-common/webhook-payload.js';
 import { jsmOpsFixtureText, type JsmOpsFixture } from '../../../fixtures/jsm-ops/fixtures.js';
 import { opsgenieFixtureText, type OpsgenieFixture } from '../../../fixtures/opsgenie/fixtures.js';
 
 const delivery = (text: string) => ({ headers: {}, rawBody: Buffer.from(text) });
-const create = () => parseLosslessJson(opsgenieFixtureText('create')) as { action: string; alert: Record<string, unknown> };
+const create = () =>
+  parseLosslessJson(opsgenieFixtureText('create')) as { action: string; alert: Record<string, unknown> };
 /** The create payload with one alert field changed; the path of the first issue when refused. */
 function refusal(field: string, value: unknown): string | null {
   const p = create();
@@ -16,20 +22,35 @@ function refusal(field: string, value: unknown): string | null {
 }
 
 describe('OpsGenie-style action payloads, on real deliveries', () => {
-  it.each(['create', 'close', 'acknowledge', 'addnote-human', 'addnote-own'] as OpsgenieFixture[])('reads OpsGenie\'s %s', (name) => {
-    const p = readActionPayload(delivery(opsgenieFixtureText(name)));
-    expect(p.alert.alertId).toBe('70413a06-38d6-4c85-92b8-5ebc900d42e2-1718031599062');
-    expect(p.alert.tinyId).toBe('1042');
-  });
+  it.each(['create', 'close', 'acknowledge', 'addnote-human', 'addnote-own'] as OpsgenieFixture[])(
+    "reads OpsGenie's %s",
+    (name) => {
+      const p = readActionPayload(delivery(opsgenieFixtureText(name)));
+      expect(p.alert.alertId).toBe('70413a06-38d6-4c85-92b8-5ebc900d42e2-1718031599062');
+      expect(p.alert.tinyId).toBe('1042');
+    },
+  );
 
-  it.each(['create', 'close', 'addnote-human', 'addnote-own'] as JsmOpsFixture[])('reads JSM Operations\' %s', (name) => {
-    expect(readActionPayload(delivery(jsmOpsFixtureText(name))).alert.tinyId).toBe('77');
-  });
+  it.each(['create', 'close', 'addnote-human', 'addnote-own'] as JsmOpsFixture[])(
+    "reads JSM Operations' %s",
+    (name) => {
+      expect(readActionPayload(delivery(jsmOpsFixtureText(name))).alert.tinyId).toBe('77');
+    },
+  );
 
   it('keeps the nanosecond updatedAt exact, and createdAt as epoch milliseconds', () => {
     const p = readActionPayload(delivery(opsgenieFixtureText('create')));
-    expect(p).toMatchObject({ action: 'Create', integrationName: 'Lestrade', alert: { updatedAt: '1718031599123000123', createdAt: 1718031599062, priority: 'P1' } });
-    expect(p.alert.details).toEqual({ alertname: 'CheckoutHighErrorRate', namespace: 'prod', severity: 'critical', runbook_url: 'https://runbooks.example.com/checkout-errors' });
+    expect(p).toMatchObject({
+      action: 'Create',
+      integrationName: 'Lestrade',
+      alert: { updatedAt: '1718031599123000123', createdAt: 1718031599062, priority: 'P1' },
+    });
+    expect(p.alert.details).toEqual({
+      alertname: 'CheckoutHighErrorRate',
+      namespace: 'prod',
+      severity: 'critical',
+      runbook_url: 'https://runbooks.example.com/checkout-errors',
+    });
   });
 
   it('says a body that is not JSON is not JSON', () => {
@@ -38,8 +59,12 @@ describe('OpsGenie-style action payloads, on real deliveries', () => {
   });
 
   it('names the field a delivery gets wrong', () => {
-    expect(() => readActionPayload(delivery(JSON.stringify({ ...create(), action: '' })))).toThrow(expect.objectContaining({ field: 'action' }));
-    expect(() => readActionPayload(delivery(JSON.stringify({ action: 'Create' })))).toThrow(expect.objectContaining({ field: 'alert' }));
+    expect(() => readActionPayload(delivery(JSON.stringify({ ...create(), action: '' })))).toThrow(
+      expect.objectContaining({ field: 'action' }),
+    );
+    expect(() => readActionPayload(delivery(JSON.stringify({ action: 'Create' })))).toThrow(
+      expect.objectContaining({ field: 'alert' }),
+    );
   });
 });
 
@@ -70,7 +95,8 @@ describe('the alert inside an action payload', () => {
   it('keeps updatedAt as its exact decimal digits', () => {
     expect(EpochNanos.parse(1718031599123)).toBe('1718031599123');
     expect(EpochNanos.parse('1718031599123000123')).toBe('1718031599123000123');
-    for (const bad of [-1, 1.5, '-1', '12a', 'a12', '']) expect(EpochNanos.safeParse(bad).success, String(bad)).toBe(false);
+    for (const bad of [-1, 1.5, '-1', '12a', 'a12', ''])
+      expect(EpochNanos.safeParse(bad).success, String(bad)).toBe(false);
   });
 
   it('takes details only as an object (or nothing), saying what it expected', () => {
@@ -81,10 +107,19 @@ describe('the alert inside an action payload', () => {
     expect(refusal('details', 'text')).toBe('alert.details');
     expect(refusal('details', null)).toBeNull();
     expect(refusal('details', undefined)).toBeNull();
-    expect(ActionPayloadSchema.safeParse({ ...create(), source: { name: 5 } }).error?.issues[0]?.path).toEqual(['source', 'name']);
+    expect(ActionPayloadSchema.safeParse({ ...create(), source: { name: 5 } }).error?.issues[0]?.path).toEqual([
+      'source',
+      'name',
+    ]);
   });
 
-  it.each([['tags', ['a', 1]], ['teams', 'team'], ['responders', [{ id: 1 }]], ['note', 5], ['message', 5]] as const)('refuses %s of the wrong type', (field, value) => {
+  it.each([
+    ['tags', ['a', 1]],
+    ['teams', 'team'],
+    ['responders', [{ id: 1 }]],
+    ['note', 5],
+    ['message', 5],
+  ] as const)('refuses %s of the wrong type', (field, value) => {
     expect(refusal(field, value)).toMatch(new RegExp(`^alert\\.${field}`));
   });
 });
@@ -92,7 +127,14 @@ describe('the alert inside an action payload', () => {
 describe('detailsOf', () => {
   it('turns every value into text, keeping a "__proto__" key as data', () => {
     const details = detailsOf(JSON.parse('{"a":"x","n":5,"b":false,"none":null,"o":{"k":[1]},"__proto__":"p"}'));
-    expect(Object.entries(details)).toEqual([['a', 'x'], ['n', '5'], ['b', 'false'], ['none', ''], ['o', '{"k":[1]}'], ['__proto__', 'p']]);
+    expect(Object.entries(details)).toEqual([
+      ['a', 'x'],
+      ['n', '5'],
+      ['b', 'false'],
+      ['none', ''],
+      ['o', '{"k":[1]}'],
+      ['__proto__', 'p'],
+    ]);
     expect(Object.getPrototypeOf(details)).toBe(Object.prototype);
   });
 

@@ -12,29 +12,54 @@ describe('details sent as text', () => {
   });
 
   it('leaves text that is not a JSON object as it is: arrays, numbers, broken JSON', () => {
-    for (const text of ['[1,2]', '5', '"x"', '{"firing":', 'plain']) expect(detailsOf({ body: { details: text } }), text).toBe(text);
+    for (const text of ['[1,2]', '5', '"x"', '{"firing":', 'plain'])
+      expect(detailsOf({ body: { details: text } }), text).toBe(text);
   });
 });
 
-describe('which details are Alertmanager\'s', () => {
+describe("which details are Alertmanager's", () => {
   it('needs firing with num_firing or resolved beside it', () => {
     expect(alertmanagerDetails({ firing: [], num_firing: 0 })).toEqual({ format: 'json', firing: [], resolved: [] });
     expect(alertmanagerDetails({ firing: [], resolved: [] })).toEqual({ format: 'json', firing: [], resolved: [] });
-    expect(alertmanagerDetails({ firing: BLOCK, num_firing: 1 })).toEqual({ format: 'text', firing: [block], resolved: [] });
-    expect(alertmanagerDetails({ firing: BLOCK, resolved: '' })).toEqual({ format: 'text', firing: [block], resolved: [] });
+    expect(alertmanagerDetails({ firing: BLOCK, num_firing: 1 })).toEqual({
+      format: 'text',
+      firing: [block],
+      resolved: [],
+    });
+    expect(alertmanagerDetails({ firing: BLOCK, resolved: '' })).toEqual({
+      format: 'text',
+      firing: [block],
+      resolved: [],
+    });
     expect(alertmanagerDetails({ firing: BLOCK, '': 1 })).toBeNull();
   });
 
   it('reads either list when the other is missing or of another kind', () => {
-    expect(alertmanagerDetails({ firing: null, resolved: [{ labels: { alertname: 'R' } }] })).toEqual({ format: 'json', firing: [], resolved: [{ labels: { alertname: 'R' }, annotations: {} }] });
-    expect(alertmanagerDetails({ firing: null, resolved: BLOCK })).toEqual({ format: 'text', firing: [], resolved: [block] });
-    expect(alertmanagerDetails({ firing: BLOCK, resolved: null, num_firing: 1 })).toEqual({ format: 'text', firing: [block], resolved: [] });
+    expect(alertmanagerDetails({ firing: null, resolved: [{ labels: { alertname: 'R' } }] })).toEqual({
+      format: 'json',
+      firing: [],
+      resolved: [{ labels: { alertname: 'R' }, annotations: {} }],
+    });
+    expect(alertmanagerDetails({ firing: null, resolved: BLOCK })).toEqual({
+      format: 'text',
+      firing: [],
+      resolved: [block],
+    });
+    expect(alertmanagerDetails({ firing: BLOCK, resolved: null, num_firing: 1 })).toEqual({
+      format: 'text',
+      firing: [block],
+      resolved: [],
+    });
   });
 });
 
 describe('Alertmanager ≥ 0.30 alerts', () => {
   it('keep only a whole 16-hex fingerprint', () => {
-    const fps = parseJsonAlerts([{ fingerprint: 'xae93a7aea121d25a' }, { fingerprint: 'ae93a7aea121d25ax' }, { fingerprint: 'ae93a7aea121d25a' }]).map((a) => a.fingerprint);
+    const fps = parseJsonAlerts([
+      { fingerprint: 'xae93a7aea121d25a' },
+      { fingerprint: 'ae93a7aea121d25ax' },
+      { fingerprint: 'ae93a7aea121d25a' },
+    ]).map((a) => a.fingerprint);
     expect(fps).toEqual([undefined, undefined, 'ae93a7aea121d25a']);
   });
 
@@ -44,9 +69,17 @@ describe('Alertmanager ≥ 0.30 alerts', () => {
 });
 
 describe('an alert as text for the model', () => {
-  it('lists labels, annotations, source and start in the notifier\'s layout', () => {
-    expect(amAlertText({ labels: { alertname: 'A', code: '500' }, annotations: { summary: 's' }, source: 'http://p/graph', startsAt: '2026-11-30T10:29:45Z' }))
-      .toBe('Labels:\n - alertname = A\n - code = 500\nAnnotations:\n - summary = s\nSource: http://p/graph\nStartsAt: 2026-11-30T10:29:45Z');
+  it("lists labels, annotations, source and start in the notifier's layout", () => {
+    expect(
+      amAlertText({
+        labels: { alertname: 'A', code: '500' },
+        annotations: { summary: 's' },
+        source: 'http://p/graph',
+        startsAt: '2026-11-30T10:29:45Z',
+      }),
+    ).toBe(
+      'Labels:\n - alertname = A\n - code = 500\nAnnotations:\n - summary = s\nSource: http://p/graph\nStartsAt: 2026-11-30T10:29:45Z',
+    );
   });
 
   it('leaves out the source and start it does not have', () => {

@@ -21,9 +21,18 @@ const ctx = { log: createLogger('silent'), env: {} };
 
 describe('sources.pagerduty config', () => {
   it('reads the environment, with safe defaults: high urgency only, any service and priority, write-back on', () => {
-    const c = slice({ PAGERDUTY_API_KEY: 'u+key', PAGERDUTY_FROM_EMAIL: 'bot@acme.example', PAGERDUTY_WEBHOOK_SECRET: 'a,b' });
+    const c = slice({
+      PAGERDUTY_API_KEY: 'u+key',
+      PAGERDUTY_FROM_EMAIL: 'bot@acme.example',
+      PAGERDUTY_WEBHOOK_SECRET: 'a,b',
+    });
     expect(c).toMatchObject({
-      apiKey: 'u+key', fromEmail: 'bot@acme.example', webhookSecret: 'a,b', region: 'us', writeBack: true, noteLimit: 25_000,
+      apiKey: 'u+key',
+      fromEmail: 'bot@acme.example',
+      webhookSecret: 'a,b',
+      region: 'us',
+      writeBack: true,
+      noteLimit: 25_000,
       triggers: { services: [], urgencies: ['high'], priorities: [] },
     });
     expect(pagerduty.disabledReason(c)).toBeNull();
@@ -42,28 +51,44 @@ describe('sources.pagerduty config', () => {
       expect.stringMatching(/^no PAGERDUTY_FROM_EMAIL set: RCAs are not written back/),
     ]);
     expect(pagerduty.writer?.(c, ctx)).toBeNull();
-    const off = slice({ PAGERDUTY_API_KEY: 'k', PAGERDUTY_FROM_EMAIL: 'bot@acme.example' }, 'sources:\n  pagerduty:\n    writeBack: false\n');
+    const off = slice(
+      { PAGERDUTY_API_KEY: 'k', PAGERDUTY_FROM_EMAIL: 'bot@acme.example' },
+      'sources:\n  pagerduty:\n    writeBack: false\n',
+    );
     expect(pagerduty.writer?.(off, ctx)).toBeNull();
   });
 
-  it('picks the region\'s API, or PAGERDUTY_API_URL (a double, a proxy)', () => {
+  it("picks the region's API, or PAGERDUTY_API_URL (a double, a proxy)", () => {
     expect(apiBaseOf(slice({}))).toBe('https://api.pagerduty.com');
     expect(apiBaseOf(slice({ PAGERDUTY_REGION: 'eu' }))).toBe('https://api.eu.pagerduty.com');
-    expect(apiBaseOf(slice({ PAGERDUTY_REGION: 'eu', PAGERDUTY_API_URL: 'http://127.0.0.1:9999/' }))).toBe('http://127.0.0.1:9999');
+    expect(apiBaseOf(slice({ PAGERDUTY_REGION: 'eu', PAGERDUTY_API_URL: 'http://127.0.0.1:9999/' }))).toBe(
+      'http://127.0.0.1:9999',
+    );
   });
 
   it('takes triggers from the file; errors name the key', () => {
-    const c = slice({}, 'sources:\n  pagerduty:\n    triggers: { services: [PIJ90N7], urgencies: [high, low], priorities: [P1, P2] }\n');
+    const c = slice(
+      {},
+      'sources:\n  pagerduty:\n    triggers: { services: [PIJ90N7], urgencies: [high, low], priorities: [P1, P2] }\n',
+    );
     expect(c.triggers).toEqual({ services: ['PIJ90N7'], urgencies: ['high', 'low'], priorities: ['P1', 'P2'] });
     expect(() => slice({ PAGERDUTY_FROM_EMAIL: 'not an email' })).toThrow(/sources\.pagerduty\.fromEmail/);
     expect(() => slice({ PAGERDUTY_REGION: 'ap' })).toThrow(/sources\.pagerduty\.region/);
-    expect(() => slice({}, 'sources:\n  pagerduty:\n    triggers: { services: [my-service] }\n')).toThrow(/sources\.pagerduty\.triggers\.services\.0: must be a PagerDuty service id/);
-    expect(() => slice({}, 'sources:\n  pagerduty:\n    triggers: { urgencies: [] }\n')).toThrow(/sources\.pagerduty\.triggers\.urgencies/);
-    expect(() => slice({}, 'sources:\n  pagerduty:\n    triggers: { urgency: [high] }\n')).toThrow(/sources\.pagerduty\.triggers: Unrecognized key: "urgency"/);
+    expect(() => slice({}, 'sources:\n  pagerduty:\n    triggers: { services: [my-service] }\n')).toThrow(
+      /sources\.pagerduty\.triggers\.services\.0: must be a PagerDuty service id/,
+    );
+    expect(() => slice({}, 'sources:\n  pagerduty:\n    triggers: { urgencies: [] }\n')).toThrow(
+      /sources\.pagerduty\.triggers\.urgencies/,
+    );
+    expect(() => slice({}, 'sources:\n  pagerduty:\n    triggers: { urgency: [high] }\n')).toThrow(
+      /sources\.pagerduty\.triggers: Unrecognized key: "urgency"/,
+    );
   });
 
   it('the API key and every webhook secret are secrets: redacted from logs and records', () => {
-    const secrets = configSecrets(load({ PAGERDUTY_API_KEY: 'u+key-123', PAGERDUTY_WEBHOOK_SECRET: 'whsec-old, whsec-new' }));
+    const secrets = configSecrets(
+      load({ PAGERDUTY_API_KEY: 'u+key-123', PAGERDUTY_WEBHOOK_SECRET: 'whsec-old, whsec-new' }),
+    );
     expect(secrets).toEqual(expect.arrayContaining(['u+key-123', 'whsec-old', 'whsec-new']));
   });
 });

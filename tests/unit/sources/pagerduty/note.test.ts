@@ -6,11 +6,16 @@ import { pagerDutyFailure, pagerDutyReason } from '../../../../sources/pagerduty
 import { renderNote } from '../../../../sources/pagerduty/render-note.js';
 
 const locator = { key: 'PT4KHLK', ref: { incidentId: 'PT4KHLK' } };
-const doc = (rca: string, investigationId = 'inv-1') => composeComment({ rca, issueKey: 'PT4KHLK', investigationId, allowedHosts: new Set() });
+const doc = (rca: string, investigationId = 'inv-1') =>
+  composeComment({ rca, issueKey: 'PT4KHLK', investigationId, allowedHosts: new Set() });
 
 describe('the note', () => {
-  it('starts with our marker and the RCA\'s digest, then the RCA as readable plain text', () => {
-    const { content, digest } = renderNote(locator, doc('## Root cause\nThe pool is exhausted.\n\n## Next steps\n- Roll back'), 25_000);
+  it("starts with our marker and the RCA's digest, then the RCA as readable plain text", () => {
+    const { content, digest } = renderNote(
+      locator,
+      doc('## Root cause\nThe pool is exhausted.\n\n## Next steps\n- Roll back'),
+      25_000,
+    );
     expect(content.split('\n')[0]).toBe(`lestrade:rca:PT4KHLK sha=${digest}`);
     expect(digest).toMatch(/^[0-9a-f]{12}$/);
     expect(content).toContain('### Lestrade — automated root-cause analysis');
@@ -32,8 +37,15 @@ describe('the note', () => {
   });
 
   it('defangs URLs the sanitizer left inert (a clickable link in plain text), keeps links to vouched hosts', () => {
-    const rca = '## Key findings\n- See [the panel](https://grafana.acme.internal/d/1) and https://evil.example/?q=token\n- also www.evil.example/x\n\n```\ncurl http://evil.example/y\n```';
-    const d = composeComment({ rca, issueKey: 'PT4KHLK', investigationId: 'inv-1', resultsUrl: 'https://lestrade.acme.internal/api/investigations/inv-1', allowedHosts: new Set(['grafana.acme.internal', 'lestrade.acme.internal']) });
+    const rca =
+      '## Key findings\n- See [the panel](https://grafana.acme.internal/d/1) and https://evil.example/?q=token\n- also www.evil.example/x\n\n```\ncurl http://evil.example/y\n```';
+    const d = composeComment({
+      rca,
+      issueKey: 'PT4KHLK',
+      investigationId: 'inv-1',
+      resultsUrl: 'https://lestrade.acme.internal/api/investigations/inv-1',
+      allowedHosts: new Set(['grafana.acme.internal', 'lestrade.acme.internal']),
+    });
     const { content } = renderNote(locator, d, 25_000);
     expect(content).toContain('[the panel](https://grafana.acme.internal/d/1)');
     expect(content).toContain('`hxxps://evil.example/?q=token`');
@@ -57,8 +69,12 @@ describe('the note', () => {
 describe('PagerDuty errors', () => {
   const h = (init: Record<string, string> = {}) => new Headers(init);
 
-  it('reads PagerDuty\'s error body: message and errors', () => {
-    expect(pagerDutyReason('{"error":{"message":"Invalid Input Provided","code":2001,"errors":["Requester User Not Found"]}}')).toBe('Invalid Input Provided; Requester User Not Found');
+  it("reads PagerDuty's error body: message and errors", () => {
+    expect(
+      pagerDutyReason(
+        '{"error":{"message":"Invalid Input Provided","code":2001,"errors":["Requester User Not Found"]}}',
+      ),
+    ).toBe('Invalid Input Provided; Requester User Not Found');
     expect(pagerDutyReason('<html>bad gateway</html>')).toBe('<html>bad gateway</html>');
     expect(pagerDutyReason('')).toBe('');
   });
@@ -69,8 +85,15 @@ describe('PagerDuty errors', () => {
     expect(wait(h({ 'ratelimit-limit': '960', 'ratelimit-remaining': '0', 'ratelimit-reset': '23' }))).toBe(23_000);
     expect(wait(h())).toBe(60_000);
     expect(pagerDutyFailure('x', 503, h(), '')).toBeInstanceOf(RetryableError);
-    const bad = pagerDutyFailure('add note to P1', 400, h(), '{"error":{"message":"Invalid Input Provided","errors":["Content can\'t be blank"]}}');
+    const bad = pagerDutyFailure(
+      'add note to P1',
+      400,
+      h(),
+      '{"error":{"message":"Invalid Input Provided","errors":["Content can\'t be blank"]}}',
+    );
     expect(bad).toBeInstanceOf(PermanentError);
-    expect(bad.message).toBe('PagerDuty answered HTTP 400: add note to P1: Invalid Input Provided; Content can\'t be blank');
+    expect(bad.message).toBe(
+      "PagerDuty answered HTTP 400: add note to P1: Invalid Input Provided; Content can't be blank",
+    );
   });
 });

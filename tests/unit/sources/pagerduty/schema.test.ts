@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AlertPageSchema, AlertSchema, IncidentNoteDataSchema, IncidentPageSchema, IncidentSchema, NoteAnswerSchema, NotesSchema, WebhookEnvelopeSchema,
+  AlertPageSchema,
+  AlertSchema,
+  IncidentNoteDataSchema,
+  IncidentPageSchema,
+  IncidentSchema,
+  NoteAnswerSchema,
+  NotesSchema,
+  WebhookEnvelopeSchema,
 } from '../../../../sources/pagerduty/schema.js';
 import { loadFixture } from '../../../fixtures/pagerduty/fixtures.js';
 
 const triggered = () => loadFixture('v3-incident-triggered.json');
 const incident = () => triggered().event.data as Record<string, unknown>;
-const refusal = (schema: { safeParse(v: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[] }> } } }, value: unknown) => {
+const refusal = (
+  schema: { safeParse(v: unknown): { success: boolean; error?: { issues: Array<{ path: PropertyKey[] }> } } },
+  value: unknown,
+) => {
   const r = schema.safeParse(value);
   return r.success ? null : r.error!.issues[0]!.path.join('.');
 };
@@ -14,27 +24,48 @@ const refusal = (schema: { safeParse(v: unknown): { success: boolean; error?: { 
 describe('PagerDuty V3 webhook events, on the documented examples', () => {
   it('read the envelope and the incident it carries', () => {
     const e = WebhookEnvelopeSchema.parse(triggered()).event;
-    expect(e).toMatchObject({ id: '5ac64822-4adc-4fda-ade0-410becf0de4f', event_type: 'incident.triggered', resource_type: 'incident', agent: { id: 'PLH1HKV', type: 'user_reference' } });
+    expect(e).toMatchObject({
+      id: '5ac64822-4adc-4fda-ade0-410becf0de4f',
+      event_type: 'incident.triggered',
+      resource_type: 'incident',
+      agent: { id: 'PLH1HKV', type: 'user_reference' },
+    });
     expect(IncidentSchema.parse(e.data)).toMatchObject({
-      id: 'PGR0VU2', number: 2, title: 'A little bump in the road', status: 'triggered', urgency: 'high', created_at: '2020-04-09T15:16:27Z',
-      priority: { id: 'PSO75BM', summary: 'P1' }, service: { id: 'PF9KMXH', summary: 'API Service' }, incident_key: 'd3640fbd41094207a1c11e58e46b1662',
+      id: 'PGR0VU2',
+      number: 2,
+      title: 'A little bump in the road',
+      status: 'triggered',
+      urgency: 'high',
+      created_at: '2020-04-09T15:16:27Z',
+      priority: { id: 'PSO75BM', summary: 'P1' },
+      service: { id: 'PF9KMXH', summary: 'API Service' },
+      incident_key: 'd3640fbd41094207a1c11e58e46b1662',
     });
   });
 
-  it('read an annotated incident\'s note, its content empty when absent', () => {
+  it("read an annotated incident's note, its content empty when absent", () => {
     const data = IncidentNoteDataSchema.parse(loadFixture('v3-incident-annotated.json').event.data);
-    expect(data).toMatchObject({ incident: { id: 'PGR0VU2' }, id: 'P2LA89X', content: 'I sure am glad we are using PagerDuty!', trimmed: false });
+    expect(data).toMatchObject({
+      incident: { id: 'PGR0VU2' },
+      id: 'P2LA89X',
+      content: 'I sure am glad we are using PagerDuty!',
+      trimmed: false,
+    });
     expect(IncidentNoteDataSchema.parse({ incident: { id: 'P1' } }).content).toBe('');
     expect(refusal(IncidentNoteDataSchema, { incident: { summary: 'x' } })).toBe('incident.id');
     expect(refusal(IncidentNoteDataSchema, { incident: { id: 'P1' }, trimmed: 'no' })).toBe('trimmed');
   });
 
   it('need an event type, and allow an agent of null', () => {
-    expect(refusal(WebhookEnvelopeSchema, { event: { ...triggered().event, event_type: '' } })).toBe('event.event_type');
+    expect(refusal(WebhookEnvelopeSchema, { event: { ...triggered().event, event_type: '' } })).toBe(
+      'event.event_type',
+    );
     expect(refusal(WebhookEnvelopeSchema, { event: { data: {} } })).toBe('event.event_type');
     expect(refusal(WebhookEnvelopeSchema, {})).toBe('event');
     expect(WebhookEnvelopeSchema.safeParse({ event: { ...triggered().event, agent: null } }).success).toBe(true);
-    expect(refusal(WebhookEnvelopeSchema, { event: { ...triggered().event, agent: { id: 5 } } })).toBe('event.agent.id');
+    expect(refusal(WebhookEnvelopeSchema, { event: { ...triggered().event, agent: { id: 5 } } })).toBe(
+      'event.agent.id',
+    );
   });
 });
 
@@ -50,10 +81,26 @@ describe('PagerDuty incidents', () => {
   it('take a missing title as empty, and null for optional references', () => {
     const { title: _t, ...rest } = incident();
     expect(IncidentSchema.parse(rest).title).toBe('');
-    expect(IncidentSchema.safeParse({ ...incident(), priority: null, service: null, urgency: null, html_url: null, incident_key: null }).success).toBe(true);
+    expect(
+      IncidentSchema.safeParse({
+        ...incident(),
+        priority: null,
+        service: null,
+        urgency: null,
+        html_url: null,
+        incident_key: null,
+      }).success,
+    ).toBe(true);
   });
 
-  it.each([['number', 2.5], ['incident_number', '2'], ['priority', { summary: 'P1' }], ['service', 'PF9KMXH'], ['urgency', 1], ['title', 5]] as const)('refuse %s as %j', (field, value) => {
+  it.each([
+    ['number', 2.5],
+    ['incident_number', '2'],
+    ['priority', { summary: 'P1' }],
+    ['service', 'PF9KMXH'],
+    ['urgency', 1],
+    ['title', 5],
+  ] as const)('refuse %s as %j', (field, value) => {
     expect(refusal(IncidentSchema, { ...incident(), [field]: value })).toMatch(new RegExp(`^${field}`));
   });
 
@@ -67,8 +114,17 @@ describe('PagerDuty incidents', () => {
 });
 
 describe('PagerDuty alerts and notes', () => {
-  it('read an alert\'s key, severity and body details', () => {
-    const a = AlertSchema.parse({ id: 'PALERT1', type: 'alert', summary: 'High latency', status: 'triggered', severity: 'critical', alert_key: 'k', created_at: '2020-04-09T15:16:27Z', body: { details: { a: 1 }, contexts: [] } });
+  it("read an alert's key, severity and body details", () => {
+    const a = AlertSchema.parse({
+      id: 'PALERT1',
+      type: 'alert',
+      summary: 'High latency',
+      status: 'triggered',
+      severity: 'critical',
+      alert_key: 'k',
+      created_at: '2020-04-09T15:16:27Z',
+      body: { details: { a: 1 }, contexts: [] },
+    });
     expect(a).toMatchObject({ id: 'PALERT1', severity: 'critical', alert_key: 'k', body: { details: { a: 1 } } });
     expect(AlertSchema.safeParse({ id: 'P', body: null, summary: null }).success).toBe(true);
     expect(refusal(AlertSchema, { summary: 'x' })).toBe('id');
@@ -77,8 +133,16 @@ describe('PagerDuty alerts and notes', () => {
   });
 
   it('read notes with their author, and the note just added', () => {
-    const note = { id: 'PWL7QXS', user: { id: 'PXPGF42', type: 'user_reference', summary: 'Earline Greenholt' }, content: 'Firefighters are on the scene.', created_at: '2016-01-04T10:55:06-05:00' };
-    expect(NotesSchema.parse({ notes: [note] }).notes[0]).toMatchObject({ id: 'PWL7QXS', user: { summary: 'Earline Greenholt' } });
+    const note = {
+      id: 'PWL7QXS',
+      user: { id: 'PXPGF42', type: 'user_reference', summary: 'Earline Greenholt' },
+      content: 'Firefighters are on the scene.',
+      created_at: '2016-01-04T10:55:06-05:00',
+    };
+    expect(NotesSchema.parse({ notes: [note] }).notes[0]).toMatchObject({
+      id: 'PWL7QXS',
+      user: { summary: 'Earline Greenholt' },
+    });
     expect(NoteAnswerSchema.parse({ note }).note.content).toBe('Firefighters are on the scene.');
     expect(refusal(NotesSchema, { notes: [{ id: 'n' }] })).toBe('notes.0.content');
     expect(refusal(NoteAnswerSchema, { note: { content: 'x' } })).toBe('note.id');

@@ -15,7 +15,9 @@ describe('X-PagerDuty-Signature', () => {
     const header = [sig('old-pd-secret'), sig('new-pd-secret')].join(',');
     expect(verifySignature(body, header, ['new-pd-secret'])).toEqual({ ok: true });
     expect(verifySignature(body, header, ['old-pd-secret'])).toEqual({ ok: true });
-    expect(verifySignature(body, `${sig('new-pd-secret')}, ${sig('other')}`, ['ours', 'new-pd-secret'])).toEqual({ ok: true });
+    expect(verifySignature(body, `${sig('new-pd-secret')}, ${sig('other')}`, ['ours', 'new-pd-secret'])).toEqual({
+      ok: true,
+    });
     expect(verifySignature(body, `v0=abc,${sig('s2')}`, ['s1', 's2'])).toEqual({ ok: true });
   });
 
@@ -28,7 +30,10 @@ describe('X-PagerDuty-Signature', () => {
     expect(refused(sig('s1').replace('v1=', 'v2='))).toBe(false);
     expect(refused(sig('s1').slice(0, -2))).toBe(false);
     expect(refused(`sha256=${sig('s1').slice(3)}`)).toBe(false);
-    expect(verifySignature(body, sig('guessed'), ['s1'])).toEqual({ ok: false, reason: 'X-PagerDuty-Signature matches no configured secret' });
+    expect(verifySignature(body, sig('guessed'), ['s1'])).toEqual({
+      ok: false,
+      reason: 'X-PagerDuty-Signature matches no configured secret',
+    });
   });
 
   it('with no secret configured refuses everything, signed or not', () => {

@@ -7,7 +7,9 @@ import { sources } from '../../../../sources/index.js';
 // although a worker serves no HTTP. This test failed before the fix.
 describe('start-up warnings', () => {
   const config = loadConfig({ OPENAI_API_KEY: 'k' }, undefined, sources);
-  const alertmanager = mountSources(sources, config, { log: undefined as never, env: {} }).find((m) => m.name === 'alertmanager')!;
+  const alertmanager = mountSources(sources, config, { log: undefined as never, env: {} }).find(
+    (m) => m.name === 'alertmanager',
+  )!;
   const unauthenticated = /\/webhooks\/alertmanager accepts unauthenticated requests/;
 
   it('a process serving webhooks warns that the Alertmanager webhook is unauthenticated', () => {

@@ -13,7 +13,9 @@ describe('the local Redis port', () => {
 
   it('refuses a typo or an impossible port, naming the variable or the key', () => {
     expect(() => loadConfig({ LESTRADE_LOCAL_REDIS_PORT: '63a0' })).toThrow(ConfigError);
-    expect(() => loadConfig({ LESTRADE_LOCAL_REDIS_PORT: '63a0' })).toThrow('LESTRADE_LOCAL_REDIS_PORT: expected an integer, got "63a0"');
+    expect(() => loadConfig({ LESTRADE_LOCAL_REDIS_PORT: '63a0' })).toThrow(
+      'LESTRADE_LOCAL_REDIS_PORT: expected an integer, got "63a0"',
+    );
     expect(() => loadConfig({ LESTRADE_LOCAL_REDIS_PORT: '0' })).toThrow(/redis\.localPort: /);
     expect(() => loadConfig({ LESTRADE_LOCAL_REDIS_PORT: '70000' })).toThrow(/redis\.localPort: /);
   });

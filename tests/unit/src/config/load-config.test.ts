@@ -24,12 +24,22 @@ describe('loadConfig', () => {
   });
 
   it('reads the basics from the environment', () => {
-    const c = loadConfig({
-      PORT: '9000', REDIS_URL: 'redis://r:6379', OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: 'http://llm:8000/v1',
-      LESTRADE_MODEL: 'llama3', PROMETHEUS_URL: 'http://prom:9090', ALERTMANAGER_WEBHOOK_TOKEN: 'tok',
-    }, undefined, sources);
+    const c = loadConfig(
+      {
+        PORT: '9000',
+        REDIS_URL: 'redis://r:6379',
+        OPENAI_API_KEY: 'sk-x',
+        OPENAI_BASE_URL: 'http://llm:8000/v1',
+        LESTRADE_MODEL: 'llama3',
+        PROMETHEUS_URL: 'http://prom:9090',
+        ALERTMANAGER_WEBHOOK_TOKEN: 'tok',
+      },
+      undefined,
+      sources,
+    );
     expect(c).toMatchObject({
-      server: { port: 9000 }, redis: { url: 'redis://r:6379' },
+      server: { port: 9000 },
+      redis: { url: 'redis://r:6379' },
       llm: { apiKey: 'sk-x', baseUrl: 'http://llm:8000/v1', model: 'llama3' },
       toolsets: { prometheus: { url: 'http://prom:9090' } },
       sources: { alertmanager: { bearerToken: 'tok' } },
@@ -64,18 +74,29 @@ describe('loadConfig', () => {
   });
 
   it("validates each registered source's slice with the rest, naming the key", () => {
-    expect(() => loadConfig({}, file('sources:\n  alertmanager:\n    url: not-a-url\n'), sources)).toThrow(/sources\.alertmanager\.url/);
-    expect(() => loadConfig({}, file('sources:\n  nosuch: {}\n'), sources)).toThrow(/sources: Unrecognized key: "nosuch"/);
-    expect(loadConfig({ ALERTMANAGER_URL: 'http://am:9093' }, undefined, sources).sources.alertmanager).toMatchObject({ url: 'http://am:9093' });
+    expect(() => loadConfig({}, file('sources:\n  alertmanager:\n    url: not-a-url\n'), sources)).toThrow(
+      /sources\.alertmanager\.url/,
+    );
+    expect(() => loadConfig({}, file('sources:\n  nosuch: {}\n'), sources)).toThrow(
+      /sources: Unrecognized key: "nosuch"/,
+    );
+    expect(loadConfig({ ALERTMANAGER_URL: 'http://am:9093' }, undefined, sources).sources.alertmanager).toMatchObject({
+      url: 'http://am:9093',
+    });
   });
 });
 
 describe('where a bad value came from', () => {
   it('names the environment variable and its value when one set it', () => {
-    expect(() => loadConfig({ REDIS_URL: 'localhost:6379' })).toThrow(/REDIS_URL=localhost:6379 sets redis\.url: must start/);
-    expect(() => loadConfig({ LESTRADE_CONCURRENCY: '0' }, file('queue:\n  concurrency: 4\n')))
-      .toThrow(/LESTRADE_CONCURRENCY=0 sets queue\.concurrency: /);
-    expect(() => loadConfig({ ALERTMANAGER_URL: 'nope' }, undefined, sources)).toThrow(/ALERTMANAGER_URL=nope sets sources\.alertmanager\.url: /);
+    expect(() => loadConfig({ REDIS_URL: 'localhost:6379' })).toThrow(
+      /REDIS_URL=localhost:6379 sets redis\.url: must start/,
+    );
+    expect(() => loadConfig({ LESTRADE_CONCURRENCY: '0' }, file('queue:\n  concurrency: 4\n'))).toThrow(
+      /LESTRADE_CONCURRENCY=0 sets queue\.concurrency: /,
+    );
+    expect(() => loadConfig({ ALERTMANAGER_URL: 'nope' }, undefined, sources)).toThrow(
+      /ALERTMANAGER_URL=nope sets sources\.alertmanager\.url: /,
+    );
   });
 
   it('names the file and the key when the file set it', () => {
@@ -88,7 +109,9 @@ describe('where a bad value came from', () => {
     const origins = [{ name: 'JIRA_API_TOKEN', value: 'tok-secret', path: ['sources', 'jira', 'apiToken'] }];
     const line = describeConfigIssues([{ path: ['sources', 'jira', 'apiToken'], message: 'too short' }], origins);
     expect(line).toBe('JIRA_API_TOKEN sets sources.jira.apiToken: too short');
-    expect(() => loadConfig({ OPENAI_BASE_URL: 'http://u:hunter2@llm:99999/v1' })).toThrow(/OPENAI_BASE_URL=http:\/\/u:/);
+    expect(() => loadConfig({ OPENAI_BASE_URL: 'http://u:hunter2@llm:99999/v1' })).toThrow(
+      /OPENAI_BASE_URL=http:\/\/u:/,
+    );
     expect(() => loadConfig({ OPENAI_BASE_URL: 'http://u:hunter2@llm:99999/v1' })).not.toThrow(/hunter2/);
   });
 });

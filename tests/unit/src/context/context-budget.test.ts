@@ -11,8 +11,13 @@ import { startScriptedLlm, type ScriptedLlm } from '../../../helpers/scripted-ll
 
 let counter: TokenCounter;
 let llm: ScriptedLlm | undefined;
-beforeAll(async () => { counter = await TokenCounter.load('o200k_base'); });
-afterEach(async () => { await llm?.close(); llm = undefined; });
+beforeAll(async () => {
+  counter = await TokenCounter.load('o200k_base');
+});
+afterEach(async () => {
+  await llm?.close();
+  llm = undefined;
+});
 
 describe('token counting', () => {
   it('matches tiktoken (o200k_base) on ordinary text and stays fast on long unbroken runs', async () => {
@@ -35,37 +40,65 @@ describe('token counting', () => {
 
 describe('the result limit', () => {
   it('is min(15% of the window, the cap), and an oversized result becomes a head with its size and a hint', () => {
-    expect(new ContextBudget(counter, { windowTokens: 128_000, compactAt: 0.9, maxResultTokens: 25_000 }).resultLimit).toBe(19_200);
-    expect(new ContextBudget(counter, { windowTokens: 1_000_000, compactAt: 0.9, maxResultTokens: 25_000 }).resultLimit).toBe(25_000);
+    expect(
+      new ContextBudget(counter, { windowTokens: 128_000, compactAt: 0.9, maxResultTokens: 25_000 }).resultLimit,
+    ).toBe(19_200);
+    expect(
+      new ContextBudget(counter, { windowTokens: 1_000_000, compactAt: 0.9, maxResultTokens: 25_000 }).resultLimit,
+    ).toBe(25_000);
     const budget = new ContextBudget(counter, { windowTokens: 10_000, compactAt: 0.9, maxResultTokens: 25_000 });
     const data = Array.from({ length: 3_000 }, (_, i) => `line ${i}`).join('\n');
     const fitted = budget.fit({ tool: 't', status: 'success', data, params: {}, elapsedMs: 1 })!;
     expect(fitted.full).toBe(data);
-    expect(fitted.view).toMatchObject({ truncated: true, outputTokens: counter.count(data), hint: expect.stringMatching(/limit 1500/) });
+    expect(fitted.view).toMatchObject({
+      truncated: true,
+      outputTokens: counter.count(data),
+      hint: expect.stringMatching(/limit 1500/),
+    });
     expect(counter.count(fitted.view.data!)).toBeLessThanOrEqual(750);
     expect(budget.fit({ tool: 't', status: 'success', data: 'small', params: {}, elapsedMs: 1 })).toBeNull();
   });
 });
 
 describe('output filters', () => {
-  it('narrow text by lines and JSON by fields, and are split from the tool\'s own arguments', () => {
+  it("narrow text by lines and JSON by fields, and are split from the tool's own arguments", () => {
     const text = 'alpha 1\nBeta 2\ngamma 3\nbeta 4\n';
     expect(applyFilters(text, { output_grep: 'beta|gamma' })).toBe('Beta 2\ngamma 3\nbeta 4\n');
     expect(applyFilters(text, { output_grep: 'beta', output_tail: 1 })).toBe('beta 4\n');
     expect(applyFilters(text, { output_head: 1 })).toBe('alpha 1\n');
-    const json = JSON.stringify({ items: [{ metadata: { name: 'a', uid: 1 }, status: { phase: 'Running' } }, { metadata: { name: 'b' }, status: { phase: 'Failed' } }] });
-    expect(applyFilters(json, { output_fields: ['items.metadata.name', 'items.status.phase'] }))
-      .toEqual({ 'items.metadata.name': ['a', 'b'], 'items.status.phase': ['Running', 'Failed'] });
+    const json = JSON.stringify({
+      items: [
+        { metadata: { name: 'a', uid: 1 }, status: { phase: 'Running' } },
+        { metadata: { name: 'b' }, status: { phase: 'Failed' } },
+      ],
+    });
+    expect(applyFilters(json, { output_fields: ['items.metadata.name', 'items.status.phase'] })).toEqual({
+      'items.metadata.name': ['a', 'b'],
+      'items.status.phase': ['Running', 'Failed'],
+    });
     expect(applyFilters('not json', { output_fields: ['a'] })).toMatch(/not JSON/);
-    expect(splitFilters({ q: 'x', output_head: 5 }, { q: {} })).toEqual({ args: expect.objectContaining({ q: 'x' }), filters: { output_head: 5 } });
-    expect(splitFilters({ output_head: 0 }, {})).toEqual({ error: expect.stringMatching(/^invalid arguments: output_head/) });
+    expect(splitFilters({ q: 'x', output_head: 5 }, { q: {} })).toEqual({
+      args: expect.objectContaining({ q: 'x' }),
+      filters: { output_head: 5 },
+    });
+    expect(splitFilters({ output_head: 0 }, {})).toEqual({
+      error: expect.stringMatching(/^invalid arguments: output_head/),
+    });
     // A tool's own parameter of that name is the tool's.
-    expect(splitFilters({ output_grep: 'x' }, { output_grep: {} })).toEqual({ args: expect.objectContaining({ output_grep: 'x' }), filters: {} });
+    expect(splitFilters({ output_grep: 'x' }, { output_grep: {} })).toEqual({
+      args: expect.objectContaining({ output_grep: 'x' }),
+      filters: {},
+    });
   });
 });
 
 describe('compaction', () => {
-  const big = (n: number) => JSON.stringify({ tool: 'numbers', status: 'success', data: Array.from({ length: n }, (_, i) => `row ${i}`).join('\n') });
+  const big = (n: number) =>
+    JSON.stringify({
+      tool: 'numbers',
+      status: 'success',
+      data: Array.from({ length: n }, (_, i) => `row ${i}`).join('\n'),
+    });
 
   it('cuts the largest tool results to a common cap when nothing else helps, keeping their JSON', () => {
     const messages = [
@@ -87,9 +120,16 @@ describe('compaction', () => {
     llm = await startScriptedLlm([{ content: 'SUMMARY' }]);
     const client = new OpenAI({ apiKey: 'x', baseURL: llm.baseUrl, maxRetries: 0 });
     const budget = new ContextBudget(counter, { windowTokens: 4_000, compactAt: 0.9, maxResultTokens: 25_000 });
-    const state = initialState([{ role: 'system', content: 'sys' }, { role: 'user', content: 'investigate' }]);
+    const state = initialState([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'investigate' },
+    ]);
     const turn = (id: string, rows: number) => [
-      { role: 'assistant' as const, content: null, tool_calls: [{ id, type: 'function' as const, function: { name: 'numbers', arguments: '{}' } }] },
+      {
+        role: 'assistant' as const,
+        content: null,
+        tool_calls: [{ id, type: 'function' as const, function: { name: 'numbers', arguments: '{}' } }],
+      },
       { role: 'tool' as const, tool_call_id: id, content: big(rows) },
     ];
     state.messages.push(...turn('a', 400), ...turn('b', 400), ...turn('c', 3_000));

@@ -3,9 +3,11 @@ import { escapeHtml, markdownToSafeHtml, renderMarkdown } from '../../../../src/
 
 const render = (md: string, hosts: string[] = ['grafana.example']) => renderMarkdown(md, hosts);
 
-describe('renderMarkdown (the model\'s Markdown on a page)', () => {
+describe("renderMarkdown (the model's Markdown on a page)", () => {
   it('renders ordinary Markdown: headings, emphasis, code, tables, lists', () => {
-    const html = render('## Root cause\nThe **db** ran out of `connections`.\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |');
+    const html = render(
+      '## Root cause\nThe **db** ran out of `connections`.\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |',
+    );
     expect(html).toContain('<h2>Root cause</h2>');
     expect(html).toContain('<strong>db</strong>');
     expect(html).toContain('<code>connections</code>');
@@ -42,7 +44,9 @@ describe('renderMarkdown (the model\'s Markdown on a page)', () => {
 
   it('keeps http(s) links to hosts the issue or a tool named, and only those', () => {
     const html = render('[graph](https://grafana.example/d/db) and [exfil](https://evil.example/?q=secret)');
-    expect(html).toContain('<a href="https://grafana.example/d/db" rel="noopener noreferrer nofollow" target="_blank">graph</a>');
+    expect(html).toContain(
+      '<a href="https://grafana.example/d/db" rel="noopener noreferrer nofollow" target="_blank">graph</a>',
+    );
     expect(html).not.toContain('href="https://evil.example');
   });
 
@@ -73,6 +77,8 @@ describe('renderMarkdown (the model\'s Markdown on a page)', () => {
   });
 
   it('escapes the five HTML-special characters', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
   });
 });

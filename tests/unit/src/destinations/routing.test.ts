@@ -3,14 +3,19 @@ import { compileRouter, RoutingConfigSchema } from '../../../../src/destinations
 import { ConfigError } from '../../../../src/errors.js';
 
 const known = [
-  { name: 'slack', on: true, targetError: (t: string) => (t.startsWith('#') || t.startsWith('C') ? null : 'not a channel') },
+  {
+    name: 'slack',
+    on: true,
+    targetError: (t: string) => (t.startsWith('#') || t.startsWith('C') ? null : 'not a channel'),
+  },
   { name: 'teams', on: true },
   { name: 'webhook', on: false },
 ];
 const router = (config: unknown) => compileRouter(RoutingConfigSchema.parse(config), known);
 const am = (labels: Record<string, string>) => ({ source: 'alertmanager', labels });
 const ticket = { source: 'github', labels: { severity: 'critical' }, locator: { key: 'o/r#1', ref: {} } };
-const refs = (r: ReturnType<typeof router>, issue: Parameters<ReturnType<typeof router>['route']>[0]) => r.route(issue).map((d) => d.ref);
+const refs = (r: ReturnType<typeof router>, issue: Parameters<ReturnType<typeof router>['route']>[0]) =>
+  r.route(issue).map((d) => d.ref);
 
 describe('destination routing', () => {
   const r = router({
@@ -47,8 +52,12 @@ describe('destination routing', () => {
     expect(refs(w, am({}))).toEqual(['teams']);
     expect(w.warnings[0]).toMatch(/destinations\.routes\[0\]\.destinations\[0\].*webhook is off/);
     expect(() => router({ routes: [{ destinations: ['pager'] }] })).toThrow(ConfigError);
-    expect(() => router({ routes: [{ destinations: ['slack:general'] }] })).toThrow(/routes\[0\]\.destinations\[0\].*not a channel/);
+    expect(() => router({ routes: [{ destinations: ['slack:general'] }] })).toThrow(
+      /routes\[0\]\.destinations\[0\].*not a channel/,
+    );
     expect(() => router({ routes: [{ destinations: ['teams:x'] }] })).toThrow(/takes no target/);
-    expect(() => router({ routes: [{ matchers: ['severity=="x"'], destinations: ['teams'] }] })).toThrow(/routes\[0\]\.matchers\[0\]/);
+    expect(() => router({ routes: [{ matchers: ['severity=="x"'], destinations: ['teams'] }] })).toThrow(
+      /routes\[0\]\.matchers\[0\]/,
+    );
   });
 });

@@ -68,8 +68,16 @@ describe('splitUrlCredentials', () => {
   });
 
   it('handles a user without a password, and a password without a user', () => {
-    expect(splitUrlCredentials('http://token@host/')).toEqual({ url: 'http://host/', display: 'http://token@host/', authorization: basic('token:') });
-    expect(splitUrlCredentials('http://:pw@host/')).toEqual({ url: 'http://host/', display: 'http://:***@host/', authorization: basic(':pw') });
+    expect(splitUrlCredentials('http://token@host/')).toEqual({
+      url: 'http://host/',
+      display: 'http://token@host/',
+      authorization: basic('token:'),
+    });
+    expect(splitUrlCredentials('http://:pw@host/')).toEqual({
+      url: 'http://host/',
+      display: 'http://:***@host/',
+      authorization: basic(':pw'),
+    });
   });
 
   it('keeps undecodable percent-escapes as they are', () => {
@@ -77,13 +85,16 @@ describe('splitUrlCredentials', () => {
   });
 
   it('leaves a URL without credentials as it is, and an unparseable one unshown', () => {
-    expect(splitUrlCredentials('http://host:1/x?y=1')).toEqual({ url: 'http://host:1/x?y=1', display: 'http://host:1/x?y=1' });
+    expect(splitUrlCredentials('http://host:1/x?y=1')).toEqual({
+      url: 'http://host:1/x?y=1',
+      display: 'http://host:1/x?y=1',
+    });
     expect(splitUrlCredentials('not a url')).toEqual({ url: 'not a url', display: '(unparseable URL)' });
   });
 });
 
 describe('withUrlAuthorization', () => {
-  it('adds the URL\'s basic auth to the headers', () => {
+  it("adds the URL's basic auth to the headers", () => {
     expect(withUrlAuthorization({ accept: 'x' }, 'Basic abc')).toEqual({ authorization: 'Basic abc', accept: 'x' });
   });
 
@@ -115,16 +126,23 @@ describe('parseJsonBody', () => {
 });
 
 describe('readJson', () => {
-  const schema = z.object({ alerts: z.array(z.object({ fingerprint: z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 hex digits') })) });
+  const schema = z.object({
+    alerts: z.array(z.object({ fingerprint: z.string().regex(/^[0-9a-f]{16}$/, 'must be 16 hex digits') })),
+  });
 
   it('returns the parsed value when it fits the schema', () => {
-    expect(readJson({ alerts: [{ fingerprint: '0123456789abcdef' }] }, schema)).toEqual({ alerts: [{ fingerprint: '0123456789abcdef' }] });
+    expect(readJson({ alerts: [{ fingerprint: '0123456789abcdef' }] }, schema)).toEqual({
+      alerts: [{ fingerprint: '0123456789abcdef' }],
+    });
   });
 
   it('names the first offending field, and says what is wrong without repeating the path', () => {
     const err = thrownBy(() => readJson({ alerts: [{ fingerprint: 'x' }] }, schema)) as InputError;
     expect(err).toBeInstanceOf(InputError);
-    expect(err).toMatchObject({ field: 'alerts.0.fingerprint', message: 'alerts.0.fingerprint: must be 16 hex digits' });
+    expect(err).toMatchObject({
+      field: 'alerts.0.fingerprint',
+      message: 'alerts.0.fingerprint: must be 16 hex digits',
+    });
   });
 
   it('names no field when the document itself is wrong', () => {
@@ -142,12 +160,20 @@ describe('authorizationProblem', () => {
   it('says what is wrong without quoting the header', () => {
     expect(authorizationProblem(undefined, creds)).toBe('missing credentials: no Authorization header');
     expect(authorizationProblem('', creds)).toBe('missing credentials: no Authorization header');
-    expect(authorizationProblem('Bearer wrong-token', creds)).toBe('wrong credentials: the bearer token matches none configured');
+    expect(authorizationProblem('Bearer wrong-token', creds)).toBe(
+      'wrong credentials: the bearer token matches none configured',
+    );
     expect(authorizationProblem(basic('am:nope'), creds)).toBe('wrong credentials: basic-auth user or password');
     expect(authorizationProblem(basic('am'), creds)).toBe('malformed credentials: basic auth without a colon');
-    expect(authorizationProblem('Bearer a b', creds)).toBe('malformed credentials: Authorization is not "<scheme> <credentials>"');
-    expect(authorizationProblem('Digest s3cret-token', creds)).toBe('wrong credentials: an unsupported scheme (Bearer or Basic expected)');
-    expect(authorizationProblem(basic('am:pa55word'), { bearerTokens: ['t'] })).toBe('wrong credentials: basic auth is not configured');
+    expect(authorizationProblem('Bearer a b', creds)).toBe(
+      'malformed credentials: Authorization is not "<scheme> <credentials>"',
+    );
+    expect(authorizationProblem('Digest s3cret-token', creds)).toBe(
+      'wrong credentials: an unsupported scheme (Bearer or Basic expected)',
+    );
+    expect(authorizationProblem(basic('am:pa55word'), { bearerTokens: ['t'] })).toBe(
+      'wrong credentials: basic auth is not configured',
+    );
   });
 
   it('is null exactly when checkAuthorization passes', () => {

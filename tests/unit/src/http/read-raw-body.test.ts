@@ -21,7 +21,12 @@ function send(headers: Record<string, string>, chunks: Buffer[], limit = 100) {
 describe('readRawBody', () => {
   it('names its errors HttpStatusError, with the status', () => {
     const err = new HttpStatusError(413, 'too large');
-    expect([err.name, err.status, err.message, err instanceof Error]).toEqual(['HttpStatusError', 413, 'too large', true]);
+    expect([err.name, err.status, err.message, err instanceof Error]).toEqual([
+      'HttpStatusError',
+      413,
+      'too large',
+      true,
+    ]);
   });
 
   it('joins a body sent in several chunks, and gives an empty body as an empty buffer', async () => {
@@ -49,7 +54,10 @@ describe('readRawBody', () => {
 
   it('names at most 40 characters of an unknown encoding', async () => {
     const long = `x${'y'.repeat(60)}`;
-    await expect(send({ 'content-encoding': long }, [])).rejects.toMatchObject({ status: 415, message: `unsupported content encoding "${long.slice(0, 40)}"` });
+    await expect(send({ 'content-encoding': long }, [])).rejects.toMatchObject({
+      status: 415,
+      message: `unsupported content encoding "${long.slice(0, 40)}"`,
+    });
   });
 
   it('fails with 400 when the request is aborted or breaks while inflating', async () => {

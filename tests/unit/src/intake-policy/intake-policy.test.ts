@@ -13,8 +13,20 @@ import { WebhookPayloadSchema } from '../../../../sources/alertmanager/schema.js
 import { amFixture } from '../../../helpers/fixtures.js';
 
 const issue = (fp: string, labels: Record<string, string>, extra: Partial<Issue> = {}): Issue => ({
-  identity: `${fp}@t`, fingerprint: fp, source: 'alertmanager', sourceInstance: 'am', title: `t ${fp}`, description: 'same', url: null,
-  severity: 'warning', status: 'open', labels, annotations: { summary: `s ${fp}`, runbook_url: 'r' }, startedAt: `2026-11-30T08:00:0${fp.length % 10}.000Z`, raw: null, ...extra,
+  identity: `${fp}@t`,
+  fingerprint: fp,
+  source: 'alertmanager',
+  sourceInstance: 'am',
+  title: `t ${fp}`,
+  description: 'same',
+  url: null,
+  severity: 'warning',
+  status: 'open',
+  labels,
+  annotations: { summary: `s ${fp}`, runbook_url: 'r' },
+  startedAt: `2026-11-30T08:00:0${fp.length % 10}.000Z`,
+  raw: null,
+  ...extra,
 });
 
 describe('label matchers', () => {
@@ -36,8 +48,13 @@ describe('label matchers', () => {
 });
 
 describe('intake policy', () => {
-  const policy = new IntakePolicy({ priorities: DEFAULT_PRIORITIES, prioritiesBySource: { jira: { warning: 1 } }, skip: [...DEFAULT_SKIP_RULES, { name: 'gh-only', matchers: ['x="1"'], sources: ['github'] }], skipResolvedWhileQueued: true });
-  it('names the first rule that matches, honouring a rule\'s sources', () => {
+  const policy = new IntakePolicy({
+    priorities: DEFAULT_PRIORITIES,
+    prioritiesBySource: { jira: { warning: 1 } },
+    skip: [...DEFAULT_SKIP_RULES, { name: 'gh-only', matchers: ['x="1"'], sources: ['github'] }],
+    skipResolvedWhileQueued: true,
+  });
+  it("names the first rule that matches, honouring a rule's sources", () => {
     expect(policy.skipRule(issue('a', { alertname: 'Watchdog' }))).toBe('heartbeat');
     expect(policy.skipRule(issue('a', { alertname: 'X', severity: 'info' }))).toBe('severity-info');
     expect(policy.skipRule(issue('a', { alertname: 'X', x: '1' }))).toBeNull();
@@ -51,35 +68,50 @@ describe('intake policy', () => {
   });
 });
 
-describe('a group\'s issue', () => {
+describe("a group's issue", () => {
   it('lists shared labels once and what differs per alert, with the most severe severity', () => {
-    const g = composeGroupIssue([
-      issue('a', { alertname: 'Down', namespace: 'prod', pod: 'p1' }),
-      issue('bb', { alertname: 'Down', namespace: 'prod', pod: 'p2', zone: 'z' }, { severity: 'critical' }),
-    ], new Set(['a']));
+    const g = composeGroupIssue(
+      [
+        issue('a', { alertname: 'Down', namespace: 'prod', pod: 'p1' }),
+        issue('bb', { alertname: 'Down', namespace: 'prod', pod: 'p2', zone: 'z' }, { severity: 'critical' }),
+      ],
+      new Set(['a']),
+    );
     expect(g.labels).toEqual({ alertname: 'Down', namespace: 'prod' });
     expect(g.annotations).toEqual({ runbook_url: 'r' });
     expect(g.severity).toBe('critical');
     expect(g.status).toBe('open');
     expect(g.description).toBe('same');
     expect(g.alerts).toEqual([
-      expect.objectContaining({ fingerprint: 'a', status: 'resolved', labels: { pod: 'p1' }, annotations: { summary: 's a' } }),
+      expect.objectContaining({
+        fingerprint: 'a',
+        status: 'resolved',
+        labels: { pod: 'p1' },
+        annotations: { summary: 's a' },
+      }),
       expect.objectContaining({ fingerprint: 'bb', status: 'open', labels: { pod: 'p2', zone: 'z' } }),
     ]);
   });
 });
 
 describe('REDIS_URL', () => {
-  it('names one server or a cluster\'s nodes, with ACL credentials and TLS', () => {
+  it("names one server or a cluster's nodes, with ACL credentials and TLS", () => {
     expect(parseRedisUrl('rediss://u:p@h:6380/0')).toEqual({ kind: 'single', url: 'rediss://u:p@h:6380/0', tls: true });
     expect(parseRedisUrl('rediss+cluster://app:s%40cret@10.0.0.1:7000,[::1]:7001,node3')).toEqual({
-      kind: 'cluster', tls: true, username: 'app', password: 's@cret',
-      nodes: [{ host: '10.0.0.1', port: 7000 }, { host: '::1', port: 7001 }, { host: 'node3', port: 6379 }],
+      kind: 'cluster',
+      tls: true,
+      username: 'app',
+      password: 's@cret',
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: '::1', port: 7001 },
+        { host: 'node3', port: 6379 },
+      ],
     });
     expect(() => parseRedisUrl('redis+cluster://')).toThrow(/at least one host/);
     expect(() => parseRedisUrl('memcached://x')).toThrow(/REDIS_URL/);
   });
-  it('keeps a cluster URL\'s password out of messages and logs', () => {
+  it("keeps a cluster URL's password out of messages and logs", () => {
     const url = 'redis+cluster://app:hunter2-pw@a:1,b:2';
     expect(redactUrl(url)).toBe('redis+cluster://app:***@a:1,b:2');
     const config = loadConfig({ REDIS_URL: url }, undefined, sources);
@@ -90,18 +122,34 @@ describe('REDIS_URL', () => {
 
 describe('storm configuration', () => {
   it('binds LESTRADE_AM_INVESTIGATE_BY and the budget variables, env winning, errors naming the key', () => {
-    const c = loadConfig({ LESTRADE_AM_INVESTIGATE_BY: 'group', LESTRADE_MAX_INVESTIGATIONS_PER_HOUR: '30', LESTRADE_MAX_TOKENS_PER_DAY: '1000000' }, undefined, sources);
+    const c = loadConfig(
+      {
+        LESTRADE_AM_INVESTIGATE_BY: 'group',
+        LESTRADE_MAX_INVESTIGATIONS_PER_HOUR: '30',
+        LESTRADE_MAX_TOKENS_PER_DAY: '1000000',
+      },
+      undefined,
+      sources,
+    );
     expect(c.sources.alertmanager).toMatchObject({ investigateBy: 'group', groupQuietSeconds: 120 });
-    expect(c.budgets).toMatchObject({ investigationsPerHour: 30, tokensPerDay: 1_000_000, criticalBypassesHourly: false });
+    expect(c.budgets).toMatchObject({
+      investigationsPerHour: 30,
+      tokensPerDay: 1_000_000,
+      criticalBypassesHourly: false,
+    });
     expect(c.intake.skip.map((r) => r.name)).toEqual(['severity-info', 'heartbeat']);
-    expect(() => loadConfig({ LESTRADE_AM_INVESTIGATE_BY: 'incident' }, undefined, sources)).toThrow(/sources\.alertmanager\.investigateBy/);
+    expect(() => loadConfig({ LESTRADE_AM_INVESTIGATE_BY: 'incident' }, undefined, sources)).toThrow(
+      /sources\.alertmanager\.investigateBy/,
+    );
   });
 });
 
 describe('Alertmanager payload', () => {
   it('takes truncatedAlerts as the uint64 it is, past 2^53 too (fuzz counterexample, seed -1050170565)', () => {
     const body = amFixture('group-next').body;
-    for (const n of [0, 9007199254740992, 1e19]) expect(WebhookPayloadSchema.safeParse({ ...body, truncatedAlerts: n }).success, String(n)).toBe(true);
-    for (const n of [-1, 1.5]) expect(WebhookPayloadSchema.safeParse({ ...body, truncatedAlerts: n }).success, String(n)).toBe(false);
+    for (const n of [0, 9007199254740992, 1e19])
+      expect(WebhookPayloadSchema.safeParse({ ...body, truncatedAlerts: n }).success, String(n)).toBe(true);
+    for (const n of [-1, 1.5])
+      expect(WebhookPayloadSchema.safeParse({ ...body, truncatedAlerts: n }).success, String(n)).toBe(false);
   });
 });

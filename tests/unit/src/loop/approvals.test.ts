@@ -12,11 +12,19 @@ import type { Tool, ToolResult } from '../../../../src/tools/types.js';
 
 const runs: Array<Record<string, unknown>> = [];
 const restart: Tool = {
-  name: 'restart', description: 'restarts a pod', sideEffects: true, params: z.object({ pod: z.string() }),
-  run: async (p, ctx) => { runs.push({ ...p, approved: ctx.approved, signal: ctx.signal }); return { status: 'success', data: `restarted ${String(p.pod)}` }; },
+  name: 'restart',
+  description: 'restarts a pod',
+  sideEffects: true,
+  params: z.object({ pod: z.string() }),
+  run: async (p, ctx) => {
+    runs.push({ ...p, approved: ctx.approved, signal: ctx.signal });
+    return { status: 'success', data: `restarted ${String(p.pod)}` };
+  },
 };
 const read: Tool = {
-  name: 'read', description: 'reads', params: z.object({}),
+  name: 'read',
+  description: 'reads',
+  params: z.object({}),
   run: async () => ({ status: 'success', data: 'read' }),
 };
 const executor = () => new ToolExecutor({ tools: [restart, read] });
@@ -27,7 +35,13 @@ const calls: AwaitingTurn['calls'] = [
   { id: 'c3', name: 'restart', arguments: '{"pod":"b"}' },
 ];
 const ok = (tool: string): ToolResult => ({ tool, status: 'success', data: 'x', params: {}, elapsedMs: 1 });
-const asks = (pod: string, error?: string): ToolResult => ({ tool: 'restart', status: 'approval_required', ...(error ? { error } : {}), params: { pod }, elapsedMs: 0 });
+const asks = (pod: string, error?: string): ToolResult => ({
+  tool: 'restart',
+  status: 'approval_required',
+  ...(error ? { error } : {}),
+  params: { pod },
+  elapsedMs: 0,
+});
 
 describe('pauseTurn', () => {
   it('counts the pause and keeps only the calls that need a human as awaiting, with their keys', () => {
@@ -42,8 +56,20 @@ describe('pauseTurn', () => {
     expect(turn.results).toEqual([ok('read'), null, null]);
     // `r.error ?? 'needs approval'` → `&&`, or the default string emptied, fail here.
     expect(turn.approvals).toEqual([
-      { toolCallId: 'c2', tool: 'restart', params: { pod: 'a' }, reason: 'restart has side effects', callKey: callKey('restart', '{"pod":"a"}') },
-      { toolCallId: 'c3', tool: 'restart', params: { pod: 'b' }, reason: 'needs approval', callKey: callKey('restart', '{"pod":"b"}') },
+      {
+        toolCallId: 'c2',
+        tool: 'restart',
+        params: { pod: 'a' },
+        reason: 'restart has side effects',
+        callKey: callKey('restart', '{"pod":"a"}'),
+      },
+      {
+        toolCallId: 'c3',
+        tool: 'restart',
+        params: { pod: 'b' },
+        reason: 'needs approval',
+        callKey: callKey('restart', '{"pod":"b"}'),
+      },
     ]);
   });
 
@@ -55,39 +81,74 @@ describe('pauseTurn', () => {
 });
 
 describe('resolveAwaiting', () => {
-  const paused = () => pauseTurn(initialState([]), calls, [ok('read'), asks('a', 'side effects'), asks('b', 'side effects')]);
+  const paused = () =>
+    pauseTurn(initialState([]), calls, [ok('read'), asks('a', 'side effects'), asks('b', 'side effects')]);
 
   it('runs an approved call through the executor as the approved call, with the signal', async () => {
     runs.length = 0;
     const signal = new AbortController().signal;
-    const decisions = new Map([['c2', { approved: true }], ['c3', { approved: false, feedback: 'not b, it is the primary' }]]);
+    const decisions = new Map([
+      ['c2', { approved: true }],
+      ['c3', { approved: false, feedback: 'not b, it is the primary' }],
+    ]);
     const results = await resolveAwaiting(paused(), { decisions, expired: false }, executor(), signal);
     // Without approvedCallKey the executor would answer approval_required again, and run nothing.
     expect(runs).toEqual([{ pod: 'a', approved: true, signal: expect.any(AbortSignal) }]);
     expect(results[0]).toEqual(ok('read'));
     expect(results[1]).toMatchObject({ tool: 'restart', status: 'success', data: 'restarted a' });
     // A denial carries the human's words; `decision.feedback ?` → false would drop them.
-    expect(results[2]).toEqual({ tool: 'restart', status: 'denied', error: DENIED, feedback: 'not b, it is the primary', params: { pod: 'b' }, elapsedMs: 0 });
+    expect(results[2]).toEqual({
+      tool: 'restart',
+      status: 'denied',
+      error: DENIED,
+      feedback: 'not b, it is the primary',
+      params: { pod: 'b' },
+      elapsedMs: 0,
+    });
     expect(results).toHaveLength(3);
   });
 
   it('passes each approved result through shape with its call id', async () => {
     const shaped: string[] = [];
-    const decisions = new Map([['c2', { approved: true }], ['c3', { approved: true }]]);
-    const results = await resolveAwaiting(paused(), { decisions, expired: false }, executor(), undefined, async (id, r) => {
-      shaped.push(id);
-      return { ...r, data: `shaped ${id}` };
-    });
+    const decisions = new Map([
+      ['c2', { approved: true }],
+      ['c3', { approved: true }],
+    ]);
+    const results = await resolveAwaiting(
+      paused(),
+      { decisions, expired: false },
+      executor(),
+      undefined,
+      async (id, r) => {
+        shaped.push(id);
+        return { ...r, data: `shaped ${id}` };
+      },
+    );
     expect(shaped).toEqual(['c2', 'c3']);
     expect(results.map((r) => r.data)).toEqual(['x', 'shaped c2', 'shaped c3']);
   });
 
   it('a denial without feedback has no feedback key', async () => {
-    const decisions = new Map([['c2', { approved: false }], ['c3', { approved: false, feedback: '' }]]);
+    const decisions = new Map([
+      ['c2', { approved: false }],
+      ['c3', { approved: false, feedback: '' }],
+    ]);
     const results = await resolveAwaiting(paused(), { decisions, expired: true }, executor());
     // Denied wins over expired: `else if (decision)` → false would make these EXPIRED.
-    expect(results[1]).toEqual({ tool: 'restart', status: 'denied', error: DENIED, params: { pod: 'a' }, elapsedMs: 0 });
-    expect(results[2]).toEqual({ tool: 'restart', status: 'denied', error: DENIED, params: { pod: 'b' }, elapsedMs: 0 });
+    expect(results[1]).toEqual({
+      tool: 'restart',
+      status: 'denied',
+      error: DENIED,
+      params: { pod: 'a' },
+      elapsedMs: 0,
+    });
+    expect(results[2]).toEqual({
+      tool: 'restart',
+      status: 'denied',
+      error: DENIED,
+      params: { pod: 'b' },
+      elapsedMs: 0,
+    });
     expect('feedback' in results[1]!).toBe(false);
   });
 
@@ -95,7 +156,13 @@ describe('resolveAwaiting', () => {
     runs.length = 0;
     const decisions = new Map([['c3', { approved: true }]]);
     const results = await resolveAwaiting(paused(), { decisions, expired: true }, executor());
-    expect(results[1]).toEqual({ tool: 'restart', status: 'denied', error: EXPIRED, params: { pod: 'a' }, elapsedMs: 0 });
+    expect(results[1]).toEqual({
+      tool: 'restart',
+      status: 'denied',
+      error: EXPIRED,
+      params: { pod: 'a' },
+      elapsedMs: 0,
+    });
     expect(results[2]).toMatchObject({ status: 'success', data: 'restarted b' });
     expect(runs.map((r) => r.pod)).toEqual(['b']);
   });
@@ -110,7 +177,9 @@ describe('resolveAwaiting', () => {
   it('refuses a checkpoint whose pending call is not in its turn', async () => {
     const turn = paused();
     turn.approvals[0] = { ...turn.approvals[0]!, toolCallId: 'gone' };
-    const err = await resolveAwaiting(turn, { decisions: new Map(), expired: true }, executor()).catch((e: unknown) => e);
+    const err = await resolveAwaiting(turn, { decisions: new Map(), expired: true }, executor()).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(PermanentError);
     expect((err as Error).message).toBe('checkpoint is inconsistent: pending call gone is not in its turn');
   });
@@ -118,7 +187,17 @@ describe('resolveAwaiting', () => {
   it('a call left without a result is answered as an error, so every call has one', async () => {
     const turn = paused();
     turn.results[0] = null;
-    const results = await resolveAwaiting(turn, { decisions: new Map([['c2', { approved: false }], ['c3', { approved: false }]]), expired: false }, executor());
+    const results = await resolveAwaiting(
+      turn,
+      {
+        decisions: new Map([
+          ['c2', { approved: false }],
+          ['c3', { approved: false }],
+        ]),
+        expired: false,
+      },
+      executor(),
+    );
     expect(results[0]).toEqual({ tool: 'read', status: 'error', error: 'no result', params: {}, elapsedMs: 0 });
   });
 });
@@ -132,7 +211,13 @@ describe('abandonTurn', () => {
     abandonTurn(state);
     expect(state.awaiting).toBeNull();
     expect(state.callKeys).toEqual(['read({})', 'other({})']);
-    const cancelled = { tool: 'restart', status: 'denied', error: 'The run was cancelled before a human decided; this call did not run.', params: {}, elapsedMs: 0 };
+    const cancelled = {
+      tool: 'restart',
+      status: 'denied',
+      error: 'The run was cancelled before a human decided; this call did not run.',
+      params: {},
+      elapsedMs: 0,
+    };
     expect(state.messages).toEqual([
       { role: 'tool', tool_call_id: 'c1', content: JSON.stringify(ok('read')) },
       { role: 'tool', tool_call_id: 'c2', content: JSON.stringify(cancelled) },

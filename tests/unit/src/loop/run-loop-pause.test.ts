@@ -14,26 +14,48 @@ import { echoTool as echo } from '../../../helpers/scripted-loop.js';
 // finishPausedTurn), driven through the scripted model. The comments name the mutants each test kills.
 
 let llm: ScriptedLlm | undefined;
-afterEach(async () => { await llm?.close(); llm = undefined; });
+afterEach(async () => {
+  await llm?.close();
+  llm = undefined;
+});
 
 let restarted: string[] = [];
 const restart: Tool = {
-  name: 'restart', description: 'restarts a pod', sideEffects: true, params: z.strictObject({ pod: z.string() }),
-  run: async (p) => { restarted.push(p.pod as string); return { status: 'success', data: `restarted ${p.pod as string}` }; },
+  name: 'restart',
+  description: 'restarts a pod',
+  sideEffects: true,
+  params: z.strictObject({ pod: z.string() }),
+  run: async (p) => {
+    restarted.push(p.pod as string);
+    return { status: 'success', data: `restarted ${p.pod as string}` };
+  },
 };
 
 const firstTurn: Reply = {
-  toolCalls: [{ name: 'echo', arguments: { text: 'a' }, id: 'c1' }, { name: 'restart', arguments: { pod: 'web-1' }, id: 'c2' }],
+  toolCalls: [
+    { name: 'echo', arguments: { text: 'a' }, id: 'c1' },
+    { name: 'restart', arguments: { pod: 'web-1' }, id: 'c2' },
+  ],
 };
 
 async function loopOn(script: Reply[], opts: Partial<LoopOptions> = {}, state?: LoopState) {
   llm = await startScriptedLlm(script);
   const client = new OpenAI({ apiKey: 'test', baseURL: llm.baseUrl, maxRetries: 0 });
   const steps: LoopState[] = [];
-  const start = state ?? initialState([{ role: 'system', content: 'sys' }, { role: 'user', content: 'investigate' }]);
+  const start =
+    state ??
+    initialState([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'investigate' },
+    ]);
   const result = await runLoop(start, {
-    client, model: 'scripted', executor: new ToolExecutor({ tools: [echo, restart] }),
-    onStep: (s) => { steps.push(structuredClone(s)); }, ...opts,
+    client,
+    model: 'scripted',
+    executor: new ToolExecutor({ tools: [echo, restart] }),
+    onStep: (s) => {
+      steps.push(structuredClone(s));
+    },
+    ...opts,
   });
   return { result, steps };
 }
@@ -52,8 +74,11 @@ describe('runLoop, pausing for approval', () => {
     // `opts.pauseForApproval && ...` → `||` or true/false, and the `some` callback inverted, fail here.
     expect(result).toMatchObject({ answer: '', finishReason: 'awaiting_approval' });
     expect(result.state.awaiting).toMatchObject({
-      seq: 1, results: [expect.objectContaining({ tool: 'echo', status: 'success' }), null],
-      approvals: [{ toolCallId: 'c2', tool: 'restart', params: { pod: 'web-1' }, callKey: callKey('restart', '{"pod":"web-1"}') }],
+      seq: 1,
+      results: [expect.objectContaining({ tool: 'echo', status: 'success' }), null],
+      approvals: [
+        { toolCallId: 'c2', tool: 'restart', params: { pod: 'web-1' }, callKey: callKey('restart', '{"pod":"web-1"}') },
+      ],
     });
     // Only the call that ran is recorded (the filter kept; `!==` → `===` would record the waiting one).
     expect(result.state.toolCalls.map((r) => [r.tool, r.status])).toEqual([['echo', 'success']]);
@@ -67,7 +92,10 @@ describe('runLoop, pausing for approval', () => {
   it('without pauseForApproval answers the model "approval_required" and carries on', async () => {
     const { result } = await loopOn([firstTurn, { content: 'RCA' }]);
     expect(result).toMatchObject({ answer: 'RCA', finishReason: 'answer' });
-    expect(toolResults(llm!.requests[1]!).map((t) => [t.tool_call_id, t.result.status])).toEqual([['c1', 'success'], ['c2', 'approval_required']]);
+    expect(toolResults(llm!.requests[1]!).map((t) => [t.tool_call_id, t.result.status])).toEqual([
+      ['c1', 'success'],
+      ['c2', 'approval_required'],
+    ]);
     expect(result.state.awaiting).toBeNull();
   });
 
@@ -75,11 +103,16 @@ describe('runLoop, pausing for approval', () => {
     restarted = [];
     const state = await paused();
     const decisions = new Map([['c2', { approved: true }]]);
-    const { result, steps } = await loopOn([{ content: 'RCA' }], { pauseForApproval: true, approvals: { decisions, expired: false } }, state);
+    const { result, steps } = await loopOn(
+      [{ content: 'RCA' }],
+      { pauseForApproval: true, approvals: { decisions, expired: false } },
+      state,
+    );
     expect(restarted).toEqual(['web-1']);
     expect(result).toMatchObject({ answer: 'RCA', finishReason: 'answer' });
     expect(toolResults(llm!.requests[0]!).map((t) => [t.tool_call_id, t.result.tool, t.result.status])).toEqual([
-      ['c1', 'echo', 'success'], ['c2', 'restart', 'success'],
+      ['c1', 'echo', 'success'],
+      ['c2', 'restart', 'success'],
     ]);
     // The waited call is recorded once, beside the one recorded at the pause (answerTurn's record = false).
     expect(result.state.toolCalls.map((r) => r.tool)).toEqual(['echo', 'restart']);
@@ -94,16 +127,24 @@ describe('runLoop, pausing for approval', () => {
   it('after expiry with a call undecided, answers it "not approved in time" and forces the answer without tools', async () => {
     restarted = [];
     const state = await paused();
-    const { result } = await loopOn([{ content: 'best effort' }], { approvals: { decisions: new Map(), expired: true } }, state);
+    const { result } = await loopOn(
+      [{ content: 'best effort' }],
+      { approvals: { decisions: new Map(), expired: true } },
+      state,
+    );
     expect(restarted).toEqual([]);
     expect(result).toMatchObject({ answer: 'best effort', finishReason: 'forced' });
     const request = llm!.requests[0]!;
     expect(request.tools).toBeUndefined();
     expect(request.messages.at(-1)).toEqual({
       role: 'user',
-      content: 'Some calls were not approved in time. Do not call tools. Answer now with the best root-cause analysis the evidence above supports, and say what is still unknown.',
+      content:
+        'Some calls were not approved in time. Do not call tools. Answer now with the best root-cause analysis the evidence above supports, and say what is still unknown.',
     });
-    expect(toolResults(request)[1]!.result).toMatchObject({ status: 'denied', error: expect.stringContaining('Not approved in time') });
+    expect(toolResults(request)[1]!.result).toMatchObject({
+      status: 'denied',
+      error: expect.stringContaining('Not approved in time'),
+    });
     expect(result.state.forceAnswer).toBeNull();
   });
 
@@ -126,13 +167,28 @@ describe('runLoop, pausing for approval', () => {
 
   it('stops with a cancellation when the investigation is cancelled while the approved call runs', async () => {
     const controller = new AbortController();
-    const cancelling: Tool = { ...restart, run: async () => { controller.abort(); return { status: 'success', data: 'done' }; } };
+    const cancelling: Tool = {
+      ...restart,
+      run: async () => {
+        controller.abort();
+        return { status: 'success', data: 'done' };
+      },
+    };
     llm = await startScriptedLlm([firstTurn]);
     const client = new OpenAI({ apiKey: 'test', baseURL: llm.baseUrl, maxRetries: 0 });
     const executor = new ToolExecutor({ tools: [echo, cancelling] });
-    const first = await runLoop(initialState([{ role: 'user', content: 'go' }]), { client, model: 'm', executor, pauseForApproval: true });
+    const first = await runLoop(initialState([{ role: 'user', content: 'go' }]), {
+      client,
+      model: 'm',
+      executor,
+      pauseForApproval: true,
+    });
     const err = await runLoop(first.state, {
-      client, model: 'm', executor, signal: controller.signal, approvals: { decisions: new Map([['c2', { approved: true }]]), expired: false },
+      client,
+      model: 'm',
+      executor,
+      signal: controller.signal,
+      approvals: { decisions: new Map([['c2', { approved: true }]]), expired: false },
     }).catch((e: unknown) => e);
     // throwIfCancelled after resolveAwaiting: without it the loop would call the model (no reply scripted: a 500).
     expect(err).toBeInstanceOf(CancelledError);

@@ -7,16 +7,28 @@ describe('initialState', () => {
   it('starts with the messages and nothing else: no steps, no usage, no calls, no keys', () => {
     const messages = [{ role: 'user' as const, content: 'go' }];
     expect(initialState(messages)).toMatchObject({
-      messages, steps: 0, usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 }, toolCalls: [], callKeys: [],
-      awaiting: null, pauses: 0, question: null, forceAnswer: null, context: { compactions: [], peakTokens: 0, windowTokens: 0 },
+      messages,
+      steps: 0,
+      usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
+      toolCalls: [],
+      callKeys: [],
+      awaiting: null,
+      pauses: 0,
+      question: null,
+      forceAnswer: null,
+      context: { compactions: [], peakTokens: 0, windowTokens: 0 },
     });
   });
 });
 
 describe('callKey', () => {
   it('is the same for the same arguments in any key order, at any depth', () => {
-    expect(callKey('q', '{"b":2,"a":{"y":1,"x":[3,{"n":1,"m":2}]}}')).toBe('q({"a":{"x":[3,{"m":2,"n":1}],"y":1},"b":2})');
-    expect(callKey('q', '{"a":{"x":[3,{"m":2,"n":1}],"y":1},"b":2}')).toBe(callKey('q', '{"b":2,"a":{"y":1,"x":[3,{"n":1,"m":2}]}}'));
+    expect(callKey('q', '{"b":2,"a":{"y":1,"x":[3,{"n":1,"m":2}]}}')).toBe(
+      'q({"a":{"x":[3,{"m":2,"n":1}],"y":1},"b":2})',
+    );
+    expect(callKey('q', '{"a":{"x":[3,{"m":2,"n":1}],"y":1},"b":2}')).toBe(
+      callKey('q', '{"b":2,"a":{"y":1,"x":[3,{"n":1,"m":2}]}}'),
+    );
   });
 
   it('tells different arguments and different tools apart', () => {
@@ -44,14 +56,16 @@ describe('stop conditions', () => {
   });
 
   it('toolCallCountIs holds from the nth tool call on', () => {
-    const calls = (n: number) => Array.from({ length: n }, () => ({ tool: 't', status: 'success' as const, params: {}, elapsedMs: 0 }));
+    const calls = (n: number) =>
+      Array.from({ length: n }, () => ({ tool: 't', status: 'success' as const, params: {}, elapsedMs: 0 }));
     expect(toolCallCountIs(2)(state({ toolCalls: calls(1) }))).toBe(false);
     expect(toolCallCountIs(2)(state({ toolCalls: calls(2) }))).toBe(true);
     expect(toolCallCountIs(2)(state({ toolCalls: calls(3) }))).toBe(true);
   });
 
   it('tokenBudgetIs counts prompt and completion tokens together', () => {
-    const usage = (promptTokens: number, completionTokens: number) => state({ usage: { promptTokens, completionTokens, llmCalls: 1 } });
+    const usage = (promptTokens: number, completionTokens: number) =>
+      state({ usage: { promptTokens, completionTokens, llmCalls: 1 } });
     expect(tokenBudgetIs(100)(usage(60, 39))).toBe(false);
     expect(tokenBudgetIs(100)(usage(60, 40))).toBe(true);
     expect(tokenBudgetIs(100)(usage(90, 20))).toBe(true);

@@ -61,8 +61,16 @@ describe('keys', () => {
 describe('isInvestigationId', () => {
   it('takes lower-case UUIDs only, whole', () => {
     expect(isInvestigationId('5f0c1e2a-0000-4000-8000-00000000000a')).toBe(true);
-    for (const id of ['5F0C1E2A-0000-4000-8000-00000000000A', '5f0c1e2a-0000-4000-8000-00000000000', 'x5f0c1e2a-0000-4000-8000-00000000000a',
-      '5f0c1e2a-0000-4000-8000-00000000000ax', '5f0c1e2a00004000800000000000000a', '5f0c1e2a-0000-4000-8000-00000000000g', '', '../etc']) {
+    for (const id of [
+      '5F0C1E2A-0000-4000-8000-00000000000A',
+      '5f0c1e2a-0000-4000-8000-00000000000',
+      'x5f0c1e2a-0000-4000-8000-00000000000a',
+      '5f0c1e2a-0000-4000-8000-00000000000ax',
+      '5f0c1e2a00004000800000000000000a',
+      '5f0c1e2a-0000-4000-8000-00000000000g',
+      '',
+      '../etc',
+    ]) {
       expect(isInvestigationId(id), id).toBe(false);
     }
   });

@@ -5,8 +5,23 @@ import { bindKeys, createKeys, DEFAULT_PREFIX, keys, keysOf } from '../../../../
 describe('key namespaces', () => {
   it('puts every key of a prefix under its hash tag or its name, and BullMQ under the same tag', () => {
     const k = createKeys('team-b');
-    expect([k.tag, k.queuePrefix, k.investigation('i'), k.index(), k.dispatch(), k.cancelChannel(), k.placeholder()])
-      .toEqual(['{team-b}', '{team-b}:bull', '{team-b}:inv:i', '{team-b}:invs', '{team-b}:dispatch', '{team-b}:cancel', '{team-b}:none']);
+    expect([
+      k.tag,
+      k.queuePrefix,
+      k.investigation('i'),
+      k.index(),
+      k.dispatch(),
+      k.cancelChannel(),
+      k.placeholder(),
+    ]).toEqual([
+      '{team-b}',
+      '{team-b}:bull',
+      '{team-b}:inv:i',
+      '{team-b}:invs',
+      '{team-b}:dispatch',
+      '{team-b}:cancel',
+      '{team-b}:none',
+    ]);
     expect(k.checkpoint('i')).toBe('team-b:checkpoint:{i}');
     expect(k.output('i', 'c')).toMatch(/^team-b:output:\{i\}:[0-9a-f]{32}$/);
     expect(k.usageDay('2026-11-30')).toBe('{team-b}:usage:2026-11-30');
@@ -18,7 +33,8 @@ describe('key namespaces', () => {
   it('defaults to lestrade, and refuses a prefix that could break a key or a hash tag', () => {
     expect(DEFAULT_PREFIX).toBe('lestrade');
     expect(keys.investigation('i')).toBe('{lestrade}:inv:i');
-    for (const bad of ['', 'a b', 'a}b', '{a}', 'a:b', 'x'.repeat(41)]) expect(() => createKeys(bad), bad).toThrow(/redis prefix/);
+    for (const bad of ['', 'a b', 'a}b', '{a}', 'a:b', 'x'.repeat(41)])
+      expect(() => createKeys(bad), bad).toThrow(/redis prefix/);
     expect(createKeys('x'.repeat(40)).tag).toBe(`{${'x'.repeat(40)}}`);
   });
 

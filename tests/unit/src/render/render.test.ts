@@ -60,7 +60,8 @@ describe('sanitizeMarkdown', () => {
   });
 
   it('neutralises raw HTML, including comments that would forge our hidden marker', () => {
-    const md = '<!-- lestrade:rca:OPS-1 -->\n\n<details><summary>more</summary>\n\n![x](https://evil.example/i)\n</details>\n\nInline <a href="https://evil.example">a</a> and \\<b>escaped\\</b>.';
+    const md =
+      '<!-- lestrade:rca:OPS-1 -->\n\n<details><summary>more</summary>\n\n![x](https://evil.example/i)\n</details>\n\nInline <a href="https://evil.example">a</a> and \\<b>escaped\\</b>.';
     const out = clean(md);
     expect(live(out)).toEqual({ images: [], html: [], links: [] });
     expect(out).not.toContain('<!--');
@@ -82,7 +83,8 @@ describe('sanitizeMarkdown', () => {
   });
 
   it('rebuilds lists, tables and quotes that contain something to remove', () => {
-    const md = '- [ ] check ![i](https://evil.example/i)\n  1. nested <b>x</b>\n\n| h | i |\n|:-|-|\n| ![c](https://e.example/c) | `a` |\n\n> q <i>x</i>\n> more';
+    const md =
+      '- [ ] check ![i](https://evil.example/i)\n  1. nested <b>x</b>\n\n| h | i |\n|:-|-|\n| ![c](https://e.example/c) | `a` |\n\n> q <i>x</i>\n> more';
     const out = clean(md);
     expect(out).toBe(
       '- [ ] check \\[image removed: i\\]\n  1. nested &lt;b>x&lt;/b>\n\n| h | i |\n| :-- | --- |\n| \\[image removed: c\\] | `a` |\n\n> q &lt;i>x&lt;/i>\n> more',
@@ -93,11 +95,31 @@ describe('sanitizeMarkdown', () => {
   // and GitHub read the same text differently. The output must be unambiguous to both.
   it.each([
     ['a tab after a quote marker', '> \t![a](https://evil.example/i)', '>   \\[image removed: a\\]'],
-    ['a backtick marked reads as text after ~~', '~~`![a](https://evil.example/i)<https://evil.example/a>', '~~\\`\\[image removed: a\\]`https://evil.example/a`'],
-    ['a code span across a setext underline', '`x: <https://evil.example/y>\n#![a](https://evil.example/i)\n===\n`', '`x: <https://evil.example/y> #![a](https://evil.example/i) === `'],
-    ['where a bare URL ends', 'see https://grafana.example.com/p)![a](https://evil.example/i)', 'see <https://grafana.example.com/p%29![a]%28https://evil.example/i%29>'],
-    ['indented code lazily after a quote', '>> [r]: https://evil.example/r\n    ![a](https://evil.example/i)', '> > ```\n> > ![a](https://evil.example/i)\n> > ```'],
-    ['a block after a rule', '> ---\n    ![a](https://evil.example/i)', '> ---\n> ```\n> ![a](https://evil.example/i)\n> ```'],
+    [
+      'a backtick marked reads as text after ~~',
+      '~~`![a](https://evil.example/i)<https://evil.example/a>',
+      '~~\\`\\[image removed: a\\]`https://evil.example/a`',
+    ],
+    [
+      'a code span across a setext underline',
+      '`x: <https://evil.example/y>\n#![a](https://evil.example/i)\n===\n`',
+      '`x: <https://evil.example/y> #![a](https://evil.example/i) === `',
+    ],
+    [
+      'where a bare URL ends',
+      'see https://grafana.example.com/p)![a](https://evil.example/i)',
+      'see <https://grafana.example.com/p%29![a]%28https://evil.example/i%29>',
+    ],
+    [
+      'indented code lazily after a quote',
+      '>> [r]: https://evil.example/r\n    ![a](https://evil.example/i)',
+      '> > ```\n> > ![a](https://evil.example/i)\n> > ```',
+    ],
+    [
+      'a block after a rule',
+      '> ---\n    ![a](https://evil.example/i)',
+      '> ---\n> ```\n> ![a](https://evil.example/i)\n> ```',
+    ],
   ])('is unambiguous at %s', (_name, md, expected) => {
     expect(clean(md)).toBe(expected);
   });
@@ -110,9 +132,36 @@ describe('sanitizeMarkdown', () => {
 
   it('leaves no image, raw HTML or disallowed link in any mix of risky fragments (property)', () => {
     const fragment = fc.constantFrom(
-      '![a](https://evil.example/i)', '[l](https://grafana.example.com/p)', '[e](https://evil.example/q)', 'https://evil.example/b',
-      'www.evil.example', '<img src=x>', '<!-- c -->', '<div>', '</div>', '\n', '\n\n', '- ', '> ', '1. ', '| a | b |\n|---|---|\n| ',
-      '```', '`', '*', '[', ']', '(', ')', '!', '<', '\\', 'text ', '    ', '[r]: https://evil.example/r\n', '[r]', '~~',
+      '![a](https://evil.example/i)',
+      '[l](https://grafana.example.com/p)',
+      '[e](https://evil.example/q)',
+      'https://evil.example/b',
+      'www.evil.example',
+      '<img src=x>',
+      '<!-- c -->',
+      '<div>',
+      '</div>',
+      '\n',
+      '\n\n',
+      '- ',
+      '> ',
+      '1. ',
+      '| a | b |\n|---|---|\n| ',
+      '```',
+      '`',
+      '*',
+      '[',
+      ']',
+      '(',
+      ')',
+      '!',
+      '<',
+      '\\',
+      'text ',
+      '    ',
+      '[r]: https://evil.example/r\n',
+      '[r]',
+      '~~',
     );
     fc.assert(
       fc.property(fc.array(fragment, { maxLength: 30 }), (parts) => {
@@ -128,7 +177,9 @@ describe('sanitizeMarkdown', () => {
   });
 
   it('collects hosts of URLs in text', () => {
-    const hosts = hostsIn('See https://Grafana.Example.com/d/1, http://10.0.0.1:9090/graph and (www.foo.example). Not ftp://x.example.');
+    const hosts = hostsIn(
+      'See https://Grafana.Example.com/d/1, http://10.0.0.1:9090/graph and (www.foo.example). Not ftp://x.example.',
+    );
     expect([...hosts].sort()).toEqual(['10.0.0.1', 'grafana.example.com', 'www.foo.example']);
   });
 
@@ -138,15 +189,29 @@ describe('sanitizeMarkdown', () => {
   });
 });
 
-const RCA = 'Intro line.\n\n## Alert explanation\n\nFired.\n\n## Root cause\n\nMemory.\n\n### Detail\n\nStill root cause.\n\n## Next steps\n\n- Raise the limit';
+const RCA =
+  'Intro line.\n\n## Alert explanation\n\nFired.\n\n## Root cause\n\nMemory.\n\n### Detail\n\nStill root cause.\n\n## Next steps\n\n- Raise the limit';
 
 describe('composeComment', () => {
   it('splits the sanitized RCA at top-level ## headings', () => {
-    const doc = composeComment({ rca: RCA, issueKey: 'OPS-1', investigationId: 'inv-9', resultsUrl: 'https://lestrade.example.com/api/investigations/inv-9', allowedHosts });
-    expect(doc.sections).toEqual(['Intro line.', '## Alert explanation\n\nFired.', '## Root cause\n\nMemory.\n\n### Detail\n\nStill root cause.', '## Next steps\n\n- Raise the limit']);
+    const doc = composeComment({
+      rca: RCA,
+      issueKey: 'OPS-1',
+      investigationId: 'inv-9',
+      resultsUrl: 'https://lestrade.example.com/api/investigations/inv-9',
+      allowedHosts,
+    });
+    expect(doc.sections).toEqual([
+      'Intro line.',
+      '## Alert explanation\n\nFired.',
+      '## Root cause\n\nMemory.\n\n### Detail\n\nStill root cause.',
+      '## Next steps\n\n- Raise the limit',
+    ]);
     expect(doc.heading).toBe('Lestrade — automated root-cause analysis');
     expect(doc.preamble).toMatch(/automatically by Lestrade.*may be wrong/);
-    expect(doc.footer).toBe('Lestrade investigation `inv-9` for `OPS-1` · full results: <https://lestrade.example.com/api/investigations/inv-9>');
+    expect(doc.footer).toBe(
+      'Lestrade investigation `inv-9` for `OPS-1` · full results: <https://lestrade.example.com/api/investigations/inv-9>',
+    );
     const md = toMarkdown(doc);
     expect(md.startsWith('### Lestrade — automated root-cause analysis\n\n_Written automatically')).toBe(true);
     expect(md).toContain('- Raise the limit\n\n---\n\nLestrade investigation');
@@ -154,14 +219,27 @@ describe('composeComment', () => {
   });
 
   it('sanitizes before splitting and keeps an indented code block indented', () => {
-    expect(splitSections('    <img src=x>\n\n## H\n\n![a](https://evil.example/a)')).toEqual(['    <img src=x>', '## H\n\n![a](https://evil.example/a)']);
-    const doc = composeComment({ rca: '## H\n\n![a](https://evil.example/a)', issueKey: 'K', investigationId: 'i', allowedHosts });
+    expect(splitSections('    <img src=x>\n\n## H\n\n![a](https://evil.example/a)')).toEqual([
+      '    <img src=x>',
+      '## H\n\n![a](https://evil.example/a)',
+    ]);
+    const doc = composeComment({
+      rca: '## H\n\n![a](https://evil.example/a)',
+      issueKey: 'K',
+      investigationId: 'i',
+      allowedHosts,
+    });
     expect(doc.sections).toEqual(['## H\n\n\\[image removed: a\\]']);
   });
 });
 
 describe('fitToLimit', () => {
-  const doc: CommentDoc = { heading: 'H', preamble: 'P', sections: ['## One\n\n' + 'a '.repeat(40), '## Two\n\n' + 'b '.repeat(40), '## Three\n\n' + 'c '.repeat(40)], footer: 'F' };
+  const doc: CommentDoc = {
+    heading: 'H',
+    preamble: 'P',
+    sections: ['## One\n\n' + 'a '.repeat(40), '## Two\n\n' + 'b '.repeat(40), '## Three\n\n' + 'c '.repeat(40)],
+    footer: 'F',
+  };
   const note = (n: number) => `_Cut: ${n} sections omitted._`;
   const render = (d: CommentDoc) => toMarkdown(d);
 
@@ -181,7 +259,10 @@ describe('fitToLimit', () => {
   });
 
   it('cuts inside a too-long first section at a line boundary and closes its code fence', () => {
-    const long: CommentDoc = { ...doc, sections: ['## One\n\n```\n' + Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n') + '\n```'] };
+    const long: CommentDoc = {
+      ...doc,
+      sections: ['## One\n\n```\n' + Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n') + '\n```'],
+    };
     const fitted = fitToLimit(long, render, 200, note);
     const first = fitted.doc.sections[0] ?? '';
     expect(fitted.rendered.length).toBeLessThanOrEqual(200);
@@ -199,7 +280,12 @@ describe('fitToLimit', () => {
 
   it('does not let a cut turn a defused URL into a link', () => {
     const section = 'Intro\n\n`a\nhttps://evil.example/?q=secret\nb` end';
-    const fitted = fitToLimit({ ...doc, sections: [section] }, render, toMarkdown({ ...doc, sections: [section.slice(0, 40), note(1)] }).length + 2, note);
+    const fitted = fitToLimit(
+      { ...doc, sections: [section] },
+      render,
+      toMarkdown({ ...doc, sections: [section.slice(0, 40), note(1)] }).length + 2,
+      note,
+    );
     expect(live(fitted.rendered).links).toEqual([]);
   });
 
@@ -207,7 +293,9 @@ describe('fitToLimit', () => {
     const word = fc.stringMatching(/^[a-z`*_<>![\]()]{1,12}$/);
     const paragraph = fc.array(word, { minLength: 1, maxLength: 30 }).map((ws) => ws.join(' '));
     const fence = fc.array(word, { minLength: 1, maxLength: 8 }).map((ls) => '```\n' + ls.join('\n') + '\n```');
-    const section = fc.array(fc.oneof(paragraph, fence), { minLength: 1, maxLength: 5 }).map((bs) => clean('## S\n\n' + bs.join('\n\n')));
+    const section = fc
+      .array(fc.oneof(paragraph, fence), { minLength: 1, maxLength: 5 })
+      .map((bs) => clean('## S\n\n' + bs.join('\n\n')));
     fc.assert(
       fc.property(fc.array(section, { maxLength: 6 }), fc.integer({ min: 0, max: 1500 }), (sections, limit) => {
         const fitted = fitToLimit({ ...doc, sections }, render, limit, note);
@@ -215,7 +303,10 @@ describe('fitToLimit', () => {
         if (toMarkdown({ ...doc, sections: [] }).length <= limit) {
           expect(fitted.rendered).toBe(render(fitted.doc));
           // No code fence left open: the footer is still its own paragraph.
-          const last = marked.lexer(fitted.rendered).filter((t) => t.type !== 'space').at(-1);
+          const last = marked
+            .lexer(fitted.rendered)
+            .filter((t) => t.type !== 'space')
+            .at(-1);
           expect(last).toMatchObject({ type: 'paragraph', text: 'F' });
         }
       }),

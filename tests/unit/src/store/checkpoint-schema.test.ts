@@ -18,32 +18,69 @@ function full(): LoopState {
     messages: [
       { role: 'system', content: 'sys' },
       { role: 'user', content: [{ type: 'text', text: 'go' }] },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_q', type: 'function', function: { name: 'query', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_q', type: 'function', function: { name: 'query', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_q', content: 'ok' },
-      { role: 'assistant', content: 'restarting', tool_calls: [
-        { id: 'call_r1', type: 'function', function: { name: 'restart', arguments: '{"pod":"a"}' } },
-        { id: 'call_r2', type: 'function', function: { name: 'restart', arguments: '{"pod":"b"}' } },
-      ] },
+      {
+        role: 'assistant',
+        content: 'restarting',
+        tool_calls: [
+          { id: 'call_r1', type: 'function', function: { name: 'restart', arguments: '{"pod":"a"}' } },
+          { id: 'call_r2', type: 'function', function: { name: 'restart', arguments: '{"pod":"b"}' } },
+        ],
+      },
     ],
     steps: 3,
     usage: { promptTokens: 10.5, completionTokens: 2, llmCalls: 2 },
     toolCalls: (['success', 'error', 'no_data', 'approval_required', 'denied'] as const).map((status, i) => ({
-      tool: 'query', status, params: { i }, elapsedMs: i, data: 'd', error: 'e', feedback: 'f', truncated: true, outputTokens: 9, hint: 'h', callId: `c${i}`,
+      tool: 'query',
+      status,
+      params: { i },
+      elapsedMs: i,
+      data: 'd',
+      error: 'e',
+      feedback: 'f',
+      truncated: true,
+      outputTokens: 9,
+      hint: 'h',
+      callId: `c${i}`,
     })),
     callKeys: ['query({})'],
     awaiting: {
       seq: 2,
-      calls: [{ id: 'call_r1', name: 'restart', arguments: '{"pod":"a"}' }, { id: 'call_r2', name: 'restart', arguments: '{"pod":"b"}' }],
+      calls: [
+        { id: 'call_r1', name: 'restart', arguments: '{"pod":"a"}' },
+        { id: 'call_r2', name: 'restart', arguments: '{"pod":"b"}' },
+      ],
       results: [null, null],
-      approvals: ['call_r1', 'call_r2'].map((id) => ({ toolCallId: id, tool: 'restart', params: {}, reason: 'side effects', callKey: `restart(${id})` })),
+      approvals: ['call_r1', 'call_r2'].map((id) => ({
+        toolCallId: id,
+        tool: 'restart',
+        params: {},
+        reason: 'side effects',
+        callKey: `restart(${id})`,
+      })),
     },
     pauses: 2,
     forceAnswer: 'approval_expired',
     question: 'why?',
     questionEntry: 1,
     context: {
-      windowTokens: 8000, peakTokens: 1200,
-      compactions: [{ at: '2026-11-30T00:00:00.000Z', step: 2, tokensBefore: 900, tokensAfter: 300, summarizedMessages: 4, truncatedResults: 1 }],
+      windowTokens: 8000,
+      peakTokens: 1200,
+      compactions: [
+        {
+          at: '2026-11-30T00:00:00.000Z',
+          step: 2,
+          tokensBefore: 900,
+          tokensAfter: 300,
+          summarizedMessages: 4,
+          truncatedResults: 1,
+        },
+      ],
     },
   };
 }
@@ -71,28 +108,161 @@ describe('a checkpoint using every field', () => {
 
 describe('a damaged checkpoint', () => {
   const cases: Array<[string, (s: Json) => void, RegExp]> = [
-    ['a tool call with an empty id', (s) => { s.messages[2].tool_calls[0].id = ''; }, /state\.messages\.2\.tool_calls\.0\.id/],
-    ['a tool call of another type', (s) => { s.messages[2].tool_calls[0].type = 'code'; }, /state\.messages\.2\.tool_calls\.0\.type/],
-    ['a tool call with no function name', (s) => { delete s.messages[2].tool_calls[0].function.name; }, /state\.messages\.2\.tool_calls\.0\.function\.name/],
-    ['a system message with no text', (s) => { s.messages[0].content = 5; }, /state\.messages\.0\.content/],
-    ['a user message with neither text nor parts', (s) => { s.messages[1].content = { text: 'go' }; }, /state\.messages\.1\.content/],
-    ['an assistant message with a number for content', (s) => { s.messages[2].content = 5; }, /state\.messages\.2\.content/],
-    ['a tool message answering no call', (s) => { delete s.messages[3].tool_call_id; }, /state\.messages\.3\.tool_call_id/],
-    ['a message of no known role', (s) => { s.messages[3].role = 'robot'; }, /state\.messages\.3/],
-    ['a message with no role', (s) => { delete s.messages[3].role; }, /state\.messages\.3/],
-    ['a tool result with a field it does not have', (s) => { s.toolCalls[0].extra = 1; }, /state\.toolCalls\.0/],
-    ['a tool result of no known status', (s) => { s.toolCalls[0].status = 'maybe'; }, /state\.toolCalls\.0\.status/],
-    ['a tool result with no elapsed time', (s) => { delete s.toolCalls[1].elapsedMs; }, /state\.toolCalls\.1\.elapsedMs/],
-    ['a paused turn with no calls', (s) => { s.awaiting.calls = []; s.awaiting.results = []; }, /state\.awaiting\.calls/],
-    ['a paused turn with nothing to approve', (s) => { s.awaiting.approvals = []; }, /state\.awaiting\.approvals/],
-    ['a paused turn with results not matching its calls', (s) => { s.awaiting.results = [null]; }, /results must match calls one to one/],
-    ['a pending approval with a field it does not have', (s) => { s.awaiting.approvals[0].extra = 1; }, /state\.awaiting\.approvals\.0/],
-    ['a negative pause count', (s) => { s.pauses = -1; }, /state\.pauses/],
-    ['a forced answer of another kind', (s) => { s.forceAnswer = 'tired'; }, /state\.forceAnswer/],
-    ['a negative question entry', (s) => { s.questionEntry = -1; }, /state\.questionEntry/],
-    ['a negative context window', (s) => { s.context.windowTokens = -1; }, /state\.context\.windowTokens/],
-    ['a negative peak', (s) => { s.context.peakTokens = -1; }, /state\.context\.peakTokens/],
-    ['a compaction missing a count', (s) => { delete s.context.compactions[0].truncatedResults; }, /state\.context\.compactions\.0\.truncatedResults/],
+    [
+      'a tool call with an empty id',
+      (s) => {
+        s.messages[2].tool_calls[0].id = '';
+      },
+      /state\.messages\.2\.tool_calls\.0\.id/,
+    ],
+    [
+      'a tool call of another type',
+      (s) => {
+        s.messages[2].tool_calls[0].type = 'code';
+      },
+      /state\.messages\.2\.tool_calls\.0\.type/,
+    ],
+    [
+      'a tool call with no function name',
+      (s) => {
+        delete s.messages[2].tool_calls[0].function.name;
+      },
+      /state\.messages\.2\.tool_calls\.0\.function\.name/,
+    ],
+    [
+      'a system message with no text',
+      (s) => {
+        s.messages[0].content = 5;
+      },
+      /state\.messages\.0\.content/,
+    ],
+    [
+      'a user message with neither text nor parts',
+      (s) => {
+        s.messages[1].content = { text: 'go' };
+      },
+      /state\.messages\.1\.content/,
+    ],
+    [
+      'an assistant message with a number for content',
+      (s) => {
+        s.messages[2].content = 5;
+      },
+      /state\.messages\.2\.content/,
+    ],
+    [
+      'a tool message answering no call',
+      (s) => {
+        delete s.messages[3].tool_call_id;
+      },
+      /state\.messages\.3\.tool_call_id/,
+    ],
+    [
+      'a message of no known role',
+      (s) => {
+        s.messages[3].role = 'robot';
+      },
+      /state\.messages\.3/,
+    ],
+    [
+      'a message with no role',
+      (s) => {
+        delete s.messages[3].role;
+      },
+      /state\.messages\.3/,
+    ],
+    [
+      'a tool result with a field it does not have',
+      (s) => {
+        s.toolCalls[0].extra = 1;
+      },
+      /state\.toolCalls\.0/,
+    ],
+    [
+      'a tool result of no known status',
+      (s) => {
+        s.toolCalls[0].status = 'maybe';
+      },
+      /state\.toolCalls\.0\.status/,
+    ],
+    [
+      'a tool result with no elapsed time',
+      (s) => {
+        delete s.toolCalls[1].elapsedMs;
+      },
+      /state\.toolCalls\.1\.elapsedMs/,
+    ],
+    [
+      'a paused turn with no calls',
+      (s) => {
+        s.awaiting.calls = [];
+        s.awaiting.results = [];
+      },
+      /state\.awaiting\.calls/,
+    ],
+    [
+      'a paused turn with nothing to approve',
+      (s) => {
+        s.awaiting.approvals = [];
+      },
+      /state\.awaiting\.approvals/,
+    ],
+    [
+      'a paused turn with results not matching its calls',
+      (s) => {
+        s.awaiting.results = [null];
+      },
+      /results must match calls one to one/,
+    ],
+    [
+      'a pending approval with a field it does not have',
+      (s) => {
+        s.awaiting.approvals[0].extra = 1;
+      },
+      /state\.awaiting\.approvals\.0/,
+    ],
+    [
+      'a negative pause count',
+      (s) => {
+        s.pauses = -1;
+      },
+      /state\.pauses/,
+    ],
+    [
+      'a forced answer of another kind',
+      (s) => {
+        s.forceAnswer = 'tired';
+      },
+      /state\.forceAnswer/,
+    ],
+    [
+      'a negative question entry',
+      (s) => {
+        s.questionEntry = -1;
+      },
+      /state\.questionEntry/,
+    ],
+    [
+      'a negative context window',
+      (s) => {
+        s.context.windowTokens = -1;
+      },
+      /state\.context\.windowTokens/,
+    ],
+    [
+      'a negative peak',
+      (s) => {
+        s.context.peakTokens = -1;
+      },
+      /state\.context\.peakTokens/,
+    ],
+    [
+      'a compaction missing a count',
+      (s) => {
+        delete s.context.compactions[0].truncatedResults;
+      },
+      /state\.context\.compactions\.0\.truncatedResults/,
+    ],
   ];
   for (const [name, damage, where] of cases) {
     it(`is refused: ${name}`, async () => {

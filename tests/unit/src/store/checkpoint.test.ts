@@ -5,8 +5,15 @@ import { CHECKPOINT_VERSION, decodeCheckpoint, encodeCheckpoint } from '../../..
 import { thrownBy } from '../../../helpers/failure-of.js';
 
 const state = () => {
-  const s = initialState([{ role: 'system', content: 'sys' }, { role: 'user', content: 'go' }]);
-  s.messages.push({ role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'say', arguments: '{}' } }] });
+  const s = initialState([
+    { role: 'system', content: 'sys' },
+    { role: 'user', content: 'go' },
+  ]);
+  s.messages.push({
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'a', type: 'function', function: { name: 'say', arguments: '{}' } }],
+  });
   s.messages.push({ role: 'tool', tool_call_id: 'a', content: '{"status":"success"}' });
   return s;
 };
@@ -20,7 +27,9 @@ describe('checkpoints', () => {
 
   it('refuse an unversioned (older Lestrade) or other-version checkpoint, saying which', () => {
     expect(() => decodeCheckpoint(JSON.stringify(state()))).toThrow(/no version \(written by an older Lestrade\)/);
-    expect(() => decodeCheckpoint(JSON.stringify({ version: 3, state: state() }))).toThrow('saved checkpoint is version 3; this Lestrade reads version 2 only');
+    expect(() => decodeCheckpoint(JSON.stringify({ version: 3, state: state() }))).toThrow(
+      'saved checkpoint is version 3; this Lestrade reads version 2 only',
+    );
   });
 
   it('refuse a damaged one with the place of the damage, as a permanent CheckpointError', () => {
@@ -39,7 +48,12 @@ describe('checkpoints', () => {
     const s = state();
     s.messages.pop();
     expect(() => decodeCheckpoint(encodeCheckpoint(s))).toThrow(/tool call a has no result/);
-    s.awaiting = { seq: 1, calls: [{ id: 'a', name: 'say', arguments: '{}' }], results: [null], approvals: [{ toolCallId: 'a', tool: 'say', params: {}, reason: 'r', callKey: 'say({})' }] };
+    s.awaiting = {
+      seq: 1,
+      calls: [{ id: 'a', name: 'say', arguments: '{}' }],
+      results: [null],
+      approvals: [{ toolCallId: 'a', tool: 'say', params: {}, reason: 'r', callKey: 'say({})' }],
+    };
     expect(decodeCheckpoint(encodeCheckpoint(s)).awaiting?.seq).toBe(1);
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { applyFilters, FILTER_KEYS, FilterSchema, hasFilters, splitFilters } from '../../../../src/tools/output-filters.js';
+import {
+  applyFilters,
+  FILTER_KEYS,
+  FilterSchema,
+  hasFilters,
+  splitFilters,
+} from '../../../../src/tools/output-filters.js';
 
 const text = 'alpha 1\nBeta 2\ngamma 3\nbeta 4\n';
 
@@ -12,15 +18,26 @@ describe('output filters offered to the model', () => {
   });
 
   it('accept values inside their bounds and name the filter that is out of them', () => {
-    const ok = { output_grep: 'x'.repeat(500), output_head: 100_000, output_tail: 1, output_fields: Array.from({ length: 50 }, () => 'f'.repeat(200)) };
+    const ok = {
+      output_grep: 'x'.repeat(500),
+      output_head: 100_000,
+      output_tail: 1,
+      output_fields: Array.from({ length: 50 }, () => 'f'.repeat(200)),
+    };
     expect(FilterSchema.safeParse(ok).success).toBe(true);
     expect(FilterSchema.safeParse({ output_head: 1, output_tail: 100_000, output_fields: ['a'] }).success).toBe(true);
     for (const [bad, field] of [
-      [{ output_grep: '' }, 'output_grep'], [{ output_grep: 'x'.repeat(501) }, 'output_grep'],
-      [{ output_head: 0 }, 'output_head'], [{ output_head: 100_001 }, 'output_head'], [{ output_head: 1.5 }, 'output_head'],
-      [{ output_tail: 0 }, 'output_tail'], [{ output_tail: 100_001 }, 'output_tail'],
-      [{ output_fields: [] }, 'output_fields'], [{ output_fields: Array.from({ length: 51 }, () => 'f') }, 'output_fields'],
-      [{ output_fields: [''] }, 'output_fields'], [{ output_fields: ['f'.repeat(201)] }, 'output_fields'],
+      [{ output_grep: '' }, 'output_grep'],
+      [{ output_grep: 'x'.repeat(501) }, 'output_grep'],
+      [{ output_head: 0 }, 'output_head'],
+      [{ output_head: 100_001 }, 'output_head'],
+      [{ output_head: 1.5 }, 'output_head'],
+      [{ output_tail: 0 }, 'output_tail'],
+      [{ output_tail: 100_001 }, 'output_tail'],
+      [{ output_fields: [] }, 'output_fields'],
+      [{ output_fields: Array.from({ length: 51 }, () => 'f') }, 'output_fields'],
+      [{ output_fields: [''] }, 'output_fields'],
+      [{ output_fields: ['f'.repeat(201)] }, 'output_fields'],
       [{ output_sort: true }, ''],
     ] as const) {
       const r = FilterSchema.safeParse(bad);
@@ -31,7 +48,7 @@ describe('output filters offered to the model', () => {
 });
 
 describe('splitFilters', () => {
-  it('takes the filters out of the arguments and leaves the tool\'s own', () => {
+  it("takes the filters out of the arguments and leaves the tool's own", () => {
     const r = splitFilters({ q: 'x', output_head: 5, output_grep: 'err' }, { q: {} });
     expect('args' in r && { ...r.args }).toEqual({ q: 'x' });
     expect('filters' in r && r.filters).toEqual({ output_head: 5, output_grep: 'err' });
@@ -45,13 +62,15 @@ describe('splitFilters', () => {
     expect(none).toEqual({ args: expect.anything(), filters: {} });
   });
 
-  it('reads only own keys: a prototype\'s output_head is not a filter', () => {
+  it("reads only own keys: a prototype's output_head is not a filter", () => {
     const r = splitFilters(Object.create({ output_head: 0 }) as Record<string, unknown>, {});
     expect('filters' in r && r.filters).toEqual({});
   });
 
   it('says which filter is invalid', () => {
-    expect(splitFilters({ output_head: 0 }, {})).toEqual({ error: expect.stringMatching(/^invalid arguments: output_head: /) });
+    expect(splitFilters({ output_head: 0 }, {})).toEqual({
+      error: expect.stringMatching(/^invalid arguments: output_head: /),
+    });
   });
 });
 
@@ -59,7 +78,8 @@ describe('hasFilters', () => {
   it('is true when any one filter is set', () => {
     expect(hasFilters({})).toBe(false);
     expect(hasFilters({ output_grep: undefined })).toBe(false);
-    for (const f of [{ output_grep: 'a' }, { output_head: 1 }, { output_tail: 1 }, { output_fields: ['a'] }]) expect(hasFilters(f), JSON.stringify(f)).toBe(true);
+    for (const f of [{ output_grep: 'a' }, { output_head: 1 }, { output_tail: 1 }, { output_fields: ['a'] }])
+      expect(hasFilters(f), JSON.stringify(f)).toBe(true);
   });
 });
 
@@ -90,26 +110,39 @@ describe('applyFilters on lines', () => {
 });
 
 describe('applyFilters on JSON fields', () => {
-  const pods = { items: [{ metadata: { name: 'a', uid: 1 }, status: { phase: 'Running' } }, { metadata: { name: 'b' }, status: { phase: 'Failed' } }] };
+  const pods = {
+    items: [
+      { metadata: { name: 'a', uid: 1 }, status: { phase: 'Running' } },
+      { metadata: { name: 'b' }, status: { phase: 'Failed' } },
+    ],
+  };
 
   it('keeps the named dotted paths, mapping over arrays, from data or JSON text', () => {
     const want = { 'items.metadata.name': ['a', 'b'], 'items.status.phase': ['Running', 'Failed'] };
     expect(applyFilters(pods, { output_fields: ['items.metadata.name', 'items.status.phase'] })).toEqual(want);
-    expect(applyFilters(JSON.stringify(pods), { output_fields: ['items.metadata.name', 'items.status.phase'] })).toEqual(want);
-    expect(applyFilters(pods.items, { output_fields: ['metadata.name'] })).toEqual([{ 'metadata.name': 'a' }, { 'metadata.name': 'b' }]);
+    expect(
+      applyFilters(JSON.stringify(pods), { output_fields: ['items.metadata.name', 'items.status.phase'] }),
+    ).toEqual(want);
+    expect(applyFilters(pods.items, { output_fields: ['metadata.name'] })).toEqual([
+      { 'metadata.name': 'a' },
+      { 'metadata.name': 'b' },
+    ]);
   });
 
   it('gives undefined where a path leads nowhere, own keys only', () => {
-    expect(applyFilters({ a: { b: 1 }, s: 'x' }, { output_fields: ['a.c', 's.length', 'a.b.c', 'a.constructor', 'a'] }))
-      .toEqual({ 'a.c': undefined, 's.length': undefined, 'a.b.c': undefined, 'a.constructor': undefined, a: { b: 1 } });
+    expect(
+      applyFilters({ a: { b: 1 }, s: 'x' }, { output_fields: ['a.c', 's.length', 'a.b.c', 'a.constructor', 'a'] }),
+    ).toEqual({ 'a.c': undefined, 's.length': undefined, 'a.b.c': undefined, 'a.constructor': undefined, a: { b: 1 } });
     expect(Object.keys(applyFilters({ a: null }, { output_fields: ['a.b'] }) as object)).toEqual(['a.b']);
   });
 
   it('leaves text that is not JSON as it is, saying the fields were ignored', () => {
-    expect(applyFilters('not json', { output_fields: ['a'] })).toBe('not json\n…[output_fields ignored: the output is not JSON]');
+    expect(applyFilters('not json', { output_fields: ['a'] })).toBe(
+      'not json\n…[output_fields ignored: the output is not JSON]',
+    );
   });
 
-  it('then greps the selected fields\' JSON', () => {
+  it("then greps the selected fields' JSON", () => {
     expect(applyFilters(pods, { output_fields: ['items.status.phase'], output_grep: 'fail' })).toBe('  "Failed"\n');
   });
 });

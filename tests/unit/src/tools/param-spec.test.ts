@@ -3,11 +3,17 @@ import { z } from 'zod';
 import { ParamSpecSchema, paramsToZod } from '../../../../src/tools/param-spec.js';
 
 const spec = (s: Record<string, unknown>) => ParamSpecSchema.parse(s);
-const issuesOf = (r: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) => r.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+const issuesOf = (r: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
+  r.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
 
 describe('ParamSpecSchema', () => {
   it('fills in the defaults: described as nothing, required, no leading dash', () => {
-    expect(spec({ type: 'string' })).toEqual({ type: 'string', description: '', required: true, allowLeadingDash: false });
+    expect(spec({ type: 'string' })).toEqual({
+      type: 'string',
+      description: '',
+      required: true,
+      allowLeadingDash: false,
+    });
   });
 
   it('refuses unknown keys and unknown types', () => {
@@ -26,9 +32,14 @@ describe('paramsToZod', () => {
   });
 
   it('types integers, numbers and booleans, with their bounds inclusive', () => {
-    const s = paramsToZod({
-      i: spec({ type: 'integer', minimum: 1, maximum: 3 }), n: spec({ type: 'number', minimum: 0.5 }), b: spec({ type: 'boolean', required: false }),
-    }, false);
+    const s = paramsToZod(
+      {
+        i: spec({ type: 'integer', minimum: 1, maximum: 3 }),
+        n: spec({ type: 'number', minimum: 0.5 }),
+        b: spec({ type: 'boolean', required: false }),
+      },
+      false,
+    );
     expect(s.safeParse({ i: 1, n: 0.5 }).success).toBe(true);
     expect(s.safeParse({ i: 3, n: 9.75, b: true }).success).toBe(true);
     expect(s.safeParse({ i: 0, n: 1 }).success).toBe(false);
@@ -41,7 +52,10 @@ describe('paramsToZod', () => {
   });
 
   it('restricts to an enum: strings as strings, numbers as exactly those numbers', () => {
-    const s = paramsToZod({ kind: spec({ type: 'string', enum: ['pods', 'nodes'] }), n: spec({ type: 'integer', enum: [1, 5] }) }, false);
+    const s = paramsToZod(
+      { kind: spec({ type: 'string', enum: ['pods', 'nodes'] }), n: spec({ type: 'integer', enum: [1, 5] }) },
+      false,
+    );
     expect(s.safeParse({ kind: 'pods', n: 5 }).success).toBe(true);
     expect(s.safeParse({ kind: 'secrets', n: 5 }).success).toBe(false);
     expect(s.safeParse({ kind: 'pods', n: 2 }).success).toBe(false);
@@ -62,7 +76,10 @@ describe('paramsToZod', () => {
   });
 
   it('refuses a leading dash in command parameters only, unless allowed', () => {
-    const forCommand = paramsToZod({ pod: spec({ type: 'string' }), since: spec({ type: 'string', allowLeadingDash: true }) }, true);
+    const forCommand = paramsToZod(
+      { pod: spec({ type: 'string' }), since: spec({ type: 'string', allowLeadingDash: true }) },
+      true,
+    );
     expect(issuesOf(forCommand.safeParse({ pod: '-rf', since: '-1h' }))).toEqual(['pod: must not start with "-"']);
     expect(forCommand.safeParse({ pod: 'a-b', since: '-1h' }).success).toBe(true);
     expect(paramsToZod({ pod: spec({ type: 'string' }) }, false).safeParse({ pod: '-rf' }).success).toBe(true);

@@ -17,29 +17,44 @@ const toolset = (name: string, tools: string[], extra = '') =>
 
 describe('approvalRequired lists', () => {
   it('are read from the toolset file, empty when absent', () => {
-    expect(load(toolset('k8s', ['get', 'delete'], 'approvalRequired: [delete]\n')).approvalRequired).toEqual(['delete']);
+    expect(load(toolset('k8s', ['get', 'delete'], 'approvalRequired: [delete]\n')).approvalRequired).toEqual([
+      'delete',
+    ]);
     expect(load(toolset('plain', ['get'])).approvalRequired).toEqual([]);
   });
 
   it('must name tools the toolset defines, naming the key', () => {
-    expect(() => load(toolset('k8s', ['get'], 'approvalRequired: [delete]\n'))).toThrow(/approvalRequired: approvalRequired names a tool this toolset does not define/);
+    expect(() => load(toolset('k8s', ['get'], 'approvalRequired: [delete]\n'))).toThrow(
+      /approvalRequired: approvalRequired names a tool this toolset does not define/,
+    );
   });
 
-  it('join the toolsets\' own lists and the settings\', for enabled toolsets only', async () => {
+  it("join the toolsets' own lists and the settings', for enabled toolsets only", async () => {
     const k8s = load(toolset('k8s', ['get', 'delete', 'scale'], 'approvalRequired: [delete]\n'));
     const db = load(toolset('db', ['query', 'drop'], 'approvalRequired: [drop]\n'));
     const off = load(toolset('off', ['wipe'], 'enabled: false\napprovalRequired: [wipe]\n'));
-    const r = await resolveToolsets([k8s, db, off], { k8s: { approvalRequired: ['scale'] }, off: { approvalRequired: ['wipe'] } }, {});
+    const r = await resolveToolsets(
+      [k8s, db, off],
+      { k8s: { approvalRequired: ['scale'] }, off: { approvalRequired: ['wipe'] } },
+      {},
+    );
     expect(r.approvalRequired).toEqual(['delete', 'scale', 'drop']);
     expect((await resolveToolsets([db], {}, {})).approvalRequired).toEqual(['drop']);
   });
 
   it('are empty for a built-in toolset that has none', async () => {
-    const builtin = { name: 'builtin', description: 'd', origin: 'builtin', enabled: true, prerequisites: [], tools: [] };
+    const builtin = {
+      name: 'builtin',
+      description: 'd',
+      origin: 'builtin',
+      enabled: true,
+      prerequisites: [],
+      tools: [],
+    };
     expect((await resolveToolsets([builtin], {}, {})).approvalRequired).toEqual([]);
   });
 
-  it('come only from the settings\' own keys, not inherited ones', async () => {
+  it("come only from the settings' own keys, not inherited ones", async () => {
     const k8s = load(toolset('k8s', ['get', 'delete']));
     const inherited = Object.create({ k8s: { enabled: false, approvalRequired: ['delete'] } }) as Record<string, never>;
     const r = await resolveToolsets([k8s], inherited, {});

@@ -11,19 +11,28 @@ import { BUILTIN_YAML_DIR } from '../../../../toolsets/index.js';
 import { freePort } from '../../../helpers/free-port.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lestrade-toolsets-'));
-const write = (name: string, text: string) => { writeFileSync(join(dir, name), text); return join(dir, name); };
+const write = (name: string, text: string) => {
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+};
 
 let httpUrl = '';
 const server = createServer((req, res) => {
   const url = new URL(req.url!, 'http://x');
   res.writeHead(url.searchParams.get('q') === 'none' ? 200 : 200, { 'content-type': 'text/plain' });
-  res.end(url.searchParams.get('q') === 'none' ? '' : `path=${url.pathname} q=${url.searchParams.get('q')} auth=${String(req.headers['x-token'])}`);
+  res.end(
+    url.searchParams.get('q') === 'none'
+      ? ''
+      : `path=${url.pathname} q=${url.searchParams.get('q')} auth=${String(req.headers['x-token'])}`,
+  );
 });
 beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   httpUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => { server.close(); });
+afterAll(() => {
+  server.close();
+});
 
 const SHELL_FREE = `name: local
 description: test tools
@@ -52,8 +61,10 @@ tools:
 `;
 
 describe('YAML command tools', () => {
-  const exec = () => new ToolExecutor({ tools: loadYamlToolset(write('local.yaml', SHELL_FREE)).tools, maxOutputChars: 5000 });
-  const call = (e: ToolExecutor, name: string, args: unknown) => e.execute({ id: '1', name, arguments: JSON.stringify(args) });
+  const exec = () =>
+    new ToolExecutor({ tools: loadYamlToolset(write('local.yaml', SHELL_FREE)).tools, maxOutputChars: 5000 });
+  const call = (e: ToolExecutor, name: string, args: unknown) =>
+    e.execute({ id: '1', name, arguments: JSON.stringify(args) });
 
   it('runs without a shell: shell syntax in a value stays one literal argument', async () => {
     const r = await call(exec(), 'echo_word', { word: 'a; echo injected $(id)' });
@@ -66,14 +77,19 @@ describe('YAML command tools', () => {
   });
 
   it('reads a parameter named like an Object.prototype property only when it was given', async () => {
-    const ts = loadYamlToolset(write('proto.yaml', `name: proto
+    const ts = loadYamlToolset(
+      write(
+        'proto.yaml',
+        `name: proto
 description: x
 tools:
   - name: opt
     description: x
     params: { constructor: { type: string, required: false } }
     command: [echo, base, { when: constructor, args: ["--with={{ constructor }}"] }]
-`));
+`,
+      ),
+    );
     const e = new ToolExecutor({ tools: ts.tools });
     expect(await call(e, 'opt', {})).toMatchObject({ status: 'success', data: 'base\n' });
     expect(await call(e, 'opt', { constructor: 'x' })).toMatchObject({ status: 'success', data: 'base --with=x\n' });
@@ -86,7 +102,10 @@ tools:
 
   it('reports empty output as no_data and a failing command as an error with its stderr', async () => {
     expect(await call(exec(), 'print_nothing', {})).toMatchObject({ status: 'no_data' });
-    expect(await call(exec(), 'fail', {})).toMatchObject({ status: 'error', error: expect.stringMatching(/exit 2: .*No such file/) });
+    expect(await call(exec(), 'fail', {})).toMatchObject({
+      status: 'error',
+      error: expect.stringMatching(/exit 2: .*No such file/),
+    });
   });
 
   it('caps output', async () => {
@@ -110,7 +129,9 @@ tools:
 describe('YAML HTTP tools', () => {
   it('renders URL, query and headers (with env) and reports empty bodies as no_data', async () => {
     process.env.LESTRADE_TEST_TOKEN = 'tok123';
-    const path = write('http.yaml', `name: web
+    const path = write(
+      'http.yaml',
+      `name: web
 description: http tools
 tools:
   - name: lookup
@@ -120,12 +141,18 @@ tools:
       url: "${httpUrl}/search/{{ q }}"
       query: { q: "{{ q }}" }
       headers: { x-token: "{{ env.LESTRADE_TEST_TOKEN }}" }
-`);
+`,
+    );
     const e = new ToolExecutor({ tools: loadYamlToolset(path).tools });
-    expect(await e.execute({ id: '1', name: 'lookup', arguments: '{"q":"a b&c"}' })).toMatchObject({ status: 'success', data: 'path=/search/a%20b%26c q=a b&c auth=tok123' });
+    expect(await e.execute({ id: '1', name: 'lookup', arguments: '{"q":"a b&c"}' })).toMatchObject({
+      status: 'success',
+      data: 'path=/search/a%20b%26c q=a b&c auth=tok123',
+    });
     const sneaky = await e.execute({ id: '3', name: 'lookup', arguments: '{"q":"admin?x=1#y"}' });
     expect(sneaky.data).toMatch(/^path=\/search\/admin%3Fx%3D1%23y q=admin\?x=1#y /);
-    expect(await e.execute({ id: '2', name: 'lookup', arguments: '{"q":"none"}' })).toMatchObject({ status: 'no_data' });
+    expect(await e.execute({ id: '2', name: 'lookup', arguments: '{"q":"none"}' })).toMatchObject({
+      status: 'no_data',
+    });
   });
 });
 
@@ -134,7 +161,12 @@ describe('YAML HTTP tools against hostile parameter values', () => {
   const recorder = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    requests.push({ method: req.method!, url: req.url!, body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+    requests.push({
+      method: req.method!,
+      url: req.url!,
+      body: Buffer.concat(chunks).toString('utf8'),
+      headers: req.headers,
+    });
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
   });
   let base = '';
@@ -142,8 +174,15 @@ describe('YAML HTTP tools against hostile parameter values', () => {
     await new Promise<void>((r) => recorder.listen(0, '127.0.0.1', () => r()));
     base = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
   });
-  afterAll(() => { recorder.close(); });
-  const tools = () => new ToolExecutor({ tools: loadYamlToolset(write('hostile.yaml', `name: hostile
+  afterAll(() => {
+    recorder.close();
+  });
+  const tools = () =>
+    new ToolExecutor({
+      tools: loadYamlToolset(
+        write(
+          'hostile.yaml',
+          `name: hostile
 description: x
 tools:
   - name: component_status
@@ -165,7 +204,10 @@ tools:
         dry: "{{ dry }}"
         note: "set by lestrade: {{ component }}"
         tags: ["{{ component }}", fixed]
-`)).tools });
+`,
+        ),
+      ).tools,
+    });
   const call = (name: string, args: unknown) => tools().execute({ id: '1', name, arguments: JSON.stringify(args) });
 
   it('refuses values that would be dot segments in the path, naming the parameter, and sends nothing', async () => {
@@ -183,7 +225,9 @@ tools:
   it('builds JSON bodies from typed values: a value cannot add fields', async () => {
     requests.length = 0;
     const evil = 'x", "admin": true, "y": "';
-    expect(await call('set_component', { component: evil, replicas: 3, dry: false })).toMatchObject({ status: 'success' });
+    expect(await call('set_component', { component: evil, replicas: 3, dry: false })).toMatchObject({
+      status: 'success',
+    });
     expect(await call('set_component', { component: 'api', dry: true })).toMatchObject({ status: 'success' });
     expect(requests.map((r) => JSON.parse(r.body))).toEqual([
       { component: evil, replicas: 3, dry: false, note: `set by lestrade: ${evil}`, tags: [evil, 'fixed'] },
@@ -193,14 +237,17 @@ tools:
   });
 
   it('refuses a body written as templated JSON text when loading the toolset', () => {
-    const path = write('text-body.yaml', `name: text-body
+    const path = write(
+      'text-body.yaml',
+      `name: text-body
 description: x
 tools:
   - name: t
     description: x
     params: { component: { type: string } }
     http: { url: "http://x/", method: POST, body: '{"component": "{{ component }}"}' }
-`);
+`,
+    );
     expect(() => loadYamlToolset(path)).toThrow(/tools\.0\.http\.body: .*mapping/);
   });
 });
@@ -208,7 +255,10 @@ tools:
 describe('toolset registry', () => {
   it('reports a broken YAML file as failed, naming the key, without stopping the rest', () => {
     const sub = mkdtempSync(join(tmpdir(), 'lestrade-bad-'));
-    writeFileSync(join(sub, 'bad.yaml'), 'name: bad\ndescription: x\ntools:\n  - name: t\n    description: d\n    command: []\n');
+    writeFileSync(
+      join(sub, 'bad.yaml'),
+      'name: bad\ndescription: x\ntools:\n  - name: t\n    description: d\n    command: []\n',
+    );
     writeFileSync(join(sub, 'good.yml'), SHELL_FREE);
     const { toolsets, failures } = loadYamlToolsets([sub]);
     expect(toolsets.map((t) => t.name)).toEqual(['local']);
@@ -218,28 +268,54 @@ describe('toolset registry', () => {
   it('disables toolsets switched off or missing env vars, and fails a tool-name clash', async () => {
     const a = loadYamlToolset(write('a.yaml', SHELL_FREE));
     const b = { ...loadYamlToolset(write('b.yaml', SHELL_FREE)), name: 'copy' };
-    const needsEnv = loadYamlToolset(write('env.yaml', `name: needs-env
+    const needsEnv = loadYamlToolset(
+      write(
+        'env.yaml',
+        `name: needs-env
 description: x
 prerequisites: [ { env: [LESTRADE_NOT_SET_1, LESTRADE_NOT_SET_2] } ]
 tools: [ { name: x1, description: x, command: [echo] } ]
-`));
+`,
+      ),
+    );
     const off = { ...loadYamlToolset(write('off.yaml', SHELL_FREE.replace('name: local', 'name: off'))), tools: [] };
     const r = await resolveToolsets([a, b, needsEnv, off], { off: { enabled: false } }, {});
-    expect(r.statuses.map((s) => [s.name, s.state])).toEqual([['local', 'enabled'], ['copy', 'failed'], ['needs-env', 'disabled'], ['off', 'disabled']]);
+    expect(r.statuses.map((s) => [s.name, s.state])).toEqual([
+      ['local', 'enabled'],
+      ['copy', 'failed'],
+      ['needs-env', 'disabled'],
+      ['off', 'disabled'],
+    ]);
     expect(r.statuses[1]!.reason).toMatch(/echo_word is already defined by toolset local/);
-    expect(r.statuses[2]!.reason).toBe('prerequisite not met: environment variables not set: LESTRADE_NOT_SET_1, LESTRADE_NOT_SET_2');
+    expect(r.statuses[2]!.reason).toBe(
+      'prerequisite not met: environment variables not set: LESTRADE_NOT_SET_1, LESTRADE_NOT_SET_2',
+    );
     expect(r.statuses[3]!.reason).toMatch(/switched off/);
     expect(r.tools.map((t) => t.name)).toEqual(['echo_word', 'print_nothing', 'fail', 'count', 'restart_service']);
   });
 
   it('marks a toolset failed, not disabled, when a check that says so fails (the bash toolset without its sandbox)', async () => {
     const base = { description: 'x', origin: 'builtin', enabled: true, tools: [] };
-    const broken = { ...base, name: 'broken', prerequisites: [{ kind: 'check' as const, run: async () => 'no sandbox: install it', failed: true }] };
-    const absent = { ...base, name: 'absent', prerequisites: [{ kind: 'check' as const, run: async () => 'not configured' }] };
-    const fine = { ...base, name: 'fine', prerequisites: [{ kind: 'check' as const, run: async () => null, failed: true }] };
+    const broken = {
+      ...base,
+      name: 'broken',
+      prerequisites: [{ kind: 'check' as const, run: async () => 'no sandbox: install it', failed: true }],
+    };
+    const absent = {
+      ...base,
+      name: 'absent',
+      prerequisites: [{ kind: 'check' as const, run: async () => 'not configured' }],
+    };
+    const fine = {
+      ...base,
+      name: 'fine',
+      prerequisites: [{ kind: 'check' as const, run: async () => null, failed: true }],
+    };
     const r = await resolveToolsets([broken, absent, fine], {}, {});
     expect(r.statuses.map((s) => [s.name, s.state, s.reason])).toEqual([
-      ['broken', 'failed', 'no sandbox: install it'], ['absent', 'disabled', 'prerequisite not met: not configured'], ['fine', 'enabled', undefined],
+      ['broken', 'failed', 'no sandbox: install it'],
+      ['absent', 'disabled', 'prerequisite not met: not configured'],
+      ['fine', 'enabled', undefined],
     ]);
     expect(r.enabled.map((t) => t.name)).toEqual(['fine']);
   });
@@ -260,21 +336,40 @@ describe('kubernetes toolset', () => {
     const def = YamlToolsetSchema.parse(parse(readFileSync(join(BUILTIN_YAML_DIR, 'kubernetes.yaml'), 'utf8')));
     const get = def.tools[0]!;
     const logs = def.tools[2]!;
-    expect(expandArgs(get.command!, { kind: 'pods', namespace: 'prod', selector: 'app=api' }))
-      .toEqual(['kubectl', 'get', 'pods', '--namespace', 'prod', '--selector', 'app=api', '-o', 'wide']);
-    expect(expandArgs(logs.command!, { pod: 'api-1', namespace: 'prod', previous: true }))
-      .toEqual(['kubectl', 'logs', 'api-1', '--namespace', 'prod', '--previous', '--tail=200']);
+    expect(expandArgs(get.command!, { kind: 'pods', namespace: 'prod', selector: 'app=api' })).toEqual([
+      'kubectl',
+      'get',
+      'pods',
+      '--namespace',
+      'prod',
+      '--selector',
+      'app=api',
+      '-o',
+      'wide',
+    ]);
+    expect(expandArgs(logs.command!, { pod: 'api-1', namespace: 'prod', previous: true })).toEqual([
+      'kubectl',
+      'logs',
+      'api-1',
+      '--namespace',
+      'prod',
+      '--previous',
+      '--tail=200',
+    ]);
   });
 
   it('reports itself disabled, with the reason, where kubectl reaches no cluster', async () => {
     const port = await freePort();
-    const kubeconfig = write('kubeconfig', `apiVersion: v1
+    const kubeconfig = write(
+      'kubeconfig',
+      `apiVersion: v1
 kind: Config
 clusters: [ { name: c, cluster: { server: "https://127.0.0.1:${port}" } } ]
 users: [ { name: u, user: { token: x } } ]
 contexts: [ { name: c, context: { cluster: c, user: u } } ]
 current-context: c
-`);
+`,
+    );
     const saved = process.env.KUBECONFIG;
     process.env.KUBECONFIG = kubeconfig;
     try {
@@ -283,7 +378,8 @@ current-context: c
       expect(r.statuses[0]!.reason).toMatch(/refused|command not found/);
       expect(r.tools).toEqual([]);
     } finally {
-      if (saved === undefined) delete process.env.KUBECONFIG; else process.env.KUBECONFIG = saved;
+      if (saved === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = saved;
     }
   });
 });

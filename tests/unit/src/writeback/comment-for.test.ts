@@ -5,9 +5,19 @@ import { commentFor } from '../../../../src/writeback/comment-for.js';
 
 function issue(over: Partial<Issue> = {}): Issue {
   return {
-    identity: 'acme/shop#12', fingerprint: 'acme/shop#12', source: 'github', sourceInstance: 'api.github.com',
-    title: 'Checkout is slow', description: 'Since the deploy.', url: 'https://github.com/acme/shop/issues/12',
-    severity: 'high', status: 'open', labels: {}, annotations: {}, startedAt: '2026-01-01T00:00:00Z', raw: {},
+    identity: 'acme/shop#12',
+    fingerprint: 'acme/shop#12',
+    source: 'github',
+    sourceInstance: 'api.github.com',
+    title: 'Checkout is slow',
+    description: 'Since the deploy.',
+    url: 'https://github.com/acme/shop/issues/12',
+    severity: 'high',
+    status: 'open',
+    labels: {},
+    annotations: {},
+    startedAt: '2026-01-01T00:00:00Z',
+    raw: {},
     locator: { key: 'acme/shop#12', ref: { owner: 'acme', repo: 'shop', number: 12 } },
     ...over,
   };
@@ -46,18 +56,28 @@ describe('commentFor: which links stay live', () => {
 
   it('vouches for tool results, configured hosts, the issue itself and text its source trusts', () => {
     const trusted = issue({ trustedHosts: ['trusted.example.com'] });
-    const hosts = hostsOf({ id: 'i1', issue: trusted, rca, linkHosts: ['grafana.example.com'] }, { linkHosts: ['wiki.example.com'] });
+    const hosts = hostsOf(
+      { id: 'i1', issue: trusted, rca, linkHosts: ['grafana.example.com'] },
+      { linkHosts: ['wiki.example.com'] },
+    );
     expect(hosts).toEqual(['github.com', 'grafana.example.com', 'trusted.example.com', 'wiki.example.com']);
   });
 
-  it('names the issue by its locator\'s label where it has one (an OpsGenie tinyId), else by its key', () => {
+  it("names the issue by its locator's label where it has one (an OpsGenie tinyId), else by its key", () => {
     const og = issue({ locator: { key: 'abc-1', label: '#42', ref: { alertId: 'abc-1' } } });
-    expect(commentFor({ id: 'i1', issue: og, rca: 'x', linkHosts: [] }).footer).toBe('Lestrade investigation `i1` for `#42`');
-    expect(commentFor({ id: 'i1', issue: issue(), rca: 'x', linkHosts: [] }).footer).toBe('Lestrade investigation `i1` for `acme/shop#12`');
+    expect(commentFor({ id: 'i1', issue: og, rca: 'x', linkHosts: [] }).footer).toBe(
+      'Lestrade investigation `i1` for `#42`',
+    );
+    expect(commentFor({ id: 'i1', issue: issue(), rca: 'x', linkHosts: [] }).footer).toBe(
+      'Lestrade investigation `i1` for `acme/shop#12`',
+    );
   });
 
-  it('vouches for Lestrade\'s own results link', () => {
-    const doc = commentFor({ id: 'i1', issue: issue({ url: null }), rca: 'x', linkHosts: [] }, { publicUrl: 'https://lestrade.example.com/' });
+  it("vouches for Lestrade's own results link", () => {
+    const doc = commentFor(
+      { id: 'i1', issue: issue({ url: null }), rca: 'x', linkHosts: [] },
+      { publicUrl: 'https://lestrade.example.com/' },
+    );
     expect(doc.footer).toContain('<https://lestrade.example.com/api/investigations/i1>');
   });
 });

@@ -3,7 +3,11 @@ import { paramsKey } from '../../../../src/tools/call-key.js';
 import { createBashToolset } from '../../../../toolsets/bash/index.js';
 import { checkCommand, type BashPolicyConfig } from '../../../../toolsets/bash/policy.js';
 
-const cfg: BashPolicyConfig = { allow: ['kubectl rollout-plugin'], deny: ['kubectl get nodes'], curlHosts: ['prometheus:9090'] };
+const cfg: BashPolicyConfig = {
+  allow: ['kubectl rollout-plugin'],
+  deny: ['kubectl get nodes'],
+  curlHosts: ['prometheus:9090'],
+};
 const verdict = async (command: string) => (await checkCommand(command, cfg)).verdict;
 const decision = async (command: string) => (await verdict(command)).decision;
 
@@ -26,7 +30,12 @@ describe('bash policy: allowed read-only commands and pipelines', () => {
 
   it('turns quoting into the words the program receives, with no shell in between', async () => {
     const { stages } = await checkCommand(`kubectl logs api | grep 'a|b' | grep "x \\"y\\" \\$z" | grep c\\ d`, cfg);
-    expect(stages).toEqual([['kubectl', 'logs', 'api'], ['grep', 'a|b'], ['grep', 'x "y" $z'], ['grep', 'c d']]);
+    expect(stages).toEqual([
+      ['kubectl', 'logs', 'api'],
+      ['grep', 'a|b'],
+      ['grep', 'x "y" $z'],
+      ['grep', 'c d'],
+    ]);
   });
 });
 
@@ -65,10 +74,10 @@ describe('bash policy: refused, with the reason', () => {
     ['curl -d x=1 http://prometheus:9090/', /sends data/],
     ['curl -o /tmp/x http://prometheus:9090/', /writes a file/],
     ['curl file:///etc/passwd', /only http and https/],
-    ["awk 'BEGIN{system(\"rm -rf /\")}'", /system\(\) runs commands/],
+    ['awk \'BEGIN{system("rm -rf /")}\'', /system\(\) runs commands/],
     ['kubectl get pods | awk \'{print > "/tmp/x"}\'', /print > writes files/],
     ['kubectl get pods | awk \'{print | "sh"}\'', /pipes \(\|\) run commands/],
-    ["awk 'BEGIN{print ENVIRON[\"OPENAI_API_KEY\"]}'", /ENVIRON reads the environment/],
+    ['awk \'BEGIN{print ENVIRON["OPENAI_API_KEY"]}\'', /ENVIRON reads the environment/],
     ['jq -n env', /reads the environment/],
     ['jq -n "$ENV.OPENAI_API_KEY"', /variable expansion|reads the environment/],
     ["jq -n '$ENV'", /reads the environment/],
@@ -143,7 +152,14 @@ describe('bash policy: a human decides the rest', () => {
 });
 
 describe('the bash tool', () => {
-  const toolset = createBashToolset({ allow: [], deny: [], curlHosts: [], timeoutMs: 5_000, maxOutputBytes: 1_000, env: [] });
+  const toolset = createBashToolset({
+    allow: [],
+    deny: [],
+    curlHosts: [],
+    timeoutMs: 5_000,
+    maxOutputBytes: 1_000,
+    env: [],
+  });
   const tool = toolset.tools[0]!;
   const ctx = { signal: new AbortController().signal, approved: false };
 
@@ -158,21 +174,35 @@ describe('the bash tool', () => {
       const approved = { ...ctx, approved: true, approvedCall: paramsKey('bash', params) };
       const out = await tool.run(params, approved);
       expect(out).toEqual({ status: 'success', data: expect.stringMatching(/^\s*2 b\n\s*1 a\n$/) });
-      const big = await tool.run({ command: 'yes | head -c 5000' }, { ...approved, approvedCall: paramsKey('bash', { command: 'yes | head -c 5000' }) });
+      const big = await tool.run(
+        { command: 'yes | head -c 5000' },
+        { ...approved, approvedCall: paramsKey('bash', { command: 'yes | head -c 5000' }) },
+      );
       expect(big).toMatchObject({ status: 'success', data: expect.stringMatching(/output capped at 1000 bytes/) });
     }
   });
 
   it('re-checks at run time: refuses a refused command and an unapproved one even when called directly', async () => {
-    expect(await tool.run({ command: 'rm -rf /tmp/nothing' }, { ...ctx, approved: true, approvedCall: paramsKey('bash', { command: 'rm -rf /tmp/nothing' }) }))
-      .toMatchObject({ status: 'error', error: expect.stringMatching(/^refused: rm deletes files/) });
-    expect(await tool.run({ command: 'printf x' }, ctx)).toMatchObject({ status: 'error', error: expect.stringMatching(/needs a human's approval/) });
+    expect(
+      await tool.run(
+        { command: 'rm -rf /tmp/nothing' },
+        { ...ctx, approved: true, approvedCall: paramsKey('bash', { command: 'rm -rf /tmp/nothing' }) },
+      ),
+    ).toMatchObject({ status: 'error', error: expect.stringMatching(/^refused: rm deletes files/) });
+    expect(await tool.run({ command: 'printf x' }, ctx)).toMatchObject({
+      status: 'error',
+      error: expect.stringMatching(/needs a human's approval/),
+    });
     // Approved, but for another call: still refused.
-    expect(await tool.run({ command: 'printf x' }, { ...ctx, approved: true, approvedCall: paramsKey('bash', { command: 'printf y' }) }))
-      .toMatchObject({ status: 'error', error: expect.stringMatching(/needs a human's approval/) });
+    expect(
+      await tool.run(
+        { command: 'printf x' },
+        { ...ctx, approved: true, approvedCall: paramsKey('bash', { command: 'printf y' }) },
+      ),
+    ).toMatchObject({ status: 'error', error: expect.stringMatching(/needs a human's approval/) });
   });
 
-  it('hands commands no secret from Lestrade\'s environment', async () => {
+  it("hands commands no secret from Lestrade's environment", async () => {
     process.env.OPENAI_API_KEY = 'sk-should-not-leak';
     try {
       const params = { command: 'printenv' };
