@@ -123,14 +123,12 @@ function trimmed(incident: PdIncident, alerts: readonly PdAlert[]) {
     created_at: incident.created_at,
     html_url: incident.html_url ?? null,
     incident_key: incident.incident_key ?? null,
-    alerts: alerts
-      .slice(0, MAX_ALERTS_SHOWN)
-      .map((a) => ({
-        id: a.id,
-        summary: a.summary ?? null,
-        status: a.status ?? null,
-        severity: a.severity ?? null,
-        alert_key: a.alert_key ?? null,
-      })),
+    alerts: alerts.slice(0, MAX_ALERTS_SHOWN).map((a) => ({
+      id: a.id,
+      summary: a.summary ?? null,
+      status: a.status ?? null,
+      severity: a.severity ?? null,
+      alert_key: a.alert_key ?? null,
+    })),
   };
 }

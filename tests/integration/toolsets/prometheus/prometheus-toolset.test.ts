@@ -94,14 +94,12 @@ describe('prometheus toolset with credentials in its URL', () => {
         res.writeHead(401).end('unauthorized');
         return;
       }
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            status: 'success',
-            data: { resultType: 'vector', result: [{ metric: {}, value: [1, '1'] }] },
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          status: 'success',
+          data: { resultType: 'vector', result: [{ metric: {}, value: [1, '1'] }] },
+        }),
+      );
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as AddressInfo).port;
