@@ -82,6 +82,7 @@ describe('a claimed record', () => {
       attempts: 0,
       error: null,
       resolvedAt: null,
+      severity: 'warning',
       writeBacks: [],
       linkHosts: [],
       linkedTo: [],
@@ -311,6 +312,7 @@ describe('list', () => {
       'finishedAt',
       'id',
       'issueStatus',
+      'severity',
       'source',
       'startedAt',
       'status',
@@ -424,6 +426,7 @@ describe('a record written by hand or by an older version', () => {
       updatedAt: '',
       startedAt: null,
       finishedAt: null,
+      severity: 'unknown',
     };
     expect(await store.get(id)).toEqual({
       ...expected,
