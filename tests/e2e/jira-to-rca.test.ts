@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../../sources/jira/text-of.js';
 import { hubSignature, jiraFixture, type Json } from '../fixtures/jira/fixtures.js';
 import { startJiraDouble, type JiraDouble } from '../helpers/doubles/jira-double.js';
+
+const COMMAND_AUTHOR = '712020:4f6e8d0c-9f7e-4c3b-a1d2-3b4c5d6e7f80';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
@@ -18,7 +20,8 @@ const SECRET = 'e2e-jira-secret';
 
 function configFile(): string {
   const path = join(mkdtempSync(join(tmpdir(), 'lestrade-jira-e2e-')), 'lestrade.yaml');
-  writeFileSync(path, 'sources:\n  jira:\n    triggers: { projects: [OPS] }\n');
+  // Commands count only from trusted people (issue 16): the command fixture's author is in group sre.
+  writeFileSync(path, 'sources:\n  jira:\n    triggers: { projects: [OPS] }\n    trusted: { groups: [sre] }\n');
   return path;
 }
 
@@ -67,6 +70,7 @@ describe('Jira Cloud: signed webhooks → investigation → one ADF comment, edi
   beforeAll(async () => {
     redis = await startRedis();
     jira = await startJiraDouble({ deployment: 'cloud' });
+    jira.state.setGroups(COMMAND_AUTHOR, ['sre']);
     jira.addIssue({ key: 'OPS-7', summary: 'Checkout API returns 502', priority: 'High' });
     llm = await startScriptedLlm((_req, i) => ({
       content: `## Root cause\nAnalysis number ${i + 1}: the upstream pool is exhausted.`,
