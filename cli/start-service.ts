@@ -334,6 +334,9 @@ async function startHttp(core: Core): Promise<Server> {
   const { config, log, redis, store, runs, continuations, intake, mounted, llmConfigured, budgets, ledger, redisUrl } =
     core;
   const apiTokens = splitTokens(config.server.apiToken);
+  if (apiTokens.length === 0) {
+    log.warn('no LESTRADE_API_TOKEN set: /api and the dashboard at / are open to anyone who can reach this port');
+  }
   const changes = await ChangeFeed.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
   core.closers.push(async () => changes.close());
   // Reasons quote URLs and command output, as `lestrade toolsets list` prints them: redacted.
