@@ -56,9 +56,9 @@ describe('lestrade investigate opsgenie', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Found 1 alert to investigate.');
     expect(first.stdout).toContain('# Checkout API returns 502\n\n## Root cause\nThe connection pool is exhausted.');
-    expect(first.stdout).toContain('(Posted comment on 8)');
+    expect(first.stdout).toContain('(Posted comment on #8)');
     expect(og.notes(p1.id)).toHaveLength(1);
-    expect(og.notes(p1.id)[0]!.note).toMatch(/lestrade:rca:8 sha=[0-9a-f]{12}$/);
+    expect(og.notes(p1.id)[0]!.note).toMatch(new RegExp(`lestrade:rca:${p1.id} sha=[0-9a-f]{12}$`));
     const json = JSON.parse(readFileSync(out, 'utf8'));
     expect(json).toEqual([
       expect.objectContaining({
@@ -95,7 +95,7 @@ describe('lestrade investigate opsgenie', () => {
     og.state.processingPolls = 0;
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
-    expect(res.stdout).toContain('(Posted comment on 7)');
+    expect(res.stdout).toContain('(Posted comment on #7)');
     expect(og.notes(p3.id)).toHaveLength(1);
     expect(posts()).toBe(1);
   }, 60_000);
