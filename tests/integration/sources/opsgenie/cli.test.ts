@@ -69,7 +69,7 @@ describe('lestrade investigate opsgenie', () => {
 
     const second = await run(['investigate', 'opsgenie', '--query', 'status:open priority:P1', '--update'], env);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain('(Updated comment on 8)');
+    expect(second.stdout).toContain('(Updated comment on #8)');
     expect(og.notes(p1.id)).toHaveLength(1);
     expect(og.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
   }, 60_000);
