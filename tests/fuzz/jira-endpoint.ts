@@ -22,6 +22,9 @@ const PREVIOUS_SECRET = 'fuzz-jira-previous-secret-91f2';
 /** Also configured: while a secret is set, the shared token must not be accepted instead of a signature. */
 const TOKEN = 'fuzz-jira-shared-token-55c1';
 
+/** The account of every fixture's actor (user, comment author). */
+const ALICE = '712020:4f6e8d0c-9f7e-4c3b-a1d2-3b4c5d6e7f80';
+
 let jira: JiraDouble | undefined;
 const double = (): JiraDouble => {
   if (!jira) throw new Error('jira endpoint: setup() has not run');
@@ -207,6 +210,8 @@ export const jiraEndpoint: WebhookEndpoint = {
   async setup() {
     jira = await startJiraDouble({ deployment: 'cloud' });
     jira.addIssue({ key: 'OPS-7', summary: 'Checkout API returns 502', priority: 'High', labels: ['checkout'] });
+    // The label and the command count only from trusted people (issue 16): the fixtures' author, Alice, is in sre.
+    jira.state.setGroups(ALICE, ['jira-users', 'sre']);
     return {
       env: {
         JIRA_URL: jira.url,
@@ -216,7 +221,7 @@ export const jiraEndpoint: WebhookEndpoint = {
         JIRA_WEBHOOK_SECRET: `${PREVIOUS_SECRET},${SECRET}`,
         JIRA_WEBHOOK_TOKEN: TOKEN,
       },
-      config: { triggers: { projects: ['OPS'] } },
+      config: { triggers: { projects: ['OPS'] }, trusted: { groups: ['sre'] } },
     };
   },
   async teardown() {

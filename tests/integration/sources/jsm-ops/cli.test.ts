@@ -42,11 +42,11 @@ describe('lestrade investigate jsm-ops', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Found 1 alert to investigate.');
-    expect(first.stdout).toContain(`(Posted comment on 12: ${jsm.url}/jira/ops/alerts/${p1.id})`);
+    expect(first.stdout).toContain(`(Posted comment on #12: ${jsm.url}/jira/ops/alerts/${p1.id})`);
     expect(jsm.notes(p1.id)).toHaveLength(1);
     const second = await run(['investigate', 'jsm-ops', '--query', 'status: open AND priority: P1', '--update'], env);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain('(Updated comment on 12');
+    expect(second.stdout).toContain('(Updated comment on #12');
     expect(jsm.notes(p1.id)).toHaveLength(1);
     expect(jsm.requests.filter((r) => r.method === 'POST' || r.method === 'PATCH')).toHaveLength(1);
     expect(jsm.requests.filter((r) => r.path === '/_edge/tenant_info')).toHaveLength(2);
