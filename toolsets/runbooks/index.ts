@@ -44,7 +44,8 @@ function fetchRunbookTool(catalog: RunbookCatalog, fetcher: RunbookUrlFetcher): 
     }),
     async run(params, ctx): Promise<ToolOutput> {
       const { id, url } = params as { id?: string; url?: string };
-      if ((id === undefined) === (url === undefined)) return { status: 'error', error: 'give exactly one of id or url' };
+      if ((id === undefined) === (url === undefined))
+        return { status: 'error', error: 'give exactly one of id or url' };
       if (id !== undefined) {
         const rb = catalog.get(id);
         if (!rb)

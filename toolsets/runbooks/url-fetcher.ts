@@ -20,14 +20,19 @@ const MAX_REDIRECTS = 3;
  */
 export class RunbookUrlFetcher {
   private readonly cache = new Map<string, { until: number; text: string }>();
-  private readonly turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
+  private readonly turndown = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+  });
 
   constructor(
     private readonly cfg: RunbookUrlConfig,
     private readonly now: () => number = Date.now,
   ) {
-    // Scripts, styles and images carry nothing a reader of a runbook needs.
-    this.turndown.remove(['script', 'style', 'noscript', 'iframe', 'img']);
+    // Scripts, styles and images carry nothing a reader of a runbook needs (a rule: the built-in image rule wins over remove).
+    this.turndown.remove(['script', 'style', 'noscript', 'iframe']);
+    this.turndown.addRule('no-images', { filter: 'img', replacement: () => '' });
   }
 
   async read(url: string, signal: AbortSignal): Promise<string> {
