@@ -72,10 +72,18 @@ export function loadMocks(folder: string): MockEntry[] {
     .filter((m): m is MockEntry => m !== null);
 }
 
-/** HolmesGPT's rule: every key of the mock's match_params is in the call with the same value (none: any call). */
+/** Matches any value the call gives (a Lestrade extension: free-form PromQL or LogQL a case cannot predict). */
+export const ANY_VALUE = '*';
+
+/**
+ * HolmesGPT's rule: every key of the mock's match_params is in the call with the same value (none:
+ * any call); a value of "*" only asks that the call gives the key.
+ */
 export function paramsMatch(matchParams: Record<string, unknown> | null, actual: Record<string, unknown>): boolean {
   if (!matchParams) return true;
-  return Object.entries(matchParams).every(([k, v]) => Object.hasOwn(actual, k) && sameValue(actual[k], v));
+  return Object.entries(matchParams).every(
+    ([k, v]) => Object.hasOwn(actual, k) && (v === ANY_VALUE || sameValue(actual[k], v)),
+  );
 }
 
 /** Primitives compare by their text ("5" matches 5: models send numbers as strings and back); the rest as JSON. */

@@ -11,7 +11,7 @@ import type { Toolset } from '../../src/tools/types.js';
 import { commentFor } from '../../src/writeback/comment-for.js';
 import type { EvalCase } from './eval-case.js';
 import type { JudgeUsage, LlmJudge } from './llm-judge.js';
-import { mockToolsets, type MockedCall, type ToolsetOverrides } from './mock-tools.js';
+import { mockToolsets, type MockedCall, type MockedToolsets, type ToolsetOverrides } from './mock-tools.js';
 import {
   citedEvidence,
   judgeContains,
@@ -67,23 +67,7 @@ export interface CaseResult {
 /** One case, once: the real investigation path with tool execution answered by the case's mocks, then scored. */
 export async function runCase(run: EvalRun, c: EvalCase, attempt: number): Promise<CaseResult> {
   const started = performance.now();
-  const overrides: ToolsetOverrides = { ...run.config.toolsets.settings, ...c.toolsets };
-  const mocked = mockToolsets(run.candidates, c.mocks, run.aliases, overrides);
-  const settingsApproval = Object.values(run.config.toolsets.settings).flatMap((s) => s?.approvalRequired ?? []);
-  const investigator = new Investigator({
-    client: run.client,
-    llm: run.config.llm,
-    executor: new ToolExecutor({
-      tools: mocked.tools,
-      maxOutputChars: run.config.tools.maxOutputChars,
-      timeoutMs: run.config.tools.timeoutMs,
-      approvalRequired: [...mocked.approvalRequired, ...settingsApproval],
-      toolsetOf: mocked.toolsetOf,
-    }),
-    prompts: run.prompts,
-    toolsets: mocked.toolsets,
-    budget: run.budget,
-  });
+  const { investigator, mocked } = investigatorFor(run, c);
   const base = { id: c.id, tags: c.tags, model: run.config.llm.model, attempt };
   let answer: string;
   let state: LoopState;
@@ -92,9 +76,8 @@ export async function runCase(run: EvalRun, c: EvalCase, attempt: number): Promi
   } catch (err) {
     return failed(base, c, mocked.calls, (err as Error).message, started);
   }
-  const outputs = state.messages
-    .filter((m) => m.role === 'tool')
-    .map((m) => (typeof m.content === 'string' ? m.content : ''));
+  // What the tools returned, as they returned it (the messages hold it JSON-encoded).
+  const outputs = state.toolCalls.map((r) => r.data ?? r.error ?? '');
   const facts =
     run.judge === 'contains'
       ? judgeContains(answer, c.expected)
@@ -126,6 +109,28 @@ export async function runCase(run: EvalRun, c: EvalCase, attempt: number): Promi
     answer,
     comment: { heading: doc.heading, sections: doc.sections.length },
   };
+}
+
+/** The Investigator the service would build, over the case's mocked tools. */
+function investigatorFor(run: EvalRun, c: EvalCase): { investigator: Investigator; mocked: MockedToolsets } {
+  const overrides: ToolsetOverrides = { ...run.config.toolsets.settings, ...c.toolsets };
+  const mocked = mockToolsets(run.candidates, c.mocks, run.aliases, overrides);
+  const settingsApproval = Object.values(run.config.toolsets.settings).flatMap((s) => s?.approvalRequired ?? []);
+  const investigator = new Investigator({
+    client: run.client,
+    llm: run.config.llm,
+    executor: new ToolExecutor({
+      tools: mocked.tools,
+      maxOutputChars: run.config.tools.maxOutputChars,
+      timeoutMs: run.config.tools.timeoutMs,
+      approvalRequired: [...mocked.approvalRequired, ...settingsApproval],
+      toolsetOf: mocked.toolsetOf,
+    }),
+    prompts: run.prompts,
+    toolsets: mocked.toolsets,
+    budget: run.budget,
+  });
+  return { investigator, mocked };
 }
 
 function flagsOf(sections: string[], evidence: Evidence, unmocked: number, calls: number, mocks: number): string[] {
