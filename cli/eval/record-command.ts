@@ -50,8 +50,8 @@ export async function recordCommand(
       skipped += 1;
       continue;
     }
-    const name = uniqueName(mockFileName(call.name, call.params), names);
     const params = JSON.parse(redact(JSON.stringify(call.params))) as Record<string, unknown>;
+    const name = uniqueName(mockFileName(call.name, params), names);
     const toolset = toolsetOf.get(call.name) ?? 'recorded';
     writeFileSync(join(dir, name), formatMockFile({ toolset, tool: call.name, matchParams: params, output }));
     mocks.push(name);
