@@ -9,7 +9,7 @@ import { loadYamlToolsets } from '../../src/tools/toolset-registry.js';
 import { BUILTIN_YAML_DIR, builtinToolsets } from '../../toolsets/index.js';
 import { contextBudget } from '../build-investigator.js';
 import { findCases, type EvalCase } from './eval-case.js';
-import { LlmJudge } from './llm-judge.js';
+import { LlmJudge, type JudgeUsage } from './llm-judge.js';
 import { formatReport, passRate, progressLine } from './report.js';
 import { runCase, type CaseResult, type EvalRun } from './run-case.js';
 import { loadAliases } from './tool-aliases.js';
@@ -57,10 +57,12 @@ export async function evalCommand(dirs: string[], opts: EvalOptions, config: Con
   const repeat = opts.repeat ?? 1;
   const total = runnable.length * repeat * models.length;
   const results: CaseResult[] = [];
+  const judgeUsage: JudgeUsage = { calls: 0, promptTokens: 0, completionTokens: 0 };
   const tty = io.progress?.isTTY === true;
   const limit = pLimit(opts.parallel ?? 4);
   for (const model of models) {
     const run = await prepareRun({ ...config, llm: { ...config.llm, model } }, opts, io.env, aliases);
+    run.judgeUsage = judgeUsage;
     const jobs = runnable.flatMap((c) => Array.from({ length: repeat }, (_v, i) => [c, i + 1] as const));
     await Promise.all(
       jobs.map(([c, attempt]) =>
@@ -74,7 +76,12 @@ export async function evalCommand(dirs: string[], opts: EvalOptions, config: Con
   if (tty) io.progress!.write('\n');
   results.sort((a, b) => a.model.localeCompare(b.model) || a.id.localeCompare(b.id) || a.attempt - b.attempt);
   io.out(formatReport(results, repeat));
-  if (opts.json) writeJson(opts.json, results, opts);
+  if (judgeUsage.calls) {
+    io.out(
+      `\njudge: ${judgeUsage.calls} calls, ${judgeUsage.promptTokens}/${judgeUsage.completionTokens} tokens in/out\n`,
+    );
+  }
+  if (opts.json) writeJson(opts.json, results, opts, judgeUsage);
   const rate = passRate(results) * 100;
   if (opts.minPass !== undefined && rate < opts.minPass) {
     io.out(`pass rate ${rate.toFixed(1)}% is below --min-pass ${opts.minPass}%\n`);
@@ -119,10 +126,10 @@ async function prepareRun(
   };
 }
 
-function writeJson(file: string, results: CaseResult[], opts: EvalOptions): void {
+function writeJson(file: string, results: CaseResult[], opts: EvalOptions, judgeUsage: JudgeUsage): void {
   if (!existsSync(dirname(file))) throw new InputError('', `--json ${file}: folder ${dirname(file)} does not exist`);
   const report = {
-    judge: opts.judgeModel && opts.judge !== 'contains' ? { model: opts.judgeModel } : 'contains',
+    judge: opts.judgeModel && opts.judge !== 'contains' ? { model: opts.judgeModel, usage: judgeUsage } : 'contains',
     passRate: passRate(results),
     results,
   };

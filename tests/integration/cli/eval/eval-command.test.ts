@@ -116,7 +116,7 @@ describe('lestrade eval: the LLM judge', () => {
     };
     const { results, report } = await run(script, [ONE], { judge: undefined, judgeModel: 'judge' });
     expect(judged.sort()).toEqual(['config.yaml', 'line 14']);
-    expect(report.judge).toEqual({ model: 'judge' });
+    expect(report.judge).toEqual({ model: 'judge', usage: { calls: 2, promptTokens: 200, completionTokens: 20 } });
     expect(results[0]!.facts).toEqual([
       { fact: 'config.yaml', present: true, reasoning: 'judged config.yaml' },
       { fact: 'line 14', present: false, reasoning: 'judged line 14' },
