@@ -84,6 +84,8 @@ const OWN_FIELDS = new Set([
   'quietMs',
   'maxWaitMs',
   'waitingUntil',
+  'run',
+  'runId',
 ]);
 
 export class InvestigationStore {
@@ -396,6 +398,8 @@ export class InvestigationStore {
           : null,
       conversation: conversationOf(h),
       context: h.context ? (JSON.parse(h.context) as Investigation['context']) : null,
+      run: Number(h.run ?? 1),
+      runId: h.runId || (h.id ?? ''),
       ...extraFields(h),
     };
   }

@@ -98,6 +98,10 @@ export interface Investigation extends InvestigationSummary, StormFields {
   conversation: ConversationEntry[];
   /** Peak context use and compactions. */
   context: ContextStats | null;
+  /** Which run this is: 1 for the first, one more for each re-run (queue/rerun.ts). Absent on older records. */
+  run?: number;
+  /** The run's id: the investigation's own id for the first run, its re-run job's id after (see rerunJobId). */
+  runId?: string;
 }
 
 export function toToolCallRecord(r: ToolResult): ToolCallRecord {
