@@ -9,7 +9,7 @@ import type { Continuations } from './continuations.js';
 /**
  * KEYS: record, approvals. ARGV: now, the investigation id. A finished run (completed, failed or
  * cancelled) with no follow-up in progress goes back to queued as run number n + 1: its RCA,
- * error, tool calls, usage, cost (so the usage ledger counts the new run once too) and times are
+ * error, tool calls, plan, usage, cost (so the usage ledger counts the new run once too) and times are
  * cleared, and the record (with a group's member sets) is kept while it runs. The issue, the conversation (follow-up job ids count its entries) and the write-back records stay.
  * Returns {outcome, detail}: {'ok', run}, {'not_finished' | 'busy', status}, {'not_found', ''}.
  */
@@ -22,7 +22,7 @@ if a == 'queued' or a == 'running' or a == 'awaiting_approval' then return {'bus
 local run = tonumber(redis.call('HGET', KEYS[1], 'run') or '1') + 1
 redis.call('HSET', KEYS[1], 'status', 'queued', 'run', run, 'runId', ARGV[2] .. '-rerun-' .. run,
   'rerunAt', ARGV[1], 'updatedAt', ARGV[1], 'attempts', 0, 'toolCalls', '[]', 'linkHosts', '[]')
-redis.call('HDEL', KEYS[1], 'startedAt', 'finishedAt', 'error', 'rca', 'usage', 'context', 'approvals', 'cost')
+redis.call('HDEL', KEYS[1], 'startedAt', 'finishedAt', 'error', 'rca', 'usage', 'context', 'approvals', 'cost', 'plan')
 redis.call('DEL', KEYS[2])
 redis.call('PERSIST', KEYS[1])
 for _, side in ipairs({':members', ':fps', ':resolved'}) do redis.call('PERSIST', KEYS[1] .. side) end

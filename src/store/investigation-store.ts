@@ -398,6 +398,7 @@ export class InvestigationStore {
           : null,
       conversation: conversationOf(h),
       context: h.context ? (JSON.parse(h.context) as Investigation['context']) : null,
+      ...(h.plan ? { plan: JSON.parse(h.plan) as Investigation['plan'] } : {}),
       run: Number(h.run ?? 1),
       runId: h.runId || (h.id ?? ''),
       ...extraFields(h),
