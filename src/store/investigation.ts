@@ -1,3 +1,4 @@
+import type { RunbookUse } from '../model/runbook-use.js';
 import type { Issue, Severity } from '../issue.js';
 import type { ContextStats, Usage } from '../model/loop-state.js';
 import type { ToolResult } from '../model/tool-result.js';
@@ -98,6 +99,8 @@ export interface Investigation extends InvestigationSummary, StormFields {
   conversation: ConversationEntry[];
   /** Peak context use and compactions. */
   context: ContextStats | null;
+  /** The operators' runbooks the investigation was offered and read (docs/runbooks.md). */
+  runbooks: RunbookUse[];
   /** Which run this is: 1 for the first, one more for each re-run (queue/rerun.ts). Absent on older records. */
   run?: number;
   /** The model's TodoWrite plan, when it kept one: [{id, content, status}] (the dashboard's plan panel). */
