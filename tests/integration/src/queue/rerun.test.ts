@@ -84,7 +84,7 @@ const runWritten = (id: string, run: number, status = 'written') =>
     30_000,
   );
 
-describe('re-run', () => {
+describe('re-run', { timeout: 90_000 }, () => {
   let id = '';
   let first: Json;
 
