@@ -41,7 +41,8 @@ async function runService(http: boolean) {
   } catch (err) {
     // Nothing is left running: the redis-server we started goes with us.
     await local?.stop();
-    throw startupError(err, cfg.server);
+    const worker = { port: cfg.server.workerPort, portVar: 'LESTRADE_WORKER_PORT', portKey: 'server.workerPort' };
+    throw startupError(err, http ? cfg.server : { ...worker, host: cfg.server.host });
   }
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,8 +1,9 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { apiOptions } from './api-client.js';
+import { apiOptions, type ApiOptions } from './api-client.js';
 import { askCommand } from './ask-command.js';
 import { decideCommand } from './decide-command.js';
 import { listCommand, type ListOptions } from './list-command.js';
+import { rerunCommand } from './rerun-command.js';
 import { showCommand } from './show-command.js';
 import { COLOUR, PLAIN, type Style } from './terminal-markdown.js';
 
@@ -53,6 +54,18 @@ export function addRemoteCommands(program: Command, env: NodeJS.ProcessEnv): voi
         decideCommand(api(opts.url), id, call, approved, opts.reason, process.stdout),
       );
   }
+
+  addRunCommands(program, api, style);
+}
+
+/** `rerun` and `ask`: a completed investigation run again, or asked a follow-up question. */
+function addRunCommands(program: Command, api: (url: string | undefined) => ApiOptions, style: () => Style): void {
+  program
+    .command('rerun')
+    .argument('<id>', 'a completed, failed or cancelled investigation')
+    .description('run an investigation again from its issue; its write-back edits the earlier comment')
+    .option('--url <url>', URL_HELP)
+    .action((id: string, opts: { url?: string }) => rerunCommand(api(opts.url), id, process.stdout));
 
   program
     .command('ask')

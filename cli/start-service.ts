@@ -4,6 +4,7 @@ import type { Config } from '../src/config/schema.js';
 import { redactorFromConfig } from '../src/config/secrets.js';
 import { splitTokens } from '../src/check-credentials.js';
 import { createHttpServer } from '../src/http/create-app.js';
+import { createWorkerHttpServer } from '../src/http/worker-app.js';
 import { createLlmClient, isLlmConfigured } from '../src/llm/create-client.js';
 import { LlmProbe } from '../src/llm/llm-probe.js';
 import { buildVersion } from '../src/app/build-version.js';
@@ -53,6 +54,8 @@ export interface ServiceOptions {
 
 export interface RunningService {
   port: number | null;
+  /** `lestrade worker`'s own port (/healthz, /readyz, /metrics); null for serve. */
+  workerPort: number | null;
   close(): Promise<void>;
 }
 
@@ -109,15 +112,17 @@ export async function startService(
   try {
     // Listening first: a port in use fails the start before any worker has taken a job.
     const server = opts.http ? await startHttp(core) : undefined;
+    const probes = opts.http ? undefined : await startWorkerHttp(core);
     if (opts.workers) await startWorkers(core);
     const port = server ? (server.address() as AddressInfo).port : null;
+    const workerPort = probes ? (probes.address() as AddressInfo).port : null;
     log.info(
       startupSummary({
         mode: opts.http ? 'serve' : 'worker',
         config,
         redisUrl,
         localRedis: opts.localRedis === true,
-        port,
+        port: port ?? workerPort,
         llmConfigured: core.llmConfigured,
         mounted: core.mounted,
         toolsets: core.toolsets,
@@ -125,7 +130,7 @@ export async function startService(
         destinations: core.routed.status,
       }),
     );
-    return { port, close };
+    return { port, workerPort, close };
   } catch (err) {
     // A start that fails half-way (the port in use, ...) leaves no worker, poller or connection behind.
     await close();
@@ -361,6 +366,41 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
 }
 
 /** The HTTP server, listening; closed first. */
+/** `lestrade worker`'s probes and metrics, on server.workerPort (LESTRADE_WORKER_PORT). */
+async function startWorkerHttp(core: Core): Promise<Server> {
+  const { config, log, redis, intake, llmConfigured } = core;
+  const probeClient = llmConfigured ? createLlmClient(config.llm) : undefined;
+  const http = createWorkerHttpServer({
+    redis,
+    llmConfigured,
+    llmProbe: probeClient && new LlmProbe(probeClient, config.llm.readinessCacheSeconds * 1000),
+    waitingStats: () => intake.waitingStats(),
+    metrics: core.metrics,
+    metricsTokens: splitTokens(config.server.metricsToken),
+    log,
+  });
+  return listenOn(core, http, config.server.workerPort);
+}
+
+/** Listens (a port in use rejects), and closes first when the service closes. */
+async function listenOn(core: Core, http: Server, port: number): Promise<Server> {
+  const server = await new Promise<Server>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, core.config.server.host, () => {
+      http.off('error', reject);
+      resolve(http);
+    });
+  });
+  core.closers.unshift(
+    () =>
+      new Promise((r) => {
+        server.close(() => r(undefined));
+        server.closeAllConnections();
+      }),
+  );
+  return server;
+}
+
 async function startHttp(core: Core): Promise<Server> {
   const { config, log, redis, store, runs, continuations, intake, mounted, llmConfigured, budgets, ledger, redisUrl } =
     core;
@@ -399,19 +439,5 @@ async function startHttp(core: Core): Promise<Server> {
     changes,
     toolsets,
   });
-  const server = await new Promise<Server>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(config.server.port, config.server.host, () => {
-      http.off('error', reject);
-      resolve(http);
-    });
-  });
-  core.closers.unshift(
-    () =>
-      new Promise((r) => {
-        server.close(() => r(undefined));
-        server.closeAllConnections();
-      }),
-  );
-  return server;
+  return listenOn(core, http, config.server.port);
 }

@@ -9,7 +9,7 @@ export interface SummaryInput {
   redisUrl: string;
   localRedis: boolean;
   llmConfigured: boolean;
-  /** The port listened on; null for `worker`. */
+  /** The port listened on: serve's, or the worker's own (/healthz, /readyz, /metrics); null when none. */
   port: number | null;
   mounted: readonly MountedSource[];
   /** Null when no investigation worker runs (no LLM). */
@@ -24,7 +24,7 @@ const pad = (label: string) => `  ${label.padEnd(22)} `;
 /** The one block `serve` (or, shorter, `worker`) prints when it is up: what runs, what is off and why, what is open. */
 export function startupSummary(s: SummaryInput): string {
   const lines = [`lestrade ${s.mode} started`];
-  if (s.port !== null) lines.push(`${pad('listening')}http://${s.config.server.host}:${s.port} (PORT, HOST)`);
+  if (s.port !== null) lines.push(`${pad('listening')}${listeningLine(s, s.port)}`);
   lines.push(`${pad('redis')}${redisLine(s)}`);
   lines.push(`${pad('llm')}${llmLine(s)}`);
   for (const m of s.mounted) lines.push(`${pad(`source ${m.name}`)}${sourceLine(m)}`);
@@ -34,6 +34,12 @@ export function startupSummary(s: SummaryInput): string {
   for (const m of s.mounted) for (const w of m.warnings) lines.push(`${pad('warning')}${m.name}: ${w}`);
   if (s.mode === 'serve') lines.push(...openLines(s));
   return lines.join('\n');
+}
+
+function listeningLine(s: SummaryInput, port: number): string {
+  const at = `http://${s.config.server.host}:${port}`;
+  if (s.mode === 'serve') return `${at} (PORT, HOST)`;
+  return `${at} /healthz, /readyz and /metrics only (LESTRADE_WORKER_PORT, HOST)`;
 }
 
 function redisLine(s: SummaryInput): string {

@@ -19,6 +19,7 @@ export interface SourceConfigSpec {
 const ENV_MAP: EnvBinding[] = [
   ['PORT', ['server', 'port'], 'int'],
   ['HOST', ['server', 'host'], 'string'],
+  ['LESTRADE_WORKER_PORT', ['server', 'workerPort'], 'int'],
   ['LESTRADE_API_TOKEN', ['server', 'apiToken'], 'string'],
   ['LESTRADE_METRICS_TOKEN', ['server', 'metricsToken'], 'string'],
   ['REDIS_URL', ['redis', 'url'], 'string'],

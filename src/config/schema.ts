@@ -35,6 +35,8 @@ const baseShape = {
     .strictObject({
       port: z.int().min(0).max(65535).default(8080),
       host: z.string().default('0.0.0.0'),
+      /** `lestrade worker`'s own HTTP port (/healthz, /readyz, /metrics only), on the same host. */
+      workerPort: z.int().min(0).max(65535).default(8081),
       /** Largest webhook body accepted; bigger ones get 413. */
       bodyLimitBytes: z.int().positive().default(1_048_576),
       /** When set, /api/* requires "Authorization: Bearer <token>" (comma-separate several to rotate). */

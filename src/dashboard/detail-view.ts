@@ -21,6 +21,10 @@ function keptOutputUrl(id: string, t: { outputTokens?: number; toolCallId?: stri
     : null;
 }
 
+function followUpActive(status: string | undefined): boolean {
+  return status === 'queued' || status === 'running' || status === 'awaiting_approval';
+}
+
 /**
  * What the investigation page shows: the record as the API gives it, redacted again with the
  * configuration's secrets and URL passwords (pages are one more place secrets must not reach),
@@ -46,6 +50,9 @@ export function detailView(record: Investigation, redact: Redactor) {
     tokens: inv.usage.promptTokens + inv.usage.completionTokens,
     writeBacks: inv.writeBacks.map((w) => ({ ...w, link: sourceLink(w.url) })),
     cancellable: ['queued', 'running', 'awaiting_approval'].includes(inv.status),
+    // What POST /rerun takes (queue/rerun.ts): a finished run, no follow-up in progress.
+    rerunnable: ['completed', 'failed', 'cancelled'].includes(inv.status) && !followUpActive(lastAsk?.status),
+    planDone: (inv.plan ?? []).filter((p) => p.status === 'completed').length,
     toolCalls: inv.toolCalls.map((t) => ({ ...t, outputUrl: keptOutputUrl(inv.id, t) })),
   };
 }

@@ -53,7 +53,8 @@ export class DestinationQueue {
           updatedAt: new Date().toISOString(),
         });
       }
-      await this.add(inv, d, 'completed', 'rca');
+      // A re-run's RCA (run 2 on) is one more delivery, which edits the message in place.
+      await this.add(inv, d, 'completed', (inv.run ?? 1) > 1 ? `rca-${inv.run}` : 'rca');
     }
   }
 

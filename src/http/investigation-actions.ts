@@ -10,6 +10,7 @@ import { isInvestigationId } from '../redis/keys.js';
 import type { RunControl } from '../store/run-control.js';
 import { readJson } from './read-json-body.js';
 import { activeStatus, decideCalls } from '../queue/decide-calls.js';
+import { rerunInvestigation } from '../queue/rerun.js';
 
 export interface ActionDeps {
   redis: RedisClient;
@@ -41,13 +42,14 @@ const DecisionsSchema = z.strictObject({
 
 const AskSchema = z.strictObject({ question: z.string().trim().min(1).max(4000) });
 
-/** POST /api/investigations/:id/approvals, /cancel and /ask: a human steering a run. */
+/** POST /api/investigations/:id/approvals, /cancel, /ask and /rerun: a human steering a run. */
 export function investigationActions(deps: ActionDeps): Router {
   const router = express.Router();
   router.use(express.json({ limit: 64 * 1024 }));
   router.post('/:id/approvals', decideApprovals(deps));
   router.post('/:id/cancel', cancelRun(deps));
   router.post('/:id/ask', askFollowUp(deps));
+  router.post('/:id/rerun', rerun(deps));
   return router;
 }
 
@@ -104,6 +106,22 @@ function askFollowUp(deps: ActionDeps): Handler {
     }
     await deps.continuations.ask(inv.id, result.entry);
     res.status(202).json({ status: 'queued', entry: result.entry });
+  };
+}
+
+/** POST /:id/rerun: a finished or failed investigation runs again from its issue, as a new run. */
+function rerun(deps: ActionDeps): Handler {
+  return async (req, res) => {
+    const result = await rerunInvestigation(deps, req.params.id);
+    if (result.outcome === 'not_found')
+      return void res.status(404).json({ error: `no investigation ${clip(req.params.id, 64)}` });
+    if (result.outcome === 'busy')
+      return void res.status(409).json({ error: `a follow-up question is in progress (status: ${result.status})` });
+    if (result.outcome === 'not_finished')
+      return void res.status(409).json({
+        error: `only a completed, failed or cancelled investigation can be re-run (status: ${result.status})`,
+      });
+    res.status(202).json({ status: 'queued', run: result.run, runId: result.runId });
   };
 }
 

@@ -1,7 +1,13 @@
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Phase } from '../store/run-control.js';
-import { EXPIRY_QUEUE_NAME, QUEUE_NAME, type ExpiryJobData, type InvestigationJobData } from '../redis/queue-names.js';
+import {
+  EXPIRY_QUEUE_NAME,
+  QUEUE_NAME,
+  rerunJobId,
+  type ExpiryJobData,
+  type InvestigationJobData,
+} from '../redis/queue-names.js';
 import { keysOf } from '../redis/keys.js';
 
 export interface ContinuationOptions {
@@ -55,6 +61,16 @@ export class Continuations {
   /** Answers follow-up question number `entry`. */
   ask(id: string, entry: number): Promise<void> {
     return this.add(`${id}-ask-${entry}`, { investigationId: id, phase: 'ask' });
+  }
+
+  /** Runs the investigation again from the start, as run number `run` (see rerun.ts). */
+  rerun(id: string, run: number): Promise<void> {
+    return this.add(rerunJobId(id, run), { investigationId: id });
+  }
+
+  /** Whether re-run number `run`'s job is still held by BullMQ (waiting, running or finished within the retention). */
+  async hasRerun(id: string, run: number): Promise<boolean> {
+    return (await this.queue.getJob(rerunJobId(id, run))) !== undefined;
   }
 
   private async add(jobId: string, data: InvestigationJobData): Promise<void> {

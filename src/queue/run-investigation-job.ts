@@ -34,7 +34,8 @@ async function runInvestigation(
   token?: string,
 ): Promise<void> {
   const { id } = inv;
-  if (inv.status === 'completed' && job.id === id) {
+  // The job of the record's current run: its first (the investigation's id) or a re-run's (runId).
+  if (inv.status === 'completed' && (job.id === id || job.id === inv.runId)) {
     // Redelivered after completion (a crash before the job was acknowledged): the write-back
     // request may be what was lost. Requesting it again is idempotent.
     await deps.onCompleted?.(inv);

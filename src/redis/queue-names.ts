@@ -26,5 +26,12 @@ export interface WriteBackJobData {
   investigationId: string;
 }
 
-/** BullMQ job ids may not contain ':'. */
-export const writeBackJobId = (investigationId: string) => `wb-${investigationId}`;
+/**
+ * BullMQ job ids may not contain ':'. A re-run (run 2 on, see queue/rerun.ts) writes back under
+ * an id of its own, since BullMQ ignores an add whose id it still holds from the first run.
+ */
+export const writeBackJobId = (investigationId: string, run = 1) =>
+  run > 1 ? `wb-${investigationId}-run-${run}` : `wb-${investigationId}`;
+
+/** The job of re-run number `run` (2 and on) of an investigation: its run id. */
+export const rerunJobId = (investigationId: string, run: number) => `${investigationId}-rerun-${run}`;

@@ -85,6 +85,8 @@ const OWN_FIELDS = new Set([
   'quietMs',
   'maxWaitMs',
   'waitingUntil',
+  'run',
+  'runId',
 ]);
 
 export class InvestigationStore {
@@ -406,6 +408,9 @@ export class InvestigationStore {
       conversation: conversationOf(h),
       context: h.context ? (JSON.parse(h.context) as Investigation['context']) : null,
       runbooks: h.runbooks ? (JSON.parse(h.runbooks) as RunbookUse[]) : [],
+      ...(h.plan ? { plan: JSON.parse(h.plan) as Investigation['plan'] } : {}),
+      run: Number(h.run ?? 1),
+      runId: h.runId || (h.id ?? ''),
       ...extraFields(h),
     };
   }

@@ -101,6 +101,12 @@ export interface Investigation extends InvestigationSummary, StormFields {
   context: ContextStats | null;
   /** The operators' runbooks the investigation was offered and read (docs/runbooks.md). */
   runbooks: RunbookUse[];
+  /** Which run this is: 1 for the first, one more for each re-run (queue/rerun.ts). Absent on older records. */
+  run?: number;
+  /** The model's TodoWrite plan, when it kept one: [{id, content, status}] (the dashboard's plan panel). */
+  plan?: Array<{ id: string; content: string; status: 'pending' | 'in_progress' | 'completed' }>;
+  /** The run's id: the investigation's own id for the first run, its re-run job's id after (see rerunJobId). */
+  runId?: string;
 }
 
 export function toToolCallRecord(r: ToolResult): ToolCallRecord {

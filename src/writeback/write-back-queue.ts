@@ -30,7 +30,7 @@ export class WriteBackQueue {
     });
   }
 
-  async request(inv: Pick<Investigation, 'id' | 'issue' | 'writeBacks'>): Promise<void> {
+  async request(inv: Pick<Investigation, 'id' | 'issue' | 'writeBacks' | 'run'>): Promise<void> {
     const locator = inv.issue.locator;
     if (!locator) return;
     const current = inv.writeBacks.find((w) => !w.destination);
@@ -50,7 +50,7 @@ export class WriteBackQueue {
       'write-back',
       { investigationId: inv.id },
       {
-        jobId: writeBackJobId(inv.id),
+        jobId: writeBackJobId(inv.id, inv.run),
         attempts: this.opts.attempts,
         backoff: { type: 'retry-after', delay: this.opts.backoffMs },
         removeOnComplete: { age: this.opts.retentionSeconds },

@@ -7,6 +7,7 @@ import { deliverOne, runtimeConfig } from '../helpers/runtime.js';
 import { startScriptedLlm, toolResults, type Script } from '../helpers/scripted-llm.js';
 import { serviceHarness } from '../helpers/service-harness.js';
 import { startTestService, waitFor } from '../helpers/service.js';
+import { keys } from '../../src/redis/keys.js';
 
 const h = serviceHarness();
 const TOKEN = 'dash-token-0123456789';
@@ -221,6 +222,51 @@ describe('dashboard in a real browser', { timeout: 90_000 }, () => {
     expect(dialogs).toEqual([]);
     await page.setViewportSize(VIEWPORTS.phone);
     await page.screenshot({ path: join(IMAGES, 'dashboard-investigation-phone.png'), fullPage: true });
+  });
+
+  it("shows the model's plan when the record has one, and re-runs a finished investigation from its page", async () => {
+    const { base } = await serve();
+    const id = await deliverOne(base, 'aaaa000000000006');
+    await statusIs(base, id, ['awaiting_approval'], 20_000);
+    const { page } = await open();
+    await signIn(page, base);
+    await page.goto(`${base}/investigations/${id}`);
+    await page.waitForSelector('form.approval');
+    // No plan on the record: no panel at all; an unfinished run: no Re-run button.
+    expect(await page.locator('#plan').count()).toBe(0);
+    expect(await page.locator('form[data-action=rerun]').count()).toBe(0);
+    await page.click('form.approval button[value=approve]');
+    await expect.poll(() => page.getAttribute('[data-status]', 'data-status'), { timeout: 20_000 }).toBe('completed');
+
+    // A plan as the TodoWrite tool keeps it (seeded here: the tool is another change's).
+    const plan = [
+      { id: '1', content: 'Check the pool size', status: 'completed' },
+      { id: '2', content: 'Compare with <b>yesterday</b>', status: 'in_progress' },
+      { id: '3', content: 'Write the RCA', status: 'pending' },
+    ];
+    await h.admin.hset(keys.investigation(id), 'plan', JSON.stringify(plan));
+    await page.reload();
+    const items = page.locator('#plan li.plan-item');
+    expect(
+      await items.evaluateAll((li) => li.map((e) => [e.getAttribute('data-status'), e.textContent?.trim()])),
+    ).toEqual([
+      ['completed', 'completed Check the pool size'],
+      ['in_progress', 'in progress Compare with <b>yesterday</b>'],
+      ['pending', 'pending Write the RCA'],
+    ]);
+    expect(await page.textContent('#plan h2')).toContain('1/3 done');
+    expect(await page.locator('#plan b').count()).toBe(0);
+
+    // Re-run: the page follows the new run live (it pauses for the same approval), without the old plan.
+    const calls = h.llm!.requests.length;
+    await page.click('form[data-action=rerun] button');
+    await page.waitForSelector('form.approval', { timeout: 20_000 });
+    expect(await page.locator('#plan').count()).toBe(0);
+    const inv = (await (
+      await fetch(`${base}/api/investigations/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ).json()) as { run: number; runId: string; rca: string | null };
+    expect(inv).toMatchObject({ run: 2, runId: `${id}-rerun-2`, rca: null });
+    expect(h.llm!.requests.length).toBe(calls + 1);
   });
 
   it('refuses an action without the CSRF token or from another origin, even with a valid session', async () => {

@@ -2,7 +2,13 @@ import { spawn } from 'node:child_process';
 
 const BIN = new URL('../../bin/lestrade.js', import.meta.url).pathname;
 /** LESTRADE_FROM_SOURCE: the tests run the TypeScript sources, never a dist/ build that may be stale. */
-export const BASE_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LESTRADE_FROM_SOURCE: '1' };
+/** `lestrade worker` listens on an ephemeral port (LESTRADE_WORKER_PORT) unless a test names one: tests run side by side. */
+export const BASE_ENV = {
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '/tmp',
+  LESTRADE_FROM_SOURCE: '1',
+  LESTRADE_WORKER_PORT: '0',
+};
 
 export interface CliRun {
   code: number | null;

@@ -18,7 +18,7 @@ export async function startTestService(
   env: Record<string, string>,
   opts: { http?: boolean; workers?: boolean; clock?: () => number } = {},
 ): Promise<TestService> {
-  const fullEnv = { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...env };
+  const fullEnv = { PORT: '0', LESTRADE_WORKER_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...env };
   const config = loadConfig(fullEnv, undefined, sources, destinations);
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({

@@ -115,6 +115,14 @@ describe('lestrade CLI against a running service', { timeout: 240_000 }, () => {
     const late = await runCli(['approve', id, 'c-restart'], env);
     expect(late.code).toBe(1);
     expect(late.stderr).toContain('not awaiting approval (status: completed)');
+    // Re-run: queued as run 2 (paused again on the same call); a second one while it is unfinished is refused.
+    const rerun = await runCli(['rerun', id], env);
+    expect(rerun).toMatchObject({ code: 0, stderr: '' });
+    expect(rerun.stdout).toBe(`re-run queued: run 2 (${id}-rerun-2); follow it with \`lestrade show ${id}\`\n`);
+    await until(base, id, (inv) => inv.status === 'awaiting_approval' && inv.run === 2);
+    const again = await runCli(['rerun', id], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('can be re-run (status: awaiting_approval) (HTTP 409');
     const badSince = await runCli(['list', '--since', 'last tuesday'], env);
     expect(badSince.code).toBe(1);
     expect(badSince.stderr).toMatch(/since: "last tuesday" is neither a duration .* \(HTTP 400/);

@@ -69,6 +69,21 @@ describe('lestrade serve failing to start', () => {
     expect(await redisAnswers(`redis://127.0.0.1:${redisPort}`)).toBe(false);
   }, 60_000);
 
+  it('says the worker port is in use naming LESTRADE_WORKER_PORT, and stops the redis-server it started', async () => {
+    const redisPort = await freePort();
+    const r = await lestrade(['worker'], {
+      LESTRADE_WORKER_PORT: String(busyPort),
+      HOST: '127.0.0.1',
+      LESTRADE_LOCAL_REDIS_PORT: String(redisPort),
+      LESTRADE_REDIS_DATA_DIR: dataDir(),
+    });
+    expect(r.stderr).toBe(
+      `lestrade: port ${busyPort} is in use (127.0.0.1:${busyPort}): set LESTRADE_WORKER_PORT (or server.workerPort in the config file) to a free port\n`,
+    );
+    expect(r.code).toBe(2);
+    expect(await redisAnswers(`redis://127.0.0.1:${redisPort}`)).toBe(false);
+  }, 60_000);
+
   it('shows the stack of that failure only with --debug', async () => {
     const r = await lestrade(['--debug', 'serve'], {
       PORT: String(busyPort),

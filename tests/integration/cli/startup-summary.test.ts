@@ -66,7 +66,7 @@ describe('the start-up summary', () => {
     expect(text).toMatch(/open +alertmanager: no ALERTMANAGER_WEBHOOK_TOKEN/);
   }, 60_000);
 
-  it('worker: a shorter summary, with no listening line and no warning about webhooks or /api', async () => {
+  it('worker: a shorter summary, listening for probes and metrics only, and no warning about webhooks or /api', async () => {
     const out = await summaryOf('worker', {});
     const text = out
       .trim()
@@ -74,7 +74,10 @@ describe('the start-up summary', () => {
       .map((l) => JSON.parse(l) as { msg: string })
       .find((r) => r.msg.startsWith('lestrade worker started'))!.msg;
     expect(text).toMatch(/source alertmanager +on/);
-    expect(text).not.toMatch(/listening|\/api|unauthenticated|open /);
+    expect(text).toMatch(
+      /listening +http:\/\/[^ ]+:\d+ \/healthz, \/readyz and \/metrics only \(LESTRADE_WORKER_PORT, HOST\)/,
+    );
+    expect(text).not.toMatch(/\/api|unauthenticated|open /);
   }, 60_000);
 });
 

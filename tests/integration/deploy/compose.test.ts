@@ -79,6 +79,12 @@ describe('docker-compose.yml', () => {
     execFileSync(amtool, ['check-config', new URL('deploy/compose/alertmanager.yml', ROOT).pathname]);
     const prometheus = parseYaml(read('deploy/compose/prometheus.yml'));
     expect(prometheus.scrape_configs[0].static_configs[0].targets).toEqual(['lestrade:8080']);
+    // The workers' own /metrics (LESTRADE_WORKER_PORT), every scaled container of the service.
+    const worker = compose.services.worker!;
+    expect(worker.environment.LESTRADE_WORKER_PORT).toBe('8081');
+    expect(worker.ports).toBeUndefined();
+    expect(worker.healthcheck.test.join(' ')).toContain('http://127.0.0.1:8081/healthz');
+    expect(prometheus.scrape_configs[1].dns_sd_configs[0]).toEqual({ names: ['worker'], type: 'A', port: 8081 });
     const alertmanager = parseYaml(read('deploy/compose/alertmanager.yml'));
     expect(alertmanager.receivers[0].webhook_configs[0].url).toBe('http://lestrade:8080/webhooks/alertmanager');
   });

@@ -70,6 +70,7 @@ describe('deploy/kubernetes', () => {
       'Deployment',
       'Deployment',
       'Namespace',
+      'PodMonitor',
       'PrometheusRule',
       'Service',
       'Service',
@@ -87,7 +88,7 @@ describe('deploy/kubernetes', () => {
     expect(error).toMatch(/replicas must be integer|must have required property 'selector'/);
   });
 
-  it('runs web (serve) and worker Deployments as non-root on a read-only root, the web pods probed', () => {
+  it('runs web (serve) and worker Deployments as non-root on a read-only root, both probed', () => {
     const web = byKind(example, 'Deployment', 'lestrade-web')[0]!;
     const worker = byKind(example, 'Deployment', 'lestrade-worker')[0]!;
     expect(container(web).args).toEqual(['serve']);
@@ -101,9 +102,12 @@ describe('deploy/kubernetes', () => {
       });
     }
     expect(container(web).livenessProbe.httpGet.path).toBe('/healthz');
-    // A worker serves no HTTP yet: an HTTP probe would restart it for ever.
-    expect(container(worker).livenessProbe).toBeUndefined();
-    expect(container(worker).ports).toBeUndefined();
+    // A worker serves /healthz, /readyz and /metrics on its own port (LESTRADE_WORKER_PORT), which the probes name.
+    expect(container(worker).ports).toEqual([{ name: 'metrics', containerPort: 8081 }]);
+    expect(container(worker).env).toContainEqual({ name: 'LESTRADE_WORKER_PORT', value: '8081' });
+    expect(container(worker).livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
+    expect(container(worker).startupProbe.httpGet).toEqual({ path: '/healthz', port: 'metrics' });
+    expect(container(worker).readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
     // Taking a webhook needs Redis, not the model: an LLM outage keeps the receivers in the Service.
     expect(container(web).readinessProbe.httpGet.path).toBe('/readyz?scope=intake');
   });
@@ -139,9 +143,15 @@ describe('deploy/kubernetes', () => {
     expect(container(redis!).image).toMatch(/^redis:\d+\.\d+\.\d+$/);
   });
 
-  it('scrapes the web pods and ships the alerting rules of deploy/monitoring as a PrometheusRule', () => {
+  it('scrapes the web and worker pods and ships the alerting rules of deploy/monitoring as a PrometheusRule', () => {
     const [monitor] = byKind(example, 'ServiceMonitor');
     expect((monitor as any).spec.endpoints[0]).toMatchObject({ port: 'http', path: '/metrics' });
+    const [pods] = byKind(example, 'PodMonitor', 'lestrade-worker');
+    expect((pods as any).spec.podMetricsEndpoints[0]).toMatchObject({ port: 'metrics', path: '/metrics' });
+    const worker = byKind(example, 'Deployment', 'lestrade-worker')[0]!;
+    const podLabels = (worker as any).spec.template.metadata.labels as Record<string, string>;
+    expect(podLabels).toMatchObject((pods as any).spec.selector.matchLabels);
+    expect((pods as any).spec.selector.matchLabels['app.kubernetes.io/component']).toBe('worker');
     const [rule] = byKind(example, 'PrometheusRule');
     const shipped = parseYaml(readFileSync(new URL('deploy/monitoring/lestrade-rules.yml', ROOT), 'utf8')) as {
       groups: unknown[];

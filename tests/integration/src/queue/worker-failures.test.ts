@@ -134,7 +134,13 @@ describe('a broken prompt template', () => {
     const dir = templatesDir('Investigate {{ issue.title }}\nLabels: {{ issue.labels }\n');
     const r = await runCliWithin(
       ['worker'],
-      { REDIS_URL: h.redis.url, OPENAI_API_KEY: 'sk-test', LESTRADE_TEMPLATES_DIR: dir, LOG_LEVEL: 'silent' },
+      {
+        REDIS_URL: h.redis.url,
+        OPENAI_API_KEY: 'sk-test',
+        LESTRADE_TEMPLATES_DIR: dir,
+        LOG_LEVEL: 'silent',
+        LESTRADE_WORKER_PORT: '0',
+      },
       15_000,
     );
     expect(r.code).toBe(2);

@@ -99,6 +99,10 @@ describe('queue names', () => {
     ]);
     expect(QUEUE_PREFIX).toMatch(/lestrade/);
     expect(writeBackJobId('5f0c1e2a-0000-4000-8000-000000000001')).toBe('wb-5f0c1e2a-0000-4000-8000-000000000001');
+    // A re-run writes back under a job id of its own (BullMQ keeps the first run's).
+    expect(writeBackJobId('5f0c1e2a-0000-4000-8000-000000000001', 2)).toBe(
+      'wb-5f0c1e2a-0000-4000-8000-000000000001-run-2',
+    );
   });
 });
 

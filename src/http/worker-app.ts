@@ -1,0 +1,55 @@
+import { createServer, type Server } from 'node:http';
+import express from 'express';
+import type { Logger } from '../log.js';
+import type { LlmProbe } from '../llm/llm-probe.js';
+import type { RedisClient } from '../redis/redis-connections.js';
+import type { WaitingStats } from '../queue/intake-queue.js';
+import { errorHandler } from './error-handler.js';
+import { metricsRoute, type MetricsExposition } from './metrics-route.js';
+
+export interface WorkerAppDeps {
+  redis: RedisClient;
+  /** Whether an LLM is configured: a worker without one investigates nothing, so it is not ready. */
+  llmConfigured: boolean;
+  /** Whether the LLM endpoint answers (cached), as serve's /readyz asks it. */
+  llmProbe?: LlmProbe;
+  /** The shared queue's waiting work, reported (never a reason to be unready). */
+  waitingStats: () => Promise<WaitingStats>;
+  /** This process's metrics plus the shared queue gauges read from Redis at scrape time. */
+  metrics: MetricsExposition;
+  /** LESTRADE_METRICS_TOKEN's tokens; empty leaves /metrics open. */
+  metricsTokens: string[];
+  log: Logger;
+}
+
+/**
+ * `lestrade worker`'s own small HTTP server, on server.workerPort: GET /healthz (the process is
+ * up), GET /readyz (Redis answers and the LLM endpoint answers: what a worker needs to work) and
+ * GET /metrics (same optional bearer token as serve's). Nothing else: no API, no dashboard, no webhooks.
+ */
+export function createWorkerHttpServer(deps: WorkerAppDeps): Server {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const redis = await deps.redis.ping().then(
+      () => 'ok',
+      (err: Error) => `unreachable: ${err.message}`,
+    );
+    // The queue's numbers only inform; Redis's own failure is reported above.
+    const queue = await deps.waitingStats().catch(() => null);
+    const llm = deps.llmConfigured
+      ? await (deps.llmProbe?.check() ?? 'ok')
+      : 'not configured: this worker takes no investigation until an LLM is (OPENAI_BASE_URL, OPENAI_API_KEY)';
+    const ready = redis === 'ok' && llm === 'ok';
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue });
+  });
+  app.get('/metrics', metricsRoute(deps.metrics, deps.metricsTokens));
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not found: a worker serves /healthz, /readyz and /metrics only' });
+  });
+  app.use(errorHandler(deps.log));
+  return createServer(app);
+}

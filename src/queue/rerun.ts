@@ -1,0 +1,97 @@
+import type { RedisClient } from '../redis/redis-connections.js';
+import { keysOf, isInvestigationId } from '../redis/keys.js';
+import { rerunJobId } from '../redis/queue-names.js';
+import type { InvestigationStore } from '../store/investigation-store.js';
+import type { Investigation } from '../store/investigation.js';
+import { publishChange } from '../store/record-changes.js';
+import type { Continuations } from './continuations.js';
+
+/**
+ * KEYS: record, approvals. ARGV: now, the investigation id. A finished run (completed, failed or
+ * cancelled) with no follow-up in progress goes back to queued as run number n + 1: its RCA,
+ * error, tool calls, plan, usage, cost (so the usage ledger counts the new run once too) and times are
+ * cleared, and the record (with a group's member sets) is kept while it runs. The issue, the conversation (follow-up job ids count its entries) and the write-back records stay.
+ * Returns {outcome, detail}: {'ok', run}, {'not_finished' | 'busy', status}, {'not_found', ''}.
+ */
+const RERUN_LUA = `
+local s = redis.call('HGET', KEYS[1], 'status')
+if not s then return {'not_found', ''} end
+if s ~= 'completed' and s ~= 'failed' and s ~= 'cancelled' then return {'not_finished', s} end
+local a = redis.call('HGET', KEYS[1], 'askStatus')
+if a == 'queued' or a == 'running' or a == 'awaiting_approval' then return {'busy', a} end
+local run = tonumber(redis.call('HGET', KEYS[1], 'run') or '1') + 1
+redis.call('HSET', KEYS[1], 'status', 'queued', 'run', run, 'runId', ARGV[2] .. '-rerun-' .. run,
+  'rerunAt', ARGV[1], 'updatedAt', ARGV[1], 'attempts', 0, 'toolCalls', '[]', 'linkHosts', '[]')
+redis.call('HDEL', KEYS[1], 'startedAt', 'finishedAt', 'error', 'rca', 'usage', 'context', 'approvals', 'cost', 'plan')
+redis.call('DEL', KEYS[2])
+redis.call('PERSIST', KEYS[1])
+for _, side in ipairs({':members', ':fps', ':resolved'}) do redis.call('PERSIST', KEYS[1] .. side) end
+return {'ok', tostring(run)}
+`;
+
+export interface RerunDeps {
+  redis: RedisClient;
+  store: InvestigationStore;
+  continuations: Continuations;
+}
+
+export type RerunResult =
+  | { outcome: 'queued'; run: number; runId: string }
+  | { outcome: 'not_found' }
+  /** Still queued, running or waiting for approval; or linked or skipped (no run of its own to repeat). */
+  | { outcome: 'not_finished'; status: string }
+  /** A follow-up question is in progress. */
+  | { outcome: 'busy'; status: string };
+
+/**
+ * Runs a finished (completed, failed or cancelled) investigation again from the start, with the
+ * same issue, as a new run with its own run id (`<id>-rerun-<n>`, its BullMQ job id). Its
+ * write-back edits the comment the first run wrote (found by stored id, then by marker), as any
+ * later write-back to the same issue does; routed destinations update their message.
+ *
+ * Safe to call again after a failure half-way: a record left queued by a re-run whose job was
+ * never added gets its job (and nothing runs twice: the job id is the run's).
+ */
+export async function rerunInvestigation(deps: RerunDeps, id: string): Promise<RerunResult> {
+  const inv = isInvestigationId(id) ? await deps.store.get(id) : null;
+  if (!inv) return { outcome: 'not_found' };
+  const keys = keysOf(deps.redis);
+  const [outcome, detail] = (await deps.redis.eval(
+    RERUN_LUA,
+    2,
+    keys.investigation(id),
+    keys.approvals(id),
+    new Date().toISOString(),
+    id,
+  )) as [string, string];
+  if (outcome === 'not_found') return { outcome };
+  if (outcome !== 'ok') return (await repaired(deps, inv)) ?? { outcome: outcome as 'busy', status: detail };
+  const run = Number(detail);
+  // The new run starts from the issue, not from the last run's conversation.
+  await deps.redis.del(keys.checkpoint(id));
+  await reopenWriteBacks(deps.store, inv);
+  await publishChange(deps.redis, id);
+  await deps.continuations.rerun(id, run);
+  return { outcome: 'queued', run, runId: rerunJobId(id, run) };
+}
+
+/** A re-run queued by an earlier call that died before adding its job: the job is added now. */
+async function repaired(deps: RerunDeps, inv: Investigation): Promise<RerunResult | null> {
+  const run = inv.run ?? 1;
+  if (inv.status !== 'queued' || run < 2 || inv.startedAt) return null;
+  if (await deps.continuations.hasRerun(inv.id, run)) return null;
+  await deps.redis.del(keysOf(deps.redis).checkpoint(inv.id));
+  await reopenWriteBacks(deps.store, inv);
+  await deps.continuations.rerun(inv.id, run);
+  return { outcome: 'queued', run, runId: rerunJobId(inv.id, run) };
+}
+
+/**
+ * The write-back to the issue's own source goes back to pending (keeping the comment it wrote),
+ * so the re-run's completion requests it again and it edits that comment in place.
+ */
+async function reopenWriteBacks(store: InvestigationStore, inv: Investigation): Promise<void> {
+  const own = inv.writeBacks.find((w) => !w.destination);
+  if (own && own.status !== 'pending')
+    await store.saveWriteBack(inv.id, { ...own, status: 'pending', attempts: 0, error: null });
+}
