@@ -32,9 +32,3 @@ export function verifySlackSignature(secrets: string | undefined, delivery: Deli
   });
   return ok ? { ok: true } : { ok: false, reason: 'X-Slack-Signature does not match any signing secret' };
 }
-
-/** What Slack sends: the signature headers of a body (tests and the docs' example use it too). */
-export function signSlackRequest(secret: string, body: string, timestamp: number): Record<string, string> {
-  const sig = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex');
-  return { 'x-slack-signature': `v0=${sig}`, 'x-slack-request-timestamp': String(timestamp) };
-}

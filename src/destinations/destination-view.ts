@@ -55,19 +55,14 @@ export function destinationView(
 function decidedOf(inv: Investigation, decisions: ReadonlyMap<string, ApprovalDecision>): DestinationView['decided'] {
   const pending = new Set(inv.approvals?.pending.map((p) => p.toolCallId));
   const out = new Map<string, DestinationView['decided'][number]>();
-  for (const c of inv.toolCalls) {
-    if (!c.toolCallId || pending.has(c.toolCallId)) continue;
-    const d = decisions.get(c.toolCallId);
-    if (c.decidedBy)
-      out.set(c.toolCallId, {
-        toolCallId: c.toolCallId,
-        tool: c.name,
-        approved: c.status !== 'denied',
-        by: c.decidedBy,
-      });
-    else if (d && !out.has(c.toolCallId))
-      out.set(c.toolCallId, { toolCallId: c.toolCallId, tool: c.name, approved: d.approved, by: d.decidedBy ?? null });
-  }
+  inv.toolCalls.forEach((c, n) => {
+    if (c.toolCallId && pending.has(c.toolCallId)) return;
+    const key = c.toolCallId ?? `#${n}`;
+    const d = c.toolCallId ? decisions.get(c.toolCallId) : undefined;
+    const by = c.decidedBy ?? d?.decidedBy;
+    if (c.decidedBy) out.set(key, { toolCallId: key, tool: c.name, approved: c.status !== 'denied', by: c.decidedBy });
+    else if (d) out.set(key, { toolCallId: key, tool: c.name, approved: d.approved, by: by ?? null });
+  });
   return [...out.values()];
 }
 
