@@ -97,7 +97,7 @@ class ThreadWrite {
       this.view.event === 'resolved' ? await this.storedReply(channelId) : await this.ensureReply(channelId, parent.ts);
     const updated = await this.refreshParent(channelId, parent);
     const ts = reply?.ts ?? parent.ts;
-    const action = created || reply?.created ? 'created' : updated || reply?.updated ? 'updated' : 'unchanged';
+    const action = deliveryAction(created || reply?.created === true, updated || reply?.updated === true);
     return { id: `${channelId}/${ts}`, url: this.permalink(channelId, ts, parent.ts), action };
   }
 
@@ -228,6 +228,11 @@ interface ReplyWrite {
   ts: string;
   created: boolean;
   updated: boolean;
+}
+
+function deliveryAction(created: boolean, updated: boolean): Delivered['action'] {
+  if (created) return 'created';
+  return updated ? 'updated' : 'unchanged';
 }
 
 function parseRecord(text: string | null): ParentRecord | null {

@@ -125,5 +125,5 @@ export interface DestinationWebhook {
   handler: WebhookHandler;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds destinations of every config type
 export type AnyDestination = DestinationRegistration<any>;
