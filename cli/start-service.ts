@@ -37,7 +37,8 @@ import { buildInvestigator, buildToolsets } from './build-investigator.js';
 import { ChangeFeed } from '../src/dashboard/change-feed.js';
 import { redactUrlsIn } from '../src/redact.js';
 import { destinations as destinationRegistry } from '../destinations/index.js';
-import { mountDestinations, type MountedDestinations } from '../src/app/mount-destinations.js';
+import { destinationWebhooks, mountDestinations, type MountedDestinations } from '../src/app/mount-destinations.js';
+import { humanActions } from '../src/destinations/human-actions.js';
 import { DELIVERY_JOB, DestinationQueue } from '../src/destinations/destination-queue.js';
 import { runDelivery, type DeliveryJobData } from '../src/destinations/run-delivery.js';
 import { startupSummary } from './startup-summary.js';
@@ -87,6 +88,7 @@ interface Core {
   writeBacks: WriteBackQueue;
   requestWriteBack: (inv: Investigation) => Promise<void>;
   routed: MountedDestinations;
+  deliveries: DestinationQueue;
   /** What every layer records, served on GET /metrics. */
   metrics: PrometheusMetrics;
   /** Closed in this order: the HTTP server, then every worker at once, then queues and connections. */
@@ -162,7 +164,14 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
     () => shared.close(),
     async () => tracing?.shutdown(),
   ];
-  const { writeBacks, requestWriteBack } = wireWriteBack(redis, config, stores, writers, routed.router, closers);
+  const { writeBacks, requestWriteBack, deliveries } = wireWriteBack(
+    redis,
+    config,
+    stores,
+    writers,
+    routed.router,
+    closers,
+  );
   return {
     config,
     redisUrl,
@@ -177,6 +186,7 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
     writeBacks,
     requestWriteBack,
     routed,
+    deliveries,
     closers,
     workerClosers,
     toolsets: null,
@@ -238,7 +248,7 @@ function wireWriteBack(
   writers: Map<string, RcaWriter>,
   router: MountedDestinations['router'],
   closers: Closer[],
-): Pick<Core, 'writeBacks' | 'requestWriteBack'> {
+): Pick<Core, 'writeBacks' | 'requestWriteBack' | 'deliveries'> {
   const writeBacks = new WriteBackQueue(redis, store, {
     ...config.writeBack,
     retentionSeconds: config.queue.retentionSeconds,
@@ -263,7 +273,7 @@ function wireWriteBack(
     () => writeBacks.close(),
     () => deliveries.close(),
   );
-  return { writeBacks, requestWriteBack };
+  return { writeBacks, requestWriteBack, deliveries };
 }
 
 /** Route warnings; credentials checked in the background: reported, never fatal (off ones are in the summary). */
@@ -295,7 +305,11 @@ async function startWorkers(core: Core): Promise<void> {
     },
     {
       [DELIVERY_JOB]: (data, attempt, last) =>
-        runDelivery(data as DeliveryJobData, attempt, last, { ...wbDeps, destinations: core.routed.destinations }),
+        runDelivery(data as DeliveryJobData, attempt, last, {
+          ...wbDeps,
+          destinations: core.routed.destinations,
+          runs: core.runs,
+        }),
     },
   );
   const stopPolling = await startPolling(
@@ -348,6 +362,7 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
       log,
       approvalTimeoutSeconds: config.approvals.timeoutSeconds,
       onCompleted,
+      onPaused: (inv) => core.deliveries.awaiting(inv),
       metrics: core.metrics,
       hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),
     },
@@ -363,6 +378,17 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
   core.closers.push(() => cancels.close());
   // Running investigations get time to finish; past it, their checkpoints let another worker resume.
   core.workerClosers.push(() => closeWorker(worker, log, config.queue.lockDurationMs));
+}
+
+/** Destinations' inbound paths (Slack's interactivity), deciding through the API's own functions. */
+function destinationMounts(core: Core) {
+  const { store, runs, continuations, deliveries, config, log, opts } = core;
+  const actions = humanActions({ store, runs, continuations, refresh: (inv) => deliveries.updated(inv) });
+  return destinationWebhooks(destinationRegistry, config, core.routed, actions, {
+    log,
+    env: opts.env,
+    publicUrl: config.server.publicUrl,
+  });
 }
 
 /** The HTTP server, listening; closed first. */
@@ -424,7 +450,7 @@ async function startHttp(core: Core): Promise<Server> {
     runs,
     continuations,
     intake,
-    webhooks: webhookMounts(mounted, sources),
+    webhooks: [...webhookMounts(mounted, sources), ...destinationMounts(core)],
     llmConfigured,
     apiTokens,
     log,

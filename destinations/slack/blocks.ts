@@ -92,14 +92,14 @@ export function renderRca(view: DestinationView, actions: Block[] = []): SlackMe
   return { text: escapeMrkdwn(`Root-cause analysis: ${view.investigation.title}`), blocks };
 }
 
-function header(text: string): Block {
+export function header(text: string): Block {
   return {
     type: 'header',
     text: { type: 'plain_text', text: clip(neutraliseMentions(text), MAX_HEADER_CHARS), emoji: true },
   };
 }
 
-function section(mrkdwn: string): Block {
+export function section(mrkdwn: string): Block {
   return { type: 'section', text: { type: 'mrkdwn', text: clip(mrkdwn, MAX_SECTION_CHARS) } };
 }
 
@@ -108,7 +108,7 @@ function contextText(text: string): Block {
 }
 
 /** Labels as `name=value` (escaped), then a link to the investigation when a public URL is configured. */
-function context(labels: Record<string, string>, url: string | null, note: string): Block {
+export function context(labels: Record<string, string>, url: string | null, note: string): Block {
   const entries = Object.entries(labels).sort(([a], [b]) => a.localeCompare(b));
   const shown = entries
     .slice(0, MAX_LABELS_SHOWN)
@@ -137,6 +137,6 @@ export function splitText(text: string, max: number): string[] {
   return out;
 }
 
-function clip(text: string, max: number): string {
+export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -11,8 +11,15 @@ export const SlackConfigSchema = z.strictObject({
   apiUrl: z.url().default(DEFAULT_SLACK_API_URL),
   /** The channel (id like C0123456, or #name) of routes that name `slack` without one. */
   channel: z.string().min(1).optional(),
-  /** Verifies Slack's interactivity requests (read now, used by the buttons of approvals). */
+  /**
+   * Verifies Slack's interactivity requests (the buttons): the app's signing secret; several, comma-separated,
+   * while one is rotated. Without it the message carries no buttons and /webhooks/slack/interactivity is off.
+   */
   signingSecret: z.string().min(1).optional(),
+  /** Who may press the buttons: Slack user ids (U…, W…) and user-group ids (S…); nobody when empty. */
+  approvers: z
+    .array(z.string().regex(/^[UWS][A-Z0-9]{2,}$/, 'a Slack user id (U…, W…) or user-group id (S…)'))
+    .default([]),
   /** One Web API request's time limit. */
   timeoutMs: z.int().positive().default(15_000),
 });

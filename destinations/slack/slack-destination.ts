@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import type { Delivered, DeliveryContext, Destination, DestinationView } from '../../src/destinations/destination.js';
 import { PermanentError } from '../../src/errors.js';
-import { parentStateOf, renderParent, renderRca, type ParentState, type SlackMessage } from './blocks.js';
+import { renderReply } from './approval-blocks.js';
+import { parentStateOf, renderParent, type ParentState, type SlackMessage } from './blocks.js';
 import type { SlackConfig } from './config.js';
 import { findInHistory, findInThread, RCA_EVENT, THREAD_EVENT } from './find-message.js';
 import { fixFor } from './slack-errors.js';
@@ -64,7 +65,7 @@ export class SlackDestination implements Destination {
     const me = await this.me();
     const thread = digest(view.thread.key);
     return ctx.memo.withLock(`thread:${channel}:${thread}`, () =>
-      new ThreadWrite(this.client, me, ctx, view, thread).run(channel),
+      new ThreadWrite(this.client, me, ctx, view, thread, Boolean(this.config.signingSecret)).run(channel),
     );
   }
 }
@@ -77,6 +78,8 @@ class ThreadWrite {
     private readonly ctx: DeliveryContext,
     private readonly view: DestinationView,
     private readonly thread: string,
+    /** Buttons are offered only where their clicks are taken (a signing secret is set). */
+    private readonly interactive: boolean,
   ) {}
 
   async run(channelName: string): Promise<Delivered | null> {
@@ -84,18 +87,17 @@ class ThreadWrite {
     let created = false;
     let parent = await this.findParent(channel);
     if (!parent) {
-      if (this.view.event !== 'completed') return null;
+      // An RCA or a pause starts a thread; a resolve or an update has nothing to change without one.
+      if (this.view.event !== 'completed' && this.view.event !== 'awaiting_approval') return null;
       parent = await this.postParent(channel);
       created = true;
     }
     const channelId = (await this.ctx.memo.get(`channel:${channelName}`)) ?? channel;
     const reply =
-      this.view.event === 'completed'
-        ? await this.ensureReply(channelId, parent.ts)
-        : await this.storedReply(channelId);
+      this.view.event === 'resolved' ? await this.storedReply(channelId) : await this.ensureReply(channelId, parent.ts);
     const updated = await this.refreshParent(channelId, parent);
     const ts = reply?.ts ?? parent.ts;
-    const action = deliveryAction(created || reply?.created === true, updated);
+    const action = deliveryAction(created || reply?.created === true, updated || reply?.updated === true);
     return { id: `${channelId}/${ts}`, url: this.permalink(channelId, ts, parent.ts), action };
   }
 
@@ -107,9 +109,9 @@ class ThreadWrite {
     return `reply:${channel}:${this.view.investigation.id}`;
   }
 
-  private async storedReply(channel: string): Promise<{ ts: string; created: boolean } | null> {
+  private async storedReply(channel: string): Promise<ReplyWrite | null> {
     const ts = await this.ctx.memo.get(this.replyKey(channel));
-    return ts ? { ts, created: false } : null;
+    return ts ? { ts, created: false, updated: false } : null;
   }
 
   private async findParent(channel: string): Promise<ParentRecord | null> {
@@ -137,26 +139,32 @@ class ThreadWrite {
     return record;
   }
 
-  private async ensureReply(channel: string, parentTs: string): Promise<{ ts: string; created: boolean }> {
+  /** The investigation's reply, found or posted, then edited in place when its state renders differently. */
+  private async ensureReply(channel: string, parentTs: string): Promise<ReplyWrite> {
     const marker = {
       eventType: RCA_EVENT,
       payload: { investigation_id: this.view.investigation.id, thread: this.thread },
     };
+    const msg = renderReply(this.view, this.interactive);
+    const rendered = digest(JSON.stringify(msg));
+    const digestKey = `replyDigest:${channel}:${this.view.investigation.id}`;
     const known =
       (await this.ctx.memo.get(this.replyKey(channel))) ??
       (await findInThread(this.client, channel, parentTs, this.me, marker));
     if (known) {
       await this.ctx.memo.set(this.replyKey(channel), known);
-      return { ts: known, created: false };
+      if ((await this.ctx.memo.get(digestKey)) === rendered) return { ts: known, created: false, updated: false };
+      await slackCall(
+        () => this.client.chat.update({ channel, ts: known, text: msg.text, blocks: msg.blocks as never }),
+        channel,
+      );
+      await this.ctx.memo.set(digestKey, rendered);
+      return { ts: known, created: false, updated: true };
     }
-    const r = await this.post(
-      channel,
-      renderRca(this.view),
-      { event_type: marker.eventType, event_payload: marker.payload },
-      parentTs,
-    );
+    const r = await this.post(channel, msg, { event_type: marker.eventType, event_payload: marker.payload }, parentTs);
     await this.ctx.memo.set(this.replyKey(channel), r.ts);
-    return { ts: r.ts, created: true };
+    await this.ctx.memo.set(digestKey, rendered);
+    return { ts: r.ts, created: true, updated: false };
   }
 
   /** Re-renders the parent from the thread's latest state; chat.update only when it changed. */
@@ -214,6 +222,12 @@ class ThreadWrite {
     const link = `${base.replace(/\/?$/, '/')}archives/${channel}/p${ts.replace('.', '')}`;
     return ts === parentTs ? link : `${link}?thread_ts=${parentTs}&cid=${channel}`;
   }
+}
+
+interface ReplyWrite {
+  ts: string;
+  created: boolean;
+  updated: boolean;
 }
 
 function deliveryAction(created: boolean, updated: boolean): Delivered['action'] {

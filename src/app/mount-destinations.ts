@@ -1,6 +1,8 @@
 import type { Config } from '../config/schema.js';
 import type { AnyDestination, Destination } from '../destinations/destination.js';
 import { compileRouter, type Router } from '../destinations/routing.js';
+import type { HumanActions } from '../destinations/human-actions.js';
+import type { MountedWebhook } from '../http/webhook-route.js';
 import type { Logger } from '../log.js';
 import type { SourceContext } from '../registration/source.js';
 
@@ -57,4 +59,28 @@ async function checkAll(
       else log.info({ destination: name }, 'destination on');
     }),
   );
+}
+
+/**
+ * What destinations take back (Slack's interactivity) as webhook mounts, at /webhooks/<name>/<path>: through the
+ * same route, checks and metrics as a source's. Off (404 naming why) when the destination or its webhooks are off.
+ */
+export function destinationWebhooks(
+  registrations: readonly AnyDestination[],
+  config: Config,
+  routed: Pick<MountedDestinations, 'destinations' | 'status'>,
+  actions: HumanActions,
+  ctx: SourceContext,
+): MountedWebhook[] {
+  return registrations.flatMap((r): MountedWebhook[] => {
+    if (!r.webhooks) return [];
+    const slice = config.destinations[r.name];
+    const destination = routed.destinations.get(r.name);
+    const off = destination ? (r.webhooksOffReason?.(slice) ?? null) : (routed.status.get(r.name) ?? 'off');
+    if (off || !destination)
+      return (r.webhookPaths ?? []).map((p) => ({ name: `${r.name}/${p}`, offReason: off ?? 'off' }));
+    return r
+      .webhooks(slice, destination, actions, ctx)
+      .map((w) => ({ name: `${r.name}/${w.path}`, handler: w.handler }));
+  });
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { keysOf } from '../redis/keys.js';
 import { WRITE_BACK_QUEUE_NAME } from '../redis/queue-names.js';
@@ -55,6 +56,21 @@ export class DestinationQueue {
       }
       // A re-run's RCA (run 2 on) is one more delivery, which edits the message in place.
       await this.add(inv, d, 'completed', (inv.run ?? 1) > 1 ? `rca-${inv.run}` : 'rca');
+    }
+  }
+
+  /** The run paused for a human: every routed destination shows the pending calls (Slack with buttons). */
+  async awaiting(inv: Investigation): Promise<void> {
+    if (!inv.approvals) return;
+    for (const d of this.router.route(inv.issue))
+      await this.add(inv, d, 'awaiting_approval', `await-${inv.approvals.phase}-${inv.approvals.seq}`);
+  }
+
+  /** A human decided, asked or re-ran: each destination that was written to re-renders its message in place. */
+  async updated(inv: Investigation): Promise<void> {
+    for (const d of this.router.route(inv.issue)) {
+      if (inv.writeBacks.some((w) => w.destination === d.ref && w.status === 'written'))
+        await this.add(inv, d, 'updated', `upd-${Date.now()}-${randomUUID().slice(0, 8)}`);
     }
   }
 

@@ -1,4 +1,5 @@
 import { Lexer } from 'marked';
+import type { ApprovalDecision } from '../model/approval.js';
 import type { Investigation } from '../store/investigation.js';
 import { allowedHostsFor, commentFor, resultsUrlOf, type CommentOptions } from '../writeback/comment-for.js';
 import type { DestinationView } from './destination.js';
@@ -10,6 +11,7 @@ export function destinationView(
   inv: Investigation,
   event: DestinationView['event'],
   opts: CommentOptions = {},
+  decisions: ReadonlyMap<string, ApprovalDecision> = new Map(),
 ): DestinationView {
   const resultsUrl = resultsUrlOf(inv.id, opts.publicUrl);
   const allowedHosts = allowedHostsFor(inv, resultsUrl, opts.linkHosts);
@@ -23,6 +25,7 @@ export function destinationView(
       title: inv.title,
       source: inv.source,
       createdAt: inv.createdAt,
+      status: inv.status,
       url: resultsUrl ?? null,
     },
     issue: {
@@ -36,7 +39,31 @@ export function destinationView(
     headline: headlineOf(doc.sections),
     allowedHosts: [...allowedHosts].sort(),
     thread: threadOf(inv),
+    pending: (inv.approvals?.pending ?? []).map((p) => {
+      const d = decisions.get(p.toolCallId);
+      const decision = d ? { approved: d.approved, by: d.decidedBy ?? null, feedback: d.feedback ?? null } : null;
+      return { ...p, decision };
+    }),
+    decided: decidedOf(inv, decisions),
   };
+}
+
+/**
+ * Who decided which call: the tool calls' records once the resumed run saved them, else this pause's
+ * decisions for the calls it paused on (between the last decision and the resume).
+ */
+function decidedOf(inv: Investigation, decisions: ReadonlyMap<string, ApprovalDecision>): DestinationView['decided'] {
+  const pending = new Set(inv.approvals?.pending.map((p) => p.toolCallId));
+  const out = new Map<string, DestinationView['decided'][number]>();
+  inv.toolCalls.forEach((c, n) => {
+    if (c.toolCallId && pending.has(c.toolCallId)) return;
+    const key = c.toolCallId ?? `#${n}`;
+    const d = c.toolCallId ? decisions.get(c.toolCallId) : undefined;
+    const by = c.decidedBy ?? d?.decidedBy;
+    if (c.decidedBy) out.set(key, { toolCallId: key, tool: c.name, approved: c.status !== 'denied', by: c.decidedBy });
+    else if (d) out.set(key, { toolCallId: key, tool: c.name, approved: d.approved, by: by ?? null });
+  });
+  return [...out.values()];
 }
 
 /** An Alertmanager group's investigations share a thread; without a group, each issue (by fingerprint) has its own. */

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { Severity } from '../issue.js';
 import type { Logger } from '../log.js';
-import type { EnvBinding, SourceContext } from '../registration/source.js';
+import type { DecidedBy } from '../model/approval.js';
+import type { EnvBinding, SourceContext, WebhookHandler } from '../registration/source.js';
+import type { HumanActions } from './human-actions.js';
 import type { CommentDoc } from '../render/compose-comment.js';
 
 /**
@@ -10,13 +12,18 @@ import type { CommentDoc } from '../render/compose-comment.js';
  * still escapes it for its own markup and links only to `allowedHosts`.
  */
 export interface DestinationView {
-  /** completed: the RCA is new; resolved: the issue (or part of its group) resolved since. */
-  event: 'completed' | 'resolved';
+  /**
+   * completed: the RCA is new; resolved: the issue (or part of its group) resolved since;
+   * awaiting_approval: the run paused for a human; updated: a human decided, asked or re-ran since.
+   */
+  event: 'completed' | 'resolved' | 'awaiting_approval' | 'updated';
   investigation: {
     id: string;
     title: string;
     source: string;
     createdAt: string;
+    /** The record's status (queued, running, awaiting_approval, completed, ...). */
+    status: string;
     /** Lestrade's page of the investigation (server.publicUrl), when configured. */
     url: string | null;
   };
@@ -39,6 +46,20 @@ export interface DestinationView {
    * follow-ups and re-runs) share a key; without coalescing, each issue has its own.
    */
   thread: { key: string; title: string; firing: number; resolved: number; status: 'open' | 'resolved' };
+  /** The calls of the paused turn (tool, parameters as the model asked, why the policy asked), and what is decided. */
+  pending: PendingCallView[];
+  /** Calls humans decided on earlier turns: who approved or denied what. */
+  decided: Array<{ toolCallId: string; tool: string; approved: boolean; by: DecidedBy | null }>;
+}
+
+export interface PendingCallView {
+  toolCallId: string;
+  tool: string;
+  /** The parameters as the model asked for them: untrusted text, escaped by every renderer. */
+  params: Record<string, unknown>;
+  reason: string;
+  /** Set once a human decided it (the run resumes when every call is decided). */
+  decision: { approved: boolean; by: DecidedBy | null; feedback: string | null } | null;
 }
 
 /** What a destination wrote: its id (message ts, idempotency key) and a link when it has one. */
@@ -87,6 +108,21 @@ export interface DestinationRegistration<C = unknown> {
   /** Whether a route's `name:target` suffix is valid here (e.g. a channel), else why not. */
   targetError?(target: string): string | null;
   create(config: C, ctx: SourceContext): Destination;
+  /**
+   * Requests the vendor sends back (Slack's button clicks), served at POST /webhooks/<name>/<path> through the
+   * webhook route like a source's; each decision goes through `actions`, the API's own path.
+   */
+  webhooks?(config: C, destination: Destination, actions: HumanActions, ctx: SourceContext): DestinationWebhook[];
+  /** The paths of `webhooks`, known without building them: where a 404 says why they are off. */
+  webhookPaths?: readonly string[];
+  /** Why this destination's webhooks are off with this config (e.g. no signing secret), or null when on. */
+  webhooksOffReason?(config: C): string | null;
+}
+
+/** One inbound path of a destination: POST /webhooks/<destination>/<path>. */
+export interface DestinationWebhook {
+  path: string;
+  handler: WebhookHandler;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds destinations of every config type

@@ -3,6 +3,8 @@ import type { Logger } from '../log.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { WriteBackRecord } from '../model/write-back-record.js';
+import type { Investigation } from '../store/investigation.js';
+import type { RunControl } from '../store/run-control.js';
 import type { Destination, DestinationView } from './destination.js';
 import { DestinationBusyError, redisMemo } from './destination-memo.js';
 import { destinationView } from './destination-view.js';
@@ -18,6 +20,17 @@ export interface DeliveryDeps {
   linkHosts?: readonly string[];
   allowMentions?: boolean;
   retentionSeconds: number;
+  /** The decisions of a paused turn, shown beside its pending calls; without it none are shown. */
+  runs?: Pick<RunControl, 'outcome'>;
+}
+
+const WAITING = new Set(['awaiting_approval', 'queued', 'running']);
+
+/** A completed RCA goes everywhere; a paused run (and what is decided of it until it resumes) only on its own events. */
+function deliverable(inv: Investigation | null, event: DeliveryJobData['event']): inv is Investigation {
+  if (!inv) return false;
+  if (inv.status === 'completed') return Boolean(inv.rca);
+  return (event === 'awaiting_approval' || event === 'updated') && WAITING.has(inv.status);
 }
 
 /** One routed delivery: which investigation, which event, which destination (as the route wrote it). */
@@ -42,7 +55,7 @@ export async function runDelivery(
   deps: DeliveryDeps,
 ): Promise<DeliveryOutcome> {
   const inv = await deps.store.get(job.investigationId);
-  if (!inv || inv.status !== 'completed' || !inv.rca) return 'skipped';
+  if (!deliverable(inv, job.event)) return 'skipped';
   const [name, ...rest] = job.ref.split(':');
   const target = rest.length ? rest.join(':') : null;
   const destination = deps.destinations.get(name ?? '');
@@ -60,15 +73,17 @@ export async function runDelivery(
     log: deps.log.child({ destination: job.ref }),
   };
   try {
-    const out = await destination.deliver(
-      destinationView(inv, job.event, {
-        publicUrl: deps.publicUrl,
-        linkHosts: deps.linkHosts,
-        allowMentions: deps.allowMentions,
-      }),
-      target,
-      ctx,
+    const decisions =
+      deps.runs && (inv.status !== 'completed' || inv.approvals)
+        ? (await deps.runs.outcome(inv.id)).decisions
+        : undefined;
+    const view = destinationView(
+      inv,
+      job.event,
+      { publicUrl: deps.publicUrl, linkHosts: deps.linkHosts, allowMentions: deps.allowMentions },
+      decisions,
     );
+    const out = await destination.deliver(view, target, ctx);
     if (!out) return 'skipped';
     await deps.store.saveDestinationWriteBack(
       inv.id,

@@ -18,6 +18,8 @@ import { usageRouter, withReached } from './usage-router.js';
 import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { UsageLedger } from '../budget/usage-ledger.js';
 import { webhookHandler, type MountedWebhook } from './webhook-route.js';
+import { decideForIssue } from '../queue/decide-for-issue.js';
+import type { TicketDecision } from '../registration/source.js';
 import type { LlmProbe } from '../llm/llm-probe.js';
 import type { Metrics } from '../observability/metrics.js';
 import { metricsRoute, type MetricsExposition } from './metrics-route.js';
@@ -57,7 +59,13 @@ export interface AppDeps {
  * everything else (health, readiness, the API) through express.
  */
 export function createHttpServer(deps: AppDeps): Server {
-  const webhooks = webhookHandler(deps.webhooks, deps);
+  const { runs, continuations } = deps;
+  const decide =
+    runs && continuations
+      ? (issue: { source: string; identity: string }, decisions: TicketDecision[]) =>
+          decideForIssue({ runs, continuations, store: deps.store }, issue, decisions)
+      : undefined;
+  const webhooks = webhookHandler(deps.webhooks, { ...deps, decide });
   const app = createApp(deps);
   return createServer((req, res) => {
     if (!webhooks(req, res)) app(req, res);

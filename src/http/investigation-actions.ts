@@ -11,6 +11,7 @@ import type { RunControl } from '../store/run-control.js';
 import { readJson } from './read-json-body.js';
 import { activeStatus, decideCalls } from '../queue/decide-calls.js';
 import { rerunInvestigation } from '../queue/rerun.js';
+import { askQuestion } from '../queue/ask-question.js';
 
 export interface ActionDeps {
   redis: RedisClient;
@@ -90,22 +91,8 @@ function askFollowUp(deps: ActionDeps): Handler {
     const inv = await found(deps.store, req.params.id, res);
     if (!inv) return;
     const { question } = readJson(req.body, AskSchema);
-    if (inv.status !== 'completed')
-      return void res
-        .status(409)
-        .json({ error: `only a completed investigation takes follow-up questions (status: ${inv.status})` });
-    if (!(await deps.store.hasCheckpoint(inv.id)))
-      return void res.status(409).json({ error: 'the conversation history has expired; a follow-up needs it' });
-    const result = await deps.runs.ask(inv.id, inv.conversation, question);
-    if (result.outcome !== 'ok') {
-      const why =
-        result.outcome === 'busy'
-          ? 'a follow-up question is already in progress'
-          : 'only a completed investigation takes follow-up questions';
-      return void res.status(409).json({ error: `${why} (status: ${result.status})` });
-    }
-    await deps.continuations.ask(inv.id, result.entry);
-    res.status(202).json({ status: 'queued', entry: result.entry });
+    const reply = await askQuestion(deps, inv, question);
+    res.status(reply.status).json(reply.body);
   };
 }
 

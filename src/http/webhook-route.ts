@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake-queue.js';
-import type { Delivery, WebhookHandler } from '../registration/source.js';
+import type { Delivery, DeliveryOutcome, TicketDecision, WebhookHandler } from '../registration/source.js';
+import type { DecideReply } from '../queue/decide-calls.js';
 import { keysOf } from '../redis/keys.js';
 import { noMetrics, type Metrics, type WebhookOutcome } from '../observability/metrics.js';
 import { errorReply } from './error-handler.js';
@@ -19,6 +20,8 @@ export interface WebhookRouteDeps {
   deliveryTtlSeconds: number;
   /** Counts each delivery by source and outcome, and times it. */
   metrics?: Metrics;
+  /** Decides pending calls of an issue's investigation (ticket comments); without it such comments are ignored. */
+  decide?: (issue: { source: string; identity: string }, decisions: TicketDecision[]) => Promise<DecideReply>;
 }
 
 /** One mounted source as the HTTP side sees it: on with a handler, or off with the reason. */
@@ -97,7 +100,8 @@ async function receive(
     sendJson(res, status, { error });
     return outcomeOfStatus(status);
   };
-  if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return refuse(415, 'expected Content-Type: application/json');
+  if (!(h.accepts ?? JSON_TYPE).test(req.headers['content-type'] ?? ''))
+    return refuse(415, h.accepts ? 'unexpected Content-Type' : 'expected Content-Type: application/json');
   const headers = lowerHeaders(req);
   const verdict = h.checkHeaders?.(headers);
   // The source's reason (missing versus wrong credentials; never the credential) goes to the log only.
@@ -112,11 +116,13 @@ async function receive(
     sendJson(res, 200, { ignored: 'delivery already handled', queued: [], duplicates: [], resolved: [] });
     return 'duplicate';
   }
-  const outcome = await h.handle(parseJsonBody(delivery.rawBody), delivery);
+  const outcome = await h.handle(h.parse ? h.parse(delivery.rawBody) : parseJsonBody(delivery.rawBody), delivery);
   if (outcome.kind === 'reply') {
-    sendJson(res, outcome.status, outcome.body);
+    if (outcome.body === undefined) res.writeHead(outcome.status, { 'content-length': '0' }).end();
+    else sendJson(res, outcome.status, outcome.body);
     return outcome.status >= 400 ? outcomeOfStatus(outcome.status) : 'replied';
   }
+  if (outcome.kind === 'decide') return decide(name, outcome, res, deps, seenKey);
   const body =
     outcome.kind === 'issues'
       ? { ...(await deps.intake.accept(outcome.issues)), ...outcome.extra }
@@ -135,6 +141,33 @@ async function receive(
   }
   sendJson(res, 200, body);
   return deliveryOutcome(outcome.kind, body);
+}
+
+/**
+ * A ticket comment's decision, through the same path as the API's: answered 200 whatever was decided (the vendor
+ * must not redeliver a comment that named no pending call), with the outcome in the body and the log.
+ */
+async function decide(
+  name: string,
+  outcome: Extract<DeliveryOutcome, { kind: 'decide' }>,
+  res: ServerResponse,
+  deps: WebhookRouteDeps,
+  seenKey: string | null,
+): Promise<WebhookOutcome> {
+  const calls = outcome.decisions.map((d) => d.toolCallId);
+  if (!deps.decide) {
+    deps.log.info({ source: name, calls }, 'webhook ignored: approvals are not taken by this process');
+    sendJson(res, 200, { ignored: 'approvals are not taken here' });
+    return 'ignored';
+  }
+  const reply = await deps.decide(outcome.issue, outcome.decisions);
+  if (seenKey) await deps.redis.set(seenKey, '1', 'EX', deps.deliveryTtlSeconds);
+  deps.log.info(
+    { source: name, identity: outcome.issue.identity, calls, status: reply.status, ...reply.body },
+    reply.status === 202 ? 'decision from a ticket comment recorded' : 'decision from a ticket comment not recorded',
+  );
+  sendJson(res, 200, { decided: reply.status === 202, ...reply.body });
+  return reply.status === 202 ? 'accepted' : 'ignored';
 }
 
 /** Ignored by the source; a repeat when nothing in it was new (no issue queued or resolved); else accepted. */

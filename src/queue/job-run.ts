@@ -27,6 +27,8 @@ export interface JobDeps {
   log: Logger;
   approvalTimeoutSeconds: number;
   onCompleted?: OnCompleted;
+  /** Called once a run paused for a human (the record shows its pending calls): shows them where people look. */
+  onPaused?: OnCompleted;
   /** Admission (skip rules, budgets, a group's quiet time) and usage accounting; none in tests that do not need them. */
   hooks?: WorkerHooks;
   /** Counts each run by source, phase and outcome, with its time and steps. */
@@ -175,6 +177,7 @@ async function settle(
         { id, phase, seq: turn.seq, calls: turn.approvals.map((a) => a.tool) },
         'investigation awaits approval',
       );
+      await notifyPaused(id, deps);
     }
     return 'awaiting_approval';
   }
@@ -182,6 +185,17 @@ async function settle(
   if (phase === 'ask') return 'answered';
   // Not completed: the record had left "running" meanwhile (a cancel).
   return completed ? 'completed' : 'cancelled';
+}
+
+/** The pause is recorded whatever happens here: a failed notification is logged, never a failed run. */
+async function notifyPaused(id: string, deps: JobDeps): Promise<void> {
+  if (!deps.onPaused) return;
+  try {
+    const paused = await deps.store.get(id);
+    if (paused) await deps.onPaused(paused);
+  } catch (err) {
+    deps.log.warn({ id, err: err instanceof Error ? err.message : String(err) }, 'could not announce the pause');
+  }
 }
 
 async function handleFailure(err: unknown, f: FailureContext, kind: LoopJob, deps: JobDeps): Promise<void> {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Issue, IssueLocator } from '../issue.js';
 import type { Logger } from '../log.js';
+import type { DecidedBy } from '../model/approval.js';
 import type { RcaWriter } from '../render/rca-writer.js';
 
 export type Env = Record<string, string | undefined>;
@@ -22,8 +23,18 @@ export type DeliveryOutcome =
   | { kind: 'issues'; issues: Issue[]; log?: Record<string, unknown>; extra?: Record<string, unknown> }
   /** Understood and deliberately not acted on (not a trigger, untrusted author, our own echo). */
   | { kind: 'ignored'; reason: string }
-  /** A vendor handshake such as GitHub's ping. */
-  | { kind: 'reply'; status: number; body: unknown };
+  /** A vendor handshake such as GitHub's ping; an undefined body is sent as an empty 200 (Slack's acknowledgement). */
+  | { kind: 'reply'; status: number; body: unknown }
+  /** A trusted person's decision on pending calls of the issue's investigation (`/lestrade approve|deny`). */
+  | { kind: 'decide'; issue: { source: string; identity: string }; decisions: TicketDecision[] };
+
+/** One decision read from a ticket comment: decided through the same path as the API's and the CLI's. */
+export interface TicketDecision {
+  toolCallId: string;
+  approved: boolean;
+  feedback?: string;
+  decidedBy: DecidedBy;
+}
 
 /**
  * How the engine's one webhook route talks to a source. The route checks, in order:
@@ -31,6 +42,10 @@ export type DeliveryOutcome =
  * JSON → handle → intake. Any step that refuses changes nothing.
  */
 export interface WebhookHandler {
+  /** The content types taken (415 otherwise); JSON when not given. */
+  accepts?: RegExp;
+  /** Turns the verified raw body into the document handle() takes; JSON.parse when not given. */
+  parse?(rawBody: Buffer): unknown;
   /** Credentials that arrive in headers (bearer, basic, a shared token): checked before the body is read. */
   checkHeaders?(headers: Delivery['headers']): Verdict;
   /** Signatures over the raw body, checked before it is parsed. */

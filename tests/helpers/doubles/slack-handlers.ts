@@ -19,7 +19,42 @@ export function slackHandlers(): Record<string, SlackHandler> {
     'chat.update': update,
     'conversations.history': history,
     'conversations.replies': replies,
+    'chat.postEphemeral': postEphemeral,
+    'views.open': viewsOpen,
+    'usergroups.users.list': (args, state) => {
+      const users = state.userGroups.get(String(args.usergroup));
+      return users ? ok({ users }) : fail('no_such_subteam');
+    },
   };
+}
+
+function postEphemeral(args: Record<string, unknown>, state: SlackState): SlackAnswer {
+  const ch = state.channel(String(args.channel));
+  if (!ch) return fail('channel_not_found');
+  const text = typeof args.text === 'string' ? args.text : '';
+  if (!text && args.blocks === undefined) return fail('no_text');
+  const ts = state.nextTs();
+  state.ephemerals.push({
+    channel: ch.id,
+    user: String(args.user),
+    text,
+    ts,
+    ...(args.thread_ts ? { thread_ts: String(args.thread_ts) } : {}),
+  });
+  return ok({ message_ts: ts });
+}
+
+/** A trigger is exchanged once (exchanged_trigger_id), as Slack does; the view must be a modal with a title. */
+function viewsOpen(args: Record<string, unknown>, state: SlackState): SlackAnswer {
+  const trigger = String(args.trigger_id ?? '');
+  if (!trigger) return fail('invalid_arguments');
+  if (state.views.some((v) => v.trigger_id === trigger)) return fail('exchanged_trigger_id');
+  const view = parseJson(args.view) as Record<string, unknown> | undefined;
+  if (!view || view.type !== 'modal' || typeof view.title !== 'object' || !Array.isArray(view.blocks))
+    return fail('invalid_arguments');
+  const id = `V${String(state.views.length + 1).padStart(8, '0')}`;
+  state.views.push({ id, trigger_id: trigger, view });
+  return ok({ view: { ...view, id, team_id: BOT.teamId } });
 }
 
 function ok(body: Record<string, unknown>): SlackAnswer {

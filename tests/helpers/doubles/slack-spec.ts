@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { loadSpec } from './specs.js';
 import { formatError } from './double-io.js';
+import { EXTRA_METHODS } from './slack-extra-methods.js';
 
 /**
  * The Slack Web API subset (Swagger 2.0, archived 2021) as a request and response validator.
@@ -63,6 +64,11 @@ export function loadSlackSpec(): SlackSpec {
     };
     if (method === 'conversations.history' && schema.properties?.messages) delete schema.properties.messages.minItems;
     answers.set(method, ajv.compile({ ...schema, definitions }));
+  }
+  // Methods the spec subset lacks (views.open, chat.postEphemeral, usergroups.users.list): see slack-extra-methods.ts.
+  for (const [method, extra] of Object.entries(EXTRA_METHODS)) {
+    ops.set(method, { parameters: extra.params.map((p) => ({ ...p, in: 'formData' })), responses: {} });
+    answers.set(method, ajv.compile(extra.answer));
   }
   return {
     methods: [...ops.keys()],

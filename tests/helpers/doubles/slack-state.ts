@@ -31,6 +31,12 @@ export const BOT = {
 
 export class SlackState {
   readonly channels = new Map<string, SlackChannel>();
+  /** User groups (S…) and their members, as usergroups.users.list answers. */
+  readonly userGroups = new Map<string, string[]>();
+  /** Ephemeral messages: only their recipient sees them (chat.postEphemeral). */
+  readonly ephemerals: Array<{ channel: string; user: string; text: string; thread_ts?: string; ts: string }> = [];
+  /** Modals opened (views.open), with the trigger each exchanged. */
+  readonly views: Array<{ id: string; trigger_id: string; view: Record<string, unknown> }> = [];
   private clock = 1_700_000_000_000_000;
 
   addChannel(id: string, name: string, opts: { member?: boolean } = {}): SlackChannel {

@@ -1,0 +1,51 @@
+import type { ApprovalDecision } from '../model/approval.js';
+import { askQuestion } from '../queue/ask-question.js';
+import type { Continuations } from '../queue/continuations.js';
+import { decideCalls, type CallDecision, type DecideReply } from '../queue/decide-calls.js';
+import { isInvestigationId } from '../redis/keys.js';
+import type { Investigation } from '../store/investigation.js';
+import type { InvestigationStore } from '../store/investigation-store.js';
+import type { RunControl } from '../store/run-control.js';
+
+/**
+ * What a human may do from a destination (Slack's buttons), through the same functions as the API
+ * and the CLI: decideCalls, askQuestion. Every answer is the API's (status and body), so a refusal
+ * reads the same wherever it is shown.
+ */
+export interface HumanActions {
+  /** The investigation, or null (an unknown or malformed id). */
+  get(id: string): Promise<Investigation | null>;
+  /** A call's decision, when one was made: this pause's, else the one recorded on the tool call. */
+  decisionOf(inv: Investigation, toolCallId: string): Promise<ApprovalDecision | null>;
+  decide(inv: Investigation, decisions: CallDecision[]): Promise<DecideReply>;
+  ask(inv: Investigation, question: string): Promise<DecideReply>;
+  /** Has every routed destination re-render its message of the investigation (edited in place). */
+  refresh(id: string): Promise<void>;
+}
+
+export interface HumanActionsDeps {
+  store: InvestigationStore;
+  runs: RunControl;
+  continuations: Continuations;
+  /** Queues the re-rendering of the investigation's messages (DestinationQueue.updated). */
+  refresh(inv: Investigation): Promise<void>;
+}
+
+export function humanActions(deps: HumanActionsDeps): HumanActions {
+  return {
+    get: async (id) => (isInvestigationId(id) ? deps.store.get(id) : null),
+    decisionOf: async (inv, toolCallId) => {
+      const now = (await deps.runs.outcome(inv.id)).decisions.get(toolCallId);
+      if (now) return now;
+      const call = inv.toolCalls.find((c) => c.toolCallId === toolCallId && c.decidedBy);
+      if (!call?.decidedBy) return null;
+      return { approved: call.status !== 'denied', decidedBy: call.decidedBy };
+    },
+    decide: (inv, decisions) => decideCalls(deps, inv, decisions),
+    ask: (inv, question) => askQuestion(deps, inv, question),
+    refresh: async (id) => {
+      const inv = await deps.store.get(id);
+      if (inv) await deps.refresh(inv);
+    },
+  };
+}
