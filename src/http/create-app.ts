@@ -50,6 +50,8 @@ export interface AppDeps {
   changes?: ChangeFeed;
   /** Each toolset enabled, disabled or failed, with why (the dashboard's toolsets page). */
   toolsets?: () => Promise<ToolsetStatus[]>;
+  /** The workers' toolsets as they are now, when this process runs them: /readyz detail, not readiness. */
+  toolsetsNow?: () => ToolsetStatus[];
 }
 
 /**
@@ -102,9 +104,10 @@ export function createApp(deps: AppDeps): Express {
         }
       : {};
     const destinations = deps.destinations ? { destinations: deps.destinations() } : {};
+    const detail = { ...destinations, ...(deps.toolsetsNow ? { toolsets: toolsetDetail(deps.toolsetsNow()) } : {}) };
     res
       .status(ready ? 200 : 503)
-      .json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets, ...destinations });
+      .json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets, ...detail });
   });
   if (deps.metrics) app.get('/metrics', metricsRoute(deps.metrics, deps.metricsTokens ?? []));
   const sessions = new SessionStore(deps.redis);
@@ -148,4 +151,9 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(errorHandler(deps.log));
   return app;
+}
+
+/** Each toolset's state, with why when it is not enabled: "enabled", "failed: cannot reach ...". */
+function toolsetDetail(statuses: ToolsetStatus[]): Record<string, string> {
+  return Object.fromEntries(statuses.map((t) => [t.name, t.reason ? `${t.state}: ${t.reason}` : t.state]));
 }

@@ -76,7 +76,6 @@ function forcingMessage(state: LoopState, opts: LoopOptions, maxSteps: number): 
 export async function runLoop(state: LoopState, opts: LoopOptions): Promise<LoopResult> {
   const maxSteps = opts.maxSteps ?? 40;
   const limit = pLimit(opts.maxParallelTools ?? 4);
-  const toolSpecs = opts.executor.tools.map(toOpenAiTool);
   if (state.awaiting) await finishPausedTurn(state, opts);
   for (;;) {
     throwIfCancelled(opts.signal);
@@ -84,7 +83,8 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
     const forced = forcedBy !== null;
     if (forcedBy) state.messages.push({ role: 'user', content: forcedBy });
     state.forceAnswer = null;
-    const tools = forced ? [] : toolSpecs;
+    // Asked at each step: a toolset's tools may change while it runs (an MCP server's list).
+    const tools = forced ? [] : opts.executor.tools.map(toOpenAiTool);
     if (opts.budget) await fitContext(state, opts, opts.budget, tools);
     const message = await callModel(state, opts, tools);
     state.steps += 1;
