@@ -82,6 +82,7 @@ export class Investigator {
       budget: this.deps.budget,
       keepOutput: opts.keepOutput,
       metrics: this.deps.metrics,
+      plan: true,
     });
   }
 

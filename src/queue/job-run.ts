@@ -117,9 +117,13 @@ async function runBegun(
   let completed = false;
   try {
     const checkpoint = await deps.store.loadCheckpoint(id);
+    let planSaved = JSON.stringify(checkpoint?.plan ?? []);
     const onStep = async (state: LoopState) => {
       partial = state;
       await deps.store.saveCheckpoint(id, state);
+      const plan = JSON.stringify(state.plan ?? []);
+      if (plan !== planSaved) await deps.store.savePlan(id, state.plan ?? []);
+      planSaved = plan;
       // The cancel message may have been missed (another process, a reconnect): the record says.
       if (!controller.signal.aborted && kind.statusOf((await deps.store.get(id)) ?? inv) === 'cancelled')
         controller.abort();

@@ -1,3 +1,4 @@
+import type { PlanTask } from '../model/plan.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Issue, Severity } from '../issue.js';
 import { hasFilter, matches, type ListFilter } from './list-filter.js';
@@ -236,6 +237,11 @@ export class InvestigationStore {
     );
   }
 
+  /** The model's plan (todo_write) as it stands: shown by the API while the run goes on and after. */
+  async savePlan(id: string, plan: PlanTask[]): Promise<void> {
+    await this.update(id, { plan: JSON.stringify(this.redact.deep(plan)) });
+  }
+
   /** Progress of a run that is not finished (tool calls, usage, context), for the API. */
   async saveProgress(
     id: string,
@@ -396,6 +402,7 @@ export class InvestigationStore {
           : null,
       conversation: conversationOf(h),
       context: h.context ? (JSON.parse(h.context) as Investigation['context']) : null,
+      plan: h.plan ? (JSON.parse(h.plan) as PlanTask[]) : [],
       ...extraFields(h),
     };
   }

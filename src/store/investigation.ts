@@ -1,3 +1,4 @@
+import type { PlanTask } from '../model/plan.js';
 import type { Issue, Severity } from '../issue.js';
 import type { ContextStats, Usage } from '../model/loop-state.js';
 import type { ToolResult } from '../model/tool-result.js';
@@ -98,6 +99,8 @@ export interface Investigation extends InvestigationSummary, StormFields {
   conversation: ConversationEntry[];
   /** Peak context use and compactions. */
   context: ContextStats | null;
+  /** The model's plan as it last wrote it (todo_write); [] when it kept none. */
+  plan: PlanTask[];
 }
 
 export function toToolCallRecord(r: ToolResult): ToolCallRecord {

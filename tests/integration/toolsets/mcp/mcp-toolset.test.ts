@@ -65,7 +65,9 @@ describe('an MCP server over streamable HTTP', () => {
         tools: ['grafana_query_metrics', 'grafana_restart_pod', 'grafana_list_dashboards', 'grafana_list_broken'],
       }),
     ]);
-    const spec = toOpenAiTool(executor.tools.find((t) => t.name === 'grafana_query_metrics')!);
+    const spec = toOpenAiTool(executor.tools.find((t) => t.name === 'grafana_query_metrics')!) as {
+      function: { parameters: unknown };
+    };
     expect(spec.function.parameters).toMatchObject({
       type: 'object',
       properties: { query: { type: 'string', minLength: 1 }, limit: { type: 'integer', maximum: 100 } },
