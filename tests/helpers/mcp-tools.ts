@@ -53,8 +53,9 @@ export function buildMcpServer(seen: McpCalls, headerOf: () => string | undefine
     content: [{ type: 'text', text: 'datasource not found' }],
     isError: true,
   }));
-  server.registerTool('list_whoami', { description: 'Echoes the Authorization header the server got' }, () => ({
-    content: [{ type: 'text', text: `you sent: ${headerOf() ?? '(nothing)'}` }],
-  }));
+  server.registerTool('list_whoami', { description: 'Echoes the Authorization header the server got' }, () => {
+    record('list_whoami', {});
+    return { content: [{ type: 'text', text: `you sent: ${headerOf() ?? '(nothing)'}` }] };
+  });
   return server;
 }
