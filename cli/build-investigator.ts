@@ -9,6 +9,7 @@ import { ToolExecutor } from '../src/tools/tool-executor.js';
 import { createLogger, type Logger } from '../src/log.js';
 import type { Metrics } from '../src/observability/metrics.js';
 import { loadYamlToolsets, resolveToolsets, type ResolvedToolsets } from '../src/tools/toolset-registry.js';
+import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
 import { BUILTIN_YAML_DIR, builtinToolsets } from '../toolsets/index.js';
 
 type Env = Record<string, string | undefined>;
@@ -20,11 +21,12 @@ type Env = Record<string, string | undefined>;
 export async function buildToolsets(
   config: Config,
   env: Env,
+  runbooks = RunbookCatalog.load(config.runbooks.dirs),
   log: Logger = createLogger('silent'),
 ): Promise<ResolvedToolsets> {
   const yaml = loadYamlToolsets([BUILTIN_YAML_DIR, ...config.toolsets.dirs], env);
-  const candidates = [...builtinToolsets(config, log), ...yaml.toolsets];
-  return resolveToolsets(candidates, config.toolsets.settings, env, yaml.failures);
+  const builtin = builtinToolsets(config, runbooks, log);
+  return resolveToolsets([...builtin, ...yaml.toolsets], config.toolsets.settings, env, yaml.failures);
 }
 
 export async function buildInvestigator(
@@ -32,8 +34,9 @@ export async function buildInvestigator(
   env: Env,
   metrics?: Metrics,
   log?: Logger,
-): Promise<{ investigator: Investigator; toolsets: ResolvedToolsets }> {
-  const toolsets = await buildToolsets(config, env, log);
+): Promise<{ investigator: Investigator; toolsets: ResolvedToolsets; runbooks: RunbookCatalog }> {
+  const runbooks = RunbookCatalog.load(config.runbooks.dirs);
+  const toolsets = await buildToolsets(config, env, runbooks, log);
   const investigator = new Investigator({
     client: createLlmClient(config.llm),
     llm: config.llm,
@@ -49,8 +52,9 @@ export async function buildInvestigator(
     toolsets: toolsets.enabled.map((t) => ({ name: t.name, description: t.description })),
     budget: await contextBudget(config),
     metrics,
+    runbooks,
   });
-  return { investigator, toolsets };
+  return { investigator, toolsets, runbooks };
 }
 
 /** The model's window (configured, else its family's) counted with its family's tiktoken encoding. */

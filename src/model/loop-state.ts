@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { PlanTask } from './plan.js';
+import type { RunbookUse } from './runbook-use.js';
 import type { ToolResult } from './tool-result.js';
 
 export interface Usage {
@@ -73,9 +74,11 @@ export interface LoopState {
   plan?: PlanTask[];
   /** Whether an answer given with tasks still open was already sent back once. */
   planPushedBack?: boolean;
+  /** The operators' runbooks listed in the prompt (absent in checkpoints older than runbooks). */
+  runbooks?: RunbookUse[];
 }
 
-export function initialState(messages: ChatCompletionMessageParam[]): LoopState {
+export function initialState(messages: ChatCompletionMessageParam[], runbooks?: RunbookUse[]): LoopState {
   return {
     messages,
     steps: 0,
@@ -88,5 +91,6 @@ export function initialState(messages: ChatCompletionMessageParam[]): LoopState 
     question: null,
     questionEntry: null,
     context: { windowTokens: 0, peakTokens: 0, compactions: [] },
+    ...(runbooks?.length ? { runbooks } : {}),
   };
 }

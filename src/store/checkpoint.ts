@@ -97,6 +97,9 @@ const StateSchema = z.strictObject({
     )
     .optional(),
   planPushedBack: z.boolean().optional(),
+  runbooks: z
+    .array(z.strictObject({ id: z.string(), title: z.string(), how: z.enum(['matched', 'fetched']) }))
+    .optional(),
 });
 
 const CheckpointSchema = z.strictObject({

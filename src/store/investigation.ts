@@ -1,4 +1,5 @@
 import type { PlanTask } from '../model/plan.js';
+import type { RunbookUse } from '../model/runbook-use.js';
 import type { Issue, Severity } from '../issue.js';
 import type { ContextStats, Usage } from '../model/loop-state.js';
 import type { ToolResult } from '../model/tool-result.js';
@@ -101,6 +102,8 @@ export interface Investigation extends InvestigationSummary, StormFields {
   context: ContextStats | null;
   /** The model's plan as it last wrote it (todo_write); [] when it kept none. */
   plan: PlanTask[];
+  /** The operators' runbooks the investigation was offered and read (docs/runbooks.md). */
+  runbooks: RunbookUse[];
 }
 
 export function toToolCallRecord(r: ToolResult): ToolCallRecord {
