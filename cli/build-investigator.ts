@@ -6,6 +6,7 @@ import { Investigator } from '../src/investigation/investigator.js';
 import { createLlmClient } from '../src/llm/create-client.js';
 import { PromptRenderer } from '../src/prompts/prompt-renderer.js';
 import { ToolExecutor } from '../src/tools/tool-executor.js';
+import { createLogger, type Logger } from '../src/log.js';
 import type { Metrics } from '../src/observability/metrics.js';
 import { loadYamlToolsets, resolveToolsets, type ResolvedToolsets } from '../src/tools/toolset-registry.js';
 import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
@@ -13,14 +14,18 @@ import { BUILTIN_YAML_DIR, builtinToolsets } from '../toolsets/index.js';
 
 type Env = Record<string, string | undefined>;
 
-/** Every toolset Lestrade knows of (built-in, shipped YAML, the user's YAML), each checked. */
+/**
+ * Every toolset Lestrade knows of (built-in, MCP servers, shipped YAML, the user's YAML), each checked.
+ * The caller closes the result (MCP connections and stdio servers live until then).
+ */
 export async function buildToolsets(
   config: Config,
   env: Env,
   runbooks = RunbookCatalog.load(config.runbooks.dirs),
+  log: Logger = createLogger('silent'),
 ): Promise<ResolvedToolsets> {
   const yaml = loadYamlToolsets([BUILTIN_YAML_DIR, ...config.toolsets.dirs], env);
-  const builtin = builtinToolsets(config, runbooks);
+  const builtin = builtinToolsets(config, runbooks, log);
   return resolveToolsets([...builtin, ...yaml.toolsets], config.toolsets.settings, env, yaml.failures);
 }
 
@@ -28,20 +33,20 @@ export async function buildInvestigator(
   config: Config,
   env: Env,
   metrics?: Metrics,
+  log?: Logger,
 ): Promise<{ investigator: Investigator; toolsets: ResolvedToolsets; runbooks: RunbookCatalog }> {
   const runbooks = RunbookCatalog.load(config.runbooks.dirs);
-  const toolsets = await buildToolsets(config, env, runbooks);
-  const toolsetOf = new Map(toolsets.enabled.flatMap((ts) => ts.tools.map((t) => [t.name, ts.name] as const)));
+  const toolsets = await buildToolsets(config, env, runbooks, log);
   const investigator = new Investigator({
     client: createLlmClient(config.llm),
     llm: config.llm,
     executor: new ToolExecutor({
-      tools: toolsets.tools,
+      tools: toolsets.currentTools,
       maxOutputChars: config.tools.maxOutputChars,
       timeoutMs: config.tools.timeoutMs,
       approvalRequired: toolsets.approvalRequired,
       metrics,
-      toolsetOf,
+      toolsetOf: toolsets.toolsetOf,
     }),
     prompts: new PromptRenderer(config.templatesDir),
     toolsets: toolsets.enabled.map((t) => ({ name: t.name, description: t.description })),

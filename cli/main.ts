@@ -101,6 +101,7 @@ toolsets
   .action(async (opts: { json?: boolean }) => {
     const cfg = config();
     const resolved = await buildToolsets(cfg, env);
+    await resolved.close();
     // Reasons quote URLs and command output: no secret or URL password is printed.
     const redact = redactorFromConfig(cfg);
     const print = (text: string) => process.stdout.write(redactUrlsIn(redact(text)));

@@ -34,6 +34,7 @@ import { startWriteBackWorker } from '../src/writeback/write-back-worker.js';
 import { sources } from '../sources/index.js';
 import type { ToolsetStatus } from '../src/tools/types.js';
 import { buildInvestigator, buildToolsets } from './build-investigator.js';
+import type { ResolvedToolsets } from '../src/tools/toolset-registry.js';
 import { ChangeFeed } from '../src/dashboard/change-feed.js';
 import { redactUrlsIn } from '../src/redact.js';
 import { destinations as destinationRegistry } from '../destinations/index.js';
@@ -96,6 +97,8 @@ interface Core {
   workerClosers: Closer[];
   /** The toolsets the investigation workers loaded; null when none run (no LLM, or HTTP only). */
   toolsets: ToolsetStatus[] | null;
+  /** The workers' toolsets, live (MCP servers that dropped show as failed). */
+  liveToolsets?: ResolvedToolsets;
 }
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
@@ -342,8 +345,10 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
     intake,
     writeBacks,
   } = core;
-  const { investigator, toolsets, runbooks } = await buildInvestigator(config, opts.env, core.metrics);
+  const { investigator, toolsets, runbooks } = await buildInvestigator(config, opts.env, core.metrics, log);
   core.toolsets = toolsets.statuses;
+  core.liveToolsets = toolsets;
+  core.closers.push(() => toolsets.close());
   for (const p of runbooks.problems) log.warn({ file: p.file, line: p.line }, `runbook skipped: ${p.reason}`);
   const onCompleted = async (inv: Investigation) => {
     await core.requestWriteBack(inv);
@@ -438,9 +443,7 @@ async function startHttp(core: Core): Promise<Server> {
   core.closers.push(async () => changes.close());
   // Reasons quote URLs and command output, as `lestrade toolsets list` prints them: redacted.
   const toolsets = async () =>
-    (await buildToolsets(config, core.opts.env)).statuses.map((t) =>
-      t.reason ? { ...t, reason: redactUrlsIn(store.redact(t.reason)) } : t,
-    );
+    (await toolsetStatuses(core)).map((t) => (t.reason ? { ...t, reason: redactUrlsIn(store.redact(t.reason)) } : t));
   const metricsTokens = splitTokens(config.server.metricsToken);
   const probeClient = llmConfigured ? createLlmClient(config.llm) : undefined;
   const llmProbe = probeClient && new LlmProbe(probeClient, config.llm.readinessCacheSeconds * 1000);
@@ -464,6 +467,21 @@ async function startHttp(core: Core): Promise<Server> {
     llmProbe,
     changes,
     toolsets,
+    // Only where this process runs the workers: elsewhere there is nothing live to report.
+    ...(core.opts.workers && core.llmConfigured ? { toolsetsNow: () => liveStatuses(core) } : {}),
   });
   return listenOn(core, http, config.server.port);
+}
+
+/** The workers' toolsets as they are now when this process runs them; else checked afresh (and closed). */
+async function toolsetStatuses(core: Core): Promise<ToolsetStatus[]> {
+  if (core.liveToolsets) return core.liveToolsets.statusesNow();
+  const resolved = await buildToolsets(core.config, core.opts.env, undefined, core.log);
+  await resolved.close();
+  return resolved.statuses;
+}
+
+function liveStatuses(core: Core): ToolsetStatus[] {
+  const redact = (text: string) => redactUrlsIn(core.store.redact(text));
+  return (core.liveToolsets?.statusesNow() ?? []).map((t) => (t.reason ? { ...t, reason: redact(t.reason) } : t));
 }

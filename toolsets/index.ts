@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../src/config/schema.js';
 import type { Toolset } from '../src/tools/types.js';
+import { createLogger, type Logger } from '../src/log.js';
 import { createBashToolset } from './bash/index.js';
+import { createMcpToolsets } from './mcp/index.js';
 import { createPrometheusToolset } from './prometheus/index.js';
 import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
 import { createRunbookToolset } from './runbooks/index.js';
@@ -9,13 +11,17 @@ import { createRunbookToolset } from './runbooks/index.js';
 /** The folder of YAML toolsets shipped with Lestrade (kubernetes, ...). */
 export const BUILTIN_YAML_DIR = fileURLToPath(new URL('.', import.meta.url));
 
-/** Toolsets written in TypeScript, built from configuration. */
-/** `runbooks`: the catalog already loaded (it is read from `runbooks.dirs` when not given). */
-export function builtinToolsets(config: Config, runbooks = RunbookCatalog.load(config.runbooks.dirs)): Toolset[] {
+/** Toolsets written in TypeScript, built from configuration, and one per MCP server (`mcp.servers`). */
+export function builtinToolsets(
+  config: Config,
+  runbooks: RunbookCatalog = RunbookCatalog.load(config.runbooks.dirs),
+  log: Logger = createLogger('silent'),
+): Toolset[] {
   const { allowedHosts, maxBytes, timeoutSeconds, cacheSeconds } = config.runbooks;
   return [
     createPrometheusToolset(config.toolsets.prometheus),
     createBashToolset(config.toolsets.bash),
     createRunbookToolset(runbooks, { allowedHosts, maxBytes, timeoutMs: timeoutSeconds * 1000, cacheSeconds }),
+    ...createMcpToolsets(config.mcp.servers, { log }),
   ];
 }

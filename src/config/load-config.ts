@@ -1,3 +1,4 @@
+import { expandMcpEnvRefs } from './expand-env-refs.js';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
@@ -72,6 +73,7 @@ export function loadConfig(
     if (value === undefined || value === '') continue;
     setPath(tree, path, coerce(name, value, type));
   }
+  expandMcpEnvRefs(tree, env, configPath);
   const parsed = buildConfigSchema(sources, destinations).safeParse(tree);
   if (!parsed.success) {
     // Each issue names the variable that set the value, else the file and key (env wins over the file).

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { McpConfigSchema } from './mcp-servers-schema.js';
 import { RoutingConfigSchema, type RoutingConfig } from './routing-schema.js';
 import { DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../intake-policy/intake-policy.js';
 import { SeveritySchema, type Severity } from '../issue.js';
@@ -228,6 +229,8 @@ const baseShape = {
         .prefault({}),
     })
     .prefault({}),
+  /** MCP servers, each a toolset (toolsets/mcp; docs/mcp.md). */
+  mcp: McpConfigSchema,
   /** A folder whose templates override the built-in ones of the same name. */
   templatesDir: z.string().optional(),
   /** The operators' runbooks (docs/runbooks.md): Markdown files with front matter, and runbook URLs. */

@@ -52,6 +52,8 @@ export interface AppDeps {
   changes?: ChangeFeed;
   /** Each toolset enabled, disabled or failed, with why (the dashboard's toolsets page). */
   toolsets?: () => Promise<ToolsetStatus[]>;
+  /** The workers' toolsets as they are now, when this process runs them: /readyz detail, not readiness. */
+  toolsetsNow?: () => ToolsetStatus[];
 }
 
 /**
@@ -143,9 +145,10 @@ function readiness(deps: AppDeps): (req: Request, res: Response) => Promise<void
     const ready = redis === 'ok' && (intakeOnly || llm === 'ok');
     const budgets = await budgetReport(deps.budgets);
     const destinations = deps.destinations ? { destinations: deps.destinations() } : {};
+    const detail = { ...destinations, ...(deps.toolsetsNow ? { toolsets: toolsetDetail(deps.toolsetsNow()) } : {}) };
     res
       .status(ready ? 200 : 503)
-      .json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets, ...destinations });
+      .json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets, ...detail });
   };
 }
 
@@ -159,4 +162,9 @@ async function budgetReport(guard: BudgetGuard | undefined): Promise<Record<stri
     budgets: limits,
     ...(reached.length ? { heldBack: `budget reached: ${reached.join(', ')}; queued work waits` } : {}),
   };
+}
+
+/** Each toolset's state, with why when it is not enabled: "enabled", "failed: cannot reach ...". */
+function toolsetDetail(statuses: ToolsetStatus[]): Record<string, string> {
+  return Object.fromEntries(statuses.map((t) => [t.name, t.reason ? `${t.state}: ${t.reason}` : t.state]));
 }

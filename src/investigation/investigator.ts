@@ -85,6 +85,7 @@ export class Investigator {
       budget: this.deps.budget,
       keepOutput: opts.keepOutput,
       metrics: this.deps.metrics,
+      plan: true,
     });
   }
 

@@ -12,6 +12,7 @@ import { pauseTurn, resolveAwaiting } from './approvals.js';
 import type { ApprovalOutcome } from '../model/approval.js';
 import type { AwaitingTurn, LoopState } from '../model/loop-state.js';
 import { callKey } from '../tools/call-key.js';
+import { openTasksPushBack, planToolSpec, runTodoWrite, TODO_WRITE } from './plan-tool.js';
 import { toOpenAiTool } from './tool-specs.js';
 import type { StopCondition } from './stop-conditions.js';
 import { noMetrics, type Metrics } from '../observability/metrics.js';
@@ -44,6 +45,8 @@ export interface LoopOptions {
   keepOutput?: (toolCallId: string, text: string) => Promise<void>;
   /** Counts and times each LLM request (lestrade_llm_*). */
   metrics?: Metrics;
+  /** Offers the todo_write plan tool, and sends an answer given with tasks still open back once. */
+  plan?: boolean;
 }
 
 export interface LoopResult {
@@ -76,7 +79,6 @@ function forcingMessage(state: LoopState, opts: LoopOptions, maxSteps: number): 
 export async function runLoop(state: LoopState, opts: LoopOptions): Promise<LoopResult> {
   const maxSteps = opts.maxSteps ?? 40;
   const limit = pLimit(opts.maxParallelTools ?? 4);
-  const toolSpecs = opts.executor.tools.map(toOpenAiTool);
   if (state.awaiting) await finishPausedTurn(state, opts);
   for (;;) {
     throwIfCancelled(opts.signal);
@@ -84,7 +86,7 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
     const forced = forcedBy !== null;
     if (forcedBy) state.messages.push({ role: 'user', content: forcedBy });
     state.forceAnswer = null;
-    const tools = forced ? [] : toolSpecs;
+    const tools = forced ? [] : toolSpecsNow(opts);
     if (opts.budget) await fitContext(state, opts, opts.budget, tools);
     const message = await callModel(state, opts, tools);
     state.steps += 1;
@@ -98,6 +100,12 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
     });
     if (calls.length === 0 && !forced && !message.content?.trim()) {
       state.messages.push({ role: 'user', content: EMPTY_REPLY });
+      await opts.onStep?.(state);
+      continue;
+    }
+    const pushBack = calls.length === 0 && !forced && opts.plan ? openTasksPushBack(state) : null;
+    if (pushBack) {
+      state.messages.push({ role: 'user', content: pushBack });
       await opts.onStep?.(state);
       continue;
     }
@@ -206,11 +214,19 @@ async function callModel(state: LoopState, opts: LoopOptions, tools: ChatComplet
   }
 }
 
+/** The tools offered this step: asked each time, as a toolset's tools may change while it runs (MCP). */
+function toolSpecsNow(opts: LoopOptions): ChatCompletionTool[] {
+  const specs = opts.executor.tools.map(toOpenAiTool);
+  return opts.plan ? [planToolSpec(), ...specs] : specs;
+}
+
 async function runCall(
   state: LoopState,
   opts: LoopOptions,
   call: ChatCompletionMessageFunctionToolCall,
 ): Promise<ToolResult> {
+  // The plan is the loop's own state, not a toolset's: rewriting it the same way twice is no repeat.
+  if (opts.plan && call.function.name === TODO_WRITE) return runTodoWrite(state, call.function.arguments);
   const key = callKey(call.function.name, call.function.arguments);
   if (state.callKeys.includes(key)) {
     return {

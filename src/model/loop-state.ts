@@ -1,4 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { PlanTask } from './plan.js';
 import type { RunbookUse } from './runbook-use.js';
 import type { ToolResult } from './tool-result.js';
 
@@ -69,6 +70,10 @@ export interface LoopState {
   /** Which conversation entry that question is (a retry or resume goes on; a new entry starts over). */
   questionEntry: number | null;
   context: ContextStats;
+  /** The model's plan (todo_write): the whole list as it last wrote it. Absent in older checkpoints. */
+  plan?: PlanTask[];
+  /** Whether an answer given with tasks still open was already sent back once. */
+  planPushedBack?: boolean;
   /** The operators' runbooks listed in the prompt (absent in checkpoints older than runbooks). */
   runbooks?: RunbookUse[];
 }

@@ -120,9 +120,11 @@ async function runBegun(
   let completed = false;
   try {
     const checkpoint = await deps.store.loadCheckpoint(id);
+    const savePlan = planSaver(deps, id, checkpoint);
     const onStep = async (state: LoopState) => {
       partial = state;
       await deps.store.saveCheckpoint(id, state);
+      await savePlan(state);
       // The cancel message may have been missed (another process, a reconnect): the record says.
       if (!controller.signal.aborted && kind.statusOf((await deps.store.get(id)) ?? inv) === 'cancelled')
         controller.abort();
@@ -154,6 +156,16 @@ async function runBegun(
     deps.cancels.release(id, controller);
   }
   return completed;
+}
+
+/** Puts the model's plan on the record when it changed (the API and the dashboard read it there). */
+function planSaver(deps: JobDeps, id: string, checkpoint: LoopState | null): (state: LoopState) => Promise<void> {
+  let saved = JSON.stringify(checkpoint?.plan ?? []);
+  return async (state) => {
+    const plan = JSON.stringify(state.plan ?? []);
+    if (plan !== saved) await deps.store.savePlan(id, state.plan ?? []);
+    saved = plan;
+  };
 }
 
 /** Records what the loop ended with: a pause for approvals here, anything else by the kind. */

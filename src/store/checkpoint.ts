@@ -90,6 +90,13 @@ const StateSchema = z.strictObject({
       }),
     ),
   }),
+  // The model's plan (todo_write); absent in checkpoints written before it existed.
+  plan: z
+    .array(
+      z.strictObject({ id: z.string(), content: z.string(), status: z.enum(['pending', 'in_progress', 'completed']) }),
+    )
+    .optional(),
+  planPushedBack: z.boolean().optional(),
   runbooks: z
     .array(z.strictObject({ id: z.string(), title: z.string(), how: z.enum(['matched', 'fetched']) }))
     .optional(),

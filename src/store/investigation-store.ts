@@ -1,3 +1,4 @@
+import type { PlanTask } from '../model/plan.js';
 import type { RunbookUse } from '../model/runbook-use.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Issue, Severity } from '../issue.js';
@@ -241,6 +242,11 @@ export class InvestigationStore {
     );
   }
 
+  /** The model's plan (todo_write) as it stands: shown by the API while the run goes on and after. */
+  async savePlan(id: string, plan: PlanTask[]): Promise<void> {
+    await this.update(id, { plan: JSON.stringify(this.redact.deep(plan)) });
+  }
+
   /** Progress of a run that is not finished (tool calls, usage, context), for the API. */
   async saveProgress(
     id: string,
@@ -407,8 +413,8 @@ export class InvestigationStore {
           : null,
       conversation: conversationOf(h),
       context: h.context ? (JSON.parse(h.context) as Investigation['context']) : null,
+      plan: h.plan ? (JSON.parse(h.plan) as PlanTask[]) : [],
       runbooks: h.runbooks ? (JSON.parse(h.runbooks) as RunbookUse[]) : [],
-      ...(h.plan ? { plan: JSON.parse(h.plan) as Investigation['plan'] } : {}),
       run: Number(h.run ?? 1),
       runId: h.runId || (h.id ?? ''),
       ...extraFields(h),

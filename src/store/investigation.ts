@@ -1,3 +1,4 @@
+import type { PlanTask } from '../model/plan.js';
 import type { RunbookUse } from '../model/runbook-use.js';
 import type { Issue, Severity } from '../issue.js';
 import type { ContextStats, Usage } from '../model/loop-state.js';
@@ -99,12 +100,12 @@ export interface Investigation extends InvestigationSummary, StormFields {
   conversation: ConversationEntry[];
   /** Peak context use and compactions. */
   context: ContextStats | null;
+  /** The model's plan as it last wrote it (todo_write); [] when it kept none. */
+  plan: PlanTask[];
   /** The operators' runbooks the investigation was offered and read (docs/runbooks.md). */
   runbooks: RunbookUse[];
   /** Which run this is: 1 for the first, one more for each re-run (queue/rerun.ts). Absent on older records. */
   run?: number;
-  /** The model's TodoWrite plan, when it kept one: [{id, content, status}] (the dashboard's plan panel). */
-  plan?: Array<{ id: string; content: string; status: 'pending' | 'in_progress' | 'completed' }>;
   /** The run's id: the investigation's own id for the first run, its re-run job's id after (see rerunJobId). */
   runId?: string;
 }

@@ -1,5 +1,6 @@
 import { describeZodIssues } from '../errors.js';
 import { callKey, paramsKey } from './call-key.js';
+import { checkJsonSchemaArgs } from './json-schema-args.js';
 import { applyFilters, hasFilters, splitFilters, type Filters } from './output-filters.js';
 import { shapeOutput } from './shape-output.js';
 import type { CallVerdict, Tool, ToolOutput, ToolResult } from './types.js';
@@ -14,7 +15,8 @@ export interface ToolCallRequest {
 }
 
 export interface ToolExecutorOptions {
-  tools: Tool[];
+  /** The tools, or a function giving them now (toolsets whose tools change while they run). */
+  tools: Tool[] | (() => Tool[]);
   maxOutputChars?: number;
   timeoutMs?: number;
   /** Decides whether a side-effecting call may run; default: never. */
@@ -23,8 +25,8 @@ export interface ToolExecutorOptions {
   approvalRequired?: Iterable<string>;
   /** Counts and times each call by toolset, tool and status (lestrade_tool_*). */
   metrics?: Metrics;
-  /** Each tool's toolset, for the metrics' toolset label. */
-  toolsetOf?: ReadonlyMap<string, string>;
+  /** Each tool's toolset, for the metrics' toolset label (a Map, or anything with its get). */
+  toolsetOf?: Pick<ReadonlyMap<string, string>, 'get'>;
 }
 
 export interface ExecuteOptions {
@@ -39,16 +41,18 @@ export interface ExecuteOptions {
  * approval check, execution with a timeout, and output shaping. Never throws.
  */
 export class ToolExecutor {
-  private readonly byName: Map<string, Tool>;
+  private readonly current: () => Tool[];
+  private byNameOf: { list: Tool[]; map: Map<string, Tool> } | null = null;
   private readonly maxOutputChars: number;
   private readonly timeoutMs: number;
   private readonly isApproved: NonNullable<ToolExecutorOptions['isApproved']>;
   private readonly approvalRequired: Set<string>;
   private readonly metrics: Metrics;
-  private readonly toolsetOf: ReadonlyMap<string, string>;
+  private readonly toolsetOf: Pick<ReadonlyMap<string, string>, 'get'>;
 
   constructor(opts: ToolExecutorOptions) {
-    this.byName = new Map(opts.tools.map((t) => [t.name, t]));
+    const tools = opts.tools;
+    this.current = typeof tools === 'function' ? tools : () => tools;
     this.maxOutputChars = opts.maxOutputChars ?? 20_000;
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.isApproved = opts.isApproved ?? (() => false);
@@ -59,6 +63,13 @@ export class ToolExecutor {
 
   get tools(): Tool[] {
     return [...this.byName.values()];
+  }
+
+  /** The tools by name, rebuilt when the list changed (a new array from `current`). */
+  private get byName(): Map<string, Tool> {
+    const list = this.current();
+    if (this.byNameOf?.list !== list) this.byNameOf = { list, map: new Map(list.map((t) => [t.name, t])) };
+    return this.byNameOf.map;
   }
 
   /**
@@ -109,7 +120,7 @@ export class ToolExecutor {
     // The runtime's output filters (output_grep, ...) are not the tool's: taken out before validation.
     const split =
       raw && typeof raw === 'object' && !Array.isArray(raw)
-        ? splitFilters(rawParams, tool.params.shape)
+        ? splitFilters(rawParams, ownParams(tool))
         : { args: raw, filters: {} as Filters };
     if ('error' in split) return done({ status: 'error', error: split.error, params: rawParams });
     // zod reads declared keys through the prototype chain: a parameter named "constructor" must
@@ -123,6 +134,8 @@ export class ToolExecutor {
       });
     }
     const params = parsed.data;
+    const schemaError = tool.inputSchema ? checkJsonSchemaArgs(tool.inputSchema, params) : null;
+    if (schemaError) return done({ status: 'error', error: `invalid arguments: ${schemaError}`, params: rawParams });
     const shown = hasFilters(split.filters) ? { ...params, ...split.filters } : params;
     const verdict = await this.verdict(tool, params);
     if (verdict.decision === 'deny')
@@ -194,4 +207,10 @@ export class ToolExecutor {
       signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** The tool's own parameter names: its JSON Schema's properties when it declared one, else its zod shape. */
+function ownParams(tool: Tool): Record<string, unknown> {
+  const props = tool.inputSchema?.properties;
+  return props && typeof props === 'object' ? (props as Record<string, unknown>) : tool.params.shape;
 }

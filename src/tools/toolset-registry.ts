@@ -15,7 +15,17 @@ export interface ResolvedToolsets {
   tools: Tool[];
   /** Tools that need a human's approval for every call: the toolsets' own lists plus the settings'. */
   approvalRequired: string[];
+  /** The enabled toolsets' tools now (some change while they run). */
+  currentTools: () => Tool[];
+  /** The toolset of a tool now (the metrics' label). */
+  toolsetOf: { get(tool: string): string | undefined };
+  /** The statuses with what the enabled toolsets say of their health now (a server dropped: "failed"). */
+  statusesNow: () => ToolsetStatus[];
+  /** Releases every toolset's connections and processes. */
+  close: () => Promise<void>;
 }
+
+const toolsOf = (ts: Toolset): Tool[] => ts.currentTools?.() ?? ts.tools;
 
 /** Loads every *.yaml / *.yml toolset in the folders (their templates see `env`); a file that fails to load is reported, not fatal. */
 export function loadYamlToolsets(
@@ -70,11 +80,12 @@ export async function resolveToolsets(
 ): Promise<ResolvedToolsets> {
   const checked = await Promise.all(
     candidates.map(async (ts): Promise<ToolsetStatus> => {
-      const base = { name: ts.name, origin: ts.origin, tools: ts.tools.map((t) => t.name) };
       const setting = Object.hasOwn(settings, ts.name) ? settings[ts.name] : undefined;
       if (!(setting?.enabled ?? ts.enabled))
-        return { ...base, state: 'disabled', reason: 'switched off in configuration' };
+        return { ...statusBase(ts), state: 'disabled', reason: 'switched off in configuration' };
       const failure = await firstFailure(ts.prerequisites, env);
+      // After the prerequisites: a toolset may learn its tools there (an MCP server lists them).
+      const base = statusBase(ts);
       if (!failure) return { ...base, state: 'enabled' };
       return failure.failed
         ? { ...base, state: 'failed', reason: failure.reason }
@@ -102,5 +113,30 @@ export async function resolveToolsets(
     const setting = Object.hasOwn(settings, ts.name) ? settings[ts.name] : undefined;
     return [...(ts.approvalRequired ?? []), ...(setting?.approvalRequired ?? [])];
   });
-  return { statuses, enabled, tools: enabled.flatMap((ts) => ts.tools), approvalRequired };
+  return {
+    statuses,
+    enabled,
+    tools: enabled.flatMap(toolsOf),
+    approvalRequired,
+    currentTools: () => enabled.flatMap(toolsOf),
+    toolsetOf: { get: (tool) => enabled.find((ts) => toolsOf(ts).some((t) => t.name === tool))?.name },
+    statusesNow: () => statusesNow(statuses, enabled),
+    close: async () => {
+      await Promise.allSettled(candidates.map(async (ts) => ts.close?.()));
+    },
+  };
+}
+
+function statusBase(ts: Toolset): Pick<ToolsetStatus, 'name' | 'origin' | 'tools'> {
+  return { name: ts.name, origin: ts.origin, tools: toolsOf(ts).map((t) => t.name) };
+}
+
+function statusesNow(statuses: ToolsetStatus[], enabled: Toolset[]): ToolsetStatus[] {
+  return statuses.map((s) => {
+    const ts = enabled.find((t) => t.name === s.name && t.origin === s.origin);
+    if (!ts) return s;
+    const trouble = ts.health?.() ?? null;
+    const now = { ...s, tools: toolsOf(ts).map((t) => t.name) };
+    return trouble ? { ...now, state: 'failed', reason: trouble } : now;
+  });
 }

@@ -20,6 +20,11 @@ export interface Tool {
   description: string;
   /** Validates the model's arguments and is turned into the JSON Schema the model sees. */
   params: z.ZodObject;
+  /**
+   * A JSON Schema written by someone else (an MCP server's): when present, the model sees it instead
+   * of `params`' schema and the executor validates the arguments against it (ajv) after `params`.
+   */
+  inputSchema?: Record<string, unknown>;
   /** Tools are read-only unless they say otherwise; side effects need approval. */
   sideEffects?: boolean;
   /** A per-call decision from the arguments (the bash policy); absent means allow, unless sideEffects. */
@@ -48,6 +53,15 @@ export interface Toolset {
   tools: Tool[];
   /** Tools of this toolset that need a human's approval for every call. */
   approvalRequired?: string[];
+  /**
+   * For a toolset whose tools change while it runs (an MCP server's list): its tools now. `tools` is
+   * the list at start-up; the executor asks this one at each call and each investigation.
+   */
+  currentTools?: () => Tool[];
+  /** For a toolset that can fail while it runs (a server dropped): null when fine, else why not. */
+  health?: () => string | null;
+  /** Releases what the toolset holds (connections, child processes). */
+  close?: () => Promise<void>;
 }
 
 export type ToolsetState = 'enabled' | 'disabled' | 'failed';

@@ -1,0 +1,67 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { freePort } from './free-port.js';
+import { buildMcpServer, type McpCalls } from './mcp-tools.js';
+
+export interface TestMcpHttp {
+  url: string;
+  seen: McpCalls;
+  /** Stops listening and drops every open connection (the server "goes down"). */
+  stop(): Promise<void>;
+  /** Listens again on the same port. */
+  start(): Promise<void>;
+}
+
+/**
+ * A real MCP server (the SDK's) over HTTP on a free loopback port: streamable HTTP at /mcp (stateless:
+ * a server per request), or the older HTTP+SSE at /sse with messages posted to /messages.
+ */
+export async function startMcpHttp(transport: 'streamable-http' | 'sse'): Promise<TestMcpHttp> {
+  const port = await freePort();
+  const seen: McpCalls = { calls: [], authorization: [] };
+  const sse = new Map<string, SSEServerTransport>();
+  let server: Server | undefined;
+  const header = (req: IncomingMessage) => {
+    const auth = req.headers.authorization;
+    if (auth) seen.authorization.push(auth);
+    return auth;
+  };
+  const handler = async (req: IncomingMessage, res: import('node:http').ServerResponse) => {
+    const auth = header(req);
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (transport === 'streamable-http' && path === '/mcp') {
+      const t = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      await buildMcpServer(seen, () => auth).connect(t);
+      await t.handleRequest(req, res);
+      return;
+    }
+    if (transport === 'sse' && path === '/sse' && req.method === 'GET') {
+      const t = new SSEServerTransport('/messages', res);
+      sse.set(t.sessionId, t);
+      await buildMcpServer(seen, () => auth).connect(t);
+      return;
+    }
+    if (transport === 'sse' && path === '/messages') {
+      const t = sse.get(new URL(req.url ?? '/', 'http://x').searchParams.get('sessionId') ?? '');
+      if (t) return t.handlePostMessage(req, res);
+    }
+    res.writeHead(404).end();
+  };
+  const start = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((req, res) => {
+        handler(req, res).catch((err: Error) => res.writeHead(500).end(err.message));
+      });
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      sse.clear();
+      server?.closeAllConnections();
+      server?.close(() => resolve());
+    });
+  await start();
+  const path = transport === 'sse' ? '/sse' : '/mcp';
+  return { url: `http://127.0.0.1:${port}${path}`, seen, stop, start };
+}
