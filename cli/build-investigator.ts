@@ -7,6 +7,8 @@ import { createLlmClient } from '../src/llm/create-client.js';
 import { PromptRenderer } from '../src/prompts/prompt-renderer.js';
 import { ToolExecutor } from '../src/tools/tool-executor.js';
 import type { Metrics } from '../src/observability/metrics.js';
+import type { LlmRateLimiter } from '../src/llm/rate-limiter.js';
+import type { Logger } from '../src/log.js';
 import { loadYamlToolsets, resolveToolsets, type ResolvedToolsets } from '../src/tools/toolset-registry.js';
 import { BUILTIN_YAML_DIR, builtinToolsets } from '../toolsets/index.js';
 
@@ -22,11 +24,12 @@ export async function buildInvestigator(
   config: Config,
   env: Env,
   metrics?: Metrics,
+  limits: { limiter?: LlmRateLimiter; log?: Logger } = {},
 ): Promise<{ investigator: Investigator; toolsets: ResolvedToolsets }> {
   const toolsets = await buildToolsets(config, env);
   const toolsetOf = new Map(toolsets.enabled.flatMap((ts) => ts.tools.map((t) => [t.name, ts.name] as const)));
   const investigator = new Investigator({
-    client: createLlmClient(config.llm),
+    client: createLlmClient(config.llm, { limiterHandles429: Boolean(limits.limiter) }),
     llm: config.llm,
     executor: new ToolExecutor({
       tools: toolsets.tools,
@@ -40,6 +43,7 @@ export async function buildInvestigator(
     toolsets: toolsets.enabled.map((t) => ({ name: t.name, description: t.description })),
     budget: await contextBudget(config),
     metrics,
+    ...limits,
   });
   return { investigator, toolsets };
 }

@@ -10,6 +10,7 @@ import { buildVersion } from '../src/app/build-version.js';
 import { startTracing } from '../src/observability/otel-sdk.js';
 import { PrometheusMetrics } from '../src/http/prometheus-metrics.js';
 import { SharedStateReader } from '../src/queue/shared-state.js';
+import { LlmRateLimiter } from '../src/llm/rate-limiter.js';
 import type { Logger } from '../src/log.js';
 import { mountSources, webhookMounts } from '../src/app/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
@@ -91,6 +92,8 @@ interface Core {
   workerClosers: Closer[];
   /** The toolsets the investigation workers loaded; null when none run (no LLM, or HTTP only). */
   toolsets: ToolsetStatus[] | null;
+  /** The model's rate limiter, shared through Redis by every process (none without an LLM). */
+  limiter?: LlmRateLimiter;
 }
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
@@ -160,7 +163,8 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
   const version = buildVersion();
-  const shared = new SharedStateReader(redis);
+  const limiter = llmConfigured ? new LlmRateLimiter(redis, config.llm.model, config.llm.rateLimit) : undefined;
+  const shared = new SharedStateReader(redis, Date.now, limiter);
   const metrics = new PrometheusMetrics({ version, pricing: config.pricing, sharedState: () => shared.read() });
   const tracing = startTracing(opts.env, version);
   if (tracing) log.info({ url: tracing.url }, 'tracing on: spans go to the OTLP/HTTP endpoint');
@@ -229,6 +233,7 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
     workerClosers,
     toolsets: null,
     metrics,
+    limiter,
   };
 }
 
@@ -294,7 +299,10 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
     intake,
     writeBacks,
   } = core;
-  const { investigator, toolsets } = await buildInvestigator(config, opts.env, core.metrics);
+  const { investigator, toolsets } = await buildInvestigator(config, opts.env, core.metrics, {
+    limiter: core.limiter,
+    log,
+  });
   core.toolsets = toolsets.statuses;
   const onCompleted = async (inv: Investigation) => {
     await core.requestWriteBack(inv);
@@ -365,6 +373,7 @@ async function startHttp(core: Core): Promise<Server> {
     metrics: core.metrics,
     metricsTokens,
     llmProbe,
+    llmLimiter: core.limiter,
     changes,
     toolsets,
   });

@@ -19,6 +19,8 @@ import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { UsageLedger } from '../budget/usage-ledger.js';
 import { webhookHandler, type MountedWebhook } from './webhook-route.js';
 import type { LlmProbe } from '../llm/llm-probe.js';
+import type { LlmRateLimiter } from '../llm/rate-limiter.js';
+import { limiterDetail, limitsRouter } from './limits-router.js';
 import type { Metrics } from '../observability/metrics.js';
 import { metricsRoute, type MetricsExposition } from './metrics-route.js';
 
@@ -42,6 +44,8 @@ export interface AppDeps {
   apiTokens: string[];
   /** Whether the LLM endpoint answers, for /readyz; without one, a configured LLM counts as ready. */
   llmProbe?: LlmProbe;
+  /** The model's shared rate limit: /readyz detail and GET /api/limits. */
+  llmLimiter?: LlmRateLimiter;
   /** What the webhook route records, and GET /metrics with its bearer tokens (empty: open). */
   metrics?: Metrics & MetricsExposition;
   metricsTokens?: string[];
@@ -102,9 +106,15 @@ export function createApp(deps: AppDeps): Express {
         }
       : {};
     const destinations = deps.destinations ? { destinations: deps.destinations() } : {};
-    res
-      .status(ready ? 200 : 503)
-      .json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets, ...destinations });
+    const llmLimits = deps.llmLimiter ? { llmLimits: await limiterDetail(deps.llmLimiter) } : {};
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ready' : 'not ready',
+      checks: { redis, llm },
+      queue,
+      ...budgets,
+      ...destinations,
+      ...llmLimits,
+    });
   });
   if (deps.metrics) app.get('/metrics', metricsRoute(deps.metrics, deps.metricsTokens ?? []));
   const sessions = new SessionStore(deps.redis);
@@ -126,6 +136,7 @@ export function createApp(deps: AppDeps): Express {
     investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats()),
   );
   if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
+  if (deps.llmLimiter) app.use('/api/limits', limitsRouter(deps.llmLimiter));
   app.use('/api', (_req, res) => {
     res.status(404).json({ error: 'not found' });
   });

@@ -15,7 +15,7 @@ import { callKey } from '../tools/call-key.js';
 import { toOpenAiTool } from './tool-specs.js';
 import type { StopCondition } from './stop-conditions.js';
 import { noMetrics, type Metrics } from '../observability/metrics.js';
-import { observeLlmCall } from '../llm/observe-llm-call.js';
+import { limitedCompletion, type LlmGate } from '../llm/limited-call.js';
 
 export interface LoopOptions {
   client: OpenAI;
@@ -44,6 +44,8 @@ export interface LoopOptions {
   keepOutput?: (toolCallId: string, text: string) => Promise<void>;
   /** Counts and times each LLM request (lestrade_llm_*). */
   metrics?: Metrics;
+  /** The model's shared rate limiter, at this run's priority; without it requests go straight out. */
+  gate?: LlmGate;
 }
 
 export interface LoopResult {
@@ -160,6 +162,7 @@ async function fitContext(
       tools,
       signal: opts.signal,
       metrics: opts.metrics,
+      gate: opts.gate,
     });
     tokens = budget.counter.conversation(state.messages, tools);
     // The compacted history is the new checkpoint.
@@ -183,7 +186,9 @@ function throwIfCancelled(signal: AbortSignal | undefined): void {
 async function callModel(state: LoopState, opts: LoopOptions, tools: ChatCompletionTool[]) {
   try {
     const observed = { metrics: opts.metrics ?? noMetrics, model: opts.model, baseUrl: opts.client.baseURL };
-    const response = await observeLlmCall(observed, () =>
+    const promptTokens = opts.gate ? promptSize(state, opts, tools) : 0;
+    const request = { observed, gate: opts.gate, promptTokens, signal: opts.signal };
+    const response = await limitedCompletion(request, () =>
       opts.client.chat.completions.create(
         {
           model: opts.model,
@@ -204,6 +209,12 @@ async function callModel(state: LoopState, opts: LoopOptions, tools: ChatComplet
     if (opts.signal?.aborted) throw new CancelledError('investigation cancelled');
     throw classifyLlmError(err);
   }
+}
+
+/** The request's tokens as the context code counts them, or about 4 characters a token without it. */
+function promptSize(state: LoopState, opts: LoopOptions, tools: ChatCompletionTool[]): number {
+  if (opts.budget) return opts.budget.counter.conversation(state.messages, tools);
+  return Math.ceil(JSON.stringify(state.messages).length / 4);
 }
 
 async function runCall(
