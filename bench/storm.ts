@@ -113,13 +113,12 @@ function startProcess(mode: 'serve' | 'worker', env: Record<string, string>): Ch
 async function waitHealthy(port: number, child: ChildProcess): Promise<void> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`lestrade exited with ${child.exitCode}`);
-    if (
-      await fetch(`http://127.0.0.1:${port}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
+    // Refused until the server listens: keep asking.
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return;
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -128,7 +127,7 @@ async function statuses(redis: Redis): Promise<{ completed: number; failed: numb
   const ids = await redis.zrange('{lestrade}:invs', 0, -1);
   const pipeline = redis.pipeline();
   for (const id of ids) pipeline.hget(`{lestrade}:inv:${id}`, 'status');
-  const rows = ((await pipeline.exec()) ?? []).map(([, v]) => String(v ?? '').replace(/^"|"$/g, ''));
+  const rows = ((await pipeline.exec()) ?? []).map(([, v]) => (typeof v === 'string' ? v : ''));
   return {
     completed: rows.filter((s) => s.includes('completed')).length,
     failed: rows.filter((s) => s.includes('failed')).length,
