@@ -161,15 +161,7 @@ export async function stormCase(redisUrl: string, c: StormCase): Promise<StormRe
   const bodies = alertBodies({ count: c.alerts, perDelivery: 1, offset: 0 });
   const started = performance.now();
   if (process.env.BENCH_TRACE) process.stderr.write(`${Date.now() % 100000} start\n`);
-  await Promise.all(
-    bodies.map((body: Buffer) =>
-      fetch(`http://127.0.0.1:${port}/webhooks/alertmanager`, {
-        method: 'POST',
-        body: new Uint8Array(body),
-        headers: { 'content-type': 'application/json' },
-      }).then((r) => r.arrayBuffer()),
-    ),
-  );
+  await post(`http://127.0.0.1:${port}/webhooks/alertmanager`, bodies);
   if (process.env.BENCH_TRACE) process.stderr.write(`${Date.now() % 100000} posted\n`);
   let s = await statuses(redis);
   const limitMs = 30 * 60_000;
@@ -219,6 +211,29 @@ function summarize(
     mbPerInFlight: (m.peak[0]! - m.idleRssMb) / Math.max(1, Math.min(inFlightServe, m.p.maxInFlight())),
     maxInFlight: m.p.maxInFlight(),
   };
+}
+
+/** Posts every body, 16 at a time (as a few Alertmanager replicas would), each retried until answered 200. */
+async function post(url: string, bodies: Buffer[]): Promise<void> {
+  const queue = [...bodies];
+  const sender = async () => {
+    for (let body = queue.shift(); body; body = queue.shift()) {
+      for (let tries = 1; ; tries++) {
+        const res = await fetch(url, {
+          method: 'POST',
+          body: new Uint8Array(body),
+          headers: { 'content-type': 'application/json' },
+        }).catch((err: Error) => {
+          if (tries >= 5) throw err;
+          return null; // a reset connection under load: send the delivery again, as Alertmanager would
+        });
+        await res?.arrayBuffer();
+        if (res?.ok) break;
+        if (tries >= 5) throw new Error(`POST ${url} answered ${res?.status ?? 'nothing'} five times`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, sender));
 }
 
 function stop(child: ChildProcess): Promise<void> {
