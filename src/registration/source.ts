@@ -106,5 +106,5 @@ export interface SourceRegistration<C = unknown> {
   pull?: PullSpec<C>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds sources of every config type
 export type AnySource = SourceRegistration<any>;
