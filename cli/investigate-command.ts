@@ -46,7 +46,8 @@ export async function investigateFromSource(
   const issues = (await client.fetchIssues(query)).slice(0, opts.limit ?? Infinity);
   const noun = source.pull.noun ?? 'issue';
   out(`Found ${issues.length} ${noun}${issues.length === 1 ? '' : 's'} to investigate.\n`);
-  const { investigator } = await buildInvestigator(config, env);
+  const { investigator, runbooks } = await buildInvestigator(config, env);
+  for (const p of runbooks.problems) log.warn({ file: p.file, line: p.line }, `runbook skipped: ${p.reason}`);
   const results: unknown[] = [];
   for (const issue of issues) {
     const { answer, state } = await investigator.investigate(issue);

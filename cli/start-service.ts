@@ -334,11 +334,12 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
     intake,
     writeBacks,
   } = core;
-  const { investigator, toolsets } = await buildInvestigator(config, opts.env, core.metrics, {
+  const { investigator, toolsets, runbooks } = await buildInvestigator(config, opts.env, core.metrics, {
     limiter: core.limiter,
     log,
   });
   core.toolsets = toolsets.statuses;
+  for (const p of runbooks.problems) log.warn({ file: p.file, line: p.line }, `runbook skipped: ${p.reason}`);
   const onCompleted = async (inv: Investigation) => {
     await core.requestWriteBack(inv);
     // Incidents linked to this investigation were waiting for its RCA.

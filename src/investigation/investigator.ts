@@ -15,6 +15,7 @@ import type { Logger } from '../log.js';
 
 /** A run without a queue priority (the default "unknown" severity's). */
 const UNKNOWN_PRIORITY = 4;
+import type { Runbook } from '../runbooks/runbook.js';
 
 export interface InvestigatorDeps {
   client: OpenAI;
@@ -29,6 +30,8 @@ export interface InvestigatorDeps {
   /** The model's rate limiter shared through Redis (the service); without it requests go straight out (the CLI). */
   limiter?: LlmRateLimiter;
   log?: Pick<Logger, 'info' | 'warn'>;
+  /** The operators' runbooks: those matching the issue are listed in its prompt. */
+  runbooks?: { matching(issue: Issue): Runbook[] };
 }
 
 export interface InvestigateOptions {
@@ -105,10 +108,18 @@ export class Investigator {
   }
 
   private freshState(issue: Issue): LoopState {
-    const ctx = { issue, toolsets: this.deps.toolsets, now: new Date().toISOString() };
-    return initialState([
-      { role: 'system', content: this.deps.prompts.render('system', ctx) },
-      { role: 'user', content: this.deps.prompts.render('investigate', ctx) },
-    ]);
+    const runbooks = (this.deps.runbooks?.matching(issue) ?? []).map(({ id, title, description }) => ({
+      id,
+      title,
+      description,
+    }));
+    const ctx = { issue, toolsets: this.deps.toolsets, runbooks, now: new Date().toISOString() };
+    return initialState(
+      [
+        { role: 'system', content: this.deps.prompts.render('system', ctx) },
+        { role: 'user', content: this.deps.prompts.render('investigate', ctx) },
+      ],
+      runbooks.map(({ id, title }) => ({ id, title, how: 'matched' as const })),
+    );
   }
 }

@@ -1,4 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { RunbookUse } from './runbook-use.js';
 import type { ToolResult } from './tool-result.js';
 
 export interface Usage {
@@ -68,9 +69,11 @@ export interface LoopState {
   /** Which conversation entry that question is (a retry or resume goes on; a new entry starts over). */
   questionEntry: number | null;
   context: ContextStats;
+  /** The operators' runbooks listed in the prompt (absent in checkpoints older than runbooks). */
+  runbooks?: RunbookUse[];
 }
 
-export function initialState(messages: ChatCompletionMessageParam[]): LoopState {
+export function initialState(messages: ChatCompletionMessageParam[], runbooks?: RunbookUse[]): LoopState {
   return {
     messages,
     steps: 0,
@@ -83,5 +86,6 @@ export function initialState(messages: ChatCompletionMessageParam[]): LoopState 
     question: null,
     questionEntry: null,
     context: { windowTokens: 0, peakTokens: 0, compactions: [] },
+    ...(runbooks?.length ? { runbooks } : {}),
   };
 }
