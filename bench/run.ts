@@ -20,6 +20,8 @@ import { aofRewrites, compactAof, redisCpu, redisWrites, rewritesDuring } from '
 import { renderReport } from './report.js';
 import { startRedis } from '../tests/helpers/redis-server.js';
 import { startScriptedLlm } from '../tests/helpers/scripted-llm.js';
+import { stormCase, type StormCase, type StormResult } from './storm.js';
+import { spliceStorm, stormSection } from './storm-report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONNECTIONS = 32;
@@ -245,7 +247,48 @@ async function loopBench() {
   return { runs, steps, msPerStep: ms / steps };
 }
 
+/** The storm cases (issue 21); BENCH_STORM_LIMITED_ALERTS sizes the rate-limited ones (default 120). */
+function stormCases(): StormCase[] {
+  const limited = Number(process.env.BENCH_STORM_LIMITED_ALERTS ?? 120);
+  const base = { processes: 1, latencyMs: 1_500 };
+  return [
+    { label: 'defaults', alerts: 60, ...base },
+    { label: 'defaults', alerts: 300, ...base },
+    {
+      label: 'provider limit, LESTRADE_LLM_RPM set',
+      alerts: limited,
+      ...base,
+      processes: 2,
+      providerRpm: 120,
+      configuredRpm: 120,
+    },
+    { label: 'provider limit, headers only', alerts: limited, ...base, processes: 2, providerRpm: 120 },
+  ];
+}
+
+async function storms(redisUrl: string): Promise<StormResult[]> {
+  const out: StormResult[] = [];
+  for (const c of stormCases()) {
+    out.push(await stormCase(redisUrl, c));
+    process.stderr.write(`storm: ${JSON.stringify(out.at(-1))}\n`);
+  }
+  return out;
+}
+
+/** BENCH_CASES=storm: only the storm cases, spliced into the existing docs/benchmarks.md. */
+async function stormOnly(): Promise<void> {
+  const load1 = os.loadavg();
+  execFileSync(process.execPath, [`${ROOT}scripts/build.mjs`], { stdio: 'inherit' });
+  const redis = await startRedis();
+  const rs = await storms(redis.url).finally(() => redis.stop());
+  const section = stormSection(rs, load1, os.loadavg());
+  const file = new URL('../docs/benchmarks.md', import.meta.url);
+  writeFileSync(file, spliceStorm(readFileSync(file, 'utf8'), section));
+  process.stdout.write(section);
+}
+
 async function main() {
+  if (process.env.BENCH_CASES === 'storm') return stormOnly();
   const load1 = os.loadavg();
   execFileSync(process.execPath, [`${ROOT}scripts/build.mjs`], { stdio: 'inherit' });
   const redis = await startRedis();
@@ -255,6 +298,8 @@ async function main() {
   admin.disconnect();
   const s = await startup(redis.url);
   const loop = await loopBench();
+  const stormLoad = os.loadavg();
+  const storm = await storms(redis.url);
   await redis.stop();
   const load2 = os.loadavg();
   const report = renderReport({
@@ -267,8 +312,9 @@ async function main() {
     warmup: WARMUP,
     beforeLabel: BEFORE_LABEL,
   });
-  writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), report);
-  process.stdout.write(report);
+  const full = spliceStorm(report, stormSection(storm, stormLoad, load2));
+  writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), full);
+  process.stdout.write(full);
 }
 
 main().catch((err) => {

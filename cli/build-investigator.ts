@@ -8,6 +8,7 @@ import { PromptRenderer } from '../src/prompts/prompt-renderer.js';
 import { ToolExecutor } from '../src/tools/tool-executor.js';
 import { createLogger, type Logger } from '../src/log.js';
 import type { Metrics } from '../src/observability/metrics.js';
+import type { LlmRateLimiter } from '../src/llm/rate-limiter.js';
 import { loadYamlToolsets, resolveToolsets, type ResolvedToolsets } from '../src/tools/toolset-registry.js';
 import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
 import { BUILTIN_YAML_DIR, builtinToolsets } from '../toolsets/index.js';
@@ -33,12 +34,12 @@ export async function buildInvestigator(
   config: Config,
   env: Env,
   metrics?: Metrics,
-  log?: Logger,
+  limits: { limiter?: LlmRateLimiter; log?: Logger } = {},
 ): Promise<{ investigator: Investigator; toolsets: ResolvedToolsets; runbooks: RunbookCatalog }> {
   const runbooks = RunbookCatalog.load(config.runbooks.dirs);
-  const toolsets = await buildToolsets(config, env, runbooks, log);
+  const toolsets = await buildToolsets(config, env, runbooks, limits.log);
   const investigator = new Investigator({
-    client: createLlmClient(config.llm),
+    client: createLlmClient(config.llm, { limiterHandles429: Boolean(limits.limiter) }),
     llm: config.llm,
     executor: new ToolExecutor({
       tools: toolsets.currentTools,
@@ -53,6 +54,7 @@ export async function buildInvestigator(
     budget: await contextBudget(config),
     metrics,
     runbooks,
+    ...limits,
   });
   return { investigator, toolsets, runbooks };
 }

@@ -46,7 +46,7 @@ export async function investigateFromSource(
   const issues = (await client.fetchIssues(query)).slice(0, opts.limit ?? Infinity);
   const noun = source.pull.noun ?? 'issue';
   out(`Found ${issues.length} ${noun}${issues.length === 1 ? '' : 's'} to investigate.\n`);
-  const { investigator, toolsets, runbooks } = await buildInvestigator(config, env, undefined, log);
+  const { investigator, toolsets, runbooks } = await buildInvestigator(config, env, undefined, { log });
   for (const p of runbooks.problems) log.warn({ file: p.file, line: p.line }, `runbook skipped: ${p.reason}`);
   const results: unknown[] = [];
   for (const issue of issues) {

@@ -11,6 +11,7 @@ import { buildVersion } from '../src/app/build-version.js';
 import { startTracing } from '../src/observability/otel-sdk.js';
 import { PrometheusMetrics } from '../src/http/prometheus-metrics.js';
 import { SharedStateReader } from '../src/queue/shared-state.js';
+import { LlmRateLimiter } from '../src/llm/rate-limiter.js';
 import type { Logger } from '../src/log.js';
 import { mountSources, webhookMounts } from '../src/app/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
@@ -99,6 +100,8 @@ interface Core {
   toolsets: ToolsetStatus[] | null;
   /** The workers' toolsets, live (MCP servers that dropped show as failed). */
   liveToolsets?: ResolvedToolsets;
+  /** The model's rate limiter, shared through Redis by every process (none without an LLM). */
+  limiter?: LlmRateLimiter;
 }
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
@@ -150,7 +153,8 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   const stores = openStores(redis, config, clock);
   stores.intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
-  const { shared, metrics, tracing } = startObservability(redis, config.pricing, opts.env, log);
+  const limiter = llmConfigured ? new LlmRateLimiter(redis, config.llm.model, config.llm.rateLimit) : undefined;
+  const { shared, metrics, tracing } = startObservability(redis, config.pricing, opts.env, log, limiter);
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
   const routed = mountDestinations(destinationRegistry, config, {
@@ -194,6 +198,7 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
     workerClosers,
     toolsets: null,
     metrics,
+    limiter,
   };
 }
 
@@ -231,9 +236,15 @@ function openStores(redis: Core['redis'], config: Config, clock: () => number): 
 }
 
 /** The metrics GET /metrics serves (over the state every process shares), and tracing when it is configured. */
-function startObservability(redis: Core['redis'], pricing: Config['pricing'], env: ServiceOptions['env'], log: Logger) {
+function startObservability(
+  redis: Core['redis'],
+  pricing: Config['pricing'],
+  env: ServiceOptions['env'],
+  log: Logger,
+  limiter?: LlmRateLimiter,
+) {
   const version = buildVersion();
-  const shared = new SharedStateReader(redis);
+  const shared = new SharedStateReader(redis, Date.now, limiter);
   const metrics = new PrometheusMetrics({ version, pricing, sharedState: () => shared.read() });
   const tracing = startTracing(env, version);
   if (tracing) log.info({ url: tracing.url }, 'tracing on: spans go to the OTLP/HTTP endpoint');
@@ -345,7 +356,10 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
     intake,
     writeBacks,
   } = core;
-  const { investigator, toolsets, runbooks } = await buildInvestigator(config, opts.env, core.metrics, log);
+  const { investigator, toolsets, runbooks } = await buildInvestigator(config, opts.env, core.metrics, {
+    limiter: core.limiter,
+    log,
+  });
   core.toolsets = toolsets.statuses;
   core.liveToolsets = toolsets;
   core.closers.push(() => toolsets.close());
@@ -465,6 +479,7 @@ async function startHttp(core: Core): Promise<Server> {
     metrics: core.metrics,
     metricsTokens,
     llmProbe,
+    llmLimiter: core.limiter,
     changes,
     toolsets,
     // Only where this process runs the workers: elsewhere there is nothing live to report.

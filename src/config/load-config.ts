@@ -35,6 +35,8 @@ const ENV_MAP: EnvBinding[] = [
   ['LESTRADE_LLM_MAX_RETRIES', ['llm', 'maxRetries'], 'int'],
   ['LESTRADE_CONTEXT_WINDOW', ['llm', 'contextWindow'], 'int'],
   ['LESTRADE_COMPACT_AT', ['llm', 'compactAt'], 'number'],
+  ['LESTRADE_LLM_RPM', ['llm', 'rateLimit', 'requestsPerMinute'], 'int'],
+  ['LESTRADE_LLM_TPM', ['llm', 'rateLimit', 'tokensPerMinute'], 'int'],
   ['LESTRADE_MAX_RESULT_TOKENS', ['tools', 'maxResultTokens'], 'int'],
   ['LESTRADE_CONCURRENCY', ['queue', 'concurrency'], 'int'],
   ['LESTRADE_APPROVAL_TIMEOUT_SECONDS', ['approvals', 'timeoutSeconds'], 'int'],

@@ -28,6 +28,17 @@ export const LlmConfigSchema = z.strictObject({
   compactAt: z.number().min(0.3).max(0.99).default(0.9),
   /** How long /readyz keeps the answer of its LLM probe (GET {baseUrl}/models); 0 probes every time. */
   readinessCacheSeconds: z.number().min(0).max(600).default(20),
+  /** The model's rate limit, shared by every process through Redis (docs/rate-limits.md). */
+  rateLimit: z
+    .strictObject({
+      /** Requests in any 60 s, every process together; unset: what the provider's headers say. */
+      requestsPerMinute: z.int().min(1).optional(),
+      /** Tokens (prompt + answer) in any 60 s, every process together; unset: what the provider's headers say. */
+      tokensPerMinute: z.int().min(1).optional(),
+      /** The longest one request waits on the limit (and the provider's resets) before its run is retried later. */
+      maxWaitSeconds: z.int().min(1).max(86_400).default(900),
+    })
+    .prefault({}),
 });
 export type LlmConfig = z.infer<typeof LlmConfigSchema>;
 
@@ -79,7 +90,7 @@ const baseShape = {
   llm: LlmConfigSchema.prefault({}),
   queue: z
     .strictObject({
-      concurrency: z.int().min(1).max(256).default(2),
+      concurrency: z.int().min(1).max(256).default(32),
       attempts: z.int().min(1).max(50).default(6),
       backoffMs: z.int().positive().default(5_000),
       /** A worker holds its job's lock this long between renewals; a dead worker's job is taken over after it lapses. */

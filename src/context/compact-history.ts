@@ -6,7 +6,7 @@ import type { Compaction, LoopState } from '../model/loop-state.js';
 import type { ContextBudget } from './context-budget.js';
 import { fairTruncate } from './fair-truncate.js';
 import { noMetrics, type Metrics } from '../observability/metrics.js';
-import { observeLlmCall } from '../llm/observe-llm-call.js';
+import { limitedCompletion, type LlmGate } from '../llm/limited-call.js';
 
 export interface CompactDeps {
   client: OpenAI;
@@ -16,6 +16,8 @@ export interface CompactDeps {
   signal?: AbortSignal;
   /** Counts and times the summary request as any LLM request (lestrade_llm_*, a `chat` span). */
   metrics?: Metrics;
+  /** The model's shared rate limiter: the summary request waits its turn like any other. */
+  gate?: LlmGate;
 }
 
 const SUMMARY_SYSTEM = [
@@ -100,7 +102,9 @@ async function summarize(middle: ChatCompletionMessageParam[], state: LoopState,
   const transcript = middle.map((m) => render(m, perResult, deps.budget)).join('\n\n');
   try {
     const observed = { metrics: deps.metrics ?? noMetrics, model: deps.model, baseUrl: deps.client.baseURL };
-    const response = await observeLlmCall(observed, () =>
+    const promptTokens = deps.budget.counter.count(SUMMARY_SYSTEM) + deps.budget.counter.count(transcript);
+    const request = { observed, gate: deps.gate, promptTokens, signal: deps.signal };
+    const response = await limitedCompletion(request, () =>
       deps.client.chat.completions.create(
         {
           model: deps.model,

@@ -21,6 +21,8 @@ import { webhookHandler, type MountedWebhook } from './webhook-route.js';
 import { decideForIssue } from '../queue/decide-for-issue.js';
 import type { TicketDecision } from '../registration/source.js';
 import type { LlmProbe } from '../llm/llm-probe.js';
+import type { LlmRateLimiter } from '../llm/rate-limiter.js';
+import { limiterDetail, limitsRouter } from './limits-router.js';
 import type { Metrics } from '../observability/metrics.js';
 import { metricsRoute, type MetricsExposition } from './metrics-route.js';
 
@@ -44,6 +46,8 @@ export interface AppDeps {
   apiTokens: string[];
   /** Whether the LLM endpoint answers, for /readyz; without one, a configured LLM counts as ready. */
   llmProbe?: LlmProbe;
+  /** The model's shared rate limit: /readyz detail and GET /api/limits. */
+  llmLimiter?: LlmRateLimiter;
   /** What the webhook route records, and GET /metrics with its bearer tokens (empty: open). */
   metrics?: Metrics & MetricsExposition;
   metricsTokens?: string[];
@@ -104,6 +108,7 @@ export function createApp(deps: AppDeps): Express {
     investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats()),
   );
   if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
+  if (deps.llmLimiter) app.use('/api/limits', limitsRouter(deps.llmLimiter));
   app.use('/api', (_req, res) => {
     res.status(404).json({ error: 'not found' });
   });
@@ -146,9 +151,9 @@ function readiness(deps: AppDeps): (req: Request, res: Response) => Promise<void
     const budgets = await budgetReport(deps.budgets);
     const destinations = deps.destinations ? { destinations: deps.destinations() } : {};
     const detail = { ...destinations, ...(deps.toolsetsNow ? { toolsets: toolsetDetail(deps.toolsetsNow()) } : {}) };
-    res
-      .status(ready ? 200 : 503)
-      .json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets, ...detail });
+    const llmLimits = deps.llmLimiter ? { llmLimits: await limiterDetail(deps.llmLimiter) } : {};
+    const body = { status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets };
+    res.status(ready ? 200 : 503).json({ ...body, ...detail, ...llmLimits });
   };
 }
 

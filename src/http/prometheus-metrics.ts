@@ -39,6 +39,9 @@ const HELP: Record<string, string> = {
   lestrade_approvals_pending: 'Investigation runs paused until a human approves or denies their calls.',
   lestrade_approvals_oldest_pending_seconds: 'How long the oldest pending approval has waited (0 when none waits).',
   lestrade_budget_held: 'Investigations a budget holds back until it allows (budgets.*).',
+  lestrade_llm_limiter_waiting: 'LLM requests waiting for the shared rate limit, every process together.',
+  lestrade_llm_limit_used: 'Requests or tokens (kind) sent to the model in the last 60 s, every process together.',
+  lestrade_llm_limit: "The per-minute limit of requests or tokens (kind): configured, else the provider's headers.",
 };
 
 function counter<L extends string>(registers: Registry[], name: string, labelNames: L[]): Counter<L> {
@@ -171,6 +174,7 @@ function sharedGauges(r: Registry[]): SharedGauges {
   const pending = gauge(r, 'lestrade_approvals_pending', []);
   const oldest = gauge(r, 'lestrade_approvals_oldest_pending_seconds', []);
   const held = gauge(r, 'lestrade_budget_held', []);
+  const limiter = limiterGauges(r);
   return {
     set(state) {
       up.set(1);
@@ -179,10 +183,29 @@ function sharedGauges(r: Registry[]): SharedGauges {
       pending.set(state.approvalsPending);
       oldest.set(state.oldestApprovalSeconds ?? 0);
       held.set(state.budgetHeld);
+      limiter.set(state.llmLimit);
     },
     unknown() {
       up.set(0);
       for (const g of [jobs, pending, oldest, held]) g.reset();
+      limiter.set(undefined);
+    },
+  };
+}
+
+function limiterGauges(r: Registry[]) {
+  const waiting = gauge(r, 'lestrade_llm_limiter_waiting', ['model']);
+  const used = gauge(r, 'lestrade_llm_limit_used', ['model', 'kind']);
+  const limit = gauge(r, 'lestrade_llm_limit', ['model', 'kind']);
+  return {
+    set(s: SharedState['llmLimit']) {
+      for (const g of [waiting, used, limit]) g.reset();
+      if (!s) return;
+      waiting.set({ model: s.model }, s.waiting);
+      used.set({ model: s.model, kind: 'requests' }, s.requestsUsed);
+      used.set({ model: s.model, kind: 'tokens' }, s.tokensUsed);
+      if (s.requestsPerMinute !== null) limit.set({ model: s.model, kind: 'requests' }, s.requestsPerMinute);
+      if (s.tokensPerMinute !== null) limit.set({ model: s.model, kind: 'tokens' }, s.tokensPerMinute);
     },
   };
 }

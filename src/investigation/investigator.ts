@@ -9,6 +9,12 @@ import { runLoop, type LoopResult } from '../loop/run-loop.js';
 import type { PromptRenderer } from '../prompts/prompt-renderer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { Metrics } from '../observability/metrics.js';
+import type { LlmGate } from '../llm/limited-call.js';
+import type { LlmRateLimiter } from '../llm/rate-limiter.js';
+import type { Logger } from '../log.js';
+
+/** A run without a queue priority (the default "unknown" severity's). */
+const UNKNOWN_PRIORITY = 4;
 import type { Runbook } from '../runbooks/runbook.js';
 
 export interface InvestigatorDeps {
@@ -21,6 +27,9 @@ export interface InvestigatorDeps {
   budget?: ContextBudget;
   /** Counts and times each LLM request. */
   metrics?: Metrics;
+  /** The model's rate limiter shared through Redis (the service); without it requests go straight out (the CLI). */
+  limiter?: LlmRateLimiter;
+  log?: Pick<Logger, 'info' | 'warn'>;
   /** The operators' runbooks: those matching the issue are listed in its prompt. */
   runbooks?: { matching(issue: Issue): Runbook[] };
 }
@@ -36,6 +45,8 @@ export interface InvestigateOptions {
   approvals?: ApprovalOutcome;
   /** Keeps a tool output too large to send whole. */
   keepOutput?: (toolCallId: string, text: string) => Promise<void>;
+  /** The queue's priority of the issue (critical 1): its LLM requests take the rate limit in this order. */
+  priority?: number;
 }
 
 /** Builds the prompt for one issue and runs the loop over it. Shared by workers and the CLI. */
@@ -86,7 +97,15 @@ export class Investigator {
       keepOutput: opts.keepOutput,
       metrics: this.deps.metrics,
       plan: true,
+      gate: this.gate(opts.priority),
     });
+  }
+
+  private gate(priority: number | undefined): LlmGate | undefined {
+    const { limiter } = this.deps;
+    if (!limiter) return undefined;
+    const maxWaitMs = this.deps.llm.rateLimit.maxWaitSeconds * 1000;
+    return { limiter, priority: priority ?? UNKNOWN_PRIORITY, maxWaitMs, log: this.deps.log };
   }
 
   private freshState(issue: Issue): LoopState {

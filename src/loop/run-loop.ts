@@ -16,7 +16,7 @@ import { openTasksPushBack, planToolSpec, runTodoWrite, TODO_WRITE } from './pla
 import { toOpenAiTool } from './tool-specs.js';
 import type { StopCondition } from './stop-conditions.js';
 import { noMetrics, type Metrics } from '../observability/metrics.js';
-import { observeLlmCall } from '../llm/observe-llm-call.js';
+import { limitedCompletion, type LlmGate } from '../llm/limited-call.js';
 
 export interface LoopOptions {
   client: OpenAI;
@@ -47,6 +47,8 @@ export interface LoopOptions {
   metrics?: Metrics;
   /** Offers the todo_write plan tool, and sends an answer given with tasks still open back once. */
   plan?: boolean;
+  /** The model's shared rate limiter, at this run's priority; without it requests go straight out. */
+  gate?: LlmGate;
 }
 
 export interface LoopResult {
@@ -168,6 +170,7 @@ async function fitContext(
       tools,
       signal: opts.signal,
       metrics: opts.metrics,
+      gate: opts.gate,
     });
     tokens = budget.counter.conversation(state.messages, tools);
     // The compacted history is the new checkpoint.
@@ -191,7 +194,9 @@ function throwIfCancelled(signal: AbortSignal | undefined): void {
 async function callModel(state: LoopState, opts: LoopOptions, tools: ChatCompletionTool[]) {
   try {
     const observed = { metrics: opts.metrics ?? noMetrics, model: opts.model, baseUrl: opts.client.baseURL };
-    const response = await observeLlmCall(observed, () =>
+    const promptTokens = opts.gate ? promptSize(state, opts, tools) : 0;
+    const request = { observed, gate: opts.gate, promptTokens, signal: opts.signal };
+    const response = await limitedCompletion(request, () =>
       opts.client.chat.completions.create(
         {
           model: opts.model,
@@ -218,6 +223,12 @@ async function callModel(state: LoopState, opts: LoopOptions, tools: ChatComplet
 function toolSpecsNow(opts: LoopOptions): ChatCompletionTool[] {
   const specs = opts.executor.tools.map(toOpenAiTool);
   return opts.plan ? [planToolSpec(), ...specs] : specs;
+}
+
+/** The request's tokens as the context code counts them, or about 4 characters a token without it. */
+function promptSize(state: LoopState, opts: LoopOptions, tools: ChatCompletionTool[]): number {
+  if (opts.budget) return opts.budget.counter.conversation(state.messages, tools);
+  return Math.ceil(JSON.stringify(state.messages).length / 4);
 }
 
 async function runCall(

@@ -135,6 +135,7 @@ async function runBegun(
       pauseForApproval: true,
       keepOutput: (toolCallId: string, text: string) => deps.store.saveOutput(id, toolCallId, text),
       approvals: checkpoint?.awaiting ? await deps.runs.outcome(id) : undefined,
+      priority: job.opts.priority,
     };
     const result = await kind.run(checkpoint, opts);
     const outcome = await settle(inv, kind, result, deps);

@@ -9,6 +9,7 @@ import {
 } from '../redis/queue-names.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { keysOf } from '../redis/keys.js';
+import type { LimiterSnapshot, LlmRateLimiter } from '../llm/rate-limiter.js';
 
 /** What every process reports alike, because it is read from Redis at scrape time. */
 export interface SharedState {
@@ -19,6 +20,8 @@ export interface SharedState {
   oldestApprovalSeconds: number | null;
   /** Investigations a budget holds back (delayed until it allows). */
   budgetHeld: number;
+  /** The model's rate limit (src/llm/rate-limiter.ts), when an LLM is configured. */
+  llmLimit?: LimiterSnapshot;
 }
 
 /** BullMQ's job states we report ("completed" only grows with retention, so it is left out). */
@@ -45,6 +48,7 @@ export class SharedStateReader {
   constructor(
     private readonly redis: RedisClient,
     private readonly now: () => number = Date.now,
+    private readonly limiter?: LlmRateLimiter,
   ) {
     const prefix = keysOf(redis).queuePrefix;
     this.queues = new Map(
@@ -56,19 +60,20 @@ export class SharedStateReader {
   }
 
   async read(): Promise<SharedState> {
-    const [counts, backlog, approvals, budgetHeld] = await Promise.all([
+    const [counts, backlog, approvals, budgetHeld, llmLimit] = await Promise.all([
       Promise.all(
         [...this.queues].map(async ([queue, q]) => ({ queue, counts: await q.getJobCounts(...QUEUE_STATES) })),
       ),
       dispatchBacklog(this.redis),
       this.pendingApprovals(),
       this.heldByBudget(),
+      this.limiter?.snapshot(),
     ]);
     const queues: SharedState['queues'] = counts.flatMap(({ queue, counts: c }) =>
       QUEUE_STATES.map((state) => ({ queue, state, count: c[state] ?? 0 })),
     );
     queues.push({ queue: QUEUE_NAME, state: BACKLOG_STATE, count: backlog.count });
-    return { queues, ...approvals, budgetHeld };
+    return { queues, ...approvals, budgetHeld, ...(llmLimit ? { llmLimit } : {}) };
   }
 
   /**

@@ -63,6 +63,8 @@ export function createKeys(prefix: string = DEFAULT_PREFIX) {
     budgetStarts: (scope: string) => `${P}:budget:starts:${Buffer.from(scope).toString('base64url')}`,
     /** Token usage and cost of one day (see usage-ledger.ts). */
     usageDay: (date: string) => `${P}:usage:${date}`,
+    /** The LLM rate limiter of one model, shared by every process (see src/llm/rate-limiter.ts): one slot. */
+    llmLimit: (model: string) => `${P}:llmlimit:${digest(model)}`,
     /** Stands in a script's key list where an item has no key of that kind. */
     placeholder: () => `${P}:none`,
   };

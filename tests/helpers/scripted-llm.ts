@@ -25,7 +25,13 @@ export interface ChatRequest {
   [key: string]: unknown;
 }
 
-export type Script = (req: ChatRequest, call: number) => Reply | Promise<Reply>;
+/** Where a request came in: its path (a client's base URL may carry a prefix, e.g. /p1/v1) and headers. */
+export interface RequestMeta {
+  url: string;
+  headers: IncomingMessage['headers'];
+}
+
+export type Script = (req: ChatRequest, call: number, meta: RequestMeta) => Reply | Promise<Reply>;
 
 export interface ScriptedLlm {
   /** Base URL for the openai SDK (…/v1). */
@@ -57,7 +63,7 @@ export async function startScriptedLlm(script: Reply[] | Script): Promise<Script
     });
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    if (req.method === 'GET' && req.url === '/v1/models') {
+    if (req.method === 'GET' && /^(\/[\w-]+)*\/v1\/models$/.test(req.url ?? '')) {
       // What the openai SDK's models.list reads; /readyz probes it (src/llm/llm-probe.ts).
       models += 1;
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -69,7 +75,8 @@ export async function startScriptedLlm(script: Reply[] | Script): Promise<Script
       );
       return;
     }
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+    // Any prefix before /v1 is accepted, so clients can be told apart by their base URL (see RequestMeta).
+    if (req.method !== 'POST' || !/^(\/[\w-]+)*\/v1\/chat\/completions$/.test(req.url ?? '')) {
       res
         .writeHead(404, { 'content-type': 'application/json' })
         .end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
@@ -79,7 +86,7 @@ export async function startScriptedLlm(script: Reply[] | Script): Promise<Script
     const index = requests.length;
     requests.push(body);
     headers.push(req.headers);
-    const reply = await next(body, index);
+    const reply = await next(body, index, { url: req.url ?? '', headers: req.headers });
     if (res.destroyed) return;
     if (reply.status && reply.status >= 400) {
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });

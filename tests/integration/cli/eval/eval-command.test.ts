@@ -105,9 +105,9 @@ describe('lestrade eval: the LLM judge', () => {
   it('asks the judge one fact at a time, keeps its reasoning, and fails the case on one absent fact', async () => {
     const judged: string[] = [];
     const investigate = investigatingModel(cases, aliases);
-    const script: Script = (req, i) => {
+    const script: Script = (req, i, meta) => {
       const prompt = String(req.messages[0]?.content ?? '');
-      if (req.model !== 'judge') return investigate(req, i);
+      if (req.model !== 'judge') return investigate(req, i, meta);
       const fact = /Expected fact: (.*)/.exec(prompt)![1]!;
       judged.push(fact);
       expect(prompt).toMatch(/<answer-[0-9a-f]{12}>\n## Alert explanation/);
@@ -126,7 +126,8 @@ describe('lestrade eval: the LLM judge', () => {
 
   it('counts a judge reply that is not the JSON asked for as absent, quoting it', async () => {
     const investigate = investigatingModel(cases, aliases);
-    const script: Script = (req, i) => (req.model === 'judge' ? { content: 'yes, it is there' } : investigate(req, i));
+    const script: Script = (req, i, meta) =>
+      req.model === 'judge' ? { content: 'yes, it is there' } : investigate(req, i, meta);
     const { results } = await run(script, [ONE], { judge: undefined, judgeModel: 'judge' });
     expect(results[0]!.passed).toBe(false);
     expect(results[0]!.facts[0]!.reasoning).toContain('yes, it is there');
