@@ -67,6 +67,8 @@ export interface LoopState {
   question: string | null;
   /** Which conversation entry that question is (a retry or resume goes on; a new entry starts over). */
   questionEntry: number | null;
+  /** The usage when that question was asked: what the question cost is the difference (counted per question). */
+  questionUsage?: Usage | null;
   context: ContextStats;
 }
 
