@@ -15,6 +15,7 @@ const LAYERS = {
   render: 2,
   observability: 2,
   registration: 3,
+  runbooks: 3,
   config: 4,
   store: 5,
   tools: 5,

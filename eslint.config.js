@@ -73,6 +73,17 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs' },
   },
   {
+    // The dashboard's browser script (served as is, a classic script, outside tsconfig.json's project): browser
+    // globals and the plain rules; the type-checked rules need a TypeScript program this file is not part of.
+    files: ['src/dashboard/assets/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      sourceType: 'script',
+      globals: { ...globals.browser },
+      parserOptions: { projectService: false, program: null, project: false },
+    },
+  },
+  {
     // Tests and benchmarks may be long: a test reads best as one story.
     files: ['tests/**', 'bench/**'],
     rules: {

@@ -66,13 +66,15 @@ export async function investigateFromSource(
     await confirmPlan(plan, opts, prompter);
   }
   const target = writer && plan && !opts.dryRun ? { writer, plan } : null;
-  const results = await investigateAll(issues, { config, env, out, target, dryRun: plan && opts.dryRun ? plan : null });
+  const dryRun = plan && opts.dryRun ? plan : null;
+  const results = await investigateAll(issues, { config, env, log, out, target, dryRun });
   if (opts.jsonOutputFile) writeFileSync(opts.jsonOutputFile, `${JSON.stringify(results, null, 2)}\n`);
 }
 
 interface RunContext {
   config: Config;
   env: Env;
+  log: Logger;
   out: (s: string) => void;
   /** Where RCAs are written: the writer and the issues the plan allows. */
   target: { writer: RcaWriter; plan: WritePlan } | null;
@@ -82,7 +84,8 @@ interface RunContext {
 
 async function investigateAll(issues: Issue[], run: RunContext): Promise<unknown[]> {
   const { config, out } = run;
-  const { investigator } = await buildInvestigator(config, run.env);
+  const { investigator, runbooks } = await buildInvestigator(config, run.env);
+  for (const p of runbooks.problems) run.log.warn({ file: p.file, line: p.line }, `runbook skipped: ${p.reason}`);
   const results: unknown[] = [];
   for (const issue of issues) {
     const { answer, state } = await investigator.investigate(issue);

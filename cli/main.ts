@@ -14,6 +14,7 @@ import { startService, type RunningService } from './start-service.js';
 import { startupError } from './startup-error.js';
 import { packageVersion } from './version.js';
 import { addRemoteCommands } from './remote-commands.js';
+import { addEvalCommands } from './eval/register.js';
 
 const env = process.env;
 const program = new Command('lestrade')
@@ -120,6 +121,7 @@ toolsets
   });
 
 addRemoteCommands(program, env);
+addEvalCommands(program, env, config);
 
 function positiveInt(v: string): number {
   const n = Number(v);

@@ -135,35 +135,12 @@ export async function startService(
 
 /** Redis, the stores, intake with its dispatch sweep, the sources mounted, and the write-back queue. */
 async function startCore(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<Core> {
-  const redis = createFastFailRedis(redisUrl, config.redis.tls, config.redis.prefix);
-  redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection error'));
-  try {
-    await waitReady(redis, redisUrl, 15_000);
-  } catch (err) {
-    redis.disconnect();
-    throw err;
-  }
-  const redact = redactorFromConfig(config);
-  const store = new InvestigationStore(redis, config.queue, redact);
-  const runs = new RunControl(redis, config.queue.retentionSeconds, redact);
-  const continuations = new Continuations(redis, config.queue);
-  const policy = new IntakePolicy(config.intake);
+  const redis = await connectRedis(config, redisUrl, log);
   const clock = opts.clock ?? Date.now;
-  const ledger = new UsageLedger(redis, config.pricing, config.llm.model, clock);
-  const budgets = new BudgetGuard(redis, config.budgets, ledger, clock);
-  const intake = new Intake(redis, store, {
-    ...config.queue,
-    policy,
-    now: clock,
-    dispatchWindow: config.queue.dispatchWindow,
-  });
-  intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
+  const stores = openStores(redis, config, clock);
+  stores.intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
-  const version = buildVersion();
-  const shared = new SharedStateReader(redis);
-  const metrics = new PrometheusMetrics({ version, pricing: config.pricing, sharedState: () => shared.read() });
-  const tracing = startTracing(opts.env, version);
-  if (tracing) log.info({ url: tracing.url }, 'tracing on: spans go to the OTLP/HTTP endpoint');
+  const { shared, metrics, tracing } = startObservability(redis, config.pricing, opts.env, log);
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
   const routed = mountDestinations(destinationRegistry, config, {
@@ -175,17 +152,93 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   const workerClosers: Closer[] = [];
   const closers: Closer[] = [
     () => Promise.all(workerClosers.map((c) => c())),
-    () => intake.close(),
-    () => continuations.close(),
+    () => stores.intake.close(),
+    () => stores.continuations.close(),
     () => shared.close(),
     async () => tracing?.shutdown(),
   ];
+  const { writeBacks, requestWriteBack } = wireWriteBack(redis, config, stores, writers, routed.router, closers);
+  return {
+    config,
+    redisUrl,
+    log,
+    opts,
+    redis,
+    clock,
+    ...stores,
+    llmConfigured,
+    mounted,
+    writers,
+    writeBacks,
+    requestWriteBack,
+    routed,
+    closers,
+    workerClosers,
+    toolsets: null,
+    metrics,
+  };
+}
 
+/** A client that answered within 15 s, or none left open: waitReady's error names the URL. */
+async function connectRedis(config: Config, redisUrl: string, log: Logger): Promise<Core['redis']> {
+  const redis = createFastFailRedis(redisUrl, config.redis.tls, config.redis.prefix);
+  redis.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection error'));
+  try {
+    await waitReady(redis, redisUrl, 15_000);
+  } catch (err) {
+    redis.disconnect();
+    throw err;
+  }
+  return redis;
+}
+
+type Stores = Pick<Core, 'store' | 'runs' | 'continuations' | 'policy' | 'ledger' | 'budgets' | 'intake'>;
+
+/** The stores over Redis (secrets redacted on the way in), the budgets, and intake (its sweep not yet started). */
+function openStores(redis: Core['redis'], config: Config, clock: () => number): Stores {
+  const redact = redactorFromConfig(config);
+  const store = new InvestigationStore(redis, config.queue, redact);
+  const runs = new RunControl(redis, config.queue.retentionSeconds, redact);
+  const continuations = new Continuations(redis, config.queue);
+  const policy = new IntakePolicy(config.intake);
+  const ledger = new UsageLedger(redis, config.pricing, config.llm.model, clock);
+  const budgets = new BudgetGuard(redis, config.budgets, ledger, clock);
+  const intake = new Intake(redis, store, {
+    ...config.queue,
+    policy,
+    now: clock,
+    dispatchWindow: config.queue.dispatchWindow,
+  });
+  return { store, runs, continuations, policy, ledger, budgets, intake };
+}
+
+/** The metrics GET /metrics serves (over the state every process shares), and tracing when it is configured. */
+function startObservability(redis: Core['redis'], pricing: Config['pricing'], env: ServiceOptions['env'], log: Logger) {
+  const version = buildVersion();
+  const shared = new SharedStateReader(redis);
+  const metrics = new PrometheusMetrics({ version, pricing, sharedState: () => shared.read() });
+  const tracing = startTracing(env, version);
+  if (tracing) log.info({ url: tracing.url }, 'tracing on: spans go to the OTLP/HTTP endpoint');
+  return { shared, metrics, tracing };
+}
+
+/**
+ * The write-back and delivery queues: a completed investigation is written back to its source (when the source
+ * has a writer) and delivered to the routed destinations; intake's linked and resolved hooks feed them too.
+ */
+function wireWriteBack(
+  redis: Core['redis'],
+  config: Config,
+  { store, intake }: Stores,
+  writers: Map<string, RcaWriter>,
+  router: MountedDestinations['router'],
+  closers: Closer[],
+): Pick<Core, 'writeBacks' | 'requestWriteBack'> {
   const writeBacks = new WriteBackQueue(redis, store, {
     ...config.writeBack,
     retentionSeconds: config.queue.retentionSeconds,
   });
-  const deliveries = new DestinationQueue(redis, store, routed.router, {
+  const deliveries = new DestinationQueue(redis, store, router, {
     ...config.writeBack,
     retentionSeconds: config.queue.retentionSeconds,
   });
@@ -205,31 +258,7 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
     () => writeBacks.close(),
     () => deliveries.close(),
   );
-  return {
-    config,
-    redisUrl,
-    log,
-    opts,
-    redis,
-    store,
-    runs,
-    continuations,
-    policy,
-    clock,
-    ledger,
-    budgets,
-    intake,
-    llmConfigured,
-    mounted,
-    writers,
-    writeBacks,
-    requestWriteBack,
-    routed,
-    closers,
-    workerClosers,
-    toolsets: null,
-    metrics,
-  };
+  return { writeBacks, requestWriteBack };
 }
 
 /** Route warnings; credentials checked in the background: reported, never fatal (off ones are in the summary). */
@@ -294,8 +323,9 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
     intake,
     writeBacks,
   } = core;
-  const { investigator, toolsets } = await buildInvestigator(config, opts.env, core.metrics);
+  const { investigator, toolsets, runbooks } = await buildInvestigator(config, opts.env, core.metrics);
   core.toolsets = toolsets.statuses;
+  for (const p of runbooks.problems) log.warn({ file: p.file, line: p.line }, `runbook skipped: ${p.reason}`);
   const onCompleted = async (inv: Investigation) => {
     await core.requestWriteBack(inv);
     // Incidents linked to this investigation were waiting for its RCA.
@@ -320,6 +350,7 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
   );
   // A job taken leaves room in BullMQ's window for the storm's backlog (see job-dispatcher.ts).
   worker.on('active', () => {
+    // A failed kick loses nothing: the dispatch sweep (startDispatchSweep) adds the same jobs on its next tick.
     intake.flush().catch(() => undefined);
   });
   const expiries = startExpiryWorker(workerRedis, runs, continuations, log);

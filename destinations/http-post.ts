@@ -35,6 +35,7 @@ export async function postOnce(key: string, opts: PostOptions, ctx: DeliveryCont
   } catch (err) {
     throw vendorUnreachable(opts.vendor, err);
   }
+  // A body we cannot read is judged by the status alone: the empty text only loses the vendor's error detail.
   const text = await res.text().catch(() => '');
   if (!res.ok) {
     const failure = vendorFailure(opts.vendor, res.status, (h) => res.headers.get(h), text);

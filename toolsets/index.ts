@@ -3,11 +3,18 @@ import type { Config } from '../src/config/schema.js';
 import type { Toolset } from '../src/tools/types.js';
 import { createBashToolset } from './bash/index.js';
 import { createPrometheusToolset } from './prometheus/index.js';
+import type { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
+import { createRunbookToolset } from './runbooks/index.js';
 
 /** The folder of YAML toolsets shipped with Lestrade (kubernetes, ...). */
 export const BUILTIN_YAML_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 /** Toolsets written in TypeScript, built from configuration. */
-export function builtinToolsets(config: Config): Toolset[] {
-  return [createPrometheusToolset(config.toolsets.prometheus), createBashToolset(config.toolsets.bash)];
+export function builtinToolsets(config: Config, runbooks: RunbookCatalog): Toolset[] {
+  const { allowedHosts, maxBytes, timeoutSeconds, cacheSeconds } = config.runbooks;
+  return [
+    createPrometheusToolset(config.toolsets.prometheus),
+    createBashToolset(config.toolsets.bash),
+    createRunbookToolset(runbooks, { allowedHosts, maxBytes, timeoutMs: timeoutSeconds * 1000, cacheSeconds }),
+  ];
 }

@@ -43,7 +43,7 @@ export async function findInHistory(
         }),
       channel,
     );
-    const found = (r.messages as SlackMessageSeen[] | undefined)?.find((m) => isOurs(m, me, marker));
+    const found = r.messages?.find((m) => isOurs(m, me, marker));
     if (found?.ts) return found.ts;
     cursor = r.response_metadata?.next_cursor || undefined;
     if (!cursor) return null;
@@ -72,9 +72,7 @@ export async function findInThread(
         }),
       channel,
     );
-    const found = (r.messages as SlackMessageSeen[] | undefined)?.find(
-      (m) => m.ts !== parentTs && isOurs(m, me, marker),
-    );
+    const found = r.messages?.find((m) => m.ts !== parentTs && isOurs(m, me, marker));
     if (found?.ts) return found.ts;
     cursor = r.response_metadata?.next_cursor || undefined;
     if (!cursor) return null;

@@ -78,10 +78,16 @@ function list(t: Tokens.List, opts: MrkdwnOptions, depth: number): string {
         c.type === 'list' ? list(c as Tokens.List, opts, depth + 1) : block(c, opts),
       );
       const body = parts.filter((p) => p !== '').join('\n');
-      const check = item.task ? (item.checked ? '☑ ' : '☐ ') : '';
+      const check = taskBox(item);
       return `${'    '.repeat(depth)}${bullet} ${check}${body}`;
     })
     .join('\n');
+}
+
+/** A task-list item's box: ticked or empty; nothing for an item that is not a task. */
+function taskBox(item: Tokens.ListItem): string {
+  if (!item.task) return '';
+  return item.checked ? '☑ ' : '☐ ';
 }
 
 function inline(tokens: readonly Token[] | undefined, opts: MrkdwnOptions): string {

@@ -95,7 +95,7 @@ class ThreadWrite {
         : await this.storedReply(channelId);
     const updated = await this.refreshParent(channelId, parent);
     const ts = reply?.ts ?? parent.ts;
-    const action = created || reply?.created ? 'created' : updated ? 'updated' : 'unchanged';
+    const action = deliveryAction(created || reply?.created === true, updated);
     return { id: `${channelId}/${ts}`, url: this.permalink(channelId, ts, parent.ts), action };
   }
 
@@ -214,6 +214,11 @@ class ThreadWrite {
     const link = `${base.replace(/\/?$/, '/')}archives/${channel}/p${ts.replace('.', '')}`;
     return ts === parentTs ? link : `${link}?thread_ts=${parentTs}&cid=${channel}`;
   }
+}
+
+function deliveryAction(created: boolean, updated: boolean): Delivered['action'] {
+  if (created) return 'created';
+  return updated ? 'updated' : 'unchanged';
 }
 
 function parseRecord(text: string | null): ParentRecord | null {

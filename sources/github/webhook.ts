@@ -37,21 +37,7 @@ export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger)
   const onIssues = async (e: IssuesEvent): Promise<DeliveryOutcome> => {
     const d = decideIssuesEvent(e, config);
     if (d.kind === 'ignore') return ignored(d.reason);
-    if (d.kind === 'resolve') {
-      const closed = { ...e.issue, state: 'closed' } as GhIssue;
-      const issue = toIssue(closed, {
-        repo: e.repository.full_name,
-        instance: api.instance,
-        trigger: { kind: 'label' },
-        comments: [],
-        botLogin: null,
-      });
-      return {
-        kind: 'issues',
-        issues: [issue],
-        log: { repo: e.repository.full_name, number: e.issue.number, action: e.action },
-      };
-    }
+    if (d.kind === 'resolve') return closedIssue(e, api);
     if (d.kind !== 'label') return ignored(`issues.${e.action} is not a trigger`);
     const [owner = '', repo = ''] = e.repository.full_name.split('/');
     const perm = await api.permission(owner, repo, d.labeller);
@@ -85,6 +71,23 @@ export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger)
       if (event === 'issue_comment') return onComment(readJson(body, IssueCommentEventSchema));
       return ignored(`event ${event ?? '(no X-GitHub-Event)'} is not handled`);
     },
+  };
+}
+
+/** A closed issue: delivered as closed, which marks its investigation resolved. */
+function closedIssue(e: IssuesEvent, api: GitHubApi): DeliveryOutcome {
+  const closed = { ...e.issue, state: 'closed' } as GhIssue;
+  const issue = toIssue(closed, {
+    repo: e.repository.full_name,
+    instance: api.instance,
+    trigger: { kind: 'label' },
+    comments: [],
+    botLogin: null,
+  });
+  return {
+    kind: 'issues',
+    issues: [issue],
+    log: { repo: e.repository.full_name, number: e.issue.number, action: e.action },
   };
 }
 

@@ -21,6 +21,8 @@ const SearchResultsSchema = z.object({
   isLast: z.boolean().optional(),
 });
 
+type CommentCall = 'listComments' | 'getComment' | 'getMarkerProperty' | 'addComment' | 'updateComment';
+
 export const REQUEST_TIMEOUT_MS = 15_000;
 
 /**
@@ -33,7 +35,6 @@ export function cloudApi(site: string, email: string, apiToken: string): JiraApi
     authentication: { basic: { email, apiToken } },
     baseRequestConfig: { timeout: REQUEST_TIMEOUT_MS },
   });
-  const asDoc = (body: unknown) => body as Version3Models.Document;
   return {
     deployment: 'cloud',
     site,
@@ -65,6 +66,16 @@ export function cloudApi(site: string, email: string, apiToken: string): JiraApi
           : null;
       return { issues: page.issues, next };
     },
+    ...commentCalls(client),
+    ...permissionCalls(client),
+  };
+}
+
+const asDoc = (body: unknown) => body as Version3Models.Document;
+
+/** The issue's comments: paged, one by one, our marker property, and our writes. */
+function commentCalls(client: Version3Client): Pick<JiraApi, CommentCall> {
+  return {
     async listComments(key, startAt) {
       const data = await call(`list comments of ${key}`, () =>
         client.issueComments.getComments({
@@ -114,6 +125,12 @@ export function cloudApi(site: string, email: string, apiToken: string): JiraApi
       );
       return parseAnswer(CommentSchema, data, 'edited comment');
     },
+  };
+}
+
+/** Who may ask: a user's groups, a project's roles and each role's actors. */
+function permissionCalls(client: Version3Client): Pick<JiraApi, 'userGroups' | 'projectRoles' | 'roleActors'> {
+  return {
     async userGroups(user) {
       const what = `groups of ${user.displayName ?? 'a user'}`;
       return groupNames(

@@ -22,6 +22,8 @@ const SearchResultsSchema = z.object({
   total: z.int().optional(),
 });
 
+type CommentCall = 'listComments' | 'getComment' | 'getMarkerProperty' | 'addComment' | 'updateComment';
+
 /**
  * Jira Data Center through jira.js's Version2Client: the personal access token goes out as
  * `Authorization: Bearer <pat>`, which jira.js does for `authentication.oauth2.accessToken`
@@ -34,7 +36,6 @@ export function dataCenterApi(site: string, pat: string): JiraApi {
     authentication: { oauth2: { accessToken: pat } },
     baseRequestConfig: { timeout: REQUEST_TIMEOUT_MS },
   });
-  const asText = (body: unknown) => String(body);
   return {
     deployment: 'datacenter',
     site,
@@ -58,6 +59,16 @@ export function dataCenterApi(site: string, pat: string): JiraApi {
       const more = page.issues.length > 0 && (page.total === undefined || after < page.total);
       return { issues: page.issues, next: more ? String(after) : null };
     },
+    ...commentCalls(client),
+    ...permissionCalls(client),
+  };
+}
+
+const asText = (body: unknown) => String(body);
+
+/** The issue's comments: paged, one by one, our marker property, and our writes. */
+function commentCalls(client: Version2Client): Pick<JiraApi, CommentCall> {
+  return {
     async listComments(key, startAt) {
       const data = await call(`list comments of ${key}`, () =>
         client.issueComments.getComments({
@@ -107,6 +118,12 @@ export function dataCenterApi(site: string, pat: string): JiraApi {
       );
       return parseAnswer(CommentSchema, data, 'edited comment');
     },
+  };
+}
+
+/** Who may ask: a user's groups, a project's roles and each role's actors. */
+function permissionCalls(client: Version2Client): Pick<JiraApi, 'userGroups' | 'projectRoles' | 'roleActors'> {
+  return {
     async userGroups(user) {
       const what = `groups of ${user.displayName ?? 'a user'}`;
       // jira.js's v2 getUser takes only accountId; Data Center names users by username.

@@ -30,11 +30,10 @@ export function mountDestinations(
   }
   const router = compileRouter(
     config.destinations,
-    registrations.map((r) => ({
-      name: r.name,
-      on: destinations.has(r.name),
-      ...(r.targetError ? { targetError: r.targetError } : {}),
-    })),
+    registrations.map((r) => {
+      const targetError = r.targetError?.bind(r);
+      return { name: r.name, on: destinations.has(r.name), ...(targetError ? { targetError } : {}) };
+    }),
   );
   return { destinations, router, status, check: () => checkAll(destinations, status, ctx.log) };
 }

@@ -44,6 +44,8 @@ const ENV_MAP: EnvBinding[] = [
   ['LESTRADE_BASH_SANDBOX', ['toolsets', 'bash', 'sandbox'], 'string'],
   ['LESTRADE_PUBLIC_URL', ['server', 'publicUrl'], 'string'],
   ['LESTRADE_TEMPLATES_DIR', ['templatesDir'], 'string'],
+  ['LESTRADE_RUNBOOKS_DIR', ['runbooks', 'dirs'], 'list'],
+  ['LESTRADE_RUNBOOK_HOSTS', ['runbooks', 'allowedHosts'], 'list'],
   ['LOG_LEVEL', ['log', 'level'], 'string'],
   ['LESTRADE_LOG_FORMAT', ['log', 'format'], 'string'],
 ];
@@ -99,6 +101,11 @@ function readYamlFile(path: string): Record<string, unknown> {
 
 function coerce(name: string, value: string, type: EnvBinding[2]): unknown {
   if (type === 'string') return value;
+  if (type === 'list')
+    return value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
   if (type === 'boolean') {
     if (/^(true|1|yes|on)$/i.test(value)) return true;
     if (/^(false|0|no|off)$/i.test(value)) return false;

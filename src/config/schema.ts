@@ -228,6 +228,20 @@ const baseShape = {
     .prefault({}),
   /** A folder whose templates override the built-in ones of the same name. */
   templatesDir: z.string().optional(),
+  /** The operators' runbooks (docs/runbooks.md): Markdown files with front matter, and runbook URLs. */
+  runbooks: z
+    .strictObject({
+      /** Folders of `*.md` runbooks (searched recursively). */
+      dirs: z.array(z.string().min(1)).default([]),
+      /** Hosts whose runbook URLs (an alert's runbook_url) fetch_runbook may read: `wiki.example.com`, `*.example.com`. */
+      allowedHosts: z.array(z.string().regex(/^(\*\.)?[A-Za-z0-9.-]+$/, 'a host name, or *.domain')).default([]),
+      /** The most of one runbook URL's answer that is read. */
+      maxBytes: z.int().min(1_024).max(10_485_760).default(262_144),
+      timeoutSeconds: z.number().positive().max(120).default(10),
+      /** How long a fetched runbook URL is remembered. */
+      cacheSeconds: z.int().min(0).default(300),
+    })
+    .prefault({}),
   log: z
     .strictObject({
       level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),

@@ -46,7 +46,7 @@ export function requireSignIn(req: Request, res: Response, next: NextFunction): 
  * (header or form field). SameSite=Strict already keeps the cookie off other sites' requests.
  */
 export function csrfOk(req: Request, session: Session): boolean {
-  const sent = req.get(CSRF_HEADER) ?? (typeof req.body?._csrf === 'string' ? (req.body._csrf as string) : '');
+  const sent = req.get(CSRF_HEADER) ?? formField(req, '_csrf');
   return sameOrigin(req) && sent.length > 0 && same(sent, session.csrf);
 }
 
@@ -75,7 +75,7 @@ export function signInRoutes(deps: AuthDeps, renderLogin: (res: Response, error?
   router.post('/login', form, async (req, res) => {
     if (deps.apiTokens.length === 0) return res.redirect(303, '/');
     if (!sameOrigin(req)) return refuse(res, 'sign-in refused: the form must be posted from this site');
-    const token = typeof req.body?.token === 'string' ? (req.body.token as string) : '';
+    const token = formField(req, 'token');
     if (!token || !checkAuthorization(`Bearer ${token}`, { bearerTokens: deps.apiTokens })) {
       res.status(401);
       return renderLogin(res, 'That is not one of the tokens in LESTRADE_API_TOKEN.');
@@ -97,4 +97,12 @@ export function signInRoutes(deps: AuthDeps, renderLogin: (res: Response, error?
 
 function refuse(res: Response, why: string): void {
   res.status(403).type('text/plain').send(why);
+}
+
+/** A string field of the posted form ('' when the body is no form or the field is missing or not a string). */
+function formField(req: Request, name: string): string {
+  const body: unknown = req.body;
+  if (typeof body !== 'object' || body === null) return '';
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : '';
 }

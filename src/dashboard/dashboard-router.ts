@@ -63,7 +63,7 @@ async function queuePage(deps: DashboardDeps, render: RenderPage, res: Response)
 }
 
 async function listPage(deps: DashboardDeps, render: RenderPage, req: Request, res: Response): Promise<void> {
-  const filters = readFilters(req.query as Record<string, unknown>);
+  const filters = readFilters(req.query);
   const view = await listView(deps.store, deps.redis, filters);
   const query = (over: Record<string, string | number>) => {
     const params = new URLSearchParams();

@@ -43,7 +43,7 @@ export interface ListView {
 
 /** Query parameters as filters; anything unknown is ignored rather than refused (a page, not an API). */
 export function readFilters(query: Record<string, unknown>): ListFilters {
-  const str = (k: string) => (typeof query[k] === 'string' ? (query[k] as string).slice(0, 200) : '');
+  const str = (k: string) => (typeof query[k] === 'string' ? query[k].slice(0, 200) : '');
   const page = Number(str('page'));
   return {
     status: (STATUSES as readonly string[]).includes(str('status')) ? str('status') : '',

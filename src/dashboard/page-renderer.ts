@@ -43,7 +43,7 @@ export function createPageRenderer() {
   env.addFilter('duration', formatDuration);
   env.addFilter('time', formatTime);
   env.addFilter('pretty', (v: unknown) => JSON.stringify(v, null, 2));
-  env.addFilter('statusLabel', (s: unknown) => String(s ?? '').replace(/_/g, ' '));
+  env.addFilter('statusLabel', (s: unknown) => (typeof s === 'string' ? s.replace(/_/g, ' ') : ''));
   return (res: Response, view: string, context: Record<string, unknown>, status = 200): void => {
     const { session, authEnabled } = res.locals as SignedIn;
     const html = env.render(view, { ...context, csrf: session?.csrf ?? '', authEnabled, signedIn: Boolean(session) });

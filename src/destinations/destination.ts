@@ -89,5 +89,5 @@ export interface DestinationRegistration<C = unknown> {
   create(config: C, ctx: SourceContext): Destination;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds destinations of every config type
 export type AnyDestination = DestinationRegistration<any>;

@@ -47,18 +47,7 @@ export async function runDelivery(
   const target = rest.length ? rest.join(':') : null;
   const destination = deps.destinations.get(name ?? '');
   const current = inv.writeBacks.find((w) => w.destination === job.ref);
-  const record = (patch: Partial<WriteBackRecord>): WriteBackRecord & { destination: string } => ({
-    status: 'pending',
-    commentId: null,
-    url: null,
-    error: null,
-    ...current,
-    target: destination?.describe(target) ?? job.ref,
-    destination: job.ref,
-    attempts: attempt,
-    updatedAt: new Date().toISOString(),
-    ...patch,
-  });
+  const record = recorder(job.ref, attempt, current, () => destination?.describe(target) ?? job.ref);
   if (!destination) {
     await deps.store.saveDestinationWriteBack(
       inv.id,
@@ -89,21 +78,55 @@ export async function runDelivery(
     return 'written';
   } catch (err) {
     if (err instanceof DestinationBusyError) return 'waiting';
-    const message = err instanceof Error ? err.message : String(err);
-    const permanent = err instanceof PermanentError || lastAttempt;
-    // A resolve that fails leaves the RCA's record as it was written; only its own state is logged.
-    if (job.event === 'completed' || current?.status !== 'written') {
-      await deps.store.saveDestinationWriteBack(
-        inv.id,
-        record({ status: permanent ? 'failed' : 'pending', error: message }),
-      );
-    }
-    deps.log[permanent ? 'error' : 'warn'](
-      { id: inv.id, destination: job.ref, err: message },
-      permanent ? 'delivery failed' : 'delivery will be retried',
-    );
-    throw err instanceof PermanentError || err instanceof RetryableError
-      ? err
-      : new RetryableError(message, { cause: err });
+    return await failed(err, job, inv.id, current?.status, lastAttempt, record, deps);
   }
+}
+
+type DestinationRecord = WriteBackRecord & { destination: string };
+type Recorder = (patch: Partial<WriteBackRecord>) => DestinationRecord;
+
+/** The destination's record as it stands (or a pending one), with this attempt and the patch applied. */
+function recorder(
+  ref: string,
+  attempt: number,
+  current: WriteBackRecord | undefined,
+  describe: () => string,
+): Recorder {
+  return (patch) => ({
+    status: 'pending',
+    commentId: null,
+    url: null,
+    error: null,
+    ...current,
+    target: describe(),
+    destination: ref,
+    attempts: attempt,
+    updatedAt: new Date().toISOString(),
+    ...patch,
+  });
+}
+
+/** A failed attempt: recorded (failed when permanent or the last, pending otherwise), logged, and thrown typed. */
+async function failed(
+  err: unknown,
+  job: DeliveryJobData,
+  id: string,
+  currentStatus: WriteBackRecord['status'] | undefined,
+  lastAttempt: boolean,
+  record: Recorder,
+  deps: DeliveryDeps,
+): Promise<never> {
+  const message = err instanceof Error ? err.message : String(err);
+  const permanent = err instanceof PermanentError || lastAttempt;
+  // A resolve that fails leaves the RCA's record as it was written; only its own state is logged.
+  if (job.event === 'completed' || currentStatus !== 'written') {
+    await deps.store.saveDestinationWriteBack(id, record({ status: permanent ? 'failed' : 'pending', error: message }));
+  }
+  deps.log[permanent ? 'error' : 'warn'](
+    { id, destination: job.ref, err: message },
+    permanent ? 'delivery failed' : 'delivery will be retried',
+  );
+  throw err instanceof PermanentError || err instanceof RetryableError
+    ? err
+    : new RetryableError(message, { cause: err });
 }

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import express, { type Express } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake-queue.js';
@@ -73,39 +73,7 @@ export function createApp(deps: AppDeps): Express {
   });
   // ?scope=intake: ready when a webhook can be taken (Redis answers); the model is reported, not required,
   // so an LLM outage keeps the receivers in a load balancer while accepted work waits in the queue.
-  app.get('/readyz', async (req, res) => {
-    const intakeOnly = req.query.scope === 'intake';
-    const redis = await deps.redis.ping().then(
-      () => 'ok',
-      (err: Error) => `unreachable: ${err.message}`,
-    );
-    // The queue's numbers only inform: readiness is Redis's ping, which reports its own failure above.
-    const queue = await deps.intake.waitingStats().catch(() => null);
-    const waiting = queue?.waiting;
-    const llm = deps.llmConfigured
-      ? await (deps.llmProbe?.check() ?? 'ok')
-      : `not configured: investigations are queued and wait for an LLM${waiting ? ` (${waiting} waiting)` : ''}`;
-    const ready = redis === 'ok' && (intakeOnly || llm === 'ok');
-    // Budgets hold work back without making the service unready: the queue still takes it.
-    const limits = deps.budgets?.enabled ? withReached(await deps.budgets.status().catch(() => [])) : undefined;
-    const budgets = limits
-      ? {
-          budgets: limits,
-          ...(limits.some((l) => l.reached)
-            ? {
-                heldBack: `budget reached: ${limits
-                  .filter((l) => l.reached)
-                  .map((l) => l.scope)
-                  .join(', ')}; queued work waits`,
-              }
-            : {}),
-        }
-      : {};
-    const destinations = deps.destinations ? { destinations: deps.destinations() } : {};
-    res
-      .status(ready ? 200 : 503)
-      .json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets, ...destinations });
-  });
+  app.get('/readyz', readiness(deps));
   if (deps.metrics) app.get('/metrics', metricsRoute(deps.metrics, deps.metricsTokens ?? []));
   const sessions = new SessionStore(deps.redis);
   // A bearer token, or a signed-in dashboard session (its actions carrying the CSRF token).
@@ -148,4 +116,39 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(errorHandler(deps.log));
   return app;
+}
+
+/** GET /readyz: Redis, the model, the queue, budgets and destinations; 503 unless Redis (and the model) answer. */
+function readiness(deps: AppDeps): (req: Request, res: Response) => Promise<void> {
+  return async (req, res) => {
+    const intakeOnly = req.query.scope === 'intake';
+    const redis = await deps.redis.ping().then(
+      () => 'ok',
+      (err: Error) => `unreachable: ${err.message}`,
+    );
+    // The queue's numbers only inform: readiness is Redis's ping, which reports its own failure above.
+    const queue = await deps.intake.waitingStats().catch(() => null);
+    const waiting = queue?.waiting;
+    const llm = deps.llmConfigured
+      ? await (deps.llmProbe?.check() ?? 'ok')
+      : `not configured: investigations are queued and wait for an LLM${waiting ? ` (${waiting} waiting)` : ''}`;
+    const ready = redis === 'ok' && (intakeOnly || llm === 'ok');
+    const budgets = await budgetReport(deps.budgets);
+    const destinations = deps.destinations ? { destinations: deps.destinations() } : {};
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets, ...destinations });
+  };
+}
+
+/** The budgets for /readyz, and which hold work back: they never make the service unready (the queue takes it). */
+async function budgetReport(guard: BudgetGuard | undefined): Promise<Record<string, unknown>> {
+  // A budget status that fails to load is left out of the report rather than failing readiness.
+  const limits = guard?.enabled ? withReached(await guard.status().catch(() => [])) : undefined;
+  if (!limits) return {};
+  const reached = limits.filter((l) => l.reached).map((l) => l.scope);
+  return {
+    budgets: limits,
+    ...(reached.length ? { heldBack: `budget reached: ${reached.join(', ')}; queued work waits` } : {}),
+  };
 }

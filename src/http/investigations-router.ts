@@ -17,7 +17,7 @@ export function investigationsRouter(
     : { notice: 'no LLM configured: queued investigations wait until one is (set OPENAI_API_KEY or OPENAI_BASE_URL)' };
 
   router.get('/', async (req, res) => {
-    const { limit, offset, filter } = parseListQuery(req.query as Record<string, unknown>);
+    const { limit, offset, filter } = parseListQuery(req.query);
     const [items, queue] = await Promise.all([store.list(limit, offset, filter), waitingStats?.()]);
     res.json({ items, ...(queue ? { queue } : {}), ...waiting });
   });

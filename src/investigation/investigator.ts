@@ -9,6 +9,7 @@ import { runLoop, type LoopResult } from '../loop/run-loop.js';
 import type { PromptRenderer } from '../prompts/prompt-renderer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { Metrics } from '../observability/metrics.js';
+import type { Runbook } from '../runbooks/runbook.js';
 
 export interface InvestigatorDeps {
   client: OpenAI;
@@ -20,6 +21,8 @@ export interface InvestigatorDeps {
   budget?: ContextBudget;
   /** Counts and times each LLM request. */
   metrics?: Metrics;
+  /** The operators' runbooks: those matching the issue are listed in its prompt. */
+  runbooks?: { matching(issue: Issue): Runbook[] };
 }
 
 export interface InvestigateOptions {
@@ -89,10 +92,18 @@ export class Investigator {
   }
 
   private freshState(issue: Issue): LoopState {
-    const ctx = { issue, toolsets: this.deps.toolsets, now: new Date().toISOString() };
-    return initialState([
-      { role: 'system', content: this.deps.prompts.render('system', ctx) },
-      { role: 'user', content: this.deps.prompts.render('investigate', ctx) },
-    ]);
+    const runbooks = (this.deps.runbooks?.matching(issue) ?? []).map(({ id, title, description }) => ({
+      id,
+      title,
+      description,
+    }));
+    const ctx = { issue, toolsets: this.deps.toolsets, runbooks, now: new Date().toISOString() };
+    return initialState(
+      [
+        { role: 'system', content: this.deps.prompts.render('system', ctx) },
+        { role: 'user', content: this.deps.prompts.render('investigate', ctx) },
+      ],
+      runbooks.map(({ id, title }) => ({ id, title, how: 'matched' as const })),
+    );
   }
 }

@@ -1,4 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { RunbookUse } from './runbook-use.js';
 import type { ToolResult } from './tool-result.js';
 
 export interface Usage {
@@ -70,9 +71,11 @@ export interface LoopState {
   /** The usage when that question was asked: what the question cost is the difference (counted per question). */
   questionUsage?: Usage | null;
   context: ContextStats;
+  /** The operators' runbooks listed in the prompt (absent in checkpoints older than runbooks). */
+  runbooks?: RunbookUse[];
 }
 
-export function initialState(messages: ChatCompletionMessageParam[]): LoopState {
+export function initialState(messages: ChatCompletionMessageParam[], runbooks?: RunbookUse[]): LoopState {
   return {
     messages,
     steps: 0,
@@ -85,5 +88,6 @@ export function initialState(messages: ChatCompletionMessageParam[]): LoopState 
     question: null,
     questionEntry: null,
     context: { windowTokens: 0, peakTokens: 0, compactions: [] },
+    ...(runbooks?.length ? { runbooks } : {}),
   };
 }

@@ -35,6 +35,8 @@ export const SAMPLE_ISSUE: Issue = {
 export interface PromptContext {
   issue: Issue;
   toolsets: Array<{ name: string; description: string }>;
+  /** The operators' runbooks that match the issue: instructions from the operators, listed outside the fence. */
+  runbooks?: Array<{ id: string; title: string; description: string }>;
   now: string;
 }
 
@@ -58,6 +60,7 @@ export class PromptRenderer {
     const sample = {
       issue: SAMPLE_ISSUE,
       toolsets: [{ name: 'sample', description: 'a sample toolset' }],
+      runbooks: [{ id: 'sample/runbook', title: 'A sample runbook', description: 'what it is for' }],
       now: SAMPLE_ISSUE.startedAt,
     };
     for (const name of TEMPLATE_NAMES) this.render(name, sample);

@@ -10,6 +10,7 @@ import type { Phase, RunControl } from '../store/run-control.js';
 import type { WorkerHooks } from './admission.js';
 import type { CancelSignals } from './cancel-signals.js';
 import type { Continuations } from './continuations.js';
+import { runbooksUsed } from '../runbooks/runbooks-used.js';
 import type { InvestigationJobData } from '../redis/queue-names.js';
 import type { InvestigationOutcome, Metrics } from '../observability/metrics.js';
 import { GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
@@ -163,7 +164,7 @@ async function settle(
   const { id } = inv;
   const { phase } = kind;
   const { usage, toolCalls, context } = result.state;
-  const progress = { toolCalls: toolCalls.map(toToolCallRecord), usage, context };
+  const progress = { toolCalls: toolCalls.map(toToolCallRecord), usage, context, runbooks: runbooksUsed(result.state) };
   if (result.finishReason === 'awaiting_approval') {
     const turn = result.state.awaiting!;
     // The expiry job first: if this process dies after pausing, the pause still ends.

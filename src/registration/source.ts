@@ -6,7 +6,7 @@ import type { RcaWriter } from '../render/rca-writer.js';
 export type Env = Record<string, string | undefined>;
 
 /** Where one environment variable lands inside a source's config slice (`sources.<name>`). */
-export type EnvBinding = [variable: string, path: string[], type: 'string' | 'int' | 'number' | 'boolean'];
+export type EnvBinding = [variable: string, path: string[], type: 'string' | 'int' | 'number' | 'boolean' | 'list'];
 
 /** A webhook delivery as it arrived: header names in lower case, the body raw and unparsed. */
 export interface Delivery {
@@ -117,5 +117,5 @@ export interface SourceRegistration<C = unknown> {
   pull?: PullSpec<C>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds sources of every config type
 export type AnySource = SourceRegistration<any>;

@@ -95,6 +95,9 @@ const StateSchema = z.strictObject({
       }),
     ),
   }),
+  runbooks: z
+    .array(z.strictObject({ id: z.string(), title: z.string(), how: z.enum(['matched', 'fetched']) }))
+    .optional(),
 });
 
 const CheckpointSchema = z.strictObject({

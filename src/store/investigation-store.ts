@@ -1,3 +1,4 @@
+import type { RunbookUse } from '../model/runbook-use.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Issue, Severity } from '../issue.js';
 import { hasFilter, matches, type ListFilter } from './list-filter.js';
@@ -209,6 +210,7 @@ export class InvestigationStore {
       usage: LoopState['usage'];
       linkHosts?: string[];
       context?: LoopState['context'];
+      runbooks?: RunbookUse[];
     },
   ): Promise<boolean> {
     const now = new Date().toISOString();
@@ -223,6 +225,7 @@ export class InvestigationStore {
       updatedAt: now,
       approvals: '',
       ...(r.context ? { context: JSON.stringify(r.context) } : {}),
+      ...(r.runbooks ? { runbooks: JSON.stringify(r.runbooks) } : {}),
     };
     return this.changed(
       id,
@@ -239,12 +242,18 @@ export class InvestigationStore {
   /** Progress of a run that is not finished (tool calls, usage, context), for the API. */
   async saveProgress(
     id: string,
-    p: { toolCalls: ToolCallRecord[]; usage: LoopState['usage']; context: LoopState['context'] },
+    p: {
+      toolCalls: ToolCallRecord[];
+      usage: LoopState['usage'];
+      context: LoopState['context'];
+      runbooks?: RunbookUse[];
+    },
   ): Promise<void> {
     await this.update(id, {
       toolCalls: JSON.stringify(this.redact.deep(p.toolCalls)),
       usage: JSON.stringify(p.usage),
       context: JSON.stringify(p.context),
+      ...(p.runbooks ? { runbooks: JSON.stringify(p.runbooks) } : {}),
     });
   }
 
@@ -396,6 +405,7 @@ export class InvestigationStore {
           : null,
       conversation: conversationOf(h),
       context: h.context ? (JSON.parse(h.context) as Investigation['context']) : null,
+      runbooks: h.runbooks ? (JSON.parse(h.runbooks) as RunbookUse[]) : [],
       ...extraFields(h),
     };
   }

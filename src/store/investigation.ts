@@ -1,3 +1,4 @@
+import type { RunbookUse } from '../model/runbook-use.js';
 import type { Issue, Severity } from '../issue.js';
 import type { ContextStats, Usage } from '../model/loop-state.js';
 import type { ToolResult } from '../model/tool-result.js';
@@ -102,6 +103,8 @@ export interface Investigation extends InvestigationSummary, StormFields {
   conversation: ConversationEntry[];
   /** Peak context use and compactions. */
   context: ContextStats | null;
+  /** The operators' runbooks the investigation was offered and read (docs/runbooks.md). */
+  runbooks: RunbookUse[];
 }
 
 export function toToolCallRecord(r: ToolResult): ToolCallRecord {

@@ -50,70 +50,83 @@ function buildTool(def: YamlTool, env: Env): Tool {
     sideEffects: def.sideEffects,
   };
   const noData = (text: string) => text.trim() === '' || def.noDataPatterns.some((p) => text.trim().startsWith(p));
-  if (isCommand) {
-    return {
-      ...base,
-      async run(params, ctx): Promise<ToolOutput> {
-        if (def.sideEffects && !ctx.approved)
-          return { status: 'error', error: 'refused: side-effecting command without approval' };
-        const unsendable = unsendableParam(params, true);
-        if (unsendable) return { status: 'error', error: unsendable };
-        const argv = expandArgs(def.command!, params, env);
-        const out = await runCommand(argv, { signal: ctx.signal, timeoutMs: def.timeoutSeconds * 1000 });
-        if (out.exitCode !== 0)
-          return {
-            status: 'error',
-            error: `exit ${out.exitCode}: ${(out.stderr || out.stdout).trim().slice(0, 2000)}`,
-          };
-        const text = out.truncated ? `${out.stdout}\n…[output capped]` : out.stdout;
-        return noData(out.stdout)
-          ? { status: 'no_data', message: out.stderr.trim() || 'no output' }
-          : { status: 'success', data: text };
-      },
-    };
-  }
+  return { ...base, run: isCommand ? commandRun(def, env, noData) : httpRun(def, env, noData) };
+}
+
+type Run = Tool['run'];
+
+/** A command tool: its argv expanded from the params, run without a shell. */
+function commandRun(def: YamlTool, env: Env, noData: (text: string) => boolean): Run {
+  return async (params, ctx): Promise<ToolOutput> => {
+    if (def.sideEffects && !ctx.approved)
+      return { status: 'error', error: 'refused: side-effecting command without approval' };
+    const unsendable = unsendableParam(params, true);
+    if (unsendable) return { status: 'error', error: unsendable };
+    const argv = expandArgs(def.command!, params, env);
+    const out = await runCommand(argv, { signal: ctx.signal, timeoutMs: def.timeoutSeconds * 1000 });
+    if (out.exitCode !== 0)
+      return {
+        status: 'error',
+        error: `exit ${out.exitCode}: ${(out.stderr || out.stdout).trim().slice(0, 2000)}`,
+      };
+    const text = out.truncated ? `${out.stdout}\n…[output capped]` : out.stdout;
+    return noData(out.stdout)
+      ? { status: 'no_data', message: out.stderr.trim() || 'no output' }
+      : { status: 'success', data: text };
+  };
+}
+
+/** An HTTP tool: URL, query, headers and body rendered from the params (URL values percent-encoded). */
+function httpRun(def: YamlTool, env: Env, noData: (text: string) => boolean): Run {
   const http = def.http!;
   const inUrl = Object.keys(def.params).filter((name) => referencedIn(http.url, name));
-  return {
-    ...base,
-    async run(params, ctx): Promise<ToolOutput> {
-      if (def.sideEffects && !ctx.approved)
-        return { status: 'error', error: 'refused: side-effecting request without approval' };
-      const unsendable = unsendableParam(params, false);
-      if (unsendable) return { status: 'error', error: unsendable };
-      // Values go into the URL percent-encoded, so "/", "?" or "#" cannot reshape it; a value that
-      // is (or decodes to) a dot segment would still move the path, so it is refused.
-      const dotted = inUrl.find((name) => typeof params[name] === 'string' && hasDotSegment(params[name]));
-      const rendered = renderValue(http.url, encodeValues(params), env);
-      if (dotted || pathHasDotSegment(rendered)) {
-        return {
-          status: 'error',
-          error: `refused: parameter ${dotted ?? inUrl.join(', ')} would put a dot segment (. or ..) into the URL path`,
-        };
-      }
-      const url = new URL(rendered);
-      for (const [k, v] of Object.entries(http.query)) {
-        const value = renderValue(v, params, env);
-        if (value !== '') url.searchParams.set(k, value);
-      }
-      const headers: Record<string, string> = Object.fromEntries(
-        Object.entries(http.headers).map(([k, v]) => [k, renderValue(v, params, env)]),
-      );
-      const json = http.body !== undefined && typeof http.body !== 'string';
-      if (json && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))
-        headers['content-type'] = 'application/json';
-      const body = requestBody(http.body, params, env);
-      const res = await fetch(url, {
-        method: http.method,
-        headers,
-        signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(def.timeoutSeconds * 1000)]),
-        ...(body !== undefined ? { body } : {}),
-      });
-      const text = await res.text();
-      if (!res.ok) return { status: 'error', error: `HTTP ${res.status}: ${text.slice(0, 2000)}` };
-      return noData(text) ? { status: 'no_data' } : { status: 'success', data: text };
-    },
+  return async (params, ctx): Promise<ToolOutput> => {
+    if (def.sideEffects && !ctx.approved)
+      return { status: 'error', error: 'refused: side-effecting request without approval' };
+    const unsendable = unsendableParam(params, false);
+    if (unsendable) return { status: 'error', error: unsendable };
+    // Values go into the URL percent-encoded, so "/", "?" or "#" cannot reshape it; a value that
+    // is (or decodes to) a dot segment would still move the path, so it is refused.
+    const dotted = inUrl.find((name) => typeof params[name] === 'string' && hasDotSegment(params[name]));
+    const rendered = renderValue(http.url, encodeValues(params), env);
+    if (dotted || pathHasDotSegment(rendered)) {
+      return {
+        status: 'error',
+        error: `refused: parameter ${dotted ?? inUrl.join(', ')} would put a dot segment (. or ..) into the URL path`,
+      };
+    }
+    const url = new URL(rendered);
+    for (const [k, v] of Object.entries(http.query)) {
+      const value = renderValue(v, params, env);
+      if (value !== '') url.searchParams.set(k, value);
+    }
+    const headers = requestHeaders(http, params, env);
+    const body = requestBody(http.body, params, env);
+    const res = await fetch(url, {
+      method: http.method,
+      headers,
+      signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(def.timeoutSeconds * 1000)]),
+      ...(body !== undefined ? { body } : {}),
+    });
+    const text = await res.text();
+    if (!res.ok) return { status: 'error', error: `HTTP ${res.status}: ${text.slice(0, 2000)}` };
+    return noData(text) ? { status: 'no_data' } : { status: 'success', data: text };
   };
+}
+
+/** The configured headers rendered; a JSON body (not a string) gets a content-type unless one is configured. */
+function requestHeaders(
+  http: NonNullable<YamlTool['http']>,
+  params: Record<string, unknown>,
+  env: Env,
+): Record<string, string> {
+  const headers: Record<string, string> = Object.fromEntries(
+    Object.entries(http.headers).map(([k, v]) => [k, renderValue(v, params, env)]),
+  );
+  const json = http.body !== undefined && typeof http.body !== 'string';
+  if (json && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))
+    headers['content-type'] = 'application/json';
+  return headers;
 }
 
 /** Fills command arguments; an optional group appears only when its parameter was given. */

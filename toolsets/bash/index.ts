@@ -47,12 +47,15 @@ export function createBashToolset(cfg: BashToolsetConfig): Toolset {
       if (verdict.decision === 'ask' && !(ctx.approved && ctx.approvedCall === paramsKey('bash', params))) {
         return { status: 'error', error: `refused: needs a human's approval (${verdict.reason})` };
       }
-      const out = await runPipeline(stages.map(sandbox.wrap), {
-        signal: ctx.signal,
-        timeoutMs: cfg.timeoutMs,
-        maxBytes: cfg.maxOutputBytes,
-        env: sandbox.env,
-      });
+      const out = await runPipeline(
+        stages.map((argv) => sandbox.wrap(argv)),
+        {
+          signal: ctx.signal,
+          timeoutMs: cfg.timeoutMs,
+          maxBytes: cfg.maxOutputBytes,
+          env: sandbox.env,
+        },
+      );
       const text = out.truncated ? `${out.stdout}\n…[output capped at ${cfg.maxOutputBytes} bytes]` : out.stdout;
       if (out.exitCode !== 0 && !out.truncated)
         return {

@@ -141,7 +141,10 @@ function kubeconfigFiles(hostEnv: NodeJS.ProcessEnv): string[] {
 
 function sandboxEnv(cfg: SandboxConfig, hostEnv: NodeJS.ProcessEnv, kube: string[]): NodeJS.ProcessEnv {
   const names = [...BASE_ENV, ...cfg.env];
-  const pairs = names.flatMap((n) => (hostEnv[n] === undefined ? [] : [[n, hostEnv[n]]]));
+  const pairs = names.flatMap((n): Array<[string, string]> => {
+    const value = hostEnv[n];
+    return value === undefined ? [] : [[n, value]];
+  });
   const env: NodeJS.ProcessEnv = Object.fromEntries(pairs);
   env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
   env.HOME = SCRATCH;

@@ -27,18 +27,26 @@ export function createPrometheusToolset(cfg: PrometheusToolsetConfig): Toolset {
   };
 }
 
+/** A tool's run: GET path with the params picked, no_data when isEmpty says the answer holds nothing. */
+type Call = (
+  path: string,
+  pick: (p: Record<string, unknown>) => Record<string, string | undefined>,
+  isEmpty: (d: unknown) => boolean,
+) => Tool['run'];
+
 /** The tools, over the client the prerequisite check found answering (the toolset is off without one). */
 function prometheusTools(client: PrometheusClient | null): Tool[] {
-  const call =
-    (
-      path: string,
-      pick: (p: Record<string, unknown>) => Record<string, string | undefined>,
-      isEmpty: (d: unknown) => boolean,
-    ) =>
+  const call: Call =
+    (path, pick, isEmpty) =>
     async (params: Record<string, unknown>, ctx: { signal: AbortSignal }): Promise<ToolOutput> => {
       const data = await client!.get(path, pick(params), ctx.signal);
       return isEmpty(data) ? { status: 'no_data', data } : { status: 'success', data };
     };
+  return [...queryTools(call), ...ruleTools(call), labelValuesTool(client)];
+}
+
+/** PromQL, at an instant and over a range. */
+function queryTools(call: Call): Tool[] {
   return [
     {
       name: 'prometheus_query',
@@ -61,6 +69,12 @@ function prometheusTools(client: PrometheusClient | null): Tool[] {
         emptyResult,
       ),
     },
+  ];
+}
+
+/** The alerts being evaluated, and the alerting and recording rules. */
+function ruleTools(call: Call): Tool[] {
+  return [
     {
       name: 'prometheus_alerts',
       description: 'List the alerts Prometheus is currently evaluating as pending or firing.',
@@ -81,26 +95,30 @@ function prometheusTools(client: PrometheusClient | null): Tool[] {
         (d) => ((d as { groups?: unknown[] }).groups ?? []).length === 0,
       ),
     },
-    {
-      name: 'prometheus_label_values',
-      description: 'List the values a label takes, optionally only on series matching a selector.',
-      params: z.strictObject({
-        label: z
-          .string()
-          .regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/)
-          .describe('label name, e.g. job or __name__'),
-        match: z.string().optional().describe('series selector, e.g. up{job="api"}'),
-      }),
-      run: async (params, ctx) => {
-        const data = await client!.get(
-          `label/${params.label as string}/values`,
-          { 'match[]': params.match as string | undefined },
-          ctx.signal,
-        );
-        return Array.isArray(data) && data.length === 0 ? { status: 'no_data', data } : { status: 'success', data };
-      },
-    },
   ];
+}
+
+/** A label's values, optionally only on the series a selector matches. */
+function labelValuesTool(client: PrometheusClient | null): Tool {
+  return {
+    name: 'prometheus_label_values',
+    description: 'List the values a label takes, optionally only on series matching a selector.',
+    params: z.strictObject({
+      label: z
+        .string()
+        .regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/)
+        .describe('label name, e.g. job or __name__'),
+      match: z.string().optional().describe('series selector, e.g. up{job="api"}'),
+    }),
+    run: async (params, ctx) => {
+      const data = await client!.get(
+        `label/${params.label as string}/values`,
+        { 'match[]': params.match as string | undefined },
+        ctx.signal,
+      );
+      return Array.isArray(data) && data.length === 0 ? { status: 'no_data', data } : { status: 'success', data };
+    },
+  };
 }
 
 function emptyResult(data: unknown): boolean {

@@ -44,7 +44,7 @@ export function quoteWord(word: string, c: Choices): string {
 export function joinWords(words: string[], c: Choices): string {
   const gap = () => [' ', '  ', '\t', ' \t '][c.pick(4)]!;
   const edge = () => (c.chance(3) ? gap() : '');
-  return edge() + words.join('\u0000').replace(/\u0000/g, () => gap()) + edge();
+  return edge() + words.map((w, i) => (i === 0 ? w : gap() + w)).join('') + edge();
 }
 
 /**
@@ -91,7 +91,8 @@ function rewriteOne(
   const alias = (n: string) => shape.aliases.find(([s, l]) => s === n || l === n);
   const swap = (n: string) => {
     const a = alias(n);
-    return a && c.chance(2) ? (a[0] === n ? a[1] : a[0]) : n;
+    if (!a || !c.chance(2)) return n;
+    return a[0] === n ? a[1] : a[0];
   };
   const long = /^(--[A-Za-z0-9-]+)=(.*)$/.exec(w);
   if (long && shape.longValued.includes(long[1]!)) return { words: spell(swap(long[1]!), long[2]!, c), used: 1 };

@@ -36,7 +36,7 @@ function postMessage(args: Record<string, unknown>, state: SlackState): SlackAns
   if (!ch.member) return fail('not_in_channel');
   const content = contentOf(args);
   if ('error' in content) return fail(content.error);
-  const threadTs = args.thread_ts === undefined ? undefined : String(args.thread_ts);
+  const threadTs = args.thread_ts === undefined ? undefined : argText(args.thread_ts);
   if (threadTs && !ch.messages.some((m) => m.ts === threadTs)) return fail('thread_not_found');
   const m: SlackMessageRecord = {
     type: 'message',
@@ -72,7 +72,7 @@ function update(args: Record<string, unknown>, state: SlackState): SlackAnswer {
 }
 
 function history(args: Record<string, unknown>, state: SlackState): SlackAnswer {
-  const ch = state.channels.get(String(args.channel ?? ''));
+  const ch = state.channels.get(argText(args.channel ?? ''));
   if (!ch) return fail('channel_not_found');
   if (!ch.member) return fail('not_in_channel');
   const newestFirst = [...state.parents(ch.id)].reverse();
@@ -85,7 +85,7 @@ function history(args: Record<string, unknown>, state: SlackState): SlackAnswer 
 }
 
 function replies(args: Record<string, unknown>, state: SlackState): SlackAnswer {
-  const ch = state.channels.get(String(args.channel ?? ''));
+  const ch = state.channels.get(argText(args.channel ?? ''));
   if (!ch) return fail('channel_not_found');
   const parent = ch.messages.find((m) => m.ts === String(args.ts));
   if (!parent) return fail('thread_not_found');
@@ -106,7 +106,7 @@ function page(
   finish: (b: Record<string, unknown>) => Record<string, unknown>,
 ): SlackAnswer {
   const limit = Math.max(1, Math.min(1000, Number(args.limit ?? PAGE_DEFAULT)));
-  const from = args.cursor ? Number(Buffer.from(String(args.cursor), 'base64').toString()) : 0;
+  const from = args.cursor ? Number(Buffer.from(argText(args.cursor), 'base64').toString()) : 0;
   const slice = all.slice(from, from + limit);
   const more = from + limit < all.length;
   const body = finish({ messages: slice.map(view), has_more: more });
@@ -147,4 +147,12 @@ function parseJson(v: unknown): unknown {
 
 function truthy(v: unknown): boolean {
   return v === true || v === 'true' || v === '1' || v === 1;
+}
+
+/** A request argument as text: Slack's form and JSON bodies carry strings and numbers; anything else as its JSON. */
+function argText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (v === undefined || v === null) return String(v);
+  return JSON.stringify(v);
 }

@@ -100,6 +100,7 @@ describe('lestrade toolsets list', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^disabled\s+prometheus\s+prerequisite not met: Prometheus at .* did not answer/m);
     expect(r.stdout).toMatch(/^disabled\s+kubernetes\s+prerequisite not met: .*kubectl/m);
+    expect(r.stdout).toMatch(/^disabled\s+runbooks\s+.*set LESTRADE_RUNBOOKS_DIR \(runbooks\.dirs\)/m);
   });
 });
 

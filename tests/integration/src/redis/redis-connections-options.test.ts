@@ -103,10 +103,10 @@ describe('TLS settings', () => {
         }),
       ),
     ).tls!;
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- cert and key are the PEM text or its Buffer here
     expect({
       ca: full.ca,
       cert: String(full.cert),
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- key is the PEM text or its Buffer here
       key: String(full.key),
       rejectUnauthorized: full.rejectUnauthorized,
     }).toEqual({ ca: undefined, cert: 'contents of cert.pem', key: 'contents of key.pem', rejectUnauthorized: false });

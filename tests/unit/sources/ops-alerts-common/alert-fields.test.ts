@@ -24,10 +24,10 @@ describe('parseLosslessJson: integers past 2^53 come back as their exact digits'
   it('leaves strings (escaped quotes included), floats, exponents and safe integers alone', () => {
     const text =
       '[ "a \\" 12345678901234567890 \\\\", 1.5e300, 12345678901234567890.5, 9007199254740991, {"k\\"":1e2} ]';
-    // eslint-disable-next-line no-loss-of-precision -- the literal is what JSON.parse would make of the text
     expect(parseLosslessJson(text)).toEqual([
       'a " 12345678901234567890 \\',
       1.5e300,
+      // eslint-disable-next-line no-loss-of-precision -- the literal is what JSON.parse would make of the text
       12345678901234567890.5,
       9007199254740991,
       { 'k"': 100 },

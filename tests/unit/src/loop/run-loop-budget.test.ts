@@ -121,7 +121,7 @@ describe('runLoop under a context budget', () => {
     // The compacted history was checkpointed (onStep after compactHistory) before the model saw it.
     const first = steps.findIndex((s) => s.context.compactions.length === 1);
     expect(steps[first]!.steps).toBe(n);
-    expect(steps[first]!.messages.some((m) => String(m.content).includes('SUMMARY'))).toBe(true);
+    expect(steps[first]!.messages.some((m) => JSON.stringify(m.content).includes('SUMMARY'))).toBe(true);
     const requests = llm!.requests.filter((r) => !String(r.messages[0]?.content).startsWith('You compress'));
     expect(requests.at(-1)!.messages.some((m) => String(m.content).includes('SUMMARY'))).toBe(true);
     // The request before the compaction was the largest sent; the peak stays under the threshold.

@@ -138,13 +138,13 @@ describe('ToolExecutor running a tool', () => {
   });
 
   it('reports what a tool threw as an error result, Error or not', async () => {
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the case: a tool that throws something not an Error
     const e = new ToolExecutor({
       tools: [
         tool('boom', async () => {
           throw new Error('kaput');
         }),
         tool('odd', async () => {
+          // eslint-disable-next-line @typescript-eslint/only-throw-error -- the case: a tool that throws a non-Error
           throw 'a string';
         }),
       ],

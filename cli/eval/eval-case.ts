@@ -1,0 +1,81 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { describeZodIssues, InputError } from '../../src/errors.js';
+import type { Issue } from '../../src/issue.js';
+import { issueOfCase } from './case-issue.js';
+import { loadMocks, type MockEntry } from './mock-file.js';
+import type { ToolsetOverrides } from './mock-tools.js';
+
+export const CASE_FILE = 'test_case.yaml';
+
+/**
+ * test_case.yaml as HolmesGPT writes it. Only the fields an eval here reads are typed; the rest of
+ * HolmesGPT's (before_test, after_test, evaluation, port_forwards, ...) are accepted and ignored,
+ * since the mocks stand in for the live cluster those set up.
+ */
+const CaseFileSchema = z.looseObject({
+  user_prompt: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+  expected_output: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  tags: z.array(z.string().min(1)).optional(),
+  skip: z.boolean().optional(),
+  skip_reason: z.string().optional(),
+  description: z.string().optional(),
+  toolsets: z.record(z.string(), z.looseObject({ enabled: z.boolean().optional() })).optional(),
+});
+
+export interface EvalCase {
+  /** The folder's name (a user_prompt list gives one case per prompt: `name[0]`, `name[1]`, ...). */
+  id: string;
+  folder: string;
+  tags: string[];
+  skip: string | null;
+  expected: string[];
+  issue: Issue;
+  mocks: MockEntry[];
+  toolsets: ToolsetOverrides;
+}
+
+/** Every case folder under the given folders (a folder holding test_case.yaml is itself a case), by id. */
+export function findCases(dirs: string[]): EvalCase[] {
+  const folders: string[] = [];
+  for (const dir of dirs) {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+      throw new InputError('', `eval: ${dir} is not a folder of cases (each case is a folder with a ${CASE_FILE})`);
+    }
+    if (existsSync(join(dir, CASE_FILE))) folders.push(dir);
+    else {
+      for (const f of readdirSync(dir).sort()) {
+        if (!f.startsWith('.') && existsSync(join(dir, f, CASE_FILE))) folders.push(join(dir, f));
+      }
+    }
+  }
+  return folders.flatMap(loadCase);
+}
+
+/** One case folder: its test_case.yaml validated (a bad one names the file and the field), its issue, its mocks. */
+export function loadCase(folder: string): EvalCase[] {
+  const file = join(folder, CASE_FILE);
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new InputError('', `${file}: not valid YAML (${(err as Error).message.split('\n')[0]})`);
+  }
+  const parsed = CaseFileSchema.safeParse(doc);
+  if (!parsed.success) throw new InputError('', `${file}: ${describeZodIssues(parsed.error.issues)}`);
+  const c = parsed.data;
+  const id = basename(folder);
+  const base = {
+    folder,
+    tags: c.tags ?? [],
+    skip: c.skip ? (c.skip_reason ?? 'skip: true in test_case.yaml') : null,
+    expected: typeof c.expected_output === 'string' ? [c.expected_output] : c.expected_output,
+    mocks: loadMocks(folder),
+    toolsets: c.toolsets ?? {},
+  };
+  const prompts = c.user_prompt === undefined || typeof c.user_prompt === 'string' ? null : c.user_prompt;
+  if (!prompts) return [{ ...base, id, issue: issueOfCase(folder, id, c.user_prompt as string | undefined) }];
+  return prompts.map((p, i) => ({ ...base, id: `${id}[${i}]`, issue: issueOfCase(folder, `${id}[${i}]`, p) }));
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import type { Tool, ToolOutput, Toolset } from '../../src/tools/types.js';
+import { paramsMatch, type MockEntry } from './mock-file.js';
+import { renameParams, type ToolAliases } from './tool-aliases.js';
+
+/** One call the model made during a case, and the mock that answered it (null: none did). */
+export interface MockedCall {
+  tool: string;
+  params: Record<string, unknown>;
+  mock: string | null;
+}
+
+export interface MockedToolsets {
+  /** What the model is offered: our tools answering from the mocks, and tools inferred from mocks we lack. */
+  tools: Tool[];
+  toolsets: Array<{ name: string; description: string }>;
+  toolsetOf: Map<string, string>;
+  approvalRequired: string[];
+  /** Filled as the case runs. */
+  calls: MockedCall[];
+}
+
+/** A case's `toolsets:` override, as in HolmesGPT: `{name: {enabled: bool}}`. */
+export type ToolsetOverrides = Record<string, { enabled?: boolean } | undefined>;
+
+/**
+ * Lestrade's own toolsets (those on by default, or switched by the case) with every tool's
+ * execution replaced by the case's recorded outputs, plus a tool for each mocked tool we do not
+ * have (its schema inferred from the mocks' match_params). Names, descriptions, schemas, side
+ * effects and verdicts stay the real ones, so the executor's validation and approval policy apply.
+ */
+export function mockToolsets(
+  candidates: Toolset[],
+  mocks: MockEntry[],
+  aliases: ToolAliases,
+  overrides: ToolsetOverrides = {},
+): MockedToolsets {
+  const calls: MockedCall[] = [];
+  const on = candidates.filter((ts) => overrides[ts.name]?.enabled ?? ts.enabled);
+  const ours = new Map(on.flatMap((ts) => ts.tools.map((t) => [t.name, t] as const)));
+  const answer = answerer(mocks, aliases, ours, calls);
+  const tools: Tool[] = [];
+  const toolsetOf = new Map<string, string>();
+  for (const ts of on) {
+    for (const t of ts.tools) {
+      tools.push({ ...t, run: (params) => Promise.resolve(answer(t.name, params)) });
+      toolsetOf.set(t.name, ts.name);
+    }
+  }
+  const inferred = inferTools(
+    mocks.filter((m) => !ours.has(aliases.get(m.tool)?.tool ?? m.tool)),
+    answer,
+  );
+  for (const { tool, toolset } of inferred) {
+    tools.push(tool);
+    toolsetOf.set(tool.name, toolset);
+  }
+  const inferredSets = [...new Set(inferred.map((i) => i.toolset))].map((name) => ({
+    name,
+    description: `tools recorded in this case (${inferred.filter((i) => i.toolset === name).length})`,
+  }));
+  return {
+    tools,
+    toolsets: [...on.map((ts) => ({ name: ts.name, description: ts.description })), ...inferredSets],
+    toolsetOf,
+    approvalRequired: on.flatMap((ts) => ts.approvalRequired ?? []),
+    calls,
+  };
+}
+
+type Answer = (tool: string, params: Record<string, unknown>) => ToolOutput;
+
+/** Finds the first mock (in file order) for this tool, by its own name or an alias of it, whose params match. */
+function answerer(mocks: MockEntry[], aliases: ToolAliases, ours: Map<string, Tool>, calls: MockedCall[]): Answer {
+  return (tool, params) => {
+    const keys = new Set(Object.keys(ours.get(tool)?.params.shape ?? params));
+    const hit = mocks.find((m) => {
+      const alias = aliases.get(m.tool);
+      const target = ours.has(m.tool) ? m.tool : (alias?.tool ?? m.tool);
+      if (target !== tool) return false;
+      const wanted = ours.has(tool) ? renameParams(m.matchParams, alias, keys) : m.matchParams;
+      return paramsMatch(wanted, params);
+    });
+    calls.push({ tool, params, mock: hit?.file ?? null });
+    if (hit) return hit.output;
+    return {
+      status: 'error',
+      error:
+        `no recorded output for ${tool} ${JSON.stringify(params)} in this eval case: add a mock file whose first ` +
+        `line is {"toolset_name": "…", "tool_name": "${tool}", "match_params": ${JSON.stringify(params)}}`,
+    };
+  };
+}
+
+/** A tool per mocked name we lack: every match_params key a parameter (required when every mock has it). */
+function inferTools(mocks: MockEntry[], answer: Answer): Array<{ tool: Tool; toolset: string }> {
+  const byName = new Map<string, MockEntry[]>();
+  for (const m of mocks) byName.set(m.tool, [...(byName.get(m.tool) ?? []), m]);
+  return [...byName].map(([name, entries]) => {
+    const shape: Record<string, z.ZodType> = {};
+    for (const m of entries) {
+      for (const [k, v] of Object.entries(m.matchParams ?? {})) {
+        if (shape[k]) continue;
+        const type = typeOf(v);
+        const everywhere = entries.every((e) => e.matchParams && Object.hasOwn(e.matchParams, k));
+        shape[k] = everywhere ? type : type.optional();
+      }
+    }
+    const toolset = entries[0]!.toolset || 'recorded';
+    const tool: Tool = {
+      name,
+      description: `${name} (toolset ${toolset}; its parameters are inferred from recorded calls)`,
+      params: z.looseObject(shape),
+      run: (params) => Promise.resolve(answer(name, params)),
+    };
+    return { tool, toolset };
+  });
+}
+
+function typeOf(v: unknown): z.ZodType {
+  if (typeof v === 'number') return z.coerce.number();
+  if (typeof v === 'boolean') return z.boolean();
+  if (typeof v === 'string') return z.string();
+  return z.unknown();
+}

@@ -1,0 +1,63 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import type { Config } from '../../src/config/schema.js';
+import { redactorFromConfig } from '../../src/config/secrets.js';
+import { loadYamlToolsets } from '../../src/tools/toolset-registry.js';
+import { BUILTIN_YAML_DIR, builtinToolsets } from '../../toolsets/index.js';
+import { apiOptions } from '../api-client.js';
+import { evalCommand, type EvalOptions } from './eval-command.js';
+import { recordCommand } from './record-command.js';
+
+/** `lestrade eval [DIR...]` and `lestrade eval record <id> DIR`. */
+export function addEvalCommands(program: Command, env: NodeJS.ProcessEnv, config: () => Config): void {
+  const evalCmd = program
+    .command('eval')
+    .description('run recorded cases (HolmesGPT format) through the investigation path and score the answers')
+    .argument('[dirs...]', 'folders of cases, or case folders (default: evals)')
+    .option('--model <m>', 'the model to investigate with; comma-separate several to compare them')
+    .option('--judge-model <m>', 'judge each expected fact with this model (same OpenAI-compatible endpoint)')
+    .option('--judge <kind>', '"contains": plain fact matching (the default without --judge-model)')
+    .option('--filter <tag|name>', 'only cases with this tag or whose name contains it; comma-separate several')
+    .option('--repeat <n>', 'run each case n times (pass rates with their spread)', positiveInt)
+    .option('--parallel <n>', 'cases at once (default 4)', positiveInt)
+    .option('--json <file>', 'also write every result, with the judge reasoning, as JSON')
+    .option('--min-pass <percent>', 'exit 1 when the pass rate is below this (0-100)', percent)
+    .action(async (dirs: string[], opts: EvalOptions) => {
+      const code = await evalCommand(dirs, opts, config(), {
+        out: (s) => process.stdout.write(s),
+        progress: process.stderr,
+        env,
+      });
+      process.exitCode = code;
+    });
+  evalCmd
+    .command('record')
+    .description('turn a completed investigation of a running service into a case folder')
+    .argument('<id>', 'investigation id')
+    .argument('<dir>', 'the case folder to create')
+    .option('--url <url>', 'the running service (default: LESTRADE_URL, else http://127.0.0.1:8080)')
+    .action(async (id: string, dir: string, opts: { url?: string }) => {
+      const cfg = config();
+      const yaml = loadYamlToolsets([BUILTIN_YAML_DIR, ...cfg.toolsets.dirs], env);
+      const toolsetOf = new Map(
+        [...builtinToolsets(cfg), ...yaml.toolsets].flatMap((ts) => ts.tools.map((t) => [t.name, ts.name] as const)),
+      );
+      const r = await recordCommand(apiOptions(opts.url, env), id, dir, redactorFromConfig(cfg), toolsetOf);
+      process.stdout.write(
+        `Recorded ${r.mocks.length} tool output${r.mocks.length === 1 ? '' : 's'} into ${r.folder}` +
+          `${r.skipped ? ` (${r.skipped} calls that did not run left out)` : ''}; ` +
+          'now replace the placeholder expected_output in its test_case.yaml.\n',
+      );
+    });
+}
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function percent(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError('expected a percentage, 0-100');
+  return n;
+}
