@@ -11,7 +11,8 @@
 export const FOLDERS = {
   'src/loop': {
     mutate: ['src/loop/**/*.ts'],
-    tests: ['tests/unit/src/loop/**/*.test.ts'],
+    // loop-state.test.ts also tests the stop conditions (stepCountIs, tokenBudgetIs).
+    tests: ['tests/unit/src/loop/**/*.test.ts', 'tests/unit/src/model/**/*.test.ts'],
   },
   'src/model': {
     mutate: ['src/model/**/*.ts'],

@@ -3,14 +3,15 @@ import type { Config } from '../src/config/schema.js';
 import type { Toolset } from '../src/tools/types.js';
 import { createBashToolset } from './bash/index.js';
 import { createPrometheusToolset } from './prometheus/index.js';
-import type { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
+import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
 import { createRunbookToolset } from './runbooks/index.js';
 
 /** The folder of YAML toolsets shipped with Lestrade (kubernetes, ...). */
 export const BUILTIN_YAML_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 /** Toolsets written in TypeScript, built from configuration. */
-export function builtinToolsets(config: Config, runbooks: RunbookCatalog): Toolset[] {
+/** `runbooks`: the catalog already loaded (it is read from `runbooks.dirs` when not given). */
+export function builtinToolsets(config: Config, runbooks = RunbookCatalog.load(config.runbooks.dirs)): Toolset[] {
   const { allowedHosts, maxBytes, timeoutSeconds, cacheSeconds } = config.runbooks;
   return [
     createPrometheusToolset(config.toolsets.prometheus),

@@ -18,7 +18,3 @@ export interface WriteBackRecord {
   error: string | null;
   updatedAt: string;
 }
-
-export function isFinal(status: WriteBackStatus): boolean {
-  return status !== 'pending';
-}
