@@ -6,6 +6,7 @@ import { ConfigError, InputError, LestradeError } from '../src/errors.js';
 import { createLogger } from '../src/log.js';
 import { buildToolsets } from './build-investigator.js';
 import { investigateFromSource, type PullOptions } from './investigate-command.js';
+import { CONFIRM_ABOVE } from './write-plan.js';
 import { sources } from '../sources/index.js';
 import { destinations } from '../destinations/index.js';
 import { startLocalRedis, type LocalRedis } from './local-redis.js';
@@ -79,7 +80,12 @@ for (const source of sources) {
   }
   cmd.option('-n, --limit <n>', 'investigate at most n issues', positiveInt);
   // Alertmanager has nowhere to write: no --update to offer and then refuse.
-  if (source.writer) cmd.option('--update', 'write each RCA back to its issue (one comment, edited on later runs)');
+  if (source.writer)
+    cmd
+      .option('--update', 'write each RCA back to its issue (one comment, edited on later runs)')
+      .option('--all', "with --update: write to every issue found, not only those the webhooks' trust rules allow")
+      .option('--dry-run', 'say which issues --update would write to, and investigate, but write nothing')
+      .option('--yes', `with --update: write to more than ${CONFIRM_ABOVE} issues without asking`);
   cmd.option('--json-output-file <file>', 'also write the results as JSON').action(async (opts: PullOptions) => {
     const cfg = config();
     await investigateFromSource(

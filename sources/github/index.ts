@@ -21,9 +21,13 @@ function apiFor(config: GitHubConfig, ctx: SourceContext): GitHubApi {
   return api;
 }
 
+/** Said only by a process serving webhooks (not by `lestrade worker`). */
+function webhookWarnings(c: GitHubConfig): string[] {
+  return c.webhookSecret ? [] : ['no GITHUB_WEBHOOK_SECRET set: /webhooks/github refuses every delivery (401)'];
+}
+
 function warnings(c: GitHubConfig): string[] {
   const out: string[] = [];
-  if (!c.webhookSecret) out.push('no GITHUB_WEBHOOK_SECRET set: /webhooks/github refuses every delivery (401)');
   if (c.token && appCredentials(c)) out.push('both GITHUB_TOKEN and GitHub App credentials set: using the token');
   if (c.allowPublicRepos === true)
     out.push('sources.github.allowPublicRepos is true: RCAs may be posted on public repositories');
@@ -40,6 +44,7 @@ export const github: SourceRegistration<GitHubConfig> = {
   env: GITHUB_ENV,
   disabledReason,
   warnings,
+  webhookWarnings,
   webhook: (c, ctx) => githubWebhook(c, apiFor(c, ctx), ctx.log),
   writer: (c, ctx) => (c.writeBack ? githubWriter(apiFor(c, ctx), c) : null),
   pollers: (c, ctx) => githubPollers(c, apiFor(c, ctx), ctx.log),

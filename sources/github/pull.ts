@@ -3,6 +3,7 @@ import type { PullSpec, SourceContext } from '../../src/registration/source.js';
 import type { GitHubApi } from './api.js';
 import { repoName, type GitHubConfig } from './config.js';
 import { GitHubIssueSearch, type PullQuery } from './issue-search.js';
+import { githubWriteGate } from './pull-trust.js';
 
 export const DEFAULT_PULL_QUERY = 'is:open';
 
@@ -28,7 +29,9 @@ export function githubPull(apiFor: (c: GitHubConfig, ctx: SourceContext) => GitH
         query: (opts.query as string | undefined) ?? DEFAULT_PULL_QUERY,
         limit: opts.limit as number | undefined,
       };
-      return { client: new GitHubIssueSearch(apiFor(config, ctx), config.trustedAssociations), query };
+      const api = apiFor(config, ctx);
+      const client = new GitHubIssueSearch(api, config.trustedAssociations);
+      return { client, query, writeGate: githubWriteGate(api, config, client) };
     },
   };
 }

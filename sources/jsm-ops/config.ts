@@ -43,7 +43,8 @@ export function offReason(c: JsmOpsConfig): string | null {
   return null;
 }
 
-export function warnings(c: JsmOpsConfig): string[] {
+/** Said only by a process serving webhooks (not by `lestrade worker`): the webhook's credential and triggers. */
+export function webhookWarnings(c: JsmOpsConfig): string[] {
   const out: string[] = [];
   if (!c.webhookToken)
     out.push(

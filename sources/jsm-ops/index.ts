@@ -1,6 +1,6 @@
 import type { SourceRegistration } from '../../src/registration/source.js';
 import { JsmOpsApi } from './api.js';
-import { JSM_OPS_ENV, JsmOpsConfigSchema, offReason, siteOf, warnings, type JsmOpsConfig } from './config.js';
+import { JSM_OPS_ENV, JsmOpsConfigSchema, offReason, siteOf, webhookWarnings, type JsmOpsConfig } from './config.js';
 import { SOURCE, type JsmContext } from './map.js';
 import { jsmOpsPull } from './pull.js';
 import { jsmOpsWebhook } from './webhook.js';
@@ -39,7 +39,7 @@ export const jsmOps: SourceRegistration<JsmOpsConfig> = {
   configSchema: JsmOpsConfigSchema,
   env: JSM_OPS_ENV,
   disabledReason: offReason,
-  warnings,
+  webhookWarnings,
   webhook: (c) => jsmOpsWebhook(c, ctxFor(c)),
   writer: (c) => (c.writeBack ? jsmOpsWriter(apiFor(c), siteOf(c), { limit: c.noteLimit }) : null),
   pull: jsmOpsPull(apiFor, ctxFor),

@@ -35,7 +35,8 @@ export function offReason(c: OpsgenieConfig): string | null {
   return c.apiKey ? null : 'no OPSGENIE_API_KEY';
 }
 
-export function warnings(c: OpsgenieConfig): string[] {
+/** Said only by a process serving webhooks (not by `lestrade worker`): the webhook's credential and triggers. */
+export function webhookWarnings(c: OpsgenieConfig): string[] {
   const out: string[] = [];
   if (!c.webhookToken)
     out.push(

@@ -1,6 +1,6 @@
 import type { SourceRegistration } from '../../src/registration/source.js';
 import { OpsgenieApi } from './api.js';
-import { OPSGENIE_ENV, OpsgenieConfigSchema, offReason, warnings, type OpsgenieConfig } from './config.js';
+import { OPSGENIE_ENV, OpsgenieConfigSchema, offReason, webhookWarnings, type OpsgenieConfig } from './config.js';
 import { SOURCE } from './map.js';
 import { opsgeniePull } from './pull.js';
 import { opsgenieWebhook } from './webhook.js';
@@ -25,7 +25,7 @@ export const opsgenie: SourceRegistration<OpsgenieConfig> = {
   configSchema: OpsgenieConfigSchema,
   env: OPSGENIE_ENV,
   disabledReason: offReason,
-  warnings,
+  webhookWarnings,
   webhook: (c) => opsgenieWebhook(c),
   writer: (c) => (c.writeBack ? opsgenieWriter(apiFor(c), c.apiUrl, c.noteUser, { limit: c.noteLimit }) : null),
   pull: opsgeniePull(apiFor),

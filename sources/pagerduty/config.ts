@@ -62,13 +62,16 @@ export function offReason(config: PagerDutyConfig): string | null {
   return config.apiKey ? null : 'no PAGERDUTY_API_KEY';
 }
 
+/** Said only by a process serving webhooks (not by `lestrade worker`). */
+export function webhookWarnings(config: PagerDutyConfig): string[] {
+  if (splitTokens(config.webhookSecret).length > 0) return [];
+  return [
+    'no PAGERDUTY_WEBHOOK_SECRET set: /webhooks/pagerduty refuses every delivery (401); set the secret of the V3 webhook subscription',
+  ];
+}
+
 export function warnings(config: PagerDutyConfig): string[] {
   const out: string[] = [];
-  if (splitTokens(config.webhookSecret).length === 0) {
-    out.push(
-      'no PAGERDUTY_WEBHOOK_SECRET set: /webhooks/pagerduty refuses every delivery (401); set the secret of the V3 webhook subscription',
-    );
-  }
   if (config.writeBack && !config.fromEmail) {
     out.push(
       "no PAGERDUTY_FROM_EMAIL set: RCAs are not written back (PagerDuty needs a user's email in the From header to add a note)",

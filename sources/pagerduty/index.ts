@@ -6,6 +6,7 @@ import {
   PAGERDUTY_ENV,
   PagerDutyConfigSchema,
   warnings,
+  webhookWarnings,
   type PagerDutyConfig,
 } from './config.js';
 import { SOURCE } from './map.js';
@@ -36,6 +37,7 @@ export const pagerduty: SourceRegistration<PagerDutyConfig> = {
   env: PAGERDUTY_ENV,
   disabledReason: offReason,
   warnings,
+  webhookWarnings,
   webhook: (c, ctx) => pagerdutyWebhook(c, apiFor(c), ctx.log),
   // Without a user's email PagerDuty refuses every note: no writer rather than one that always fails.
   writer: (c) => (c.writeBack && c.fromEmail ? pagerdutyWriter(apiFor(c), c.fromEmail, c.noteLimit) : null),

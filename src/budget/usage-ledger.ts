@@ -3,17 +3,19 @@ import type { Usage } from '../model/loop-state.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { RedisScript } from '../redis/run-script.js';
 import { keysOf } from '../redis/keys.js';
+import { questionCostField } from '../store/extra-fields.js';
 
 const DAY_RETENTION_SECONDS = 400 * 24 * 3600;
 
 /**
- * Once per investigation (HSETNX of its cost on the record), adds its usage and cost to its day's
- * totals: a redelivered job never counts twice. KEYS: record, day. ARGV: cost JSON, prompt
- * tokens, completion tokens, cost amount, day retention.
+ * Once per ledger entry (HSETNX of its cost on the record: `cost` for the investigation, one field
+ * per follow-up question), adds its usage and cost to its day's totals: a redelivered job never
+ * counts twice. KEYS: record, day. ARGV: cost JSON, prompt tokens, completion tokens, cost amount,
+ * day retention, the entry's field, the day's counter (investigations or followUps).
  */
 const RECORD_LUA = `
-if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HSETNX', KEYS[1], 'cost', ARGV[1]) == 0 then return 0 end
-redis.call('HINCRBY', KEYS[2], 'investigations', 1)
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HSETNX', KEYS[1], ARGV[6], ARGV[1]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[2], ARGV[7], 1)
 redis.call('HINCRBY', KEYS[2], 'promptTokens', ARGV[2])
 redis.call('HINCRBY', KEYS[2], 'completionTokens', ARGV[3])
 redis.call('HINCRBYFLOAT', KEYS[2], 'cost', ARGV[4])
@@ -25,6 +27,8 @@ const RECORD = new RedisScript(RECORD_LUA);
 export interface DayUsage {
   date: string;
   investigations: number;
+  /** Follow-up questions counted that day (their tokens and cost are in the totals). */
+  followUps: number;
   promptTokens: number;
   completionTokens: number;
   cost: number;
@@ -51,14 +55,18 @@ export class UsageLedger {
     return (usage.promptTokens * price.inputPerMillion + usage.completionTokens * price.outputPerMillion) / 1_000_000;
   }
 
-  /** Counts a finished investigation's usage once, on the day it finished. */
-  async record(id: string, usage: Pick<Usage, 'promptTokens' | 'completionTokens'>): Promise<boolean> {
+  /**
+   * Counts a finished run's usage once, on the day it finished: the investigation's, or (with
+   * `entry`) follow-up question `entry`'s own, each its own ledger entry.
+   */
+  async record(id: string, usage: Pick<Usage, 'promptTokens' | 'completionTokens'>, entry?: number): Promise<boolean> {
     const amount = this.costOf(usage);
     const cost = { amount, currency: this.pricing.currency, model: this.model };
+    const [field, counter] = entry === undefined ? ['cost', 'investigations'] : [questionCostField(entry), 'followUps'];
     const done = await RECORD.run(
       this.redis,
       [keysOf(this.redis).investigation(id), keysOf(this.redis).usageDay(dayOf(this.now()))],
-      [JSON.stringify(cost), usage.promptTokens, usage.completionTokens, amount, DAY_RETENTION_SECONDS],
+      [JSON.stringify(cost), usage.promptTokens, usage.completionTokens, amount, DAY_RETENTION_SECONDS, field, counter],
     );
     return done === 1;
   }
@@ -74,14 +82,22 @@ export class UsageLedger {
     const dates = Array.from({ length: days }, (_, i) => dayOf(now - i * 86_400_000));
     const rows = await Promise.all(
       dates.map((d) =>
-        this.redis.hmget(keysOf(this.redis).usageDay(d), 'investigations', 'promptTokens', 'completionTokens', 'cost'),
+        this.redis.hmget(
+          keysOf(this.redis).usageDay(d),
+          'investigations',
+          'followUps',
+          'promptTokens',
+          'completionTokens',
+          'cost',
+        ),
       ),
     );
     return dates.map((date, i) => {
-      const [inv, p, c, cost] = rows[i]!;
+      const [inv, asked, p, c, cost] = rows[i]!;
       return {
         date,
         investigations: Number(inv ?? 0),
+        followUps: Number(asked ?? 0),
         promptTokens: Number(p ?? 0),
         completionTokens: Number(c ?? 0),
         cost: Math.round(Number(cost ?? 0) * 1e6) / 1e6,

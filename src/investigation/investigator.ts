@@ -76,8 +76,11 @@ export class Investigator {
         content: `Follow-up question from the on-call engineer (answer it from the evidence above, using tools if needed, in markdown):\n\n${question}`,
       });
       state.question = question;
+      state.questionUsage = { ...state.usage };
       state.steps = 0;
     }
+    // A question begun before its usage was remembered is counted from here on.
+    state.questionUsage ??= { ...state.usage };
     return this.run(state, opts);
   }
 

@@ -69,6 +69,8 @@ export interface LoopState {
   question: string | null;
   /** Which conversation entry that question is (a retry or resume goes on; a new entry starts over). */
   questionEntry: number | null;
+  /** The usage when that question was asked: what the question cost is the difference (counted per question). */
+  questionUsage?: Usage | null;
   context: ContextStats;
   /** The model's plan (todo_write): the whole list as it last wrote it. Absent in older checkpoints. */
   plan?: PlanTask[];

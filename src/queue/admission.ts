@@ -10,8 +10,11 @@ export type Admission =
 /** The worker's hooks for storms: whether to start now, and what a finished investigation cost. */
 export interface WorkerHooks {
   admit(inv: Investigation): Promise<Admission>;
-  /** Called once an investigation has finished (completed, or failed for good) with its usage. */
-  settled(id: string, usage: Investigation['usage']): Promise<void>;
+  /**
+   * Called once a run has finished (completed or answered, or failed for good) with its usage: the
+   * investigation's, or with `entry` what follow-up question `entry` used.
+   */
+  settled(id: string, usage: Investigation['usage'], entry?: number): Promise<void>;
 }
 
 export interface AdmissionDeps {
@@ -60,8 +63,8 @@ export function workerHooks(deps: AdmissionDeps): WorkerHooks {
       });
       return d.ok ? { kind: 'run' } : wait(d.reason, d.retryAt);
     },
-    async settled(id, usage) {
-      await deps.ledger.record(id, usage);
+    async settled(id, usage, entry) {
+      await deps.ledger.record(id, usage, entry);
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { PermanentError } from '../errors.js';
-import type { LoopState } from '../model/loop-state.js';
-import type { Investigation } from '../store/investigation.js';
+import type { LoopState, Usage } from '../model/loop-state.js';
+import type { ConversationEntry, Investigation } from '../store/investigation.js';
 import type { InvestigationJobData } from '../redis/queue-names.js';
 import { runLoopJob, type JobDeps, type LoopJob } from './job-run.js';
 
@@ -32,20 +32,17 @@ function followUp(inv: Investigation, deps: JobDeps): LoopJob {
         opts,
       ),
     async finish(result, progress) {
-      const conversation = inv.conversation.map((e, i, all) =>
-        i === all.length - 1
-          ? {
-              ...e,
-              answer: result.answer,
-              status: 'answered' as const,
-              answeredAt: new Date().toISOString(),
-              error: null,
-            }
-          : e,
-      );
+      const usage = questionUsage(result.state);
+      const conversation = withLast(inv, {
+        answer: result.answer,
+        status: 'answered',
+        answeredAt: new Date().toISOString(),
+        error: null,
+        usage,
+      });
       result.state.question = null;
       await deps.store.saveCheckpoint(id, result.state);
-      await deps.runs.updateIf(
+      const answered = await deps.runs.updateIf(
         id,
         'ask',
         'running',
@@ -59,22 +56,43 @@ function followUp(inv: Investigation, deps: JobDeps): LoopJob {
         },
         true,
       );
-      deps.log.info({ id, llmCalls: progress.usage.llmCalls }, 'follow-up answered');
+      if (answered) await count(deps, id, usage, conversation.length - 1);
+      deps.log.info({ id, llmCalls: progress.usage.llmCalls, question: usage }, 'follow-up answered');
       return false;
     },
-    async fail(_f, message, giveUp) {
-      const conversation = inv.conversation.map((c, i, all) =>
-        i === all.length - 1 && giveUp ? { ...c, status: 'failed' as const, error: message } : c,
-      );
-      await deps.runs.updateIf(
-        id,
-        'ask',
-        'running',
-        { askStatus: giveUp ? 'failed' : 'queued', conversation: JSON.stringify(conversation) },
-        giveUp,
-      );
+    async fail(f, message, giveUp) {
+      const partial = f.partial;
+      const usage = partial ? questionUsage(partial) : undefined;
+      const conversation = giveUp
+        ? withLast(inv, { status: 'failed', error: message, ...(usage ? { usage } : {}) })
+        : inv.conversation;
+      const fields = { askStatus: giveUp ? 'failed' : 'queued', conversation: JSON.stringify(conversation) };
+      const settled = await deps.runs.updateIf(id, 'ask', 'running', fields, giveUp);
+      if (settled && giveUp && usage) await count(deps, id, usage, conversation.length - 1);
     },
   };
+}
+
+/** The conversation with its last entry (the question being answered) changed. */
+function withLast(inv: Investigation, change: Partial<ConversationEntry>): ConversationEntry[] {
+  return inv.conversation.map((e, i, all) => (i === all.length - 1 ? { ...e, ...change } : e));
+}
+
+/** What this question used: the conversation's usage now, less what it was when the question was asked. */
+function questionUsage(state: LoopState): Usage {
+  const before = state.questionUsage ?? { promptTokens: 0, completionTokens: 0, llmCalls: 0 };
+  return {
+    llmCalls: state.usage.llmCalls - before.llmCalls,
+    promptTokens: state.usage.promptTokens - before.promptTokens,
+    completionTokens: state.usage.completionTokens - before.completionTokens,
+  };
+}
+
+/** The question's ledger entry (usage per day, budgets, its cost); accounting never fails the answer. */
+async function count(deps: JobDeps, id: string, usage: Usage, entry: number): Promise<void> {
+  await deps.hooks
+    ?.settled(id, usage, entry)
+    .catch((err: Error) => deps.log.warn({ id, entry, err: err.message }, 'could not record usage'));
 }
 
 function requireCheckpoint(state: LoopState | null): LoopState {

@@ -73,6 +73,13 @@ export interface CliOption {
   defaultValue?: string;
 }
 
+/**
+ * Whether `lestrade investigate <name> --update` may write to a pulled issue under the trust rules
+ * the webhooks apply (a trigger label, a trusted author or commenter, a configured project): null
+ * when it may, else why not, naming the setting. A source without one (alerts) writes to every issue.
+ */
+export type WriteGate = (issue: Issue) => Promise<string | null>;
+
 /** `lestrade investigate <name>`: the options it takes and how they become a client and a query. */
 export interface PullSpec<C> {
   description: string;
@@ -80,7 +87,11 @@ export interface PullSpec<C> {
   noun?: string;
   options: CliOption[];
   /** Throws ConfigError naming the missing setting when the source cannot be reached. */
-  prepare(config: C, options: Record<string, unknown>, ctx: SourceContext): { client: SourceClient; query: unknown };
+  prepare(
+    config: C,
+    options: Record<string, unknown>,
+    ctx: SourceContext,
+  ): { client: SourceClient; query: unknown; writeGate?: WriteGate };
 }
 
 /** A scheduled query run by `serve` (one run at a time across processes), resuming from a cursor. */

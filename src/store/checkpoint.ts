@@ -6,7 +6,8 @@ import type { LoopState } from '../model/loop-state.js';
  * Saved loop state is versioned: a checkpoint is `{version, savedAt, state}` and is parsed with
  * the schema of its version when loaded. Anything else (an older Lestrade's, a damaged one) is a
  * CheckpointError, a PermanentError: the investigation fails saying why, and never resumes half-read.
- * Bump the version whenever LoopState changes shape.
+ * Bump the version whenever LoopState changes shape (a new optional field that older checkpoints of
+ * the same version lack, read as absent, is the one exception).
  */
 export const CHECKPOINT_VERSION = 2;
 
@@ -65,10 +66,12 @@ const AwaitingSchema = z
   })
   .refine((t) => t.results.length === t.calls.length, 'results must match calls one to one');
 
+const UsageSchema = z.strictObject({ promptTokens: z.number(), completionTokens: z.number(), llmCalls: z.int() });
+
 const StateSchema = z.strictObject({
   messages: z.array(MessageSchema).min(1),
   steps: z.int().min(0),
-  usage: z.strictObject({ promptTokens: z.number(), completionTokens: z.number(), llmCalls: z.int() }),
+  usage: UsageSchema,
   toolCalls: z.array(ToolResultSchema),
   callKeys: z.array(z.string()),
   awaiting: AwaitingSchema.nullable(),
@@ -76,6 +79,8 @@ const StateSchema = z.strictObject({
   forceAnswer: z.literal('approval_expired').nullable(),
   question: z.string().nullable(),
   questionEntry: z.int().min(0).nullable(),
+  // Optional: checkpoints of this version written before follow-ups were counted have none.
+  questionUsage: UsageSchema.nullable().optional(),
   context: z.strictObject({
     windowTokens: z.int().min(0),
     peakTokens: z.int().min(0),

@@ -17,6 +17,9 @@ export interface StormFields {
   coalescing: { lastJoinedAt: number; quietMs: number; maxWaitMs: number } | null;
 }
 
+/** The record's field holding the cost of follow-up question `entry` (the investigation's own is `cost`). */
+export const questionCostField = (entry: number): string => `cost:ask:${entry}`;
+
 export function extraFields(h: Record<string, string | undefined>): StormFields {
   return {
     priority: h.priority ? Number(h.priority) : null,

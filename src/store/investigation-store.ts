@@ -16,7 +16,7 @@ import type {
 import type { WriteBackRecord } from '../model/write-back-record.js';
 import { claimMany, type ClaimItem } from './claim-many.js';
 import type { ClaimReply } from './claim-script.js';
-import { extraFields } from './extra-fields.js';
+import { extraFields, questionCostField } from './extra-fields.js';
 import { loadGroupIssue } from './group-members.js';
 import { isInvestigationId, keysOf } from '../redis/keys.js';
 import { decodeField, encodeField } from '../redis/lossless.js';
@@ -474,6 +474,11 @@ export class InvestigationStore {
 /** Follow-ups, the last one carrying the live status of the run answering it. */
 function conversationOf(h: Record<string, string>): ConversationEntry[] {
   const entries = JSON.parse(h.conversation || '[]') as ConversationEntry[];
+  // Each question's cost is its own ledger entry on the record (usage-ledger.ts).
+  entries.forEach((e, i) => {
+    const cost = h[questionCostField(i)];
+    if (cost) e.cost = JSON.parse(cost) as ConversationEntry['cost'];
+  });
   const last = entries.at(-1);
   if (last && h.askStatus && last.status !== 'answered' && last.status !== 'failed')
     last.status = h.askStatus as AskStatus;

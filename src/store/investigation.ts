@@ -38,6 +38,10 @@ export interface ConversationEntry {
   askedAt: string;
   answeredAt: string | null;
   error: string | null;
+  /** What answering it took (its LLM calls and tokens); absent until it is answered or fails. */
+  usage?: Usage;
+  /** What those tokens cost, at the configured price; null until counted (or without a price table). */
+  cost?: { amount: number; currency: string; model: string } | null;
 }
 
 export interface InvestigationSummary {

@@ -12,6 +12,7 @@ const HINTS: Record<string, string> = {
   amtool: 'apt-get install -y prometheus-alertmanager',
   kubectl: 'kubectl from the Kubernetes apt repository (https://kubernetes.io/docs/tasks/tools/install-kubectl-linux/)',
   chromium: 'apt-get install -y chromium',
+  script: 'apt-get install -y bsdutils (util-linux: a pseudo-terminal for CLI prompts)',
 };
 
 /** Fails (never skips) when a component the suite needs is missing, saying how to install it. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,8 +28,16 @@ beforeAll(async () => {
     JIRA_DEPLOYMENT: 'cloud',
     JIRA_EMAIL: 'lestrade@example.com',
     JIRA_API_TOKEN: 'test-api-token',
+    // --update writes only to issues of configured projects (cli-trust.test.ts).
+    LESTRADE_CONFIG: configFile('sources: { jira: { triggers: { projects: [OPS] } } }\n'),
   };
 }, 60_000);
+
+function configFile(yaml: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'lestrade-jira-cli-')), 'lestrade.yaml');
+  writeFileSync(path, yaml);
+  return path;
+}
 afterAll(async () => {
   await llm?.close();
   await jira?.close();

@@ -355,6 +355,7 @@ describe('cost', () => {
       {
         date: new Date(clock()).toISOString().slice(0, 10),
         investigations: 2,
+        followUps: 0,
         promptTokens: 200,
         completionTokens: 20,
         cost: 0.24,
@@ -362,6 +363,7 @@ describe('cost', () => {
       {
         date: new Date(clock() - 86_400_000).toISOString().slice(0, 10),
         investigations: 0,
+        followUps: 0,
         promptTokens: 0,
         completionTokens: 0,
         cost: 0,

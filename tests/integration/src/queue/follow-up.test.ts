@@ -4,7 +4,7 @@ import { keys } from '../../../../src/redis/keys.js';
 import { deliverOne, investigation, postJson, runtimeConfig, statusIs } from '../../../helpers/runtime.js';
 import { startScriptedLlm, toolResults, type Script } from '../../../helpers/scripted-llm.js';
 import { serviceHarness } from '../../../helpers/service-harness.js';
-import { startTestService } from '../../../helpers/service.js';
+import { startTestService, waitFor } from '../../../helpers/service.js';
 
 const h = serviceHarness();
 
@@ -44,7 +44,12 @@ describe('follow-up questions', () => {
     expect(await h.admin.exists(keys.checkpoint(id))).toBe(1);
     const res = await postJson(`${s.base}/api/investigations/${id}/ask`, { question: 'Why the database?' });
     expect(res).toMatchObject({ status: 202, body: { status: 'queued', entry: 0 } });
-    const inv = await statusIs(s.base, id, ['answered', 'failed'], 20_000, true);
+    await statusIs(s.base, id, ['answered', 'failed'], 20_000, true);
+    // The question's ledger entry (its cost) lands just after the answer.
+    const inv = await waitFor('the question to be counted', async () => {
+      const i = await investigation(s.base, id);
+      return i.conversation[0].cost && i;
+    });
     expect(inv.conversation).toEqual([
       {
         question: 'Why the database?',
@@ -53,6 +58,8 @@ describe('follow-up questions', () => {
         askedAt: expect.any(String),
         answeredAt: expect.any(String),
         error: null,
+        usage: { llmCalls: 1, promptTokens: 100, completionTokens: 10 },
+        cost: { amount: 0, currency: 'USD', model: expect.any(String) },
       },
     ]);
     expect(inv).toMatchObject({ status: 'completed', rca: '## Root cause\nthe database' });

@@ -95,7 +95,9 @@ describe('sources.github config', () => {
   it('warns that the webhook refuses everything without a secret, and mounts no writer when writeBack is off', () => {
     const config = loadConfig({ GITHUB_TOKEN: 't' }, file('sources:\n  github:\n    writeBack: false\n'), [github]);
     const [mounted] = mountSources([github], config, { log, env: {} });
-    expect(mounted!.warnings).toContain('no GITHUB_WEBHOOK_SECRET set: /webhooks/github refuses every delivery (401)');
+    expect(mounted!.webhookWarnings).toContain(
+      'no GITHUB_WEBHOOK_SECRET set: /webhooks/github refuses every delivery (401)',
+    );
     expect(mounted!.writer).toBeNull();
     expect(mounted!.webhook).not.toBeNull();
   });

@@ -115,7 +115,7 @@ describe('JSM Operations config (key and route: jsm-ops)', () => {
     expect(
       jsmOps.disabledReason(JsmOpsConfigSchema.parse({ email: 'a@b.c', apiToken: 't', cloudId: 'abc' })),
     ).toBeNull();
-    expect(jsmOps.warnings!(config({ webhookToken: undefined }))[0]).toMatch(
+    expect(jsmOps.webhookWarnings!(config({ webhookToken: undefined }))[0]).toMatch(
       /^no JSM_OPS_WEBHOOK_TOKEN set: \/webhooks\/jsm-ops refuses every delivery/,
     );
     expect(JsmOpsConfigSchema.safeParse({ cloudId: '../x' }).success).toBe(false);

@@ -148,9 +148,9 @@ describe('OpsGenie config', () => {
     });
     expect(opsgenie.disabledReason(OpsgenieConfigSchema.parse({}))).toBe('no OPSGENIE_API_KEY');
     expect(OpsgenieConfigSchema.parse({}).apiUrl).toBe('https://api.opsgenie.com');
-    expect(opsgenie.warnings!(OpsgenieConfigSchema.parse({ apiKey: 'k', triggers: { priorities: ['P1'] } }))).toEqual([
-      expect.stringMatching(/^no OPSGENIE_WEBHOOK_TOKEN set: \/webhooks\/opsgenie refuses every delivery/),
-    ]);
+    expect(
+      opsgenie.webhookWarnings!(OpsgenieConfigSchema.parse({ apiKey: 'k', triggers: { priorities: ['P1'] } })),
+    ).toEqual([expect.stringMatching(/^no OPSGENIE_WEBHOOK_TOKEN set: \/webhooks\/opsgenie refuses every delivery/)]);
     expect(OpsgenieConfigSchema.safeParse({ noteLimit: 30_000 }).success).toBe(false);
     expect(OpsgenieConfigSchema.safeParse({ apikey: 'k' }).success).toBe(false);
   });

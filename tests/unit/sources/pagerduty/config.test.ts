@@ -46,8 +46,10 @@ describe('sources.pagerduty config', () => {
 
   it('warns that a missing webhook secret refuses every delivery, and has no writer without a From email', () => {
     const c = slice({ PAGERDUTY_API_KEY: 'k' });
-    expect(pagerduty.warnings?.(c)).toEqual([
+    expect(pagerduty.webhookWarnings?.(c)).toEqual([
       expect.stringMatching(/^no PAGERDUTY_WEBHOOK_SECRET set: \/webhooks\/pagerduty refuses every delivery/),
+    ]);
+    expect(pagerduty.warnings?.(c)).toEqual([
       expect.stringMatching(/^no PAGERDUTY_FROM_EMAIL set: RCAs are not written back/),
     ]);
     expect(pagerduty.writer?.(c, ctx)).toBeNull();

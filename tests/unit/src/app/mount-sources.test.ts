@@ -20,3 +20,34 @@ describe('start-up warnings', () => {
     expect(startupWarnings(alertmanager, false).filter((w) => unauthenticated.test(w))).toEqual([]);
   });
 });
+
+// Issue 16, defect 12 (rest): GitHub, PagerDuty, OpsGenie and JSM Ops said their webhook credential
+// warnings in `lestrade worker` too. This test failed before they moved to webhookWarnings.
+describe('webhook credential warnings', () => {
+  const env = {
+    OPENAI_API_KEY: 'k',
+    GITHUB_TOKEN: 'ghp_x',
+    PAGERDUTY_API_KEY: 'pd',
+    PAGERDUTY_FROM_EMAIL: 'bot@example.com',
+    OPSGENIE_API_KEY: 'og',
+    JSM_OPS_EMAIL: 'bot@example.com',
+    JSM_OPS_API_TOKEN: 'jsm',
+    JSM_OPS_CLOUD_ID: 'cloud-1',
+  };
+  const config = loadConfig(env, undefined, sources);
+  const mounted = mountSources(sources, config, { log: undefined as never, env: {} });
+  const names = ['github', 'pagerduty', 'opsgenie', 'jsm-ops'];
+
+  it.each(names)('%s: a process serving webhooks says its webhook refuses every delivery', (name) => {
+    const m = mounted.find((x) => x.name === name)!;
+    expect(startupWarnings(m, true)).toContainEqual(
+      expect.stringMatching(new RegExp(`/webhooks/${name} refuses every delivery`)),
+    );
+  });
+
+  it.each(names)('%s: a worker says nothing of webhooks', (name) => {
+    const m = mounted.find((x) => x.name === name)!;
+    expect(m.offReason ?? null).toBeNull();
+    expect(startupWarnings(m, false).filter((w) => /webhook/i.test(w))).toEqual([]);
+  });
+});

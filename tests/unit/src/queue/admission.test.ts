@@ -108,16 +108,20 @@ describe('admission', () => {
     expect(off.asked).toEqual([]);
   });
 
-  it('records what a finished investigation used in the ledger', async () => {
+  it('records what a finished investigation, or one follow-up question, used in the ledger', async () => {
     const recorded: unknown[] = [];
     const ledger = {
-      record: async (id: string, usage: unknown) => {
-        recorded.push([id, usage]);
+      record: async (id: string, usage: unknown, entry?: number) => {
+        recorded.push([id, usage, entry]);
         return true;
       },
     } as unknown as UsageLedger;
     const h = workerHooks({ policy: policy(false), budgets: budgets(false).guard, ledger, recheckMs: 1 });
     await h.settled('i1', { promptTokens: 3, completionTokens: 1, llmCalls: 1 });
-    expect(recorded).toEqual([['i1', { promptTokens: 3, completionTokens: 1, llmCalls: 1 }]]);
+    await h.settled('i1', { promptTokens: 5, completionTokens: 2, llmCalls: 2 }, 0);
+    expect(recorded).toEqual([
+      ['i1', { promptTokens: 3, completionTokens: 1, llmCalls: 1 }, undefined],
+      ['i1', { promptTokens: 5, completionTokens: 2, llmCalls: 2 }, 0],
+    ]);
   });
 });
