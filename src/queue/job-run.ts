@@ -105,15 +105,7 @@ async function runBegun(
 ): Promise<boolean> {
   const { id } = inv;
   const { phase } = kind;
-  const started = performance.now();
-  const ended = (outcome: InvestigationOutcome, steps: number | null) =>
-    deps.metrics?.investigationRun({
-      source: inv.source,
-      phase,
-      outcome,
-      seconds: (performance.now() - started) / 1000,
-      steps,
-    });
+  const ended = runTimer(deps, inv, phase);
   deps.log.info({ id, title: inv.title, attempt, phase }, `${kind.noun} started`);
   const controller = deps.cancels.register(id);
   let partial: LoopState | null = null;
@@ -157,6 +149,19 @@ async function runBegun(
     deps.cancels.release(id, controller);
   }
   return completed;
+}
+
+/** Records a run's outcome, duration and steps in the metrics when it ends. */
+function runTimer(deps: JobDeps, inv: Investigation, phase: Phase) {
+  const started = performance.now();
+  return (outcome: InvestigationOutcome, steps: number | null) =>
+    deps.metrics?.investigationRun({
+      source: inv.source,
+      phase,
+      outcome,
+      seconds: (performance.now() - started) / 1000,
+      steps,
+    });
 }
 
 /** Puts the model's plan on the record when it changed (the API and the dashboard read it there). */

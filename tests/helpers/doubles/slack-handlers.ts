@@ -39,14 +39,14 @@ function postEphemeral(args: Record<string, unknown>, state: SlackState): SlackA
     user: String(args.user),
     text,
     ts,
-    ...(args.thread_ts ? { thread_ts: String(args.thread_ts) } : {}),
+    ...(args.thread_ts ? { thread_ts: argText(args.thread_ts) } : {}),
   });
   return ok({ message_ts: ts });
 }
 
 /** A trigger is exchanged once (exchanged_trigger_id), as Slack does; the view must be a modal with a title. */
 function viewsOpen(args: Record<string, unknown>, state: SlackState): SlackAnswer {
-  const trigger = String(args.trigger_id ?? '');
+  const trigger = argText(args.trigger_id ?? '');
   if (!trigger) return fail('invalid_arguments');
   if (state.views.some((v) => v.trigger_id === trigger)) return fail('exchanged_trigger_id');
   const view = parseJson(args.view) as Record<string, unknown> | undefined;
