@@ -122,7 +122,7 @@ async function summarize(middle: ChatCompletionMessageParam[], state: LoopState,
     return response.choices[0]?.message.content?.trim() || '(the summary came back empty)';
   } catch (err) {
     if (deps.signal?.aborted) throw new CancelledError('investigation cancelled');
-    throw classifyLlmError(err);
+    throw classifyLlmError(err, deps.client.baseURL);
   }
 }
 

@@ -215,7 +215,7 @@ async function callModel(state: LoopState, opts: LoopOptions, tools: ChatComplet
     return choice.message;
   } catch (err) {
     if (opts.signal?.aborted) throw new CancelledError('investigation cancelled');
-    throw classifyLlmError(err);
+    throw classifyLlmError(err, opts.client.baseURL);
   }
 }
 

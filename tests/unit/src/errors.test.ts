@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, InputError, PermanentError, RetryableError, asTypedError } from '../../../src/errors.js';
-import { classifyLlmError } from '../../../src/llm/classify-error.js';
+import { chatUrl, classifyLlmError } from '../../../src/llm/classify-error.js';
 
 // One rule for failures nobody typed (src/errors.ts asTypedError), followed by the LLM error
 // classifier and the worker alike.
@@ -60,5 +60,22 @@ describe('classifyLlmError follows the same rule', () => {
       'LLM unreachable: refused',
     );
     expect(classifyLlmError(new OpenAI.APIConnectionError({ message: 'refused' }))).toBeInstanceOf(RetryableError);
+  });
+
+  it('names the endpoint it called (without credentials, query or fragment) and, when unreachable, the setting', () => {
+    const base = 'https://user:s3cret@llm.example:8443/openai/v1/?api-key=k3y#x';
+    const refused = classifyLlmError(new OpenAI.APIConnectionError({ message: 'refused' }), base);
+    expect(refused.message).toBe(
+      'LLM unreachable (POST https://llm.example:8443/openai/v1/chat/completions): refused; check OPENAI_BASE_URL (llm.baseUrl)',
+    );
+    const denied = classifyLlmError(
+      OpenAI.APIError.generate(401, { error: { message: 'bad key' } }, undefined, new Headers()),
+      base,
+    );
+    expect(denied.message).toMatch(
+      /^LLM answered 401 \(POST https:\/\/llm\.example:8443\/openai\/v1\/chat\/completions\): /,
+    );
+    for (const m of [refused.message, denied.message]) expect(m).not.toMatch(/s3cret|k3y|user/);
+    expect(chatUrl('not a url')).toBe('(an unparseable base URL)');
   });
 });

@@ -242,7 +242,11 @@ describe('runLoop', () => {
       executor: new ToolExecutor({ tools: [echo] }),
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RetryableError);
-    expect((err as Error).message).toMatch(/LLM unreachable: .*timed out/i);
+    // Issue 18: an LLM error names the endpoint and the setting that points there, never a credential.
+    expect((err as Error).message).toMatch(
+      /^LLM unreachable \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions\): .*timed out/i,
+    );
+    expect((err as Error).message).toMatch(/check OPENAI_BASE_URL \(llm\.baseUrl\)$/);
   });
 
   it('gives a tool that hangs an error result after the tool timeout', async () => {
