@@ -193,7 +193,8 @@ describe('a follow-up question', () => {
     expect((await deps.store.loadCheckpoint(id))!.question).toBeNull();
     expect(await client.ttl(keys.investigation(id))).toBeGreaterThan(190);
     expect(deps.completions).toEqual([]);
-    expect(settled).toEqual([]);
+    // Issue 16 defect 10: the question is counted (its own ledger entry); this state has no usage from before it.
+    expect(settled).toEqual([[id, { llmCalls: 2, promptTokens: 7, completionTokens: 3 }]]);
     expect(deps.logs.map((l) => l.msg)).toEqual(['follow-up started', 'follow-up answered']);
     expect(deps.logs[0]).toMatchObject({ phase: 'ask' });
     expect(deps.logs[1]).toMatchObject({ id, llmCalls: 2 });

@@ -44,6 +44,9 @@ const untouched = {
   followUpOf: null,
   cost: null,
   coalescing: null,
+  // Added this wave: the model's plan (todo_write), the runbooks offered and read.
+  plan: [],
+  runbooks: [],
 };
 
 beforeAll(async () => {
@@ -89,6 +92,9 @@ describe('a claimed record', () => {
       linkedFrom: [],
       ...untouched,
       priority: 0,
+      // The first run's id is the investigation's own (re-runs count on: queue/rerun.ts).
+      run: 1,
+      runId: claim.id,
     });
   });
 
@@ -444,6 +450,8 @@ describe('a record written by hand or by an older version', () => {
       linkedFrom: [],
       ...untouched,
       priority: null,
+      run: 1,
+      runId: id,
     });
     expect(await store.list()).toEqual([expected]);
   });
