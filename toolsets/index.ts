@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../src/config/schema.js';
 import type { Toolset } from '../src/tools/types.js';
 import { createLogger, type Logger } from '../src/log.js';
+import { createAlertmanagerToolset } from './alertmanager/index.js';
 import { createBashToolset } from './bash/index.js';
 import { createMcpToolsets } from './mcp/index.js';
 import { createPrometheusToolset } from './prometheus/index.js';
@@ -20,6 +21,7 @@ export function builtinToolsets(
   const { allowedHosts, maxBytes, timeoutSeconds, cacheSeconds } = config.runbooks;
   return [
     createPrometheusToolset(config.toolsets.prometheus),
+    createAlertmanagerToolset(config.toolsets.alertmanager),
     createBashToolset(config.toolsets.bash),
     createRunbookToolset(runbooks, { allowedHosts, maxBytes, timeoutMs: timeoutSeconds * 1000, cacheSeconds }),
     ...createMcpToolsets(config.mcp.servers, { log }),

@@ -44,6 +44,8 @@ const ENV_MAP: EnvBinding[] = [
   ['LESTRADE_MAX_TOKENS_PER_DAY', ['budgets', 'tokensPerDay'], 'int'],
   ['LESTRADE_SKIP_RESOLVED_WHILE_QUEUED', ['intake', 'skipResolvedWhileQueued'], 'boolean'],
   ['PROMETHEUS_URL', ['toolsets', 'prometheus', 'url'], 'string'],
+  // Also sources.alertmanager.url (bound by the source): one Alertmanager, read by both.
+  ['ALERTMANAGER_URL', ['toolsets', 'alertmanager', 'url'], 'string'],
   ['LESTRADE_BASH_ENABLED', ['toolsets', 'settings', 'bash', 'enabled'], 'boolean'],
   ['LESTRADE_BASH_SANDBOX', ['toolsets', 'bash', 'sandbox'], 'string'],
   ['LESTRADE_PUBLIC_URL', ['server', 'publicUrl'], 'string'],

@@ -225,6 +225,17 @@ const baseShape = {
           headers: z.record(z.string(), z.string()).default({}),
         })
         .prefault({}),
+      /** The Alertmanager toolset (toolsets/alertmanager): alerts, groups, silences; silences created with approval. */
+      alertmanager: z
+        .strictObject({
+          /** Off here, or with settings.alertmanager.enabled (which wins). */
+          enabled: z.boolean().default(true),
+          url: z.url().optional(),
+          headers: z.record(z.string(), z.string()).default({}),
+          /** The longest silence alertmanager_create_silence may create. */
+          maxSilenceHours: z.number().positive().max(720).default(4),
+        })
+        .prefault({}),
       /** The bash toolset's policy (the toolset is off unless settings.bash.enabled is true). */
       bash: z
         .strictObject({
