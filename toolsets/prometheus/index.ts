@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Tool, ToolOutput, Toolset } from '../../src/tools/types.js';
+import { alertTools } from './alert-tools.js';
 import { PrometheusClient } from './prometheus-client.js';
 
 export interface PrometheusToolsetConfig {
@@ -11,9 +12,11 @@ const time = z.string().describe('RFC 3339 timestamp or Unix seconds');
 
 const INSTRUCTIONS = [
   'Find metric and label names with prometheus_label_values (label __name__, with a match selector) before querying',
-  'them: never guess a name. For an alert, read its rule (prometheus_rules) to see the expression and threshold,',
-  "then query that expression over the window around the alert's start with prometheus_query_range (step 1m for an",
-  'hour or less). Aggregate (sum by, topk) before returning many series.',
+  'them: never guess a name. For an alert, start with alert_expression_series on its generatorURL: it shows which',
+  'series the expression reads exist (none means a metric or label is gone) and its value now. prometheus_alert_rules',
+  'gives the rule, threshold and state; prometheus_targets shows scrapes that fail. Query over the window around the',
+  "alert's start with prometheus_query_range (step 1m for an hour or less); aggregate (sum by, topk) before",
+  'returning many series.',
 ].join('\n');
 
 /** Prometheus over its HTTP API. Disabled, with the reason, when no URL is set or Prometheus does not answer. */
@@ -50,7 +53,7 @@ function prometheusTools(client: PrometheusClient | null): Tool[] {
       const data = await client!.get(path, pick(params), ctx.signal);
       return isEmpty(data) ? { status: 'no_data', data } : { status: 'success', data };
     };
-  return [...queryTools(call), ...ruleTools(call), labelValuesTool(client)];
+  return [...queryTools(call), ...ruleTools(call), labelValuesTool(client), ...alertTools(client)];
 }
 
 /** PromQL, at an instant and over a range. */
