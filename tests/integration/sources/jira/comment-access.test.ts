@@ -166,6 +166,15 @@ describe.each(['cloud', 'datacenter'] as const)('Jira comment visibility (%s)', 
     expect(isInternal(d.jira.state.comments('HELP-3')[0]!)).toBe(true);
   });
 
+  it("an edit of a comment this writer did not find first asks Jira for the comment's visibility", async () => {
+    d.jira.state.setGroups(d.jira.state.meId(), ['admins']);
+    const admins = { type: 'group' as const, value: 'admins' };
+    const ours = d.jira.addComment({ issueKey: 'OPS-7', body: 'old', visibility: admins });
+    await writer().update(locatorOf('OPS-7', 'software'), { id: ours.id, url: null }, doc('new'));
+    expect(d.jira.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/comment/${ours.id}`))).toHaveLength(1);
+    expect(d.jira.state.comments('OPS-7')[0]!.visibility).toEqual(admins);
+  });
+
   it('a visibility Jira refuses (a role our account is not in) is a permanent error naming the key', async () => {
     const err = await writeRca(
       writer({ OPS: { visibility: developers } }),
