@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubSignature, jiraFixture, type Json } from '../../../fixtures/jira/fixtures.js';
 import { startJiraDouble, type JiraDouble } from '../../../helpers/doubles/jira-double.js';
