@@ -64,6 +64,7 @@ function markdownLines(lines: string[]): string[] {
   const out: string[] = [];
   let fence: string | null = null;
   let comment = false;
+  let quoted = false;
   for (const line of lines) {
     const open = FENCE.exec(line)?.[1];
     if (fence !== null) {
@@ -79,8 +80,12 @@ function markdownLines(lines: string[]): string[] {
       comment = !line.includes('-->');
       continue;
     }
-    // Four spaces or a tab is an indented code block; `>` a quote (of someone else's command).
-    if (/^( {4}|\t)/.test(line) || /^ {0,3}>/.test(line)) continue;
+    // `>` is a quote (of someone else's command), and so is every line after it up to a blank line
+    // (Markdown's lazy continuation: GitHub shows such a line inside the quote).
+    if (/^ {0,3}>/.test(line)) quoted = true;
+    else if (line.trim() === '') quoted = false;
+    // Four spaces or a tab is an indented code block.
+    if (quoted || /^( {4}|\t)/.test(line)) continue;
     out.push(line.trim());
   }
   return out;

@@ -147,7 +147,7 @@ describe('approvals from GitHub comments, through serve', { timeout: 120_000 }, 
     expect(forged).toMatchObject({ status: 401, body: { error: 'unauthorized' } });
     for (const body of [
       `How to approve:\n\n\`\`\`\n/lestrade approve ${CALL}\n\`\`\``,
-      `> /lestrade approve ${CALL}\n\nWho wrote this?`,
+      `> Quoting the runbook:\n/lestrade approve ${CALL}\n\nWho wrote this?`,
       `Indented:\n\n    /lestrade approve ${CALL}`,
       `Please run /lestrade approve ${CALL} someone`,
     ]) {
@@ -165,7 +165,9 @@ describe('approvals from GitHub comments, through serve', { timeout: 120_000 }, 
       body: { decided: false, error: expect.stringContaining('no pending tool call call_nosuchcall') },
     });
     await unchanged(id, 15);
-    expect((await post('issue_comment', comment(15, `/lestrade deny ${CALL} no`))).body.decided).toBe(true);
+    // A comment naming a pending call and an unknown one: the pending one is decided, the other left out.
+    const mixed = await post('issue_comment', comment(15, `/lestrade deny ${CALL} no\n/lestrade approve call_other`));
+    expect(mixed.body).toMatchObject({ decided: true, recorded: [CALL], ignored: ['call_other'] });
     await statusIs(svc.base, id, ['completed']);
     const late = await post('issue_comment', comment(15, `/lestrade approve ${CALL}`));
     expect(late).toMatchObject({
