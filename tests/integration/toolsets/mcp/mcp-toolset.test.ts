@@ -170,6 +170,24 @@ describe('an MCP server over SSE', () => {
       data: 'result of x: 42',
     });
   });
+
+  it('takes up a tool the server adds later, on notifications/tools/list_changed, with the allow list applied', async () => {
+    const mcp = await startMcpHttp('sse');
+    servers.push(mcp);
+    const { lines, log } = capture();
+    const { r, call } = await load(
+      { name: 'old', url: mcp.url, transport: 'sse', tools: { deny: ['secret_*'] }, readOnly: ['query_*', 'list_*'] },
+      log,
+    );
+    const names = () => r.currentTools().map((t) => t.name);
+    expect(names()).not.toContain('old_list_late');
+    mcp.addTool('list_late');
+    mcp.addTool('secret_dump');
+    await waitFor('the new tool to be listed', async () => names().includes('old_list_late'), 10_000);
+    expect(names()).not.toContain('old_secret_dump');
+    expect(await call('old_list_late', {})).toMatchObject({ status: 'success', data: 'list_late ran' });
+    expect(lines.some((l) => l.msg === 'MCP server tool list changed' && l.mcpServer === 'old')).toBe(true);
+  });
 });
 
 describe('an MCP server over stdio', () => {
