@@ -76,6 +76,9 @@ async function paused(n: number): Promise<string> {
   const id = r.body.queued[0] as string;
   const inv = await statusIs(svc.base, id, ['awaiting_approval']);
   expect(inv.approvals.pending.map((p: any) => p.toolCallId)).toEqual([CALL]);
+  // The dashboard shows the id a comment names (the API is open here: no LESTRADE_API_TOKEN).
+  const page = await (await fetch(`${svc.base}/investigations/${id}`)).text();
+  expect(page).toContain(`<code class="call-id">${CALL}</code>`);
   return id;
 }
 
