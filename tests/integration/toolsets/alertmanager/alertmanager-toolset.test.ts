@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callKey, paramsKey } from '../../../../src/tools/call-key.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
@@ -176,6 +178,59 @@ describe('the Alertmanager toolset', () => {
         ],
       },
     });
+  });
+
+  it('makes one silence when Alertmanager takes the POST but the connection drops before its answer', async () => {
+    // A proxy that passes everything to the real Alertmanager, but hangs up on the first silence POST
+    // once Alertmanager has created it: the tool sees a failure, and the retry must not create another.
+    let dropped = 0;
+    const proxy = createServer((req, res) => {
+      void (async () => {
+        const chunks: Buffer[] = [];
+        for await (const c of req) chunks.push(c as Buffer);
+        const upstream = await fetch(`${am.url}${req.url}`, {
+          method: req.method,
+          headers: { 'content-type': 'application/json' },
+          ...(req.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
+        });
+        const text = await upstream.text();
+        if (req.method === 'POST' && dropped === 0) {
+          dropped += 1;
+          req.socket.destroy();
+          return;
+        }
+        res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(text);
+      })();
+    });
+    await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', () => done()));
+    const via = await resolveToolsets(
+      [
+        createAlertmanagerToolset({
+          url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+          maxSilenceHours: 4,
+        }),
+      ],
+      {},
+      {},
+    );
+    const tool = via.tools.find((t) => t.name === 'alertmanager_create_silence')!;
+    const args = tool.params.parse({ matchers: ['alertname="DiskFull"'], duration: '1h', comment: 'dropped' });
+    const ctx = {
+      signal: new AbortController().signal,
+      approved: true,
+      approvedCall: paramsKey('alertmanager_create_silence', args),
+    };
+    try {
+      await expect(tool.run(args, ctx)).rejects.toThrow();
+      expect(dropped).toBe(1);
+      expect(await silencesInAm()).toHaveLength(1);
+      expect(await tool.run(args, ctx)).toMatchObject({ status: 'success', data: { created: false } });
+      expect(await silencesInAm()).toHaveLength(1);
+    } finally {
+      await via.close();
+      proxy.closeAllConnections();
+      proxy.close();
+    }
   });
 
   it('refuses in the runner itself a call that was not approved, or not this one', async () => {
