@@ -49,7 +49,9 @@ describe('Teams: an Adaptive Card per investigation', () => {
     const text = JSON.stringify(card);
     expect(card.body[0]).toMatchObject({ type: 'TextBlock', weight: 'Bolder' });
     expect(text).toContain('Severity: CRITICAL');
-    expect(text).toContain('## Root cause');
+    // Headings, which a TextBlock does not render, are bold lines.
+    expect(text).toContain('**Root cause**');
+    expect(text).not.toContain('## Root cause');
     expect(text).toContain('[dashboard](http://prometheus.example:9090/graph)');
     expect(text).not.toContain('](https://evil.example');
     expect(card.actions).toEqual([
