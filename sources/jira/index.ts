@@ -19,7 +19,7 @@ export const jira: SourceRegistration<JiraConfig> = {
   warnings: configWarnings,
   webhookWarnings,
   webhook: (config) => jiraWebhook(config, apiFor(config)),
-  writer: (config) => (config.writeBack ? jiraWriter(apiFor(config), config.commentLimit) : null),
+  writer: (config) => (config.writeBack ? jiraWriter(apiFor(config), config.commentLimit, config.projects) : null),
   pollers: (config) => config.poll.map((entry) => jiraPoller(apiFor(config), entry)),
   pull: jiraPullSpec,
 };
