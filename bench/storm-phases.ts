@@ -78,11 +78,8 @@ export async function commandStats(redis: Redis, investigations: number): Promis
   }));
   rows.sort((a, b) => b.calls - a.calls);
   const total = rows.reduce((n, r) => n + r.calls, 0);
-  const lines = rows
-    .slice(0, 15)
-    .map(
-      (r) =>
-        `${r.cmd.padEnd(20)} ${(r.calls / investigations).toFixed(1).padStart(7)}  ${(r.usec / investigations / 1000).toFixed(2)} ms`,
-    );
+  const perInvestigation = (r: { calls: number; usec: number }) =>
+    `${(r.calls / investigations).toFixed(1).padStart(7)}  ${(r.usec / investigations / 1000).toFixed(2)} ms`;
+  const lines = rows.slice(0, 15).map((r) => `${r.cmd.padEnd(20)} ${perInvestigation(r)}`);
   return [`Redis commands per investigation: ${(total / investigations).toFixed(1)}`, ...lines].join('\n');
 }

@@ -17,7 +17,28 @@ function row(r: StormResult): string {
   const rss = r.peakRssMb.map((x) => f(x)).join(' / ');
   const cpu = r.cpuSeconds.map((x) => f(x, 1)).join(' / ');
   const cpuPer = (r.cpuSeconds.reduce((a, b) => a + b, 0) * 1000) / r.alerts;
-  return `| ${r.label} | ${r.alerts} | ${r.processes} | ${r.concurrency ?? `${DEFAULT_CONCURRENCY} (default)`} | ${limit} | ${rpm} | ${f(r.seconds, 1)} | ${f(r.idealSeconds, 1)} | ${floor} | ${ratio} | ${r.completed} / ${r.failed} | ${r.requests} | ${r.rejected429} | ${r.max429PerProcessWindow} | ${rss} | ${f(r.idleRssMb)} | ${f(r.mbPerInFlight, 2)} | ${cpu} | ${f(cpuPer)} |`;
+  const cells = [
+    r.label,
+    r.alerts,
+    r.processes,
+    r.concurrency ?? `${DEFAULT_CONCURRENCY} (default)`,
+    limit,
+    rpm,
+    f(r.seconds, 1),
+    f(r.idealSeconds, 1),
+    floor,
+    ratio,
+    `${r.completed} / ${r.failed}`,
+    r.requests,
+    r.rejected429,
+    r.max429PerProcessWindow,
+    rss,
+    f(r.idleRssMb),
+    f(r.mbPerInFlight, 2),
+    cpu,
+    f(cpuPer),
+  ];
+  return `| ${cells.join(' | ')} |`;
 }
 
 function targets(rs: StormResult[]): string {
