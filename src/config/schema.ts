@@ -223,6 +223,16 @@ const baseShape = {
           headers: z.record(z.string(), z.string()).default({}),
         })
         .prefault({}),
+      /** Grafana Loki (toolsets/loki): off without a URL. */
+      loki: z
+        .strictObject({
+          url: z.url().optional(),
+          /** Sent as X-Scope-OrgID, for a multi-tenant Loki. */
+          tenant: z.string().min(1).optional(),
+          bearerToken: z.string().min(1).optional(),
+          headers: z.record(z.string(), z.string()).default({}),
+        })
+        .prefault({}),
       /** The bash toolset's policy (the toolset is off unless settings.bash.enabled is true). */
       bash: z
         .strictObject({
