@@ -4,6 +4,7 @@ import type { Toolset } from '../src/tools/types.js';
 import { createLogger, type Logger } from '../src/log.js';
 import { createBashToolset } from './bash/index.js';
 import { createMcpToolsets } from './mcp/index.js';
+import { createKubernetesChangesToolset } from './kubernetes-changes/index.js';
 import { createLokiToolset } from './loki/index.js';
 import { createPrometheusToolset } from './prometheus/index.js';
 import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
@@ -22,6 +23,7 @@ export function builtinToolsets(
   return [
     createPrometheusToolset(config.toolsets.prometheus),
     createLokiToolset(config.toolsets.loki),
+    createKubernetesChangesToolset(),
     createBashToolset(config.toolsets.bash),
     createRunbookToolset(runbooks, { allowedHosts, maxBytes, timeoutMs: timeoutSeconds * 1000, cacheSeconds }),
     ...createMcpToolsets(config.mcp.servers, { log }),
