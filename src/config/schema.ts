@@ -233,6 +233,15 @@ const baseShape = {
           headers: z.record(z.string(), z.string()).default({}),
         })
         .prefault({}),
+      /** Commits, merged pull requests and deployments of these repositories (toolsets/github-changes). */
+      github_changes: z
+        .strictObject({
+          repos: z.array(z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'expected owner/name')).default([]),
+          /** From GITHUB_TOKEN, as the GitHub source's. */
+          token: z.string().min(1).optional(),
+          apiUrl: z.url().default('https://api.github.com'),
+        })
+        .prefault({}),
       /** The bash toolset's policy (the toolset is off unless settings.bash.enabled is true). */
       bash: z
         .strictObject({
