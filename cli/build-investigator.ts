@@ -11,6 +11,8 @@ import type { Metrics } from '../src/observability/metrics.js';
 import type { LlmRateLimiter } from '../src/llm/rate-limiter.js';
 import { loadYamlToolsets, resolveToolsets, type ResolvedToolsets } from '../src/tools/toolset-registry.js';
 import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
+import { redactorFromConfig } from '../src/config/secrets.js';
+import { toolsetsForPrompt } from '../src/tools/toolsets-for-prompt.js';
 import { BUILTIN_YAML_DIR, builtinToolsets } from '../toolsets/index.js';
 
 type Env = Record<string, string | undefined>;
@@ -38,6 +40,8 @@ export async function buildInvestigator(
 ): Promise<{ investigator: Investigator; toolsets: ResolvedToolsets; runbooks: RunbookCatalog }> {
   const runbooks = RunbookCatalog.load(config.runbooks.dirs);
   const toolsets = await buildToolsets(config, env, runbooks, limits.log);
+  // Reasons quote URLs and command output: the prompt gets them as `lestrade toolsets list` prints them.
+  const redact = redactorFromConfig(config);
   const investigator = new Investigator({
     client: createLlmClient(config.llm, { limiterHandles429: Boolean(limits.limiter) }),
     llm: config.llm,
@@ -50,7 +54,7 @@ export async function buildInvestigator(
       toolsetOf: toolsets.toolsetOf,
     }),
     prompts: new PromptRenderer(config.templatesDir),
-    toolsets: toolsets.enabled.map((t) => ({ name: t.name, description: t.description })),
+    toolsets: () => toolsetsForPrompt(toolsets.enabled, toolsets.statusesNow(), config.toolsets.settings, redact),
     budget: await contextBudget(config),
     metrics,
     runbooks,

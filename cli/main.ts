@@ -15,6 +15,7 @@ import { startupError } from './startup-error.js';
 import { packageVersion } from './version.js';
 import { addRemoteCommands } from './remote-commands.js';
 import { addEvalCommands } from './eval/register.js';
+import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
 
 const env = process.env;
 const program = new Command('lestrade')
@@ -106,7 +107,8 @@ toolsets
   .option('--json', 'print JSON')
   .action(async (opts: { json?: boolean }) => {
     const cfg = config();
-    const resolved = await buildToolsets(cfg, env);
+    const runbooks = RunbookCatalog.load(cfg.runbooks.dirs);
+    const resolved = await buildToolsets(cfg, env, runbooks);
     await resolved.close();
     // Reasons quote URLs and command output: no secret or URL password is printed.
     const redact = redactorFromConfig(cfg);
@@ -120,10 +122,20 @@ toolsets
         `${s.state.padEnd(9)} ${s.name.padEnd(16)} ${s.reason ?? `${s.tools.length} tools: ${s.tools.join(', ')}`}\n`,
       );
     }
+    print(runbookLines(runbooks));
   });
 
 addRemoteCommands(program, env);
 addEvalCommands(program, env, config);
+
+/** What `toolsets list` says of the runbooks: how many loaded, and each file skipped with why. */
+function runbookLines(runbooks: RunbookCatalog): string {
+  if (runbooks.runbooks.length === 0 && runbooks.problems.length === 0) return '';
+  const lines = [`runbooks: ${runbooks.runbooks.length} loaded, ${runbooks.problems.length} skipped`];
+  for (const p of runbooks.problems)
+    lines.push(`skipped   runbook ${p.file}${p.line ? `:${p.line}` : ''}: ${p.reason}`);
+  return `${lines.join('\n')}\n`;
+}
 
 function positiveInt(v: string): number {
   const n = Number(v);

@@ -13,7 +13,9 @@ export interface MockedCall {
 export interface MockedToolsets {
   /** What the model is offered: our tools answering from the mocks, and tools inferred from mocks we lack. */
   tools: Tool[];
-  toolsets: Array<{ name: string; description: string }>;
+  toolsets: Array<{ name: string; description: string; instructions?: string }>;
+  /** Our toolsets the case (or the configuration) switched off: the prompt lists them as the service would. */
+  unavailable: Array<{ name: string; reason: string }>;
   toolsetOf: Map<string, string>;
   approvalRequired: string[];
   /** Filled as the case runs. */
@@ -61,7 +63,13 @@ export function mockToolsets(
   }));
   return {
     tools,
-    toolsets: [...on.map((ts) => ({ name: ts.name, description: ts.description })), ...inferredSets],
+    toolsets: [
+      ...on.map(({ name, description, instructions }) => ({ name, description, instructions })),
+      ...inferredSets,
+    ],
+    unavailable: candidates
+      .filter((ts) => !on.includes(ts))
+      .map((ts) => ({ name: ts.name, reason: 'switched off in configuration' })),
     toolsetOf,
     approvalRequired: on.flatMap((ts) => ts.approvalRequired ?? []),
     calls,

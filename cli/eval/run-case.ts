@@ -127,7 +127,7 @@ function investigatorFor(run: EvalRun, c: EvalCase): { investigator: Investigato
       toolsetOf: mocked.toolsetOf,
     }),
     prompts: run.prompts,
-    toolsets: mocked.toolsets,
+    toolsets: () => ({ toolsets: mocked.toolsets, unavailable: mocked.unavailable }),
     budget: run.budget,
   });
   return { investigator, mocked };

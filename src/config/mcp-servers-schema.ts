@@ -24,6 +24,11 @@ export const McpServerSchema = z
     /** The server's tools that run without approval; every other one needs a human's. */
     readOnly: z.array(Glob).default([]),
     timeoutSeconds: z.number().positive().max(3600).default(30),
+    /**
+     * How the model should use this server's tools, shown in the system prompt. Only from here: the
+     * instructions a server sends when it connects are third-party text and never reach the prompt.
+     */
+    instructions: z.string().trim().min(1).optional(),
   })
   .refine((s) => (s.url === undefined) !== (s.command === undefined), {
     message: 'give either url (an HTTP server) or command (a stdio server), not both or neither',

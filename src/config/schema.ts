@@ -214,6 +214,8 @@ const baseShape = {
             enabled: z.boolean().optional(),
             /** Tools of this toolset that need a human's approval for every call (added to the toolset's own list). */
             approvalRequired: z.array(z.string().min(1)).optional(),
+            /** Added to the toolset's own instructions in the system prompt (the operators' advice on using it). */
+            instructions: z.string().trim().min(1).optional(),
           }),
         )
         .default({}),

@@ -3,11 +3,14 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { checkAuthorization } from '../check-credentials.js';
 import { readCookie, sameOrigin, SESSION_COOKIE, sessionCookie } from './cookies.js';
 import type { Session, SessionStore } from './sessions.js';
+import type { SignInLimit } from './sign-in-limit.js';
 
 export interface AuthDeps {
   /** LESTRADE_API_TOKEN's tokens; empty leaves the dashboard open, as /api is. */
   apiTokens: string[];
   sessions: SessionStore;
+  /** Failed sign-ins per client address; without one, /login does not limit guesses. */
+  signInLimit?: SignInLimit;
 }
 
 /** What a signed-in request carries in res.locals. */
@@ -75,8 +78,15 @@ export function signInRoutes(deps: AuthDeps, renderLogin: (res: Response, error?
   router.post('/login', form, async (req, res) => {
     if (deps.apiTokens.length === 0) return res.redirect(303, '/');
     if (!sameOrigin(req)) return refuse(res, 'sign-in refused: the form must be posted from this site');
+    const address = clientAddress(req);
+    const wait = (await deps.signInLimit?.retryAfter(address)) ?? 0;
+    if (wait > 0) {
+      res.status(429).setHeader('retry-after', String(wait));
+      return renderLogin(res, `Too many failed sign-ins from this address: try again in ${minutes(wait)}.`);
+    }
     const token = formField(req, 'token');
     if (!token || !checkAuthorization(`Bearer ${token}`, { bearerTokens: deps.apiTokens })) {
+      await deps.signInLimit?.recordFailure(address);
       res.status(401);
       return renderLogin(res, 'That is not one of the tokens in LESTRADE_API_TOKEN.');
     }
@@ -93,6 +103,19 @@ export function signInRoutes(deps: AuthDeps, renderLogin: (res: Response, error?
     res.redirect(303, deps.apiTokens.length ? '/login' : '/');
   });
   return router;
+}
+
+/**
+ * The peer's address as the socket saw it. X-Forwarded-For is not read: anyone can write it. Behind a
+ * reverse proxy every client shares the proxy's address, and so its count (docs/dashboard.md).
+ */
+function clientAddress(req: Request): string {
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+function minutes(seconds: number): string {
+  const m = Math.ceil(seconds / 60);
+  return m === 1 ? '1 minute' : `${m} minutes`;
 }
 
 function refuse(res: Response, why: string): void {

@@ -8,7 +8,9 @@ import { apiAccess } from '../dashboard/dashboard-auth.js';
 import type { ChangeFeed } from '../dashboard/change-feed.js';
 import { dashboardRouter } from '../dashboard/dashboard-router.js';
 import { SessionStore } from '../dashboard/sessions.js';
+import { SignInLimit } from '../dashboard/sign-in-limit.js';
 import type { ToolsetStatus } from '../tools/types.js';
+import { coreChecks } from './readiness-checks.js';
 import { errorHandler } from './error-handler.js';
 import { investigationActions } from './investigation-actions.js';
 import { investigationsRouter } from './investigations-router.js';
@@ -116,6 +118,7 @@ export function createApp(deps: AppDeps): Express {
     dashboardRouter({
       apiTokens: deps.apiTokens,
       sessions,
+      signInLimit: new SignInLimit(deps.redis),
       redis: deps.redis,
       store: deps.store,
       intake: deps.intake,
@@ -137,16 +140,11 @@ export function createApp(deps: AppDeps): Express {
 function readiness(deps: AppDeps): (req: Request, res: Response) => Promise<void> {
   return async (req, res) => {
     const intakeOnly = req.query.scope === 'intake';
-    const redis = await deps.redis.ping().then(
-      () => 'ok',
-      (err: Error) => `unreachable: ${err.message}`,
+    const { redis, llm, queue } = await coreChecks(
+      { ...deps, waitingStats: () => deps.intake.waitingStats() },
+      (waiting) =>
+        `not configured: investigations are queued and wait for an LLM${waiting ? ` (${waiting} waiting)` : ''}`,
     );
-    // The queue's numbers only inform: readiness is Redis's ping, which reports its own failure above.
-    const queue = await deps.intake.waitingStats().catch(() => null);
-    const waiting = queue?.waiting;
-    const llm = deps.llmConfigured
-      ? await (deps.llmProbe?.check() ?? 'ok')
-      : `not configured: investigations are queued and wait for an LLM${waiting ? ` (${waiting} waiting)` : ''}`;
     const ready = redis === 'ok' && (intakeOnly || llm === 'ok');
     const budgets = await budgetReport(deps.budgets);
     const destinations = deps.destinations ? { destinations: deps.destinations() } : {};

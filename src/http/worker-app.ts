@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import type { LlmProbe } from '../llm/llm-probe.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { WaitingStats } from '../queue/intake-queue.js';
+import { coreChecks } from './readiness-checks.js';
 import { errorHandler } from './error-handler.js';
 import { metricsRoute, type MetricsExposition } from './metrics-route.js';
 
@@ -34,15 +35,10 @@ export function createWorkerHttpServer(deps: WorkerAppDeps): Server {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    const redis = await deps.redis.ping().then(
-      () => 'ok',
-      (err: Error) => `unreachable: ${err.message}`,
+    const { redis, llm, queue } = await coreChecks(
+      deps,
+      () => 'not configured: this worker takes no investigation until an LLM is (OPENAI_BASE_URL, OPENAI_API_KEY)',
     );
-    // The queue's numbers only inform; Redis's own failure is reported above.
-    const queue = await deps.waitingStats().catch(() => null);
-    const llm = deps.llmConfigured
-      ? await (deps.llmProbe?.check() ?? 'ok')
-      : 'not configured: this worker takes no investigation until an LLM is (OPENAI_BASE_URL, OPENAI_API_KEY)';
     const ready = redis === 'ok' && llm === 'ok';
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue });
   });

@@ -16,13 +16,18 @@ import type { Logger } from '../log.js';
 /** A run without a queue priority (the default "unknown" severity's). */
 const UNKNOWN_PRIORITY = 4;
 import type { Runbook } from '../runbooks/runbook.js';
+import type { ToolsetsForPrompt } from '../tools/toolsets-for-prompt.js';
 
 export interface InvestigatorDeps {
   client: OpenAI;
   llm: LlmConfig;
   executor: ToolExecutor;
   prompts: PromptRenderer;
-  toolsets: Array<{ name: string; description: string }>;
+  /**
+   * What the system prompt says of the toolsets: those the model has (with their instructions) and
+   * those it lacks, with why. Asked at each new investigation, as a toolset may fail while we run.
+   */
+  toolsets: () => ToolsetsForPrompt;
   /** The context window's rules; without one, nothing is measured or compacted. */
   budget?: ContextBudget;
   /** Counts and times each LLM request. */
@@ -117,7 +122,8 @@ export class Investigator {
       title,
       description,
     }));
-    const ctx = { issue, toolsets: this.deps.toolsets, runbooks, now: new Date().toISOString() };
+    const { toolsets, unavailable } = this.deps.toolsets();
+    const ctx = { issue, toolsets, unavailableToolsets: unavailable, runbooks, now: new Date().toISOString() };
     return initialState(
       [
         { role: 'system', content: this.deps.prompts.render('system', ctx) },

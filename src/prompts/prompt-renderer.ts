@@ -34,7 +34,10 @@ export const SAMPLE_ISSUE: Issue = {
 
 export interface PromptContext {
   issue: Issue;
-  toolsets: Array<{ name: string; description: string }>;
+  /** The toolsets the model has; `instructions` are trusted text (our files, the operators' config). */
+  toolsets: Array<{ name: string; description: string; instructions?: string }>;
+  /** The toolsets it does not have, with why, so it does not ask for them. */
+  unavailableToolsets?: Array<{ name: string; reason: string }>;
   /** The operators' runbooks that match the issue: instructions from the operators, listed outside the fence. */
   runbooks?: Array<{ id: string; title: string; description: string }>;
   now: string;
@@ -59,7 +62,8 @@ export class PromptRenderer {
     // A broken template is a configuration error: found now, at start-up, not by every investigation.
     const sample = {
       issue: SAMPLE_ISSUE,
-      toolsets: [{ name: 'sample', description: 'a sample toolset' }],
+      toolsets: [{ name: 'sample', description: 'a sample toolset', instructions: 'Use it first.\nThen the rest.' }],
+      unavailableToolsets: [{ name: 'other', reason: 'prerequisite not met: sample not found' }],
       runbooks: [{ id: 'sample/runbook', title: 'A sample runbook', description: 'what it is for' }],
       now: SAMPLE_ISSUE.startedAt,
     };

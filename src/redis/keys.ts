@@ -37,6 +37,8 @@ export function createKeys(prefix: string = DEFAULT_PREFIX) {
     changesChannel: () => `${P}:changes`,
     /** A dashboard session (random id, never the API token), with its CSRF token. */
     session: (id: string) => `${P}:session:${digest(id)}`,
+    /** Failed dashboard sign-ins from one client address in the current window. */
+    signInFailures: (address: string) => `${P}:signin-failures:${digest(address)}`,
     index: () => `${P}:invs`,
     dedup: (source: string, identity: string) => `${P}:dedup:${source}:${digest(identity)}`,
     /** The latest investigation of a fingerprint, for resolutions that carry a different identity. */

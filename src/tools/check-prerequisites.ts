@@ -1,5 +1,6 @@
 import { splitUrlCredentials, withUrlAuthorization } from '../outbound-http/url-credentials.js';
 import { runCommand } from './run-command.js';
+import { withoutUrlQueries } from './url-without-query.js';
 import type { Prerequisite } from './types.js';
 import { renderValue } from './yaml-toolset.js';
 
@@ -49,9 +50,10 @@ async function checkOne(p: Prerequisite, env: Record<string, string | undefined>
     case 'http': {
       let url = '(url)';
       try {
-        // Credentials in the URL go as basic auth; messages show it with the password blanked.
+        // Credentials in the URL go as basic auth; messages show it with the password blanked, and
+        // without its query or fragment (a token rendered from the environment may ride there).
         const target = splitUrlCredentials(renderValue(p.url, {}, env));
-        url = target.display;
+        url = withoutUrlQueries(target.display);
         const headers = withUrlAuthorization(
           Object.fromEntries(Object.entries(p.headers ?? {}).map(([k, v]) => [k, renderValue(v, {}, env)])),
           target.authorization,

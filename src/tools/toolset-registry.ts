@@ -5,7 +5,7 @@ import type { Tool, Toolset, ToolsetStatus } from './types.js';
 import { loadYamlToolset } from './yaml-toolset.js';
 
 export interface ToolsetSettings {
-  [name: string]: { enabled?: boolean; approvalRequired?: string[] } | undefined;
+  [name: string]: { enabled?: boolean; approvalRequired?: string[]; instructions?: string } | undefined;
 }
 
 export interface ResolvedToolsets {

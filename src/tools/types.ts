@@ -48,6 +48,12 @@ export interface Toolset {
   description: string;
   /** Where it came from: "builtin" or a YAML file path. */
   origin: string;
+  /**
+   * How the model should use this toolset, shown under its line in the system prompt as trusted
+   * text: it comes from our files and the operators' configuration, never from a third party (an
+   * MCP toolset's comes from `mcp.servers[].instructions`, not from the server).
+   */
+  instructions?: string;
   enabled: boolean;
   prerequisites: Prerequisite[];
   tools: Tool[];

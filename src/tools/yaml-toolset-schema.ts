@@ -67,6 +67,8 @@ export const YamlToolsetSchema = z
   .strictObject({
     name: z.string().regex(/^[a-z0-9][a-z0-9_/-]*$/, 'lower-case letters, digits, _, / and -'),
     description: z.string().min(1),
+    /** How the model should use the toolset: shown under its line in the system prompt. */
+    instructions: z.string().trim().min(1).optional(),
     enabled: z.boolean().default(true),
     prerequisites: z.array(PrerequisiteSchema).default([]),
     tools: z.array(ToolSchema).min(1),

@@ -29,6 +29,7 @@ export function loadYamlToolset(path: string, env: Env = process.env): Toolset {
   return {
     name: def.name,
     description: def.description,
+    ...(def.instructions ? { instructions: def.instructions } : {}),
     origin: path,
     enabled: def.enabled,
     prerequisites: def.prerequisites.map((p): Prerequisite => {

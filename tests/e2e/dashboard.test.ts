@@ -257,6 +257,26 @@ describe('dashboard in a real browser', { timeout: 90_000 }, () => {
     expect(await page.textContent('#plan h2')).toContain('1/3 done');
     expect(await page.locator('#plan b').count()).toBe(0);
 
+    // The runbooks it was offered and read, as the record keeps them; the titles are text, never markup.
+    expect(await page.locator('#runbooks').count()).toBe(0);
+    const runbooks = [
+      { id: 'db/pool', title: 'DB <i>pool</i> exhausted', how: 'matched' },
+      { id: 'db/pool', title: 'DB <i>pool</i> exhausted', how: 'fetched' },
+      { id: 'https://runbooks.example/x', title: 'https://runbooks.example/x', how: 'fetched' },
+    ];
+    await h.admin.hset(keys.investigation(id), 'runbooks', JSON.stringify(runbooks));
+    await page.reload();
+    expect(
+      await page
+        .locator('#runbooks li.runbook')
+        .evaluateAll((li) => li.map((e) => [e.getAttribute('data-how'), e.textContent?.trim()])),
+    ).toEqual([
+      ['matched', 'offered DB <i>pool</i> exhausted db/pool'],
+      ['fetched', 'read DB <i>pool</i> exhausted db/pool'],
+      ['fetched', 'read https://runbooks.example/x'],
+    ]);
+    expect(await page.locator('#runbooks i, #runbooks a').count()).toBe(0);
+
     // Re-run: the page follows the new run live (it pauses for the same approval), without the old plan.
     const calls = h.llm!.requests.length;
     await page.click('form[data-action=rerun] button');

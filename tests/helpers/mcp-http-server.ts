@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { freePort } from './free-port.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { buildMcpServer, type McpCalls } from './mcp-tools.js';
 
 export interface TestMcpHttp {
@@ -11,6 +12,11 @@ export interface TestMcpHttp {
   stop(): Promise<void>;
   /** Listens again on the same port. */
   start(): Promise<void>;
+  /**
+   * Registers one more read-only tool on every live SSE session's server, which then sends
+   * `notifications/tools/list_changed` (the SDK does on a registration after connect).
+   */
+  addTool(name: string): void;
 }
 
 /**
@@ -21,6 +27,7 @@ export async function startMcpHttp(transport: 'streamable-http' | 'sse'): Promis
   const port = await freePort();
   const seen: McpCalls = { calls: [], authorization: [] };
   const sse = new Map<string, SSEServerTransport>();
+  const live = new Set<McpServer>();
   let server: Server | undefined;
   const header = (req: IncomingMessage) => {
     const auth = req.headers.authorization;
@@ -39,7 +46,9 @@ export async function startMcpHttp(transport: 'streamable-http' | 'sse'): Promis
     if (transport === 'sse' && path === '/sse' && req.method === 'GET') {
       const t = new SSEServerTransport('/messages', res);
       sse.set(t.sessionId, t);
-      await buildMcpServer(seen, () => auth).connect(t);
+      const mcp = buildMcpServer(seen, () => auth);
+      live.add(mcp);
+      await mcp.connect(t);
       return;
     }
     if (transport === 'sse' && path === '/messages') {
@@ -58,10 +67,18 @@ export async function startMcpHttp(transport: 'streamable-http' | 'sse'): Promis
   const stop = () =>
     new Promise<void>((resolve) => {
       sse.clear();
+      live.clear();
       server?.closeAllConnections();
       server?.close(() => resolve());
     });
   await start();
   const path = transport === 'sse' ? '/sse' : '/mcp';
-  return { url: `http://127.0.0.1:${port}${path}`, seen, stop, start };
+  const addTool = (name: string) => {
+    for (const mcp of live) {
+      mcp.registerTool(name, { description: `Added later: ${name}` }, () => ({
+        content: [{ type: 'text', text: `${name} ran` }],
+      }));
+    }
+  };
+  return { url: `http://127.0.0.1:${port}${path}`, seen, stop, start, addTool };
 }

@@ -22,6 +22,13 @@ const DESCRIPTION = [
   "Other commands need a human's approval. There is no shell: quotes group words, nothing is expanded.",
 ].join(' ');
 
+const INSTRUCTIONS = [
+  'Prefer the typed tools (kubectl_get, kubectl_logs, prometheus_query...) when they answer the question; use bash',
+  'to narrow large output in one call (kubectl ... | grep | sort | uniq -c | head, or jq). A refused line says why:',
+  'rewrite it within the rules rather than retrying it. A line that waits for approval is worth it only when',
+  'nothing read-only can settle the question.',
+].join('\n');
+
 /** The bash toolset: off unless switched on (toolsets.settings.bash.enabled). */
 export function createBashToolset(cfg: BashToolsetConfig): Toolset {
   const policy: BashPolicyConfig = { allow: cfg.allow, deny: cfg.deny, curlHosts: cfg.curlHosts };
@@ -70,6 +77,7 @@ export function createBashToolset(cfg: BashToolsetConfig): Toolset {
   return {
     name: 'bash',
     description: `Read-only shell commands, checked by a policy${sandbox.mode === 'none' ? ' (no sandbox: toolsets.bash.sandbox is none)' : ', run in a bubblewrap sandbox'}`,
+    instructions: INSTRUCTIONS,
     origin: 'builtin',
     enabled: false,
     // Without its sandbox the toolset does not start (state "failed", with the fix), unless sandbox: none is said.

@@ -24,6 +24,10 @@ export function createGithubChangesToolset(cfg: GithubChangesConfig): Toolset {
   return {
     name: 'github_changes',
     description: 'What changed in GitHub repositories before an issue: commits, merged pull requests, deployments',
+    instructions:
+      "Ask what changed before the issue: call github_recent_changes with until set to the issue's start time (and " +
+      'since a day or a few hours before it). Name the deployment, merged pull request or commit closest before the ' +
+      'start that touches the failing component, with its time; a change after the start did not cause it.',
     origin: 'builtin',
     enabled: true,
     prerequisites: [{ kind: 'check', run: () => unusable(cfg, client) }],

@@ -23,6 +23,10 @@ export function createKubernetesChangesToolset(opts: KubernetesChangesOptions = 
   return {
     name: 'kubernetes_changes',
     description: 'What changed in a Deployment between revisions: images, env variable names, resources',
+    instructions:
+      'When a workload misbehaves, check whether it changed shortly before the issue started: kubernetes_rollout_diff ' +
+      'shows each revision with its time and what changed (image, env variable names, resources). Say which change ' +
+      'lines up with the start, and do not claim a change caused it without other evidence (logs, metrics, events).',
     origin: 'builtin',
     enabled: true,
     prerequisites: [{ kind: 'command', argv: [kubectl, 'version', '--request-timeout=5s'], timeoutMs: 10_000 }],

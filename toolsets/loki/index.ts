@@ -16,12 +16,20 @@ const windowParams = {
   since: durationParam.optional().describe('how far back from end (or forward from start); default 1h'),
 };
 
+const INSTRUCTIONS = [
+  "Look at the logs around the issue's start: pass start about 30 minutes before it and end shortly after (or",
+  'since), never the default window for an issue that started earlier. Find the stream labels first (loki_labels,',
+  'loki_label_values for namespace, app, pod...) rather than guessing a selector, then narrow with line filters',
+  '(|= "error", |~ "timeout|refused"). Quote the log lines you rely on, with their time.',
+].join('\n');
+
 /** Loki over its HTTP API. Disabled, with the reason, when no URL is set or Loki does not answer. */
 export function createLokiToolset(cfg: LokiToolsetConfig): Toolset {
   const client = cfg.url ? new LokiClient({ ...cfg, url: cfg.url }) : null;
   return {
     name: 'loki',
     description: 'Query logs from Grafana Loki with LogQL, and the labels its streams carry',
+    instructions: INSTRUCTIONS,
     origin: 'builtin',
     enabled: true,
     prerequisites: [

@@ -14,6 +14,8 @@ export function createMcpToolsets(servers: readonly McpServerConfig[], opts: Con
     return {
       name: server.name,
       description: `Tools of the MCP server ${server.name} (${serverWhere(server)})`,
+      // The operators' words only: a server's own `instructions` (sent at initialize) are never used.
+      ...(server.instructions ? { instructions: server.instructions } : {}),
       origin: 'mcp',
       enabled: true,
       prerequisites: [{ kind: 'check', failed: true, run: () => connection.start() }],

@@ -9,12 +9,20 @@ export interface PrometheusToolsetConfig {
 
 const time = z.string().describe('RFC 3339 timestamp or Unix seconds');
 
+const INSTRUCTIONS = [
+  'Find metric and label names with prometheus_label_values (label __name__, with a match selector) before querying',
+  'them: never guess a name. For an alert, read its rule (prometheus_rules) to see the expression and threshold,',
+  "then query that expression over the window around the alert's start with prometheus_query_range (step 1m for an",
+  'hour or less). Aggregate (sum by, topk) before returning many series.',
+].join('\n');
+
 /** Prometheus over its HTTP API. Disabled, with the reason, when no URL is set or Prometheus does not answer. */
 export function createPrometheusToolset(cfg: PrometheusToolsetConfig): Toolset {
   const client = cfg.url ? new PrometheusClient(cfg.url, cfg.headers) : null;
   return {
     name: 'prometheus',
     description: 'Query metrics, alerts and rules from Prometheus',
+    instructions: INSTRUCTIONS,
     origin: 'builtin',
     enabled: true,
     prerequisites: [

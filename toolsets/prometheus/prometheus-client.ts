@@ -1,4 +1,5 @@
 import { splitUrlCredentials, withUrlAuthorization } from '../../src/outbound-http/url-credentials.js';
+import { withoutUrlQueries } from '../../src/tools/url-without-query.js';
 
 /**
  * A thin client for Prometheus' HTTP API (/api/v1). Credentials in the URL
@@ -7,13 +8,13 @@ import { splitUrlCredentials, withUrlAuthorization } from '../../src/outbound-ht
 export class PrometheusClient {
   private readonly baseUrl: string;
   private readonly headers: Record<string, string>;
-  /** The URL for messages: password blanked. */
+  /** The URL for messages: password blanked, no query or fragment (a token may ride there). */
   readonly displayUrl: string;
 
   constructor(baseUrl: string, headers: Record<string, string> = {}) {
     const { url, display, authorization } = splitUrlCredentials(baseUrl);
     this.baseUrl = url;
-    this.displayUrl = display;
+    this.displayUrl = withoutUrlQueries(display);
     this.headers = withUrlAuthorization(headers, authorization);
   }
 

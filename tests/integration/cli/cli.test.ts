@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,7 +103,18 @@ describe('lestrade toolsets list', () => {
     expect(r.stdout).toMatch(/^disabled\s+runbooks\s+.*set LESTRADE_RUNBOOKS_DIR \(runbooks\.dirs\)/m);
     expect(r.stdout).toMatch(/^disabled\s+loki\s+prerequisite not met: no Loki URL: set LOKI_URL/m);
     expect(r.stdout).toMatch(/^disabled\s+kubernetes_changes\s+prerequisite not met: .*kubectl/m);
+    expect(r.stdout).not.toMatch(/^runbooks:/m);
   });
+
+  it('says how many runbooks loaded and names each skipped file with its line and why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lestrade-runbooks-'));
+    writeFileSync(join(dir, 'pool.md'), '---\ntitle: Pool\ndescription: DB pool exhausted\n---\nSteps\n');
+    writeFileSync(join(dir, 'broken.md'), '---\ntitle: x\n---\n');
+    const r = await run(['toolsets', 'list'], { LESTRADE_RUNBOOKS_DIR: dir, KUBECONFIG: '/nonexistent' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^runbooks: 1 loaded, 1 skipped$/m);
+    expect(r.stdout).toContain(`skipped   runbook ${join(dir, 'broken.md')}:2: description:`);
+  }, 120_000);
 });
 
 describe('lestrade toolsets list and the bash sandbox', () => {

@@ -147,6 +147,16 @@ describe('first look: pods not ready, warning events, usage against requests', (
     expect(resources.at(-1)).toContain('MEMORY_LIMIT:.spec.containers[*].resources.limits.memory');
   });
 
+  it('points the model at the first-look and what-changed tools in its instructions', () => {
+    for (const name of [
+      'kubectl_pods_not_ready',
+      'kubectl_warning_events',
+      'kubectl_rollout_history',
+      'kubectl_top_pods',
+    ])
+      expect(toolset.instructions).toContain(name);
+  });
+
   it('is read-only throughout', () => {
     expect(toolset.tools.every((t) => !t.sideEffects)).toBe(true);
     const verbs = def.tools.map(

@@ -68,6 +68,10 @@ describe('lestrade eval: scoring', () => {
       { tool: 'kubectl_get', params: { kind: 'secrets', namespace: 'shop' }, mock: null },
     ]);
     expect(r!.flags).toContain('1 unmocked call');
+    // The prompt is the service's: our toolsets' instructions, and those the case leaves off listed as such.
+    const system = llm!.requests[0]!.messages[0]!.content!;
+    expect(system).toMatch(/\n- kubernetes: [^\n]*\n {4}Take the namespace and workload from the alert's labels/);
+    expect(system).toContain('\n- bash — switched off in configuration\n');
     const toolMessage = llm!.requests[1]!.messages.find((m) => m.role === 'tool')!;
     expect(JSON.parse(toolMessage.content!)).toMatchObject({
       status: 'error',

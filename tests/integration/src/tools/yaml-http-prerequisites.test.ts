@@ -120,6 +120,13 @@ describe('an HTTP prerequisite', () => {
     expect(JSON.stringify(r.statuses)).not.toContain('s3cr');
   });
 
+  it('never shows the query or fragment of its URL, where a token from the environment may ride', async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const env = { SVC_URL: url, SVC_KEY: 'q-s3cret-key' };
+    const r = await resolve({ 'svc.yaml': yaml('http: "{{ env.SVC_URL }}/healthz?api_key={{ env.SVC_KEY }}#x"') }, env);
+    expect(r.statuses[0]!.reason).toBe(`prerequisite not met: ${url}/healthz did not answer: ECONNREFUSED`);
+  });
+
   it("renders its headers with the environment; an explicit Authorization wins over the URL's", async () => {
     const env = { SVC_URL: base.replace('http://', 'http://u:p@'), SVC_TOKEN: 'abc' };
     const r = await resolve(

@@ -142,6 +142,10 @@ describe('github_recent_changes', () => {
 });
 
 describe('the toolset', () => {
+  it("tells the model to set until to the issue's start", () => {
+    expect(createGithubChangesToolset(cfg).instructions).toMatch(/until set to the issue's start/);
+  });
+
   it('is enabled when the token reads every repository, and says which it cannot read', async () => {
     const ok = await resolveToolsets([createGithubChangesToolset(cfg)], {}, {});
     expect(ok.statuses[0]).toMatchObject({ name: 'github_changes', state: 'enabled' });

@@ -85,6 +85,12 @@ describe('kubernetes_rollout_diff', () => {
     expect(bad.status).toBe('error');
   });
 
+  it("tells the model to line revisions up with the issue's start", () => {
+    expect(createKubernetesChangesToolset().instructions).toMatch(
+      /kubernetes_rollout_diff[\s\S]*lines up with the start/,
+    );
+  });
+
   it('is enabled where kubectl reaches the cluster', async () => {
     const resolved = await resolveToolsets([createKubernetesChangesToolset({ env: k8s.env })], {}, {});
     expect(resolved.statuses[0]).toMatchObject({ name: 'kubernetes_changes', state: 'enabled' });

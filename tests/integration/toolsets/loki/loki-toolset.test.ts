@@ -116,6 +116,10 @@ describe('loki_labels and loki_label_values', () => {
 });
 
 describe('the toolset', () => {
+  it("tells the model to look around the issue's start and to find labels before guessing", () => {
+    expect(createLokiToolset({}).instructions).toMatch(/around the issue's start[\s\S]*loki_labels/);
+  });
+
   it('is disabled with the fix named when no URL is set, and enabled when Loki answers', async () => {
     const off = await resolveToolsets([createLokiToolset({})], {}, {});
     expect(off.statuses[0]).toMatchObject({ state: 'disabled', reason: expect.stringContaining('LOKI_URL') });

@@ -8,6 +8,11 @@ import { callKey } from '../../../../src/tools/call-key.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import { resolveToolsets, type ResolvedToolsets } from '../../../../src/tools/toolset-registry.js';
 import { createMcpToolsets } from '../../../../toolsets/mcp/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { noSecrets } from '../../../../src/redact.js';
+import { toolsetsForPrompt } from '../../../../src/tools/toolsets-for-prompt.js';
+import { SERVER_INSTRUCTIONS } from '../../../helpers/mcp-tools.js';
 import { freePort } from '../../../helpers/free-port.js';
 import { startMcpHttp, type TestMcpHttp } from '../../../helpers/mcp-http-server.js';
 import { waitFor } from '../../../helpers/service.js';
@@ -79,6 +84,24 @@ describe('an MCP server over streamable HTTP', () => {
     });
     expect(mcp.seen.authorization).toContain('Bearer s3cret-token-value');
     expect(r.toolsetOf.get('grafana_query_metrics')).toBe('grafana');
+  });
+
+  it("gives the model the operators' instructions from mcp.servers[].instructions, never the server's own", async () => {
+    const mcp = await startMcpHttp('streamable-http');
+    servers.push(mcp);
+    // The server does send instructions at initialize: a plain SDK client reads them.
+    const probe = new Client({ name: 'probe', version: '1.0.0' });
+    await probe.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
+    expect(probe.getInstructions()).toBe(SERVER_INSTRUCTIONS);
+    await probe.close();
+    const said = await load({ name: 'g', url: mcp.url, readOnly: ['*'], instructions: 'Dashboards first.' });
+    const silent = await load({ name: 'h', url: mcp.url, readOnly: ['*'] });
+    const prompt = [said.r, silent.r].map((r) => toolsetsForPrompt(r.enabled, r.statusesNow(), {}, noSecrets));
+    expect(prompt.map((p) => p.toolsets)).toEqual([
+      [{ name: 'g', description: expect.stringContaining('MCP server g'), instructions: 'Dashboards first.' }],
+      [{ name: 'h', description: expect.stringContaining('MCP server h') }],
+    ]);
+    expect(JSON.stringify(prompt)).not.toContain('SERVER SAYS');
   });
 
   it("refuses arguments that break the server's schema, and sends nothing", async () => {
@@ -169,6 +192,24 @@ describe('an MCP server over SSE', () => {
       status: 'success',
       data: 'result of x: 42',
     });
+  });
+
+  it('takes up a tool the server adds later, on notifications/tools/list_changed, with the allow list applied', async () => {
+    const mcp = await startMcpHttp('sse');
+    servers.push(mcp);
+    const { lines, log } = capture();
+    const { r, call } = await load(
+      { name: 'old', url: mcp.url, transport: 'sse', tools: { deny: ['secret_*'] }, readOnly: ['query_*', 'list_*'] },
+      log,
+    );
+    const names = () => r.currentTools().map((t) => t.name);
+    expect(names()).not.toContain('old_list_late');
+    mcp.addTool('list_late');
+    mcp.addTool('secret_dump');
+    await waitFor('the new tool to be listed', async () => names().includes('old_list_late'), 10_000);
+    expect(names()).not.toContain('old_secret_dump');
+    expect(await call('old_list_late', {})).toMatchObject({ status: 'success', data: 'list_late ran' });
+    expect(lines.some((l) => l.msg === 'MCP server tool list changed' && l.mcpServer === 'old')).toBe(true);
   });
 });
 

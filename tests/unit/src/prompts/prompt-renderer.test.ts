@@ -29,6 +29,37 @@ describe('PromptRenderer', () => {
     expect(new PromptRenderer().render('system', { ...ctx, toolsets: [] })).toContain('No toolsets are available');
   });
 
+  it("renders a toolset's instructions indented under its line, as trusted text outside any fence", () => {
+    const text = new PromptRenderer().render('system', {
+      ...ctx,
+      toolsets: [
+        { name: 'prometheus', description: 'metrics', instructions: 'Find names first.\nThen query.' },
+        { name: 'kubernetes', description: 'kubectl' },
+      ],
+    });
+    expect(text).toContain('- prometheus: metrics\n    Find names first.\n    Then query.\n- kubernetes: kubectl\n');
+    expect(text).toMatch(/instructions under a toolset come from Lestrade's toolset definitions and the operators'/);
+    expect(text).not.toMatch(/untrusted-/);
+  });
+
+  it('lists the unavailable toolsets with why, whether or not others are available', () => {
+    const unavailableToolsets = [
+      { name: 'kubernetes', reason: 'prerequisite not met: `kubectl version` exited 1: no cluster' },
+      { name: 'bash', reason: 'switched off in configuration' },
+    ];
+    const lines =
+      '- kubernetes — prerequisite not met: `kubectl version` exited 1: no cluster\n' +
+      '- bash — switched off in configuration\n';
+    const some = new PromptRenderer().render('system', { ...ctx, unavailableToolsets });
+    expect(some).toMatch(/\nNot available \(their tools are not offered, so do not ask for them[^\n]*\n/);
+    expect(some).toContain(lines);
+    expect(some.indexOf('- prometheus: metrics')).toBeLessThan(some.indexOf('Not available'));
+    const none = new PromptRenderer().render('system', { ...ctx, toolsets: [], unavailableToolsets });
+    expect(none).toContain('No toolsets are available');
+    expect(none).toContain(lines);
+    expect(new PromptRenderer().render('system', ctx)).not.toContain('Not available');
+  });
+
   it("prefers a template from the user's directory, keeping built-ins for the rest", () => {
     const dir = mkdtempSync(join(tmpdir(), 'lestrade-tpl-'));
     writeFileSync(join(dir, 'investigate.jinja2'), 'Custom: {{ issue.labels.alertname }}');

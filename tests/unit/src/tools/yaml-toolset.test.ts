@@ -79,6 +79,23 @@ tools: [ { name: t, description: d, command: [echo] } ]
     ).toBe(false);
   });
 
+  it('keeps its instructions for the system prompt, trimmed, and has none when the file gives none', () => {
+    const ts = load(`name: svc
+description: my service
+instructions: |
+  Read the deploys first.
+  Then the logs.
+tools: [ { name: t, description: d, command: [echo] } ]
+`);
+    expect(ts.instructions).toBe('Read the deploys first.\nThen the logs.');
+    expect(
+      load('name: bare\ndescription: d\ntools: [ { name: t, description: d, command: [echo] } ]\n'),
+    ).not.toHaveProperty('instructions');
+    expect(() =>
+      load('name: e\ndescription: d\ninstructions: "  "\ntools: [ { name: t, description: d, command: [echo] } ]\n'),
+    ).toThrow(/instructions/);
+  });
+
   it('takes only names of the allowed characters and lengths, whole', () => {
     const named =
       (toolset: string, toolName: string, param = 'p') =>
