@@ -1,3 +1,4 @@
+import { parseApprovalCommands, type ParsedApprovals } from '../common/approval-commands.js';
 import type { GitHubConfig } from './config.js';
 import { isPullRequest } from './map.js';
 import { hasAnyMarker } from './marker.js';
@@ -6,10 +7,15 @@ import type { IssueCommentEvent, IssuesEvent } from './schema.js';
 
 /**
  * What a delivery asks for, decided from the payload alone. `label` still needs the labeller's
- * permission checked, and `command` the comment author checked against our own login.
+ * permission checked, `command` the comment author checked against our own login, and `approvals`
+ * (`/lestrade approve|deny` lines) both.
  */
 export type Decision =
-  { kind: 'ignore'; reason: string } | { kind: 'resolve' } | { kind: 'label'; labeller: string } | { kind: 'command' };
+  | { kind: 'ignore'; reason: string }
+  | { kind: 'resolve' }
+  | { kind: 'label'; labeller: string }
+  | { kind: 'command' }
+  | ({ kind: 'approvals' } & ParsedApprovals);
 
 const WRITE_ROLES = new Set(['admin', 'maintain', 'write']);
 
@@ -47,15 +53,19 @@ export function decideCommentEvent(e: IssueCommentEvent, c: GitHubConfig): Decis
   if (hasAnyMarker(e.comment.body)) return { kind: 'ignore', reason: 'our own comment (it carries our marker)' };
   const refused = gate(e, c);
   if (refused) return refused;
-  if (!isCommand(e.comment.body, c.command)) return { kind: 'ignore', reason: 'comment is not a command' };
+  const investigate = isCommand(e.comment.body, c.command);
+  const approvals = investigate ? null : parseApprovalCommands(e.comment.body, 'markdown');
+  if (!investigate && !approvals?.commands.length && !approvals?.refused.length)
+    return { kind: 'ignore', reason: 'comment is not a command' };
   const association = e.comment.author_association;
   if (!c.trustedAssociations.includes(association as never)) {
+    const what = investigate ? c.command : '/lestrade approve or deny';
     return {
       kind: 'ignore',
-      reason: `@${e.comment.user?.login ?? 'ghost'} (${association}) is not trusted to run ${c.command}`,
+      reason: `@${e.comment.user?.login ?? 'ghost'} (${association}) is not trusted to run ${what}`,
     };
   }
-  return { kind: 'command' };
+  return approvals ? { kind: 'approvals', ...approvals } : { kind: 'command' };
 }
 
 /** The comment starts with the command, as a whole word. */

@@ -6,6 +6,7 @@ import type { GitHubConfig } from './config.js';
 import { MAX_UNTRUSTED_COMMENTS, toIssue, type GhComment, type GhIssue, type Trigger } from './map.js';
 import { IssueCommentEventSchema, IssuesEventSchema, type IssueCommentEvent, type IssuesEvent } from './schema.js';
 import { signatureVerifier } from './signature.js';
+import { approvalsOutcome } from './approvals.js';
 import { canWrite, decideCommentEvent, decideIssuesEvent } from './trigger.js';
 
 type Event = IssuesEvent | IssueCommentEvent;
@@ -54,6 +55,7 @@ export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger)
     if (d.kind === 'ignore') return ignored(d.reason);
     const author = e.comment.user?.login;
     if (author && author === (await api.botLogin())) return ignored('our own comment');
+    if (d.kind === 'approvals') return approvalsOutcome(e, d, api, log);
     return issuesOf(
       e,
       { kind: 'comment', comment: e.comment },

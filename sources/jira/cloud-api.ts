@@ -6,7 +6,7 @@ import {
   COMMENTS_PAGE_SIZE,
   groupNames,
   roleIds,
-  markerProperties,
+  commentFields,
   MARKER_PROPERTY,
   nextCommentPage,
   once,
@@ -104,23 +104,23 @@ function commentCalls(client: Version3Client): Pick<JiraApi, CommentCall> {
       );
       return data === null ? null : (parseAnswer(EntityPropertySchema, data, 'comment property').value ?? null);
     },
-    async addComment(key, body, marker) {
+    async addComment(key, body, marker, access) {
       const data = await call(`add comment to ${key}`, () =>
         client.issueComments.addComment({
           issueIdOrKey: key,
           comment: asDoc(body),
-          properties: markerProperties(marker),
+          ...commentFields(marker, access),
         }),
       );
       return parseAnswer(CommentSchema, data, 'added comment');
     },
-    async updateComment(key, id, body, marker) {
+    async updateComment(key, id, body, marker, access) {
       const data = await call(`edit comment ${id} of ${key}`, () =>
         client.issueComments.updateComment({
           issueIdOrKey: key,
           id,
           body: asDoc(body),
-          properties: markerProperties(marker),
+          ...commentFields(marker, access),
         }),
       );
       return parseAnswer(CommentSchema, data, 'edited comment');

@@ -35,6 +35,23 @@ export const JiraTrustedSchema = z.strictObject({
   cacheSeconds: z.int().min(0).max(86_400).default(300),
 });
 
+/** Jira's comment `visibility`: only members of this project role, or of this group, see the comment. */
+export const JiraVisibilitySchema = z.strictObject({
+  type: z.enum(['role', 'group'], { error: 'expected role or group' }),
+  value: z.string().min(1, 'the name of the role or group'),
+});
+
+/** Who sees the RCA comment on one project's issues. */
+export const JiraProjectSchema = z.strictObject({
+  /** Restrict the comment to a project role or a group. Unset: no restriction. */
+  visibility: JiraVisibilitySchema.optional(),
+  /**
+   * On a Jira Service Management project (projectTypeKey service_desk): make the comment internal
+   * (comment property sd.public.comment = {internal: true}), so portal customers do not see it.
+   */
+  internal: z.boolean().default(true),
+});
+
 export const JiraPollSchema = z.strictObject({
   jql: z.string().min(1),
   everySeconds: z.int().min(30).default(300),
@@ -55,6 +72,12 @@ export const JiraConfigSchema = z.strictObject({
   webhookToken: secret.optional(),
   triggers: JiraTriggersSchema.prefault({}),
   trusted: JiraTrustedSchema.prefault({}),
+  /** Per project key: who sees the RCA comment. A project not listed: no restriction, internal on service desks. */
+  projects: z
+    .record(projectKey, JiraProjectSchema, {
+      error: (issue) => (issue.code === 'invalid_key' ? 'must be a Jira project key such as OPS' : undefined),
+    })
+    .default({}),
   writeBack: z.boolean().default(true),
   /** Jira's comment limit: 32,767 characters unless a Data Center admin changed it. */
   commentLimit: z.int().min(1_000).max(10_000_000).default(32_767),
@@ -63,6 +86,8 @@ export const JiraConfigSchema = z.strictObject({
 export type JiraConfig = z.infer<typeof JiraConfigSchema>;
 export type JiraTriggers = z.infer<typeof JiraTriggersSchema>;
 export type JiraTrusted = z.infer<typeof JiraTrustedSchema>;
+export type JiraProject = z.infer<typeof JiraProjectSchema>;
+export type JiraVisibility = z.infer<typeof JiraVisibilitySchema>;
 export type Deployment = 'cloud' | 'datacenter';
 
 export const JIRA_ENV: EnvBinding[] = [

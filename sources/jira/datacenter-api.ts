@@ -7,7 +7,7 @@ import {
   COMMENTS_PAGE_SIZE,
   groupNames,
   roleIds,
-  markerProperties,
+  commentFields,
   MARKER_PROPERTY,
   nextCommentPage,
   once,
@@ -97,23 +97,23 @@ function commentCalls(client: Version2Client): Pick<JiraApi, CommentCall> {
       );
       return data === null ? null : (parseAnswer(EntityPropertySchema, data, 'comment property').value ?? null);
     },
-    async addComment(key, body, marker) {
+    async addComment(key, body, marker, access) {
       const data = await call(`add comment to ${key}`, () =>
         client.issueComments.addComment({
           issueIdOrKey: key,
           comment: asText(body),
-          properties: markerProperties(marker),
+          ...commentFields(marker, access),
         }),
       );
       return parseAnswer(CommentSchema, data, 'added comment');
     },
-    async updateComment(key, id, body, marker) {
+    async updateComment(key, id, body, marker, access) {
       const data = await call(`edit comment ${id} of ${key}`, () =>
         client.issueComments.updateComment({
           issueIdOrKey: key,
           id,
           comment: asText(body),
-          properties: markerProperties(marker),
+          ...commentFields(marker, access),
         }),
       );
       return parseAnswer(CommentSchema, data, 'edited comment');

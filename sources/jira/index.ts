@@ -18,8 +18,8 @@ export const jira: SourceRegistration<JiraConfig> = {
   disabledReason: offReason,
   warnings: configWarnings,
   webhookWarnings,
-  webhook: (config) => jiraWebhook(config, apiFor(config)),
-  writer: (config) => (config.writeBack ? jiraWriter(apiFor(config), config.commentLimit) : null),
+  webhook: (config, ctx) => jiraWebhook(config, apiFor(config), ctx.log),
+  writer: (config) => (config.writeBack ? jiraWriter(apiFor(config), config.commentLimit, config.projects) : null),
   pollers: (config) => config.poll.map((entry) => jiraPoller(apiFor(config), entry)),
   pull: jiraPullSpec,
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeZodIssues, PermanentError } from '../../src/errors.js';
+import { accessRequestFields, type CommentAccess } from './comment-access.js';
 import type { Deployment } from './config.js';
 import { jiraStatus, toTypedError } from './jira-errors.js';
 import type { SelfIdentity } from './own-comments.js';
@@ -40,9 +41,13 @@ export interface JiraApi {
   getComment(key: string, id: string): Promise<JiraComment | null>;
   /** The value of comment property `lestrade`, null when the comment has none. */
   getMarkerProperty(commentId: string): Promise<unknown>;
-  /** body: ADF on Cloud, wiki markup on Data Center. The property holds our marker. */
-  addComment(key: string, body: unknown, marker: string): Promise<JiraComment>;
-  updateComment(key: string, id: string, body: unknown, marker: string): Promise<JiraComment>;
+  /**
+   * body: ADF on Cloud, wiki markup on Data Center. The property `lestrade` holds our marker; `access`
+   * (default: none) adds the comment's visibility and JSM's internal property, in the same request.
+   */
+  addComment(key: string, body: unknown, marker: string, access?: CommentAccess): Promise<JiraComment>;
+  /** Sends the visibility and properties again: an edit without them may widen who sees the comment. */
+  updateComment(key: string, id: string, body: unknown, marker: string, access?: CommentAccess): Promise<JiraComment>;
   /** The names of a user's groups (GET /user?expand=groups: accountId on Cloud, username on Data Center). */
   userGroups(user: JiraUser): Promise<string[]>;
   /** A project's roles by name, each with its id (GET /project/{key}/role). */
@@ -120,6 +125,12 @@ export function parseAnswer<T extends z.ZodType>(schema: T, data: unknown, what:
 
 export function markerProperties(marker: string) {
   return [{ key: MARKER_PROPERTY, value: { marker } }];
+}
+
+/** The visibility and properties of a comment create or edit: our marker, then what `access` asks for. */
+export function commentFields(marker: string, access: CommentAccess = { internal: false }) {
+  const fields = accessRequestFields(access);
+  return { ...fields, properties: [...markerProperties(marker), ...fields.properties] };
 }
 
 /** Remembers a successful lookup; a failed one is asked again next time. */

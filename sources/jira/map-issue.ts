@@ -41,8 +41,21 @@ export interface MapOptions {
   status?: Issue['status'];
 }
 
-export function locatorOf(bean: Pick<IssueBean, 'id' | 'key'>): IssueLocator {
-  return { key: bean.key, ref: { issueKey: bean.key, id: bean.id } };
+/**
+ * Where the RCA goes: the issue, and its project with the project's type when the payload names
+ * them, so the writer knows a service desk (internal comments) without asking Jira again.
+ */
+export function locatorOf(bean: Pick<IssueBean, 'id' | 'key'> & { fields?: IssueBean['fields'] }): IssueLocator {
+  const project = bean.fields?.project;
+  return {
+    key: bean.key,
+    ref: {
+      issueKey: bean.key,
+      id: bean.id,
+      ...(project?.key ? { project: project.key } : {}),
+      ...(project?.projectTypeKey ? { projectType: project.projectTypeKey } : {}),
+    },
+  };
 }
 
 export function commandIdentity(key: string, commentId: string): string {

@@ -21,9 +21,17 @@ export type JiraUser = z.infer<typeof UserSchema>;
 
 const named = z.object({ name: z.string() });
 
+/** A comment's `visibility`: restricted to a project role or a group (`identifier` is a group's id on Cloud). */
+export const VisibilitySchema = z.object({
+  type: z.string(),
+  value: z.string().nullish(),
+  identifier: z.string().nullish(),
+});
+
 export const CommentSchema = z.object({
   id: numericId,
   author: UserSchema.optional(),
+  visibility: VisibilitySchema.nullish(),
   /** ADF on Cloud API v3; a wiki-markup string on v2 and in many webhook deliveries. */
   body: z.unknown(),
   created: z.string().optional(),
@@ -39,7 +47,8 @@ export const IssueFieldsSchema = z.object({
   components: z.array(named).nullish(),
   status: z.object({ name: z.string(), statusCategory: z.object({ key: z.string() }).nullish() }).nullish(),
   issuetype: named.nullish(),
-  project: z.object({ key: z.string() }).nullish(),
+  /** projectTypeKey: `service_desk` for Jira Service Management, `software`, `business`. */
+  project: z.object({ key: z.string(), projectTypeKey: z.string().nullish() }).nullish(),
   resolution: named.nullish(),
   created: z.string().nullish(),
   updated: z.string().nullish(),

@@ -1,3 +1,5 @@
+import type { ParsedApprovals } from '../common/approval-commands.js';
+import { approvalCommandsOf } from './command-text.js';
 import type { JiraTriggers } from './config.js';
 import { isResolved } from './map-issue.js';
 import { carriesMarker } from './own-comments.js';
@@ -16,9 +18,19 @@ export type IssueDecision =
   | { kind: 'resolved'; issue: IssueBean }
   | Ignored;
 
-/** A comment starting with the command: a deliberate re-investigation, unless the author is us. */
+/**
+ * A comment starting with the command: a deliberate re-investigation, unless the author is us; or one with
+ * `/lestrade approve|deny` lines, decisions on pending calls. Either still needs its author trusted.
+ */
 export type CommentDecision =
-  { kind: 'command'; issueKey: string; commentId: string; author: CommentEvent['comment']['author'] } | Ignored;
+  | { kind: 'command'; issueKey: string; commentId: string; author: CommentEvent['comment']['author'] }
+  | ({
+      kind: 'approvals';
+      issueKey: string;
+      commentId: string;
+      author: CommentEvent['comment']['author'];
+    } & ParsedApprovals)
+  | Ignored;
 
 const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
 
@@ -89,10 +101,13 @@ export function decideCommentEvent(ev: CommentEvent, t: JiraTriggers): CommentDe
       kind: 'ignored',
       reason: `comment ${ev.comment.id} on ${ev.issue.key} is our own (it carries our marker)`,
     };
-  if (!startsWithCommand(text, t.command))
+  const investigate = startsWithCommand(text, t.command);
+  const approvals = investigate ? null : approvalCommandsOf(ev.comment.body);
+  if (!investigate && !approvals?.commands.length && !approvals?.refused.length)
     return { kind: 'ignored', reason: `comment ${ev.comment.id} on ${ev.issue.key} is not the command "${t.command}"` };
   if (!t.projects.includes(projectOf(ev.issue))) return outside(ev.issue.key, projectOf(ev.issue));
-  return { kind: 'command', issueKey: ev.issue.key, commentId: ev.comment.id, author: ev.comment.author };
+  const found = { issueKey: ev.issue.key, commentId: ev.comment.id, author: ev.comment.author };
+  return approvals ? { kind: 'approvals', ...found, ...approvals } : { kind: 'command', ...found };
 }
 
 export function startsWithCommand(text: string, command: string): boolean {

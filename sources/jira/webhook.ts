@@ -1,9 +1,11 @@
 import { PermanentError } from '../../src/errors.js';
 import { readJson } from '../../src/http/read-json-body.js';
 import type { Issue } from '../../src/issue.js';
+import type { Logger } from '../../src/log.js';
 import type { DeliveryOutcome, WebhookHandler } from '../../src/registration/source.js';
 import type { JiraConfig } from './config.js';
 import type { JiraApi } from './jira-api.js';
+import { approvalsOutcome } from './approvals.js';
 import { commandIdentity, issueFromBean } from './map-issue.js';
 import { isSelf } from './own-comments.js';
 import { ISSUE_FIELDS, type IssueBean } from './schema.js';
@@ -19,7 +21,7 @@ const ignored = (reason: string): DeliveryOutcome => ({ kind: 'ignored', reason 
  * (the same across Jira's retries of one delivery). A Jira API failure while deciding is thrown:
  * retryable ones become a 503, which Jira retries.
  */
-export function jiraWebhook(config: JiraConfig, api: JiraApi): WebhookHandler {
+export function jiraWebhook(config: JiraConfig, api: JiraApi, log?: Logger): WebhookHandler {
   const ctx = { site: api.site };
   const trust = new JiraTrust(api, config.trusted);
   return {
@@ -58,6 +60,7 @@ export function jiraWebhook(config: JiraConfig, api: JiraApi): WebhookHandler {
       return ignored(`comment ${d.commentId} on ${d.issueKey} is our own (by Lestrade's account)`);
     const refused = await trust.refusal(d.author, projectOf({ key: d.issueKey }));
     if (refused) return ignored(`comment ${d.commentId} on ${d.issueKey}: ${refused}`);
+    if (d.kind === 'approvals') return approvalsOutcome(d, log);
     const bean = await permanentAsNull(() => api.getIssue(d.issueKey, ISSUE_FIELDS));
     if (!bean.value)
       return ignored(`${d.issueKey} cannot be read with Lestrade's account${bean.reason ? `: ${bean.reason}` : ''}`);

@@ -21,7 +21,7 @@ import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { UsageLedger } from '../budget/usage-ledger.js';
 import { webhookHandler, type MountedWebhook } from './webhook-route.js';
 import { decideForIssue } from '../queue/decide-for-issue.js';
-import type { TicketDecision } from '../registration/source.js';
+import type { TicketDecision, TicketRef } from '../registration/source.js';
 import type { LlmProbe } from '../llm/llm-probe.js';
 import type { LlmRateLimiter } from '../llm/rate-limiter.js';
 import { limiterDetail, limitsRouter } from './limits-router.js';
@@ -70,7 +70,7 @@ export function createHttpServer(deps: AppDeps): Server {
   const { runs, continuations } = deps;
   const decide =
     runs && continuations
-      ? (issue: { source: string; identity: string }, decisions: TicketDecision[]) =>
+      ? (issue: TicketRef, decisions: TicketDecision[]) =>
           decideForIssue({ runs, continuations, store: deps.store }, issue, decisions)
       : undefined;
   const webhooks = webhookHandler(deps.webhooks, { ...deps, decide });

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake-queue.js';
-import type { Delivery, DeliveryOutcome, TicketDecision, WebhookHandler } from '../registration/source.js';
+import type { Delivery, DeliveryOutcome, TicketDecision, TicketRef, WebhookHandler } from '../registration/source.js';
 import type { DecideReply } from '../queue/decide-calls.js';
 import { keysOf } from '../redis/keys.js';
 import { noMetrics, type Metrics, type WebhookOutcome } from '../observability/metrics.js';
@@ -21,7 +21,7 @@ export interface WebhookRouteDeps {
   /** Counts each delivery by source and outcome, and times it. */
   metrics?: Metrics;
   /** Decides pending calls of an issue's investigation (ticket comments); without it such comments are ignored. */
-  decide?: (issue: { source: string; identity: string }, decisions: TicketDecision[]) => Promise<DecideReply>;
+  decide?: (issue: TicketRef, decisions: TicketDecision[]) => Promise<DecideReply>;
 }
 
 /** One mounted source as the HTTP side sees it: on with a handler, or off with the reason. */

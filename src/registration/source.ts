@@ -26,7 +26,17 @@ export type DeliveryOutcome =
   /** A vendor handshake such as GitHub's ping; an undefined body is sent as an empty 200 (Slack's acknowledgement). */
   | { kind: 'reply'; status: number; body: unknown }
   /** A trusted person's decision on pending calls of the issue's investigation (`/lestrade approve|deny`). */
-  | { kind: 'decide'; issue: { source: string; identity: string }; decisions: TicketDecision[] };
+  | { kind: 'decide'; issue: TicketRef; decisions: TicketDecision[] };
+
+/**
+ * The ticket a decision was made on: the identity its first investigation was claimed under, and its
+ * fingerprint, under which a re-investigation (`/lestrade investigate`, a new identity) is the latest.
+ */
+export interface TicketRef {
+  source: string;
+  identity: string;
+  fingerprint?: string;
+}
 
 /** One decision read from a ticket comment: decided through the same path as the API's and the CLI's. */
 export interface TicketDecision {

@@ -141,6 +141,11 @@ export class InvestigationStore {
     return this.redis.mget(...refs.map((r) => this.keys.dedup(r.source, r.identity)));
   }
 
+  /** The latest investigation claimed under a fingerprint (an issue investigated again), or null. */
+  async latest(source: string, fingerprint: string): Promise<string | null> {
+    return this.redis.get(this.keys.latest(source, fingerprint));
+  }
+
   /** Records that `fromId` (another source's issue) links to investigation `id`. */
   async addLinkedFrom(id: string, fromId: string): Promise<void> {
     await this.redis

@@ -114,7 +114,11 @@ describe('Jira Cloud: signed webhooks → investigation → one ADF comment, edi
     ]);
     expect(comments[0]!.body).toMatchObject({ type: 'doc', version: 1 });
     expect(textOf(comments[0]!.body)).toContain('Analysis number 1');
-    expect(comments[0]!.properties).toEqual({ lestrade: { marker: 'lestrade:rca:OPS-7' } });
+    // The delivery names OPS a service desk (projectTypeKey service_desk): the RCA is a JSM internal comment.
+    expect(comments[0]!.properties).toEqual({
+      lestrade: { marker: 'lestrade:rca:OPS-7' },
+      'sd.public.comment': { internal: true },
+    });
     expect(inv.issue).toMatchObject({ source: 'jira', identity: 'OPS-7', severity: 'high' });
     expect(jira.violations).toEqual([]);
   }, 60_000);

@@ -23,6 +23,7 @@ export function jiraDoubleSuite(deployment: 'cloud' | 'datacenter', seed: (jira:
     s.jira.state.issues.clear();
     s.jira.state.groups.clear();
     s.jira.state.roles.clear();
+    s.jira.state.projectTypes.clear();
     s.jira.requests.length = 0;
     s.jira.faults.clear();
     seed(s.jira);

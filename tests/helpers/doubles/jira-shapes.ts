@@ -1,5 +1,5 @@
 /** Jira's JSON for the double's state, shaped per the v3 spec's response schemas. */
-import { adfText, type Deployment, type JiraComment, type JiraIssue, type JiraUser } from './jira-state.js';
+import { adfText, isInternal, type Deployment, type JiraComment, type JiraIssue, type JiraUser } from './jira-state.js';
 
 type Json = Record<string, unknown>;
 
@@ -73,7 +73,8 @@ export function commentJson(c: JiraComment, issue: JiraIssue, s: Site, expand = 
     created: jiraTime(c.created),
     updated: jiraTime(c.updated),
   };
-  if (s.deployment === 'cloud') out.jsdPublic = true;
+  // Cloud: false for a comment JSM keeps internal (the sd.public.comment property), else true.
+  if (s.deployment === 'cloud') out.jsdPublic = !isInternal(c);
   if (c.visibility) out.visibility = c.visibility;
   if (expand.includes('renderedBody')) out.renderedBody = `<p>${adfText(c.body)}</p>`;
   if (expand.includes('properties'))
@@ -167,7 +168,7 @@ function fieldValue(f: string, i: JiraIssue, s: Site): unknown {
         id: nameId(i.project),
         key: i.project,
         name: i.project,
-        projectTypeKey: 'software',
+        projectTypeKey: i.projectType,
         avatarUrls: avatars(i.project),
       };
     case 'created':

@@ -28,6 +28,7 @@ export interface JiraComment {
   created: number;
   updated: number;
   properties: Record<string, unknown>;
+  /** Jira's comment `visibility`: `{type: 'role' | 'group', value}` restricts who sees the comment. */
   visibility?: unknown;
 }
 
@@ -35,6 +36,8 @@ export interface JiraIssue {
   id: string;
   key: string;
   project: string;
+  /** The project's `projectTypeKey`: `software`, `service_desk` (Jira Service Management) or `business`. */
+  projectType: string;
   summary: string;
   /** ADF on Cloud, a string on Data Center, or null. */
   description: unknown;
@@ -71,6 +74,7 @@ export interface NewJiraComment {
   author?: JiraUser;
   created?: Date | string;
   properties?: Record<string, unknown>;
+  visibility?: { type: 'role' | 'group'; value: string };
 }
 
 export const adfParagraph = (text: string): AdfDoc => ({
@@ -110,8 +114,19 @@ export interface JiraRole {
   groups: string[];
 }
 
+/** The comment property Jira Service Management reads: `{internal: true}` keeps a comment off the portal. */
+export const SD_PUBLIC_COMMENT = 'sd.public.comment';
+
+/** Internal to a service desk: the comment carries `sd.public.comment = {internal: true}`. */
+export function isInternal(c: Pick<JiraComment, 'properties'>): boolean {
+  const p = c.properties[SD_PUBLIC_COMMENT] as { internal?: unknown } | undefined;
+  return p?.internal === true;
+}
+
 export class JiraState {
   readonly projects = new Set<string>();
+  /** projectTypeKey by project key (default `software`). */
+  readonly projectTypes = new Map<string, string>();
   /** Group names by user (accountId on Cloud, name on Data Center). */
   readonly groups = new Map<string, string[]>();
   /** Project roles by project key. */
@@ -147,8 +162,41 @@ export class JiraState {
     this.roles.set(project, [...roles.filter((r) => r.name !== name), role]);
   }
 
-  addProject(key: string): void {
-    this.projects.add(key.toUpperCase());
+  /** A project, and its type when given (`service_desk` for Jira Service Management); its issues follow it. */
+  addProject(key: string, type?: string): void {
+    const k = key.toUpperCase();
+    this.projects.add(k);
+    if (type === undefined) return;
+    this.projectTypes.set(k, type);
+    for (const i of this.issues.values()) if (i.project === k) i.projectType = type;
+  }
+
+  /** Lestrade's account as roles and the user API name it: accountId on Cloud, username on Data Center. */
+  meId(): string {
+    return this.deployment === 'cloud' ? this.me.accountId : this.me.name;
+  }
+
+  /**
+   * Why our account may not restrict a comment of `project` to `visibility` (Jira's own words), or
+   * null when it may: the role must exist in the project with us among its actors (directly or
+   * through a group), the group must be one of ours.
+   */
+  visibilityRefusal(project: string, visibility: { type?: unknown; value?: unknown }): string | null {
+    const value = typeof visibility.value === 'string' ? visibility.value : '';
+    if (!value) return 'A visibility restriction needs the name of a group or role.';
+    const mine = this.groups.get(this.meId()) ?? [];
+    if (visibility.type === 'group')
+      return mine.includes(value) ? null : `You are currently not a member of the group: ${value}.`;
+    const role = (this.roles.get(project) ?? []).find((r) => r.name === value);
+    if (!role) return `Role with id: ${value} does not exist.`;
+    const member = role.users.includes(this.meId()) || role.groups.some((g) => mine.includes(g));
+    return member ? null : `You are currently not a member of the project role: ${value}.`;
+  }
+
+  /** Whether our account sees the comment: one restricted to a role or group we are not in is hidden. */
+  canSee(c: JiraComment): boolean {
+    const issue = this.issue(c.issueKey);
+    return !c.visibility || !issue || this.visibilityRefusal(issue.project, c.visibility) === null;
   }
 
   addIssue(i: NewJiraIssue): JiraIssue {
@@ -159,6 +207,7 @@ export class JiraState {
       id: String(++this.nextIssueId),
       key: i.key.toUpperCase(),
       project,
+      projectType: this.projectTypes.get(project) ?? 'software',
       summary: i.summary,
       description: this.body(i.description),
       labels: i.labels ?? [],
@@ -197,6 +246,7 @@ export class JiraState {
       created: at,
       updated: at,
       properties: { ...c.properties },
+      ...(c.visibility ? { visibility: c.visibility } : {}),
     };
     issue.comments.push(comment);
     issue.updated = Math.max(issue.updated, at);

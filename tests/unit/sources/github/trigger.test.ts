@@ -116,6 +116,28 @@ describe('issue_comment events', () => {
     });
   });
 
+  it('approval lines are decisions for a trusted author; a comment starting with the command stays a re-investigation', () => {
+    expect(comments(commentCreated({ body: 'ok\n/lestrade approve call_1\n/lestrade deny call_2 no' }))).toEqual({
+      kind: 'approvals',
+      commands: [
+        { toolCallId: 'call_1', approved: true },
+        { toolCallId: 'call_2', approved: false, feedback: 'no' },
+      ],
+      refused: [],
+    });
+    expect(comments(commentCreated({ body: '/lestrade investigate\n/lestrade approve call_1' })).kind).toBe('command');
+    expect(comments(commentCreated({ body: '/lestrade approve call_1', association: 'CONTRIBUTOR' }))).toMatchObject({
+      kind: 'ignore',
+      reason: expect.stringContaining('(CONTRIBUTOR) is not trusted to run /lestrade approve or deny'),
+    });
+    expect(comments({ ...commentCreated({ body: '/lestrade approve call_1' }), action: 'edited' }).kind).toBe('ignore');
+    // A line refused by the parser is still a command: it is logged with why, not taken as "not a command".
+    expect(comments(commentCreated({ body: '/lestrade approve all' }))).toMatchObject({
+      kind: 'approvals',
+      commands: [],
+    });
+  });
+
   it('a command on a pull request or a public repository not allowed is ignored', () => {
     const c = commentCreated();
     expect(comments({ ...c, issue: { ...c.issue, pull_request: pullRequestRef() } })).toMatchObject({

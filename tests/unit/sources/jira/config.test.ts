@@ -113,4 +113,42 @@ describe('sources.jira config', () => {
       ),
     ).toEqual([]);
   });
+
+  it('reads who sees the RCA per project: visibility (role or group) and internal (default true)', () => {
+    const c = load(
+      { JIRA_URL: 'https://jira.example.com', JIRA_PAT: 'p' },
+      [
+        'sources:',
+        '  jira:',
+        '    projects:',
+        '      OPS: { visibility: { type: role, value: Developers } }',
+        '      HELP: { internal: false }',
+        '      SD: {}',
+      ].join('\n'),
+    );
+    expect(c.projects).toEqual({
+      OPS: { visibility: { type: 'role', value: 'Developers' }, internal: true },
+      HELP: { internal: false },
+      SD: { internal: true },
+    });
+    expect(load({}).projects).toEqual({});
+  });
+
+  it('per-project errors name the key', () => {
+    const projects = (yaml: string) => load({}, `sources:\n  jira:\n    projects:\n${yaml}\n`);
+    expect(() => projects('      OPS: { visibility: { type: team, value: sre } }')).toThrow(
+      /sources\.jira\.projects\.OPS\.visibility\.type: expected role or group/,
+    );
+    expect(() => projects('      OPS: { visibility: { type: group } }')).toThrow(
+      /sources\.jira\.projects\.OPS\.visibility\.value/,
+    );
+    expect(() => projects('      OPS: { visibility: { type: group, value: "" } }')).toThrow(
+      /sources\.jira\.projects\.OPS\.visibility\.value/,
+    );
+    expect(() => projects('      OPS: { internal: "no" }')).toThrow(/sources\.jira\.projects\.OPS\.internal/);
+    expect(() => projects('      OPS: { visiblity: { type: role, value: x } }')).toThrow(
+      /sources\.jira\.projects\.OPS: Unrecognized key: "visiblity"/,
+    );
+    expect(() => projects('      ops: {}')).toThrow(/sources\.jira\.projects\.ops.*must be a Jira project key/);
+  });
 });

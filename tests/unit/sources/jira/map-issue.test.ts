@@ -99,6 +99,24 @@ describe('Jira issue → Issue', () => {
     expect(issue.locator?.key).toBe('OPS-7');
   });
 
+  it('the locator carries the project and its type, so the write-back knows a service desk without asking', () => {
+    expect(issueFromBean(bean('cloud-api-issue'), { site: CLOUD }).locator).toEqual({
+      key: 'OPS-7',
+      ref: { issueKey: 'OPS-7', id: '10042', project: 'OPS', projectType: 'service_desk' },
+    });
+    const dc = bean('dc-api-issue');
+    expect(issueFromBean(dc, { site: DC }).locator?.ref).toMatchObject({ projectType: 'service_desk' });
+    const bare = bean('cloud-api-issue');
+    bare.fields.project = { key: 'OPS' };
+    expect(issueFromBean(bare, { site: CLOUD }).locator?.ref).toEqual({
+      issueKey: 'OPS-7',
+      id: '10042',
+      project: 'OPS',
+    });
+    bare.fields.project = null;
+    expect(issueFromBean(bare, { site: CLOUD }).locator?.ref).toEqual({ issueKey: 'OPS-7', id: '10042' });
+  });
+
   it('the fixed label keys win over labels of the same name; a label named __proto__ is just a label', () => {
     const b = bean('cloud-api-issue');
     b.fields.labels = ['project', '__proto__', 'constructor'];

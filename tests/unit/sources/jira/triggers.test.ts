@@ -119,6 +119,27 @@ describe('comment events', () => {
     expect(decideCommentEvent(commentEvent(doc), triggers()).kind).toBe('ignored');
   });
 
+  it('approval lines are decisions, in configured projects only; code blocks never count', () => {
+    const doc = jiraFixture('cloud-comment-created-command');
+    doc.comment.body = 'Fine by me.\n/lestrade approve call_1';
+    expect(decideCommentEvent(commentEvent(doc), triggers())).toMatchObject({
+      kind: 'approvals',
+      issueKey: 'OPS-7',
+      commentId: '10210',
+      commands: [{ toolCallId: 'call_1', approved: true }],
+    });
+    expect(decideCommentEvent(commentEvent(doc), triggers({ projects: ['SEC'] }))).toMatchObject({
+      kind: 'ignored',
+      reason: expect.stringContaining('not in sources.jira.triggers.projects'),
+    });
+    doc.comment.body = {
+      type: 'doc',
+      version: 1,
+      content: [{ type: 'codeBlock', content: [{ type: 'text', text: '/lestrade approve call_1' }] }],
+    };
+    expect(decideCommentEvent(commentEvent(doc), triggers()).kind).toBe('ignored');
+  });
+
   it('the command matches case-insensitively and only as a whole word', () => {
     expect(startsWithCommand('/Lestrade Investigate now', '/lestrade investigate')).toBe(true);
     expect(startsWithCommand('/lestrade investigate', '/lestrade investigate')).toBe(true);
