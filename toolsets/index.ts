@@ -4,6 +4,9 @@ import type { Toolset } from '../src/tools/types.js';
 import { createLogger, type Logger } from '../src/log.js';
 import { createBashToolset } from './bash/index.js';
 import { createMcpToolsets } from './mcp/index.js';
+import { createGithubChangesToolset } from './github-changes/index.js';
+import { createKubernetesChangesToolset } from './kubernetes-changes/index.js';
+import { createLokiToolset } from './loki/index.js';
 import { createPrometheusToolset } from './prometheus/index.js';
 import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
 import { createRunbookToolset } from './runbooks/index.js';
@@ -20,6 +23,9 @@ export function builtinToolsets(
   const { allowedHosts, maxBytes, timeoutSeconds, cacheSeconds } = config.runbooks;
   return [
     createPrometheusToolset(config.toolsets.prometheus),
+    createLokiToolset(config.toolsets.loki),
+    createKubernetesChangesToolset(),
+    createGithubChangesToolset(config.toolsets.github_changes),
     createBashToolset(config.toolsets.bash),
     createRunbookToolset(runbooks, { allowedHosts, maxBytes, timeoutMs: timeoutSeconds * 1000, cacheSeconds }),
     ...createMcpToolsets(config.mcp.servers, { log }),

@@ -232,6 +232,25 @@ const baseShape = {
           headers: z.record(z.string(), z.string()).default({}),
         })
         .prefault({}),
+      /** Grafana Loki (toolsets/loki): off without a URL. */
+      loki: z
+        .strictObject({
+          url: z.url().optional(),
+          /** Sent as X-Scope-OrgID, for a multi-tenant Loki. */
+          tenant: z.string().min(1).optional(),
+          bearerToken: z.string().min(1).optional(),
+          headers: z.record(z.string(), z.string()).default({}),
+        })
+        .prefault({}),
+      /** Commits, merged pull requests and deployments of these repositories (toolsets/github-changes). */
+      github_changes: z
+        .strictObject({
+          repos: z.array(z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'expected owner/name')).default([]),
+          /** From GITHUB_TOKEN, as the GitHub source's. */
+          token: z.string().min(1).optional(),
+          apiUrl: z.url().default('https://api.github.com'),
+        })
+        .prefault({}),
       /** The bash toolset's policy (the toolset is off unless settings.bash.enabled is true). */
       bash: z
         .strictObject({
