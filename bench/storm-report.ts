@@ -1,6 +1,7 @@
 /** The storm section of docs/benchmarks.md (see storm.ts). */
 import os from 'node:os';
 import type { StormResult } from './storm.js';
+import { DEFAULT_CONCURRENCY } from '../src/config/schema.js';
 
 const f = (n: number, d = 0) => n.toFixed(d);
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');
@@ -14,7 +15,30 @@ function row(r: StormResult): string {
       ? `${f(r.seconds / r.idealSeconds, 1)}× ideal`
       : `${f(r.seconds / r.floorSeconds, 2)}× floor`;
   const rss = r.peakRssMb.map((x) => f(x)).join(' / ');
-  return `| ${r.label} | ${r.alerts} | ${r.processes} | ${r.concurrency ?? '32 (default)'} | ${limit} | ${rpm} | ${f(r.seconds, 1)} | ${f(r.idealSeconds, 1)} | ${floor} | ${ratio} | ${r.completed} / ${r.failed} | ${r.requests} | ${r.rejected429} | ${r.max429PerProcessWindow} | ${rss} | ${f(r.idleRssMb)} | ${f(r.mbPerInFlight, 2)} |`;
+  const cpu = r.cpuSeconds.map((x) => f(x, 1)).join(' / ');
+  const cpuPer = (r.cpuSeconds.reduce((a, b) => a + b, 0) * 1000) / r.alerts;
+  const cells = [
+    r.label,
+    r.alerts,
+    r.processes,
+    r.concurrency ?? `${DEFAULT_CONCURRENCY} (default)`,
+    limit,
+    rpm,
+    f(r.seconds, 1),
+    f(r.idealSeconds, 1),
+    floor,
+    ratio,
+    `${r.completed} / ${r.failed}`,
+    r.requests,
+    r.rejected429,
+    r.max429PerProcessWindow,
+    rss,
+    f(r.idleRssMb),
+    f(r.mbPerInFlight, 2),
+    cpu,
+    f(cpuPer),
+  ];
+  return `| ${cells.join(' | ')} |`;
 }
 
 function targets(rs: StormResult[]): string {
@@ -53,10 +77,16 @@ investigation at once (2 × 1.5 s). With a provider limit, the scripted model ke
 and answers 429 past it, with \`x-ratelimit-limit-requests\`, \`-remaining-requests\`, \`-reset-requests\` and
 \`retry-after\`; the floor is when the last completion can end under that window ((⌈N·c÷R⌉ − 1) minutes + 1.5 s), beside
 the issue's N·c÷R. RSS is each process's peak (serve first) and serve's before the storm; MB per investigation in flight
-is serve's (peak − idle) over the investigations it had in flight at most.
+is serve's (peak − idle) over the investigations it had in flight at most. CPU s is each process's CPU time (user +
+system) from the first alert to the last RCA: unlike the times, it hardly depends on the machine's load, and a
+process's CPU per investigation × N is the least time a storm can take on one core.
+\`BENCH_TRACE=1\` also prints, per case, where each investigation's time went (posted → record → job active → each
+completion → RCA stored) and Redis' commands per investigation; \`BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"\`
+profiles the Lestrade processes; \`node --import tsx bench/storm-one.ts '{"alerts":300,"concurrency":128}'\` runs one
+case against the dist/ already built.
 
-| case | alerts | processes | concurrency | provider limit | LESTRADE_LLM_RPM | last RCA s | ideal s | floor s | ratio | completed / failed | requests | 429s | max 429s per process per window | peak RSS MB | idle RSS MB | MB per investigation in flight |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| case | alerts | processes | concurrency | provider limit | LESTRADE_LLM_RPM | last RCA s | ideal s | floor s | ratio | completed / failed | requests | 429s | max 429s per process per window | peak RSS MB | idle RSS MB | MB per investigation in flight | CPU s | CPU ms per investigation |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 ${rs.map(row).join('\n')}
 
 ${targets(rs)}

@@ -6,11 +6,15 @@
  * the scripted model answers 429 with OpenAI's headers past R requests in its 60 s window.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { QUEUE_NAME } from '../src/redis/queue-names.js';
+import { DEFAULT_CONCURRENCY } from '../src/config/schema.js';
 import { alertBodies } from './alert-bodies.mjs';
 import { freePort } from '../tests/helpers/free-port.js';
 import { startScriptedLlm, type Reply } from '../tests/helpers/scripted-llm.js';
+import { commandStats, stormPhases, type TraceEvent } from './storm-phases.js';
 
 export interface StormCase {
   label: string;
@@ -45,11 +49,25 @@ export interface StormResult extends StormCase {
   /** (peak − idle) of the serve process over the investigations it had in flight at most. */
   mbPerInFlight: number;
   maxInFlight: number;
+  /** CPU time (user + system) each process used from the first alert to the last RCA. */
+  cpuSeconds: number[];
 }
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const COMPLETIONS = 2;
+/** USER_HZ: /proc/<pid>/stat counts CPU time in these ticks (100 on Linux everywhere that matters). */
+const CLOCK_TICKS = 100;
 const WINDOW_MS = 60_000;
+
+/** CPU time (user + system, ms) a process has used so far; 0 once it has exited. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0; // the process has exited
+  }
+}
 
 function rssMb(pid: number): number {
   try {
@@ -61,11 +79,13 @@ function rssMb(pid: number): number {
 
 /** A provider with a fixed 60 s window of R requests (from its first request), as many gateways keep. */
 function provider(c: StormCase) {
+  const trace: TraceEvent[] = [];
   const start = { at: 0 };
   const inWindow = new Map<number, number>();
   const rejected = new Map<string, number>();
   let inFlight = 0;
   let maxInFlight = 0;
+  let rcasSent = 0;
   const limitHeaders = (n: number, now: number) => {
     const resetMs = WINDOW_MS - ((now - start.at) % WINDOW_MS);
     return {
@@ -74,9 +94,9 @@ function provider(c: StormCase) {
       'x-ratelimit-reset-requests': `${(resetMs / 1000).toFixed(3)}s`,
     };
   };
-  const answer = async (messages: number, url: string): Promise<Reply> => {
+  const answer = async (messages: number, url: string, who = ''): Promise<Reply> => {
     const now = Date.now();
-    if (process.env.BENCH_TRACE) process.stderr.write(`${now % 100000} ${messages} ${url}\n`);
+    trace.push({ t: now, who, messages, kind: 'req' });
     start.at ||= now;
     const w = Math.floor((now - start.at) / WINDOW_MS);
     const n = (inWindow.get(w) ?? 0) + 1;
@@ -96,16 +116,25 @@ function provider(c: StormCase) {
     maxInFlight = Math.max(maxInFlight, inFlight);
     await new Promise((r) => setTimeout(r, c.latencyMs));
     inFlight -= 1;
+    trace.push({ t: Date.now(), who, messages, kind: 'ans' });
     if (messages <= 2) return { toolCalls: [{ name: 'bench_lookup', arguments: { what: 'logs' } }], headers };
+    rcasSent += 1;
     return { content: '## Root cause\n\nThe bench says so.', headers };
   };
-  return { answer, rejected, maxInFlight: () => maxInFlight };
+  return { answer, rejected, maxInFlight: () => maxInFlight, trace, rcasSent: () => rcasSent };
 }
 
 function startProcess(mode: 'serve' | 'worker', env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['dist/cli/main.js', mode], {
+  // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": where a storm's CPU goes.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return spawn(process.execPath, [...nodeArgs, 'dist/cli/main.js', mode], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
@@ -123,6 +152,21 @@ async function waitHealthy(port: number, child: ChildProcess): Promise<void> {
   }
 }
 
+/**
+ * Until every process's investigation worker is taking jobs: `serve` answers /healthz before its workers
+ * have loaded (the tokenizer, the toolsets), and a storm posted earlier would time their start-up too.
+ */
+async function waitForWorkers(redisUrl: string, processes: number): Promise<void> {
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue(QUEUE_NAME, { connection, prefix: '{lestrade}:bull' });
+  try {
+    while ((await queue.getWorkersCount()) < processes) await new Promise((r) => setTimeout(r, 50));
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
+}
+
 async function statuses(redis: Redis): Promise<{ completed: number; failed: number; total: number }> {
   const ids = await redis.zrange('{lestrade}:invs', 0, -1);
   const pipeline = redis.pipeline();
@@ -135,12 +179,34 @@ async function statuses(redis: Redis): Promise<{ completed: number; failed: numb
   };
 }
 
+/**
+ * Polls the records until every investigation has ended. Reading all N records every 50 ms costs Redis and
+ * this process a core's share that the storm itself needs (300 alerts: 6,000 reads a second), so the records
+ * are read every 50 ms only while an RCA the model sent may not be stored yet, else once a second (a failed
+ * investigation sends no RCA).
+ */
+async function untilAllEnded(redis: Redis, alerts: number, rcasSent: () => number, started: number) {
+  let s = await statuses(redis);
+  let readAt = performance.now();
+  const limitMs = 30 * 60_000;
+  while (s.completed + s.failed < alerts && performance.now() - started < limitMs) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (rcasSent() <= s.completed && performance.now() - readAt < 1_000) continue;
+    s = await statuses(redis);
+    readAt = performance.now();
+  }
+  return s;
+}
+
 /** One storm: processes up, alerts posted at once, until every investigation has ended. */
 export async function stormCase(redisUrl: string, c: StormCase): Promise<StormResult> {
   const redis = new Redis(redisUrl);
   await redis.flushall();
   const p = provider(c);
-  const llm = await startScriptedLlm((req, _i, meta) => p.answer(req.messages.length, meta.url));
+  const llm = await startScriptedLlm((req, i, meta) => {
+    if (process.env.BENCH_DUMP && i < 2) writeFileSync(`${process.env.BENCH_DUMP}.${i}.json`, JSON.stringify(req));
+    return p.answer(req.messages.length, meta.url, /Bench\d+/.exec(JSON.stringify(req.messages))?.[0]);
+  });
   const port = await freePort();
   const env = (i: number): Record<string, string> => ({
     REDIS_URL: redisUrl,
@@ -154,27 +220,28 @@ export async function stormCase(redisUrl: string, c: StormCase): Promise<StormRe
   const children = [startProcess('serve', env(0))];
   await waitHealthy(port, children[0]!);
   for (let i = 1; i < c.processes; i++) children.push(startProcess('worker', env(i)));
-  await new Promise((r) => setTimeout(r, 2_000)); // workers connected, nothing to do yet
+  await waitForWorkers(redisUrl, c.processes);
+  await new Promise((r) => setTimeout(r, 1_000)); // started, nothing to do yet: the idle RSS
+  const cpuBefore = children.map((ch) => cpuMs(ch.pid!));
+  if (process.env.BENCH_TRACE) await redis.config('RESETSTAT');
   const idleRssMb = rssMb(children[0]!.pid!);
   const peak = children.map(() => 0);
   const sampler = setInterval(() => children.forEach((ch, i) => (peak[i] = Math.max(peak[i]!, rssMb(ch.pid!)))), 100);
   const bodies = alertBodies({ count: c.alerts, perDelivery: 1, offset: 0 });
   const started = performance.now();
-  if (process.env.BENCH_TRACE) process.stderr.write(`${Date.now() % 100000} start\n`);
+  const postedAt = Date.now();
   await post(`http://127.0.0.1:${port}/webhooks/alertmanager`, bodies);
-  if (process.env.BENCH_TRACE) process.stderr.write(`${Date.now() % 100000} posted\n`);
-  let s = await statuses(redis);
-  const limitMs = 30 * 60_000;
-  while (s.completed + s.failed < c.alerts && performance.now() - started < limitMs) {
-    await new Promise((r) => setTimeout(r, 50));
-    s = await statuses(redis);
-  }
+  const s = await untilAllEnded(redis, c.alerts, p.rcasSent, started);
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
+  const cpuSeconds = children.map((ch, i) => (cpuMs(ch.pid!) - cpuBefore[i]!) / 1000);
+  if (process.env.BENCH_TRACE) process.stderr.write(`${await commandStats(redis, c.alerts)}\n`);
+  if (process.env.BENCH_TRACE)
+    process.stderr.write(`${c.label} ${c.alerts}:\n${await stormPhases(redis, postedAt, p.trace)}\n`);
   await Promise.all(children.map(stop));
   await llm.close();
   redis.disconnect();
-  return summarize(c, { seconds, s, requests: llm.requests.length, p, peak, idleRssMb });
+  return summarize(c, { seconds, s, requests: llm.requests.length, p, peak, idleRssMb, cpuSeconds });
 }
 
 function summarize(
@@ -186,12 +253,13 @@ function summarize(
     p: ReturnType<typeof provider>;
     peak: number[];
     idleRssMb: number;
+    cpuSeconds: number[];
   },
 ): StormResult {
   const completions = c.alerts * COMPLETIONS;
   const latency = c.latencyMs / 1000;
   const rejected = [...m.p.rejected.values()];
-  const inFlightServe = Math.min(c.alerts, c.concurrency ?? 32);
+  const inFlightServe = Math.min(c.alerts, c.concurrency ?? DEFAULT_CONCURRENCY);
   const r = c.providerRpm;
   return {
     ...c,
@@ -210,6 +278,7 @@ function summarize(
     idleRssMb: m.idleRssMb,
     mbPerInFlight: (m.peak[0]! - m.idleRssMb) / Math.max(1, Math.min(inFlightServe, m.p.maxInFlight())),
     maxInFlight: m.p.maxInFlight(),
+    cpuSeconds: m.cpuSeconds,
   };
 }
 

@@ -382,6 +382,7 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
       approvalTimeoutSeconds: config.approvals.timeoutSeconds,
       onCompleted,
       onPaused: (inv) => core.deliveries.awaiting(inv),
+      onAnswered: (inv, entry) => core.deliveries.answered(inv, entry),
       metrics: core.metrics,
       hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),
     },
@@ -401,8 +402,8 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
 
 /** Destinations' inbound paths (Slack's interactivity), deciding through the API's own functions. */
 function destinationMounts(core: Core) {
-  const { store, runs, continuations, deliveries, config, log, opts } = core;
-  const actions = humanActions({ store, runs, continuations, refresh: (inv) => deliveries.updated(inv) });
+  const { redis, store, runs, continuations, deliveries, config, log, opts } = core;
+  const actions = humanActions({ redis, store, runs, continuations, refresh: (inv) => deliveries.updated(inv) });
   return destinationWebhooks(destinationRegistry, config, core.routed, actions, {
     log,
     env: opts.env,

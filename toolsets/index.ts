@@ -5,6 +5,9 @@ import { createLogger, type Logger } from '../src/log.js';
 import { createAlertmanagerToolset } from './alertmanager/index.js';
 import { createBashToolset } from './bash/index.js';
 import { createMcpToolsets } from './mcp/index.js';
+import { createGithubChangesToolset } from './github-changes/index.js';
+import { createKubernetesChangesToolset } from './kubernetes-changes/index.js';
+import { createLokiToolset } from './loki/index.js';
 import { createPrometheusToolset } from './prometheus/index.js';
 import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
 import { createRunbookToolset } from './runbooks/index.js';
@@ -22,6 +25,9 @@ export function builtinToolsets(
   return [
     createPrometheusToolset(config.toolsets.prometheus),
     createAlertmanagerToolset(config.toolsets.alertmanager),
+    createLokiToolset(config.toolsets.loki),
+    createKubernetesChangesToolset(),
+    createGithubChangesToolset(config.toolsets.github_changes),
     createBashToolset(config.toolsets.bash),
     createRunbookToolset(runbooks, { allowedHosts, maxBytes, timeoutMs: timeoutSeconds * 1000, cacheSeconds }),
     ...createMcpToolsets(config.mcp.servers, { log }),

@@ -4,7 +4,12 @@ import { clip, context, header, renderRca, section, type Block, type SlackMessag
 import { escapeMrkdwn } from './mrkdwn.js';
 
 /** The action ids of our buttons: what the interactivity handler dispatches on. */
-export const ACTION = { approve: 'lestrade_approve', deny: 'lestrade_deny', ask: 'lestrade_ask' } as const;
+export const ACTION = {
+  approve: 'lestrade_approve',
+  deny: 'lestrade_deny',
+  ask: 'lestrade_ask',
+  rerun: 'lestrade_rerun',
+} as const;
 
 /** A button's value: the investigation and the call it acts on. Ids only: nothing secret, re-checked on click. */
 export interface ButtonValue {
@@ -18,7 +23,8 @@ const MAX_PARAMS_CHARS = 1500;
 /**
  * An investigation's message in its thread, whole, from its state: waiting for a human (each pending
  * call with its tool, parameters and why the policy asked, and Approve / Deny when interactive), resuming
- * (who decided what), or the RCA (who decided what, and Ask a follow-up when interactive).
+ * (who decided what), re-running (a re-run is under way), or the RCA (who decided what, and Ask a follow-up
+ * and Re-run when interactive).
  */
 export function renderReply(view: DestinationView, interactive: boolean): SlackMessage {
   if (view.investigation.status === 'completed') {
@@ -31,6 +37,7 @@ export function renderReply(view: DestinationView, interactive: boolean): SlackM
 
 function renderWaiting(view: DestinationView, interactive: boolean): SlackMessage {
   const { title, id } = view.investigation;
+  if (isRerunning(view)) return renderRerunning(view);
   const waiting = view.investigation.status === 'awaiting_approval' && view.pending.length > 0;
   const open = view.pending.filter((p) => !p.decision).length;
   const state = waiting
@@ -44,6 +51,23 @@ function renderWaiting(view: DestinationView, interactive: boolean): SlackMessag
     context(view.issue.labels, view.investigation.url, `Investigation \`${id}\``),
   ];
   const text = `${waiting ? 'Awaiting approval' : 'Resuming'}: ${title}`;
+  return { text: escapeMrkdwn(text), blocks };
+}
+
+/** A re-run (run 2 on) queued or running, nothing waiting for a human: its RCA will replace this message. */
+function isRerunning(view: DestinationView): boolean {
+  const { run, status } = view.investigation;
+  return run > 1 && view.pending.length === 0 && (status === 'queued' || status === 'running');
+}
+
+function renderRerunning(view: DestinationView): SlackMessage {
+  const { title, id, run } = view.investigation;
+  const text = `Re-running: ${title}`;
+  const blocks: Block[] = [
+    header(text),
+    section(`:arrows_counterclockwise: *Run ${run}* is under way; this message shows its analysis when it completes.`),
+    context(view.issue.labels, view.investigation.url, `Investigation \`${id}\``),
+  ];
   return { text: escapeMrkdwn(text), blocks };
 }
 
@@ -88,9 +112,23 @@ function decidedBlocks(view: DestinationView): Block[] {
   return [{ type: 'context', elements: [{ type: 'mrkdwn', text: clip(lines.join('\n'), 3000) }] }];
 }
 
+/** Ask a follow-up (a modal) and Re-run (after Slack's own confirmation dialog: a run costs tokens). */
 function followUpActions(view: DestinationView): Block {
   const value = JSON.stringify({ i: view.investigation.id } satisfies ButtonValue);
-  return { type: 'actions', block_id: 'lestrade_followup', elements: [button('Ask a follow-up', ACTION.ask, value)] };
+  const confirm = {
+    title: { type: 'plain_text', text: 'Re-run the investigation?' },
+    text: {
+      type: 'plain_text',
+      text: 'It runs again from the issue, as a new run; its analysis replaces this one here.',
+    },
+    confirm: { type: 'plain_text', text: 'Re-run' },
+    deny: { type: 'plain_text', text: 'Cancel' },
+  };
+  return {
+    type: 'actions',
+    block_id: 'lestrade_followup',
+    elements: [button('Ask a follow-up', ACTION.ask, value), { ...button('Re-run', ACTION.rerun, value), confirm }],
+  };
 }
 
 function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): Block {

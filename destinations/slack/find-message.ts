@@ -4,6 +4,8 @@ import { slackCall, type SlackIdentity } from './slack-client.js';
 /** Our messages carry Slack message metadata: this event type and a payload naming the thread or investigation. */
 export const THREAD_EVENT = 'lestrade_thread';
 export const RCA_EVENT = 'lestrade_rca';
+/** A follow-up's answer in the thread: the payload names the investigation and the question's entry. */
+export const ANSWER_EVENT = 'lestrade_answer';
 
 export interface Marker {
   eventType: string;

@@ -70,6 +70,7 @@ async function onBlockActions(deps: InteractivityDeps, p: BlockActionsPayload): 
   if (!inv) return tell(`No investigation ${value.i} (it may have expired).`);
   where.i = inv.id;
   if (action.action_id === ACTION.ask) return openModal(deps, p.trigger_id, askModal(inv, where), tell);
+  if (action.action_id === ACTION.rerun) return rerun(deps, inv, p.user.id, tell);
   if (!value.c) return tell('This button names no call.');
   where.c = value.c;
   const earlier = await alreadyDecided(deps, inv, value.c);
@@ -99,13 +100,29 @@ async function onViewSubmission(deps: InteractivityDeps, p: ViewSubmissionPayloa
     if (!text) return refuse('Write a question.');
     const reply = await deps.actions.ask(inv, text);
     if (reply.status !== 202) return refuse(errorOf(reply));
-    await ephemeral(deps, where, p.user.id, "Your question is queued; the answer appears on the investigation's page.");
+    await ephemeral(deps, where, p.user.id, 'Your question is queued; the answer will be posted in this thread.');
     return ACK;
   }
   const decision = { toolCallId: where.c ?? '', approved: false, decidedBy: decider(p.user) };
   const reply = await deps.actions.decide(inv, [{ ...decision, ...(text ? { feedback: text } : {}) }]);
   const problem = await afterDecision(deps, inv, decision.toolCallId, reply);
   return problem ? refuse(problem) : ACK;
+}
+
+/**
+ * Re-run: through the API's path (a finished run, no follow-up in progress); queued, every destination re-renders
+ * its message (re-running, then the new run's RCA in the same message); refused, the clicker is told why.
+ */
+async function rerun(
+  deps: InteractivityDeps,
+  inv: Investigation,
+  user: string,
+  tell: (text: string) => Promise<void>,
+): Promise<void> {
+  const reply = await deps.actions.rerun(inv);
+  if (reply.status !== 202) return tell(`Not re-run: ${errorOf(reply)}.`);
+  deps.log.info({ id: inv.id, user, run: reply.body.run }, 'investigation re-run from Slack');
+  await deps.actions.refresh(inv.id);
 }
 
 /** Recorded: every destination re-renders the message. Refused: why, naming who decided first when someone did. */

@@ -7,6 +7,7 @@ import { parentStateOf, renderParent, type ParentState, type SlackMessage } from
 import type { SlackConfig } from './config.js';
 import { findInHistory, findInThread, RCA_EVENT, THREAD_EVENT } from './find-message.js';
 import { fixFor } from './slack-errors.js';
+import { postAnswers, type ThreadPost } from './thread-answers.js';
 import { slackCall, whoAmI, type SlackIdentity } from './slack-client.js';
 
 /** What we remember of a thread's parent message (in the destination's memo). */
@@ -95,9 +96,13 @@ class ThreadWrite {
     const channelId = (await this.ctx.memo.get(`channel:${channelName}`)) ?? channel;
     const reply =
       this.view.event === 'resolved' ? await this.storedReply(channelId) : await this.ensureReply(channelId, parent.ts);
+    const answers = this.view.event === 'answered' ? await this.postAnswers(channelId, parent.ts) : 0;
     const updated = await this.refreshParent(channelId, parent);
     const ts = reply?.ts ?? parent.ts;
-    const action = deliveryAction(created || reply?.created === true, updated || reply?.updated === true);
+    const action = deliveryAction(
+      created || reply?.created === true || answers > 0,
+      updated || reply?.updated === true,
+    );
     return { id: `${channelId}/${ts}`, url: this.permalink(channelId, ts, parent.ts), action };
   }
 
@@ -151,20 +156,40 @@ class ThreadWrite {
     const known =
       (await this.ctx.memo.get(this.replyKey(channel))) ??
       (await findInThread(this.client, channel, parentTs, this.me, marker));
+    const stageKey = `replyStage:${channel}:${this.view.investigation.id}`;
     if (known) {
       await this.ctx.memo.set(this.replyKey(channel), known);
       if ((await this.ctx.memo.get(digestKey)) === rendered) return { ts: known, created: false, updated: false };
+      // A view read before a later one was written (jobs run side by side) must not bring back an older state.
+      if (stageOf(this.view) < Number((await this.ctx.memo.get(stageKey)) ?? '0'))
+        return { ts: known, created: false, updated: false };
       await slackCall(
         () => this.client.chat.update({ channel, ts: known, text: msg.text, blocks: msg.blocks as never }),
         channel,
       );
       await this.ctx.memo.set(digestKey, rendered);
+      await this.ctx.memo.set(stageKey, String(stageOf(this.view)));
       return { ts: known, created: false, updated: true };
     }
     const r = await this.post(channel, msg, { event_type: marker.eventType, event_payload: marker.payload }, parentTs);
     await this.ctx.memo.set(this.replyKey(channel), r.ts);
     await this.ctx.memo.set(digestKey, rendered);
+    await this.ctx.memo.set(stageKey, String(stageOf(this.view)));
     return { ts: r.ts, created: true, updated: false };
+  }
+
+  /** The follow-up answers not yet in the thread, each posted once (thread-answers.ts). */
+  private postAnswers(channel: string, parentTs: string): Promise<number> {
+    const post: ThreadPost = (msg, metadata) => this.post(channel, msg, metadata, parentTs);
+    return postAnswers(this.view, {
+      client: this.client,
+      me: this.me,
+      ctx: this.ctx,
+      channel,
+      parentTs,
+      thread: this.thread,
+      post,
+    });
   }
 
   /** Re-renders the parent from the thread's latest state; chat.update only when it changed. */
@@ -172,9 +197,11 @@ class ThreadWrite {
     const mine = parentStateOf(this.view);
     const newer = !parent.newest || this.view.investigation.createdAt >= parent.newest.createdAt;
     // The counts are the latest news of the thread; the headline is the newest investigation's.
+    // A run without an RCA yet (paused, re-running) leaves the latest headline shown.
+    const headline = mine.headline || parent.state?.headline || '';
     const state: ParentState =
       newer || !parent.state
-        ? mine
+        ? { ...mine, headline }
         : { ...parent.state, firing: mine.firing, resolved: mine.resolved, status: mine.status };
     const msg = renderParent(state);
     const rendered = digest(JSON.stringify(msg));
@@ -228,6 +255,15 @@ interface ReplyWrite {
   ts: string;
   created: boolean;
   updated: boolean;
+}
+
+/**
+ * How far an investigation's reply has come: its run, and whether that run completed. A reply never goes back
+ * (a completed run's RCA is replaced only by a later run's state), which is what chat.update of a stale view
+ * would otherwise do.
+ */
+function stageOf(view: DestinationView): number {
+  return view.investigation.run * 2 + (view.investigation.status === 'completed' ? 1 : 0);
 }
 
 function deliveryAction(created: boolean, updated: boolean): Delivered['action'] {

@@ -60,7 +60,7 @@ export function adaptiveCard(view: DestinationView): AdaptiveCard {
     { type: 'TextBlock', text: plain(view.doc.preamble), isSubtle: true, size: 'Small', wrap: true },
     ...view.doc.sections.map((md) => ({
       type: 'TextBlock',
-      text: clip(md.replace(/<at>/gi, '&lt;at>'), MAX_TEXT),
+      text: clip(headingsBold(md).replace(/<at>/gi, '&lt;at>'), MAX_TEXT),
       wrap: true,
       separator: true,
     })),
@@ -81,6 +81,22 @@ export function adaptiveCard(view: DestinationView): AdaptiveCard {
   if (view.investigation.url)
     card.actions = [{ type: 'Action.OpenUrl', title: 'Open in Lestrade', url: view.investigation.url }];
   return card;
+}
+
+/**
+ * A TextBlock's Markdown has no headings (Teams shows `## Root cause` as written): a heading line becomes a bold
+ * line. Lines inside fenced code stay as they are.
+ */
+export function headingsBold(md: string): string {
+  let fenced = false;
+  return md
+    .split('\n')
+    .map((line) => {
+      if (/^\s{0,3}(```|~~~)/.test(line)) fenced = !fenced;
+      const heading = fenced ? null : /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+      return heading?.[1] ? `**${heading[1]}**` : line;
+    })
+    .join('\n');
 }
 
 /** Text that must not be read as Markdown or as a mention: escaped. */

@@ -18,8 +18,8 @@ export type TeamsConfig = z.infer<typeof TeamsConfigSchema>;
 
 /**
  * Microsoft Teams through a Workflows webhook: an Adaptive Card per investigation. Such a webhook
- * can neither edit nor delete, so a resolve changes nothing there and a re-run (a new
- * investigation) posts a new card.
+ * can neither edit nor delete, so a resolve changes nothing there, a re-run posts a new card,
+ * and follow-up answers are not posted (no threads to put them in).
  */
 class TeamsDestination implements Destination {
   readonly name = 'teams';
@@ -31,8 +31,10 @@ class TeamsDestination implements Destination {
 
   async deliver(view: DestinationView, _target: string | null, ctx: DeliveryContext): Promise<Delivered | null> {
     if (view.event !== 'completed') return null;
+    const { id, run } = view.investigation;
+    // A re-run's RCA is a new card (Teams cannot edit the first); run 1 keeps the key it always had.
     return postOnce(
-      `teams:${view.investigation.id}`,
+      run > 1 ? `teams:${id}:run-${run}` : `teams:${id}`,
       {
         vendor: 'Teams',
         url: this.config.webhookUrl,

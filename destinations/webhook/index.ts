@@ -8,7 +8,7 @@ import type {
 } from '../../src/destinations/destination.js';
 import { splitTokens } from '../../src/check-credentials.js';
 import { postOnce } from '../http-post.js';
-import { webhookPayload } from './payload.js';
+import { webhookPayload, type WebhookPayloadV1 } from './payload.js';
 import { signatureHeader } from './sign.js';
 
 export const WebhookConfigSchema = z.strictObject({
@@ -38,8 +38,28 @@ class WebhookDestination implements Destination {
   }
 
   async deliver(view: DestinationView, _target: string | null, ctx: DeliveryContext): Promise<Delivered | null> {
-    const key = `lestrade-${view.investigation.id}-${view.event}`;
-    const body = JSON.stringify(webhookPayload(view, key));
+    const { id, run } = view.investigation;
+    if (view.event === 'answered') return this.answers(view, ctx);
+    // Pauses and human decisions are not events of version 1.
+    if (view.event !== 'completed' && view.event !== 'resolved') return null;
+    // A re-run's RCA is one more delivery (run 1 keeps the key it always had).
+    const key =
+      view.event === 'completed' && run > 1 ? `lestrade-${id}-completed-run-${run}` : `lestrade-${id}-${view.event}`;
+    return this.send(key, webhookPayload(view, key), ctx);
+  }
+
+  /** One `investigation.answered` per answered follow-up, each once (its own Idempotency-Key). */
+  private async answers(view: DestinationView, ctx: DeliveryContext): Promise<Delivered | null> {
+    let last: Delivered | null = null;
+    for (const a of view.answers) {
+      const key = `lestrade-${view.investigation.id}-answer-${a.entry}`;
+      last = await this.send(key, webhookPayload(view, key, a), ctx);
+    }
+    return last;
+  }
+
+  private send(key: string, payload: WebhookPayloadV1, ctx: DeliveryContext): Promise<Delivered> {
+    const body = JSON.stringify(payload);
     return postOnce(
       key,
       {

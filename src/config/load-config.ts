@@ -46,6 +46,12 @@ const ENV_MAP: EnvBinding[] = [
   ['PROMETHEUS_URL', ['toolsets', 'prometheus', 'url'], 'string'],
   // Also sources.alertmanager.url (bound by the source): one Alertmanager, read by both.
   ['ALERTMANAGER_URL', ['toolsets', 'alertmanager', 'url'], 'string'],
+  ['LOKI_URL', ['toolsets', 'loki', 'url'], 'string'],
+  ['LOKI_TENANT', ['toolsets', 'loki', 'tenant'], 'string'],
+  ['LOKI_TOKEN', ['toolsets', 'loki', 'bearerToken'], 'string'],
+  ['LESTRADE_GITHUB_CHANGES_REPOS', ['toolsets', 'github_changes', 'repos'], 'list'],
+  ['GITHUB_TOKEN', ['toolsets', 'github_changes', 'token'], 'string'],
+  ['GITHUB_API_URL', ['toolsets', 'github_changes', 'apiUrl'], 'string'],
   ['LESTRADE_BASH_ENABLED', ['toolsets', 'settings', 'bash', 'enabled'], 'boolean'],
   ['LESTRADE_BASH_SANDBOX', ['toolsets', 'bash', 'sandbox'], 'string'],
   ['LESTRADE_PUBLIC_URL', ['server', 'publicUrl'], 'string'],

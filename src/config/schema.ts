@@ -12,6 +12,13 @@ const priority = z.int().min(1).max(900);
 
 const secret = z.string().min(1);
 
+/**
+ * Investigations at once per process (`queue.concurrency`). They wait on the model almost all the time:
+ * the storm bench held 128 in flight in about 70 MB above idle (docs/rate-limits.md), and the shared
+ * limiter, not this number, bounds the requests sent.
+ */
+export const DEFAULT_CONCURRENCY = 128;
+
 export const LlmConfigSchema = z.strictObject({
   apiKey: secret.optional(),
   baseUrl: z.url().optional(),
@@ -90,7 +97,7 @@ const baseShape = {
   llm: LlmConfigSchema.prefault({}),
   queue: z
     .strictObject({
-      concurrency: z.int().min(1).max(256).default(32),
+      concurrency: z.int().min(1).max(256).default(DEFAULT_CONCURRENCY),
       attempts: z.int().min(1).max(50).default(6),
       backoffMs: z.int().positive().default(5_000),
       /** A worker holds its job's lock this long between renewals; a dead worker's job is taken over after it lapses. */
@@ -234,6 +241,25 @@ const baseShape = {
           headers: z.record(z.string(), z.string()).default({}),
           /** The longest silence alertmanager_create_silence may create. */
           maxSilenceHours: z.number().positive().max(720).default(4),
+        })
+        .prefault({}),
+      /** Grafana Loki (toolsets/loki): off without a URL. */
+      loki: z
+        .strictObject({
+          url: z.url().optional(),
+          /** Sent as X-Scope-OrgID, for a multi-tenant Loki. */
+          tenant: z.string().min(1).optional(),
+          bearerToken: z.string().min(1).optional(),
+          headers: z.record(z.string(), z.string()).default({}),
+        })
+        .prefault({}),
+      /** Commits, merged pull requests and deployments of these repositories (toolsets/github-changes). */
+      github_changes: z
+        .strictObject({
+          repos: z.array(z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'expected owner/name')).default([]),
+          /** From GITHUB_TOKEN, as the GitHub source's. */
+          token: z.string().min(1).optional(),
+          apiUrl: z.url().default('https://api.github.com'),
         })
         .prefault({}),
       /** The bash toolset's policy (the toolset is off unless settings.bash.enabled is true). */

@@ -74,6 +74,17 @@ export class DestinationQueue {
     }
   }
 
+  /**
+   * Follow-up question number `entry` was answered: each destination that was written to shows it (Slack posts it in
+   * the thread). One job per question: asking it twice is harmless.
+   */
+  async answered(inv: Investigation, entry: number): Promise<void> {
+    for (const d of this.router.route(inv.issue)) {
+      if (inv.writeBacks.some((w) => w.destination === d.ref && w.status === 'written'))
+        await this.add(inv, d, 'answered', `ans-${entry}`);
+    }
+  }
+
   /** The issue (or members of its group) resolved: each destination that was written to updates its message. */
   async resolved(inv: Investigation): Promise<void> {
     const resolved = inv.issue.alerts?.filter((a) => a.status === 'resolved').length ?? 0;

@@ -1,8 +1,15 @@
 import { Lexer } from 'marked';
 import type { ApprovalDecision } from '../model/approval.js';
+import { sanitizeMarkdown } from '../render/sanitize-markdown.js';
 import type { Investigation } from '../store/investigation.js';
-import { allowedHostsFor, commentFor, resultsUrlOf, type CommentOptions } from '../writeback/comment-for.js';
-import type { DestinationView } from './destination.js';
+import {
+  allowedHostsFor,
+  commentFor,
+  MAX_RCA_CHARS,
+  resultsUrlOf,
+  type CommentOptions,
+} from '../writeback/comment-for.js';
+import type { AnswerView, DestinationView } from './destination.js';
 
 const HEADLINE_CHARS = 200;
 
@@ -26,6 +33,7 @@ export function destinationView(
       source: inv.source,
       createdAt: inv.createdAt,
       status: inv.status,
+      run: inv.run ?? 1,
       url: resultsUrl ?? null,
     },
     issue: {
@@ -36,7 +44,8 @@ export function destinationView(
       url: issueUrl,
     },
     doc,
-    headline: headlineOf(doc.sections),
+    // No RCA yet (paused, re-running): no headline, rather than the placeholder's.
+    headline: inv.rca ? headlineOf(doc.sections) : '',
     allowedHosts: [...allowedHosts].sort(),
     thread: threadOf(inv),
     pending: (inv.approvals?.pending ?? []).map((p) => {
@@ -45,7 +54,21 @@ export function destinationView(
       return { ...p, decision };
     }),
     decided: decidedOf(inv, decisions),
+    answers: answersOf(inv, allowedHosts, opts.allowMentions === true),
   };
+}
+
+/** The answered follow-ups, each answer through the same sanitiser and link policy as the RCA. */
+function answersOf(inv: Investigation, allowedHosts: Set<string>, allowMentions: boolean): AnswerView[] {
+  return inv.conversation.flatMap((e, entry) => {
+    if (e.status !== 'answered' || e.answer === null) return [];
+    const cut = e.answer.length > MAX_RCA_CHARS;
+    const text = cut
+      ? `${e.answer.slice(0, MAX_RCA_CHARS)}\n\n_(The answer is longer on the investigation's page.)_`
+      : e.answer;
+    const answer = sanitizeMarkdown(text, { allowedHosts, allowMentions });
+    return [{ entry, question: e.question, answer, answeredAt: e.answeredAt }];
+  });
 }
 
 /**

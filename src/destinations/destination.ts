@@ -14,9 +14,10 @@ import type { CommentDoc } from '../render/compose-comment.js';
 export interface DestinationView {
   /**
    * completed: the RCA is new; resolved: the issue (or part of its group) resolved since;
-   * awaiting_approval: the run paused for a human; updated: a human decided, asked or re-ran since.
+   * awaiting_approval: the run paused for a human; updated: a human decided, asked or re-ran since;
+   * answered: a follow-up question was answered (`answers` holds every answer so far).
    */
-  event: 'completed' | 'resolved' | 'awaiting_approval' | 'updated';
+  event: 'completed' | 'resolved' | 'awaiting_approval' | 'updated' | 'answered';
   investigation: {
     id: string;
     title: string;
@@ -24,6 +25,8 @@ export interface DestinationView {
     createdAt: string;
     /** The record's status (queued, running, awaiting_approval, completed, ...). */
     status: string;
+    /** Which run: 1, then one more for each re-run (a re-run's RCA replaces the first's message where it can). */
+    run: number;
     /** Lestrade's page of the investigation (server.publicUrl), when configured. */
     url: string | null;
   };
@@ -50,6 +53,19 @@ export interface DestinationView {
   pending: PendingCallView[];
   /** Calls humans decided on earlier turns: who approved or denied what. */
   decided: Array<{ toolCallId: string; tool: string; approved: boolean; by: DecidedBy | null }>;
+  /** The follow-up questions answered so far, oldest first (a destination with threads posts each once). */
+  answers: AnswerView[];
+}
+
+/** One answered follow-up question. */
+export interface AnswerView {
+  /** Its index in the investigation's conversation: stable, what a destination keys the answer's message by. */
+  entry: number;
+  /** As a human typed it (through the API, the CLI or Slack): untrusted text, escaped by every renderer. */
+  question: string;
+  /** The model's answer as sanitised Markdown (the RCA's sanitiser and link policy). */
+  answer: string;
+  answeredAt: string | null;
 }
 
 export interface PendingCallView {

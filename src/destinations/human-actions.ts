@@ -3,13 +3,15 @@ import { askQuestion } from '../queue/ask-question.js';
 import type { Continuations } from '../queue/continuations.js';
 import { decideCalls, type CallDecision, type DecideReply } from '../queue/decide-calls.js';
 import { isInvestigationId } from '../redis/keys.js';
+import type { RedisClient } from '../redis/redis-connections.js';
+import { rerunInvestigation, rerunReply } from '../queue/rerun.js';
 import type { Investigation } from '../store/investigation.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { RunControl } from '../store/run-control.js';
 
 /**
  * What a human may do from a destination (Slack's buttons), through the same functions as the API
- * and the CLI: decideCalls, askQuestion. Every answer is the API's (status and body), so a refusal
+ * and the CLI: decideCalls, askQuestion, rerunInvestigation. Every answer is the API's (status and body), so a refusal
  * reads the same wherever it is shown.
  */
 export interface HumanActions {
@@ -19,11 +21,14 @@ export interface HumanActions {
   decisionOf(inv: Investigation, toolCallId: string): Promise<ApprovalDecision | null>;
   decide(inv: Investigation, decisions: CallDecision[]): Promise<DecideReply>;
   ask(inv: Investigation, question: string): Promise<DecideReply>;
+  /** Runs a finished investigation again (POST /api/investigations/:id/rerun's path and answers). */
+  rerun(inv: Investigation): Promise<DecideReply>;
   /** Has every routed destination re-render its message of the investigation (edited in place). */
   refresh(id: string): Promise<void>;
 }
 
 export interface HumanActionsDeps {
+  redis: RedisClient;
   store: InvestigationStore;
   runs: RunControl;
   continuations: Continuations;
@@ -43,6 +48,7 @@ export function humanActions(deps: HumanActionsDeps): HumanActions {
     },
     decide: (inv, decisions) => decideCalls(deps, inv, decisions),
     ask: (inv, question) => askQuestion(deps, inv, question),
+    rerun: async (inv) => rerunReply(await rerunInvestigation(deps, inv.id), inv.id),
     refresh: async (id) => {
       const inv = await deps.store.get(id);
       if (inv) await deps.refresh(inv);

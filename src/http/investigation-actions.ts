@@ -10,7 +10,7 @@ import { isInvestigationId } from '../redis/keys.js';
 import type { RunControl } from '../store/run-control.js';
 import { readJson } from './read-json-body.js';
 import { activeStatus, decideCalls } from '../queue/decide-calls.js';
-import { rerunInvestigation } from '../queue/rerun.js';
+import { rerunInvestigation, rerunReply } from '../queue/rerun.js';
 import { askQuestion } from '../queue/ask-question.js';
 
 export interface ActionDeps {
@@ -99,16 +99,8 @@ function askFollowUp(deps: ActionDeps): Handler {
 /** POST /:id/rerun: a finished or failed investigation runs again from its issue, as a new run. */
 function rerun(deps: ActionDeps): Handler {
   return async (req, res) => {
-    const result = await rerunInvestigation(deps, req.params.id);
-    if (result.outcome === 'not_found')
-      return void res.status(404).json({ error: `no investigation ${clip(req.params.id, 64)}` });
-    if (result.outcome === 'busy')
-      return void res.status(409).json({ error: `a follow-up question is in progress (status: ${result.status})` });
-    if (result.outcome === 'not_finished')
-      return void res.status(409).json({
-        error: `only a completed, failed or cancelled investigation can be re-run (status: ${result.status})`,
-      });
-    res.status(202).json({ status: 'queued', run: result.run, runId: result.runId });
+    const reply = rerunReply(await rerunInvestigation(deps, req.params.id), req.params.id);
+    res.status(reply.status).json(reply.body);
   };
 }
 

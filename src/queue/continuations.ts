@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Phase } from '../store/run-control.js';
 import {
+  askJobId,
   EXPIRY_QUEUE_NAME,
   QUEUE_NAME,
   rerunJobId,
@@ -60,7 +61,7 @@ export class Continuations {
 
   /** Answers follow-up question number `entry`. */
   ask(id: string, entry: number): Promise<void> {
-    return this.add(`${id}-ask-${entry}`, { investigationId: id, phase: 'ask' });
+    return this.add(askJobId(id, entry), { investigationId: id, phase: 'ask' });
   }
 
   /** Runs the investigation again from the start, as run number `run` (see rerun.ts). */

@@ -2,18 +2,30 @@ import type { Job } from 'bullmq';
 import { PermanentError } from '../errors.js';
 import type { LoopState, Usage } from '../model/loop-state.js';
 import type { ConversationEntry, Investigation } from '../store/investigation.js';
-import type { InvestigationJobData } from '../redis/queue-names.js';
+import { askJobId, type InvestigationJobData } from '../redis/queue-names.js';
 import { runLoopJob, type JobDeps, type LoopJob } from './job-run.js';
 
 /**
  * A follow-up question on a completed investigation: the conversation carries on from its
  * checkpoint, and the answer lands on the question's conversation entry (the investigation's own
- * status and RCA stay as they are, so no write-back follows).
+ * status and RCA stay as they are, so no write-back to its ticket follows; routed destinations are
+ * told through onAnswered, and Slack posts the answer in the investigation's thread).
  */
 export async function runFollowUpJob(job: Job<InvestigationJobData>, inv: Investigation, deps: JobDeps): Promise<void> {
   const status = lastEntryStatus(inv);
+  const entry = inv.conversation.length - 1;
+  if (status === 'answered' && job.id === askJobId(inv.id, entry)) {
+    // Redelivered after the answer was saved (a crash before the job was acknowledged): the request to show
+    // the answer may be what was lost. Requesting it again is idempotent.
+    await deps.onAnswered?.(inv, entry);
+    return;
+  }
   if (status !== 'queued' && status !== 'running') return;
   await runLoopJob(job, inv, followUp(inv, deps), deps);
+  if (!deps.onAnswered) return;
+  // Outside the run, as for an RCA's write-back: a failure here retries the job, and the guard above asks again.
+  const after = await deps.store.get(inv.id);
+  if (after?.conversation[entry]?.status === 'answered') await deps.onAnswered(after, entry);
 }
 
 const lastEntryStatus = (inv: Investigation) => inv.conversation.at(-1)?.status;

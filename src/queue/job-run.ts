@@ -18,6 +18,9 @@ import { GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
 /** Called once an investigation is completed (and again if its job is redelivered): requests its write-back. */
 export type OnCompleted = (inv: Investigation) => Promise<void>;
 
+/** Called with the record once its follow-up question number `entry` is answered. */
+export type OnAnswered = (inv: Investigation, entry: number) => Promise<void>;
+
 export interface JobDeps {
   store: InvestigationStore;
   runs: RunControl;
@@ -29,6 +32,8 @@ export interface JobDeps {
   onCompleted?: OnCompleted;
   /** Called once a run paused for a human (the record shows its pending calls): shows them where people look. */
   onPaused?: OnCompleted;
+  /** Called once follow-up question number `entry` is answered (and again if its job is redelivered): shows it. */
+  onAnswered?: OnAnswered;
   /** Admission (skip rules, budgets, a group's quiet time) and usage accounting; none in tests that do not need them. */
   hooks?: WorkerHooks;
   /** Counts each run by source, phase and outcome, with its time and steps. */

@@ -4,7 +4,9 @@ import { rerunJobId } from '../redis/queue-names.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';
 import { publishChange } from '../store/record-changes.js';
+import { clip } from '../log-safe.js';
 import type { Continuations } from './continuations.js';
+import type { DecideReply } from './decide-calls.js';
 
 /**
  * KEYS: record, approvals. ARGV: now, the investigation id. A finished run (completed, failed or
@@ -73,6 +75,26 @@ export async function rerunInvestigation(deps: RerunDeps, id: string): Promise<R
   await publishChange(deps.redis, id);
   await deps.continuations.rerun(id, run);
   return { outcome: 'queued', run, runId: rerunJobId(id, run) };
+}
+
+/**
+ * A re-run's outcome as the API answers it (status and body): one wording for the API, the CLI and Slack's
+ * Re-run button. 202 queued; 404 unknown; 409 not finished or a follow-up in progress, saying which.
+ */
+export function rerunReply(result: RerunResult, id: string): DecideReply {
+  switch (result.outcome) {
+    case 'not_found':
+      return { status: 404, body: { error: `no investigation ${clip(id, 64)}` } };
+    case 'busy':
+      return { status: 409, body: { error: `a follow-up question is in progress (status: ${result.status})` } };
+    case 'not_finished':
+      return {
+        status: 409,
+        body: { error: `only a completed, failed or cancelled investigation can be re-run (status: ${result.status})` },
+      };
+    default:
+      return { status: 202, body: { status: 'queued', run: result.run, runId: result.runId } };
+  }
 }
 
 /** A re-run queued by an earlier call that died before adding its job: the job is added now. */

@@ -35,3 +35,6 @@ export const writeBackJobId = (investigationId: string, run = 1) =>
 
 /** The job of re-run number `run` (2 and on) of an investigation: its run id. */
 export const rerunJobId = (investigationId: string, run: number) => `${investigationId}-rerun-${run}`;
+
+/** The job of follow-up question number `entry` (its index in the conversation) of an investigation. */
+export const askJobId = (investigationId: string, entry: number) => `${investigationId}-ask-${entry}`;

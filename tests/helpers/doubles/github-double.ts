@@ -1,5 +1,5 @@
 import type { Document } from 'openapi-backend';
-import { startOpenApiDouble, type OpenApiDouble } from './openapi-double.js';
+import { startOpenApiDouble, type ExtraRoute, type Handler, type OpenApiDouble } from './openapi-double.js';
 import { GITHUB_SPEC, loadSpec } from './specs.js';
 import { githubHandlers, type GithubApp } from './github-handlers.js';
 import { ghError } from './github-shapes.js';
@@ -19,6 +19,8 @@ export interface GithubDoubleOptions {
   app?: Partial<GithubApp>;
   /** The double's clock, for created_at/updated_at. */
   clock?: () => Date;
+  /** Routes the spec subset does not cover (e.g. github-changes-routes.ts), each validated by its own rules. */
+  extra?: { routes: ExtraRoute[]; handlers: Record<string, Handler> };
 }
 
 export interface GithubDouble extends OpenApiDouble {
@@ -46,12 +48,16 @@ export async function startGithubDouble(opts: GithubDoubleOptions = {}): Promise
 
   const double = await startOpenApiDouble({
     spec,
-    handlers: githubHandlers({
-      state,
-      app,
-      repoExample: examples['full-repository-default-response']?.value ?? {},
-      appExample: examples.integration?.value ?? {},
-    }),
+    handlers: {
+      ...githubHandlers({
+        state,
+        app,
+        repoExample: examples['full-repository-default-response']?.value ?? {},
+        appExample: examples.integration?.value ?? {},
+      }),
+      ...opts.extra?.handlers,
+    },
+    extraRoutes: opts.extra?.routes,
     authenticate: (headers, operationId) => {
       const cred = /^(?:token|bearer)\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
       if (!cred) return undefined;

@@ -101,6 +101,8 @@ describe('lestrade toolsets list', () => {
     expect(r.stdout).toMatch(/^disabled\s+prometheus\s+prerequisite not met: Prometheus at .* did not answer/m);
     expect(r.stdout).toMatch(/^disabled\s+kubernetes\s+prerequisite not met: .*kubectl/m);
     expect(r.stdout).toMatch(/^disabled\s+runbooks\s+.*set LESTRADE_RUNBOOKS_DIR \(runbooks\.dirs\)/m);
+    expect(r.stdout).toMatch(/^disabled\s+loki\s+prerequisite not met: no Loki URL: set LOKI_URL/m);
+    expect(r.stdout).toMatch(/^disabled\s+kubernetes_changes\s+prerequisite not met: .*kubectl/m);
     expect(r.stdout).not.toMatch(/^runbooks:/m);
   });
 

@@ -12,6 +12,7 @@ import {
 import { startReceiver, type Received, type Receiver } from '../../../helpers/receiver.js';
 import { serviceHarness } from '../../../helpers/service-harness.js';
 import { waitFor } from '../../../helpers/service.js';
+import { postJson } from '../../../helpers/runtime.js';
 
 /** The generic webhook against a receiver that verifies as docs/destinations/webhook.md tells receivers to. */
 const h = serviceHarness();
@@ -83,6 +84,41 @@ describe('generic webhook', () => {
     );
     expect(resolved.headers['idempotency-key']).toBe(`lestrade-${id}-resolved`);
     expect(JSON.parse(resolved.body).group).toMatchObject({ status: 'resolved', firing: 0, resolved: 1 });
+  });
+
+  it('sends investigation.answered once per follow-up, and investigation.completed again for a re-run', async () => {
+    const svc = await serveWithDestinations(h, { LESTRADE_WEBHOOK_URL: hook.url, LESTRADE_WEBHOOK_SECRET: NEW_SECRET });
+    const out = await postAlertmanager(svc, amDelivery([{ name: 'KubePodOOMKilled', fp: 12 }]));
+    const id = out.queued[0] as string;
+    expect(await finalWriteBack(svc, id, 'webhook')).toMatchObject({ status: 'written' });
+    expect((await postJson(`${svc.base}/api/investigations/${id}/ask`, { question: 'Why <b>now</b>?' })).status).toBe(
+      202,
+    );
+    const answered = await waitFor('the answer delivery', async () =>
+      hook.received.find((r) => JSON.parse(r.body).event === 'investigation.answered'),
+    );
+    expect(answered.headers['idempotency-key']).toBe(`lestrade-${id}-answer-0`);
+    const body = JSON.parse(answered.body);
+    expect(body).toMatchObject({
+      deliveryId: `lestrade-${id}-answer-0`,
+      answer: { entry: 0, question: 'Why <b>now</b>?' },
+    });
+    expect(body.answer.markdown).toContain('The pod ran out of memory.');
+    expect(body.answer.markdown).not.toContain('](https://evil.example');
+
+    expect((await postJson(`${svc.base}/api/investigations/${id}/rerun`, {})).status).toBe(202);
+    const again = await waitFor('the re-run delivery', async () =>
+      hook.received.find((r) => r.headers['idempotency-key'] === `lestrade-${id}-completed-run-2`),
+    );
+    expect(JSON.parse(again.body)).toMatchObject({ event: 'investigation.completed', investigation: { id, run: 2 } });
+    expect(refused).toEqual([]);
+    expect(hook.received.filter((r) => JSON.parse(r.body).event === 'investigation.answered')).toHaveLength(1);
+    // Pauses and decisions are no events of version 1: only completed (twice) and answered arrived.
+    expect(hook.received.map((r) => JSON.parse(r.body).event).sort()).toEqual([
+      'investigation.answered',
+      'investigation.completed',
+      'investigation.completed',
+    ]);
   });
 
   it('a receiver refusing the signature (401) ends the write-back failed, naming the setting', async () => {

@@ -201,6 +201,41 @@ describe('a follow-up question', () => {
     expect(await client.hget(keys.investigation(id), 'askStatus')).toBe('answered');
   });
 
+  it("tells onAnswered once answered, and again when its job is redelivered; an older question's job does not", async () => {
+    const id = await asked('announce');
+    const announced: Array<[string, number, string | undefined]> = [];
+    deps.onAnswered = async (inv, entry) => {
+      announced.push([inv.id, entry, inv.conversation[entry]?.status]);
+    };
+    deps.script = async (call) => ({
+      answer: 'because',
+      finishReason: 'answer',
+      state: { ...call.state!, question: 'why?' },
+    });
+    await runInvestigationJob(fakeJob(id, { phase: 'ask', jobId: `${id}-ask-2` }), deps);
+    expect(announced).toEqual([[id, 2, 'answered']]);
+    // Redelivered after the answer was saved (the ack was lost): asked again, not answered again.
+    await runInvestigationJob(fakeJob(id, { phase: 'ask', jobId: `${id}-ask-2` }), deps);
+    expect(announced).toEqual([
+      [id, 2, 'answered'],
+      [id, 2, 'answered'],
+    ]);
+    expect(deps.calls).toHaveLength(1);
+    // The job of an earlier question, kept by BullMQ, changes nothing.
+    await runInvestigationJob(fakeJob(id, { phase: 'ask', jobId: `${id}-ask-1` }), deps);
+    expect(announced).toHaveLength(2);
+  });
+
+  it('does not tell onAnswered when the question failed', async () => {
+    const id = await asked('announce-failed', false);
+    const announced: number[] = [];
+    deps.onAnswered = async (_inv, entry) => {
+      announced.push(entry);
+    };
+    await expect(runInvestigationJob(fakeJob(id, { phase: 'ask', jobId: `${id}-ask-2` }), deps)).rejects.toThrow();
+    expect(announced).toEqual([]);
+  });
+
   it('fails, saying why, when the conversation has expired', async () => {
     const id = await asked('expired', false);
     await expect(runInvestigationJob(fakeJob(id, { phase: 'ask' }), deps)).rejects.toThrow(UnrecoverableError);

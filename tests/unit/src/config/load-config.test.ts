@@ -115,3 +115,37 @@ describe('where a bad value came from', () => {
     expect(() => loadConfig({ OPENAI_BASE_URL: 'http://u:hunter2@llm:99999/v1' })).not.toThrow(/hunter2/);
   });
 });
+
+describe('the Loki and github_changes toolsets from the environment', () => {
+  it('reads LOKI_URL, LOKI_TENANT, LOKI_TOKEN, GITHUB_TOKEN and LESTRADE_GITHUB_CHANGES_REPOS; the tokens are secrets', async () => {
+    const { configSecrets } = await import('../../../../src/config/secrets.js');
+    const config = loadConfig(
+      {
+        LOKI_URL: 'http://loki:3100',
+        LOKI_TENANT: 'team-a',
+        LOKI_TOKEN: 'loki-tok-123',
+        GITHUB_TOKEN: 'ghp_tok456',
+        LESTRADE_GITHUB_CHANGES_REPOS: 'acme/shop, acme/api',
+      },
+      undefined,
+      sources,
+    );
+    expect(config.toolsets.loki).toMatchObject({
+      url: 'http://loki:3100',
+      tenant: 'team-a',
+      bearerToken: 'loki-tok-123',
+    });
+    expect(config.toolsets.github_changes).toEqual({
+      repos: ['acme/shop', 'acme/api'],
+      token: 'ghp_tok456',
+      apiUrl: 'https://api.github.com',
+    });
+    expect(configSecrets(config)).toEqual(expect.arrayContaining(['loki-tok-123', 'ghp_tok456']));
+  });
+
+  it('names the variable of a repository that is not owner/name', () => {
+    expect(() => loadConfig({ LESTRADE_GITHUB_CHANGES_REPOS: 'shop' }, undefined, sources)).toThrow(
+      /LESTRADE_GITHUB_CHANGES_REPOS.*owner\/name/,
+    );
+  });
+});
