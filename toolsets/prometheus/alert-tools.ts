@@ -145,15 +145,11 @@ function expressionSeriesTool(client: PrometheusClient | null): Tool {
       if ('error' in source) return { status: 'error', error: source.error };
       const parsed = vectorSelectors(source.expression);
       if ('error' in parsed) return { status: 'error', error: parsed.error };
-      const end = Math.floor(Date.now() / 1000);
-      const start = String(end - p.lookbackMinutes * 60);
+      // No end: Prometheus then reads up to its newest sample (a whole-second "now" can fall before it).
+      const start = String(Math.floor(Date.now() / 1000) - p.lookbackMinutes * 60);
       const selectors = await Promise.all(
         parsed.selectors.map(async (selector) => {
-          const series = (await client!.get(
-            'series',
-            { 'match[]': selector, start, end: String(end) },
-            ctx.signal,
-          )) as unknown[];
+          const series = (await client!.get('series', { 'match[]': selector, start }, ctx.signal)) as unknown[];
           return { selector, seriesCount: series.length, series: series.slice(0, p.seriesPerSelector) };
         }),
       );
