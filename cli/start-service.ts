@@ -37,7 +37,7 @@ import type { ToolsetStatus } from '../src/tools/types.js';
 import { buildInvestigator, buildToolsets } from './build-investigator.js';
 import type { ResolvedToolsets } from '../src/tools/toolset-registry.js';
 import { ChangeFeed } from '../src/dashboard/change-feed.js';
-import { redactUrlsIn } from '../src/redact.js';
+import { statusForDisplay } from '../src/tools/toolsets-for-prompt.js';
 import { destinations as destinationRegistry } from '../destinations/index.js';
 import { destinationWebhooks, mountDestinations, type MountedDestinations } from '../src/app/mount-destinations.js';
 import { humanActions } from '../src/destinations/human-actions.js';
@@ -456,9 +456,7 @@ async function startHttp(core: Core): Promise<Server> {
   }
   const changes = await ChangeFeed.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
   core.closers.push(async () => changes.close());
-  // Reasons quote URLs and command output, as `lestrade toolsets list` prints them: redacted.
-  const toolsets = async () =>
-    (await toolsetStatuses(core)).map((t) => (t.reason ? { ...t, reason: redactUrlsIn(store.redact(t.reason)) } : t));
+  const toolsets = async () => (await toolsetStatuses(core)).map((t) => statusForDisplay(t, core.store.redact));
   const metricsTokens = splitTokens(config.server.metricsToken);
   const probeClient = llmConfigured ? createLlmClient(config.llm) : undefined;
   const llmProbe = probeClient && new LlmProbe(probeClient, config.llm.readinessCacheSeconds * 1000);
@@ -498,6 +496,5 @@ async function toolsetStatuses(core: Core): Promise<ToolsetStatus[]> {
 }
 
 function liveStatuses(core: Core): ToolsetStatus[] {
-  const redact = (text: string) => redactUrlsIn(core.store.redact(text));
-  return (core.liveToolsets?.statusesNow() ?? []).map((t) => (t.reason ? { ...t, reason: redact(t.reason) } : t));
+  return (core.liveToolsets?.statusesNow() ?? []).map((t) => statusForDisplay(t, core.store.redact));
 }

@@ -66,3 +66,11 @@ export function safeReason(reason: string, redact: Redactor): string {
     .trim();
   return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS - 1)}…` : text;
 }
+
+/**
+ * A status as a page or /readyz shows it: its reason quotes URLs and command output, so it gets the
+ * prompt's treatment (secrets redacted, URL passwords blanked, URL queries dropped) but is not clipped.
+ */
+export function statusForDisplay(status: ToolsetStatus, redact: Redactor): ToolsetStatus {
+  return status.reason ? { ...status, reason: withoutUrlQueries(redactUrlsIn(redact(status.reason))) } : status;
+}

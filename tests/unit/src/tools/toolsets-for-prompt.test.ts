@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createRedactor, noSecrets } from '../../../../src/redact.js';
 import { resolveToolsets } from '../../../../src/tools/toolset-registry.js';
-import { MAX_REASON_CHARS, safeReason, toolsetsForPrompt } from '../../../../src/tools/toolsets-for-prompt.js';
+import {
+  MAX_REASON_CHARS,
+  safeReason,
+  statusForDisplay,
+  toolsetsForPrompt,
+} from '../../../../src/tools/toolsets-for-prompt.js';
 import type { Prerequisite, Toolset } from '../../../../src/tools/types.js';
 
 const tool = (name: string) => ({
@@ -118,5 +123,19 @@ describe('a reason fit for the prompt', () => {
     const safe = safeReason('x'.repeat(1000), noSecrets);
     expect(safe).toHaveLength(MAX_REASON_CHARS);
     expect(safe.endsWith('…')).toBe(true);
+  });
+});
+
+describe('a status for a page or /readyz', () => {
+  it('gets the same redaction as the prompt, keeps its lines and length, and leaves a reasonless status alone', () => {
+    const redact = createRedactor(['s3cr3t-header-value']);
+    const reason = `cannot reach http://u:pa55@prom:9090/api?access_token=abc123 (token s3cr3t-header-value)\n${'x'.repeat(300)}`;
+    const shown = statusForDisplay(
+      { name: 'prometheus', origin: 'builtin', state: 'disabled', reason, tools: [] },
+      redact,
+    );
+    expect(shown.reason).toBe(`cannot reach http://u:***@prom:9090/api (token [redacted])\n${'x'.repeat(300)}`);
+    const enabled = { name: 'k', origin: 'builtin', state: 'enabled' as const, tools: ['a'] };
+    expect(statusForDisplay(enabled, redact)).toBe(enabled);
   });
 });
