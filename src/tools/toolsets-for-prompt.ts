@@ -61,9 +61,7 @@ function promptToolset(ts: Toolset, operators: string | undefined): PromptToolse
  * URLs without their query or fragment (a token may ride there), one line, clipped.
  */
 export function safeReason(reason: string, redact: Redactor): string {
-  const text = withoutUrlQueries(redactUrlsIn(redact(reason)))
-    .replace(/\s+/g, ' ')
-    .trim();
+  const text = cleanReason(reason, redact).replace(/\s+/g, ' ').trim();
   return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS - 1)}…` : text;
 }
 
@@ -72,5 +70,10 @@ export function safeReason(reason: string, redact: Redactor): string {
  * prompt's treatment (secrets redacted, URL passwords blanked, URL queries dropped) but is not clipped.
  */
 export function statusForDisplay(status: ToolsetStatus, redact: Redactor): ToolsetStatus {
-  return status.reason ? { ...status, reason: withoutUrlQueries(redactUrlsIn(redact(status.reason))) } : status;
+  return status.reason ? { ...status, reason: cleanReason(status.reason, redact) } : status;
+}
+
+/** Secrets redacted, URL passwords blanked, URLs without their query or fragment (a token may ride there). */
+function cleanReason(reason: string, redact: Redactor): string {
+  return withoutUrlQueries(redactUrlsIn(redact(reason)));
 }
