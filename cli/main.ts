@@ -117,9 +117,11 @@ toolsets
       print(`${JSON.stringify(resolved.statuses, null, 2)}\n`);
       return;
     }
+    // The name column as wide as the longest name (kubernetes_changes), so the reasons line up.
+    const width = Math.max(16, ...resolved.statuses.map((s) => s.name.length));
     for (const s of resolved.statuses) {
       print(
-        `${s.state.padEnd(9)} ${s.name.padEnd(16)} ${s.reason ?? `${s.tools.length} tools: ${s.tools.join(', ')}`}\n`,
+        `${s.state.padEnd(9)} ${s.name.padEnd(width)} ${s.reason ?? `${s.tools.length} tools: ${s.tools.join(', ')}`}\n`,
       );
     }
     print(runbookLines(runbooks));

@@ -104,6 +104,12 @@ describe('lestrade toolsets list', () => {
     expect(r.stdout).toMatch(/^disabled\s+loki\s+prerequisite not met: no Loki URL: set LOKI_URL/m);
     expect(r.stdout).toMatch(/^disabled\s+kubernetes_changes\s+prerequisite not met: .*kubectl/m);
     expect(r.stdout).not.toMatch(/^runbooks:/m);
+    // One column for the reasons, however long a name (kubernetes_changes is longer than the old 16).
+    const starts = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.search(/(prerequisite|switched|\d+ tools)/));
+    expect(new Set(starts).size).toBe(1);
   });
 
   it('says how many runbooks loaded and names each skipped file with its line and why', async () => {
