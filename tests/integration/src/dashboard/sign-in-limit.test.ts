@@ -26,6 +26,18 @@ describe('failed sign-ins counted per address in Redis', () => {
     expect(JSON.stringify(await r.client.keys('*'))).not.toContain('10.0.0.1');
   });
 
+  it('says what is left of the window, and the whole window for a count that somehow has no expiry', async () => {
+    const limit = new SignInLimit(r.client, 2, 600);
+    await limit.recordFailure('10.0.0.4');
+    await limit.recordFailure('10.0.0.4');
+    await r.client.expire(keys.signInFailures('10.0.0.4'), 100);
+    const left = await limit.retryAfter('10.0.0.4');
+    expect(left).toBeGreaterThan(90);
+    expect(left).toBeLessThanOrEqual(100);
+    await r.client.persist(keys.signInFailures('10.0.0.4'));
+    expect(await limit.retryAfter('10.0.0.4')).toBe(600);
+  });
+
   it('forgets the failures when the window ends', async () => {
     const limit = new SignInLimit(r.client, 1, 1);
     await limit.recordFailure('10.0.0.3');

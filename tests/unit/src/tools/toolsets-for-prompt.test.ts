@@ -65,7 +65,7 @@ describe('the toolsets the system prompt lists', () => {
       {},
     );
     const settings = {
-      prometheus: { instructions: 'Our SLO metrics start with slo_.' },
+      prometheus: { instructions: '  Our SLO metrics start with slo_.\n' },
       k8s: { instructions: 'Production is the prod-* namespaces.' },
     };
     expect(toolsetsForPrompt(r.enabled, r.statusesNow(), settings, noSecrets).toolsets).toEqual([
@@ -117,6 +117,16 @@ describe('a reason fit for the prompt', () => {
       'Prometheus at http://lestrade:***@prom:9090/ did not answer: 401 for token [redacted] ' +
         'see https://svc.example/healthz and http://svc/ready',
     );
+  });
+
+  it('folds every run of whitespace into one space and trims the ends', () => {
+    expect(safeReason('  kubectl failed:\n\n   connection   refused \n', noSecrets)).toBe(
+      'kubectl failed: connection refused',
+    );
+  });
+
+  it('keeps a reason of exactly the limit whole', () => {
+    expect(safeReason('x'.repeat(MAX_REASON_CHARS), noSecrets)).toBe('x'.repeat(MAX_REASON_CHARS));
   });
 
   it('clips a long reason', () => {
