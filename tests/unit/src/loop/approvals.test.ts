@@ -108,6 +108,32 @@ describe('resolveAwaiting', () => {
     expect(results).toHaveLength(3);
   });
 
+  it('records who decided on the approved and the denied result, and nothing when no one is named', async () => {
+    const alice = { via: 'slack' as const, user: 'U1', name: 'alice' };
+    const bob = { via: 'github' as const, user: 'bob' };
+    const decisions = new Map([
+      ['c2', { approved: true, decidedBy: alice }],
+      ['c3', { approved: false, decidedBy: bob }],
+    ]);
+    const results = await resolveAwaiting(paused(), { decisions, expired: false }, executor());
+    // `{ decidedBy }` → `{}` fails here.
+    expect(results[1]).toMatchObject({ status: 'success', decidedBy: alice });
+    expect(results[2]).toMatchObject({ status: 'denied', decidedBy: bob });
+    const unnamed = await resolveAwaiting(
+      paused(),
+      {
+        decisions: new Map([
+          ['c2', { approved: true }],
+          ['c3', { approved: false }],
+        ]),
+        expired: false,
+      },
+      executor(),
+    );
+    expect(unnamed[1]).not.toHaveProperty('decidedBy');
+    expect(unnamed[2]).not.toHaveProperty('decidedBy');
+  });
+
   it('passes each approved result through shape with its call id', async () => {
     const shaped: string[] = [];
     const decisions = new Map([

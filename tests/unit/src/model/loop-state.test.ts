@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialState, type LoopState } from '../../../../src/model/loop-state.js';
+import type { RunbookUse } from '../../../../src/model/runbook-use.js';
 import { callKey } from '../../../../src/tools/call-key.js';
 import { stepCountIs, tokenBudgetIs, toolCallCountIs } from '../../../../src/loop/stop-conditions.js';
 
@@ -18,6 +19,15 @@ describe('initialState', () => {
       forceAnswer: null,
       context: { compactions: [], peakTokens: 0, windowTokens: 0 },
     });
+    // No runbooks offered: the field is left out, not an empty list.
+    expect(initialState(messages)).not.toHaveProperty('runbooks');
+    expect(initialState(messages, [])).not.toHaveProperty('runbooks');
+  });
+
+  it('keeps the runbooks the investigation was offered', () => {
+    const runbooks: RunbookUse[] = [{ id: 'db/pool-exhaustion', title: 'Pool exhausted', how: 'matched' }];
+    // `{ runbooks }` → `{}` fails here.
+    expect(initialState([], runbooks).runbooks).toEqual(runbooks);
   });
 });
 
