@@ -63,7 +63,7 @@ export const FOLDERS = {
     tests: [
       'tests/unit/src/http/**/*.test.ts',
       'tests/unit/src/security.test.ts',
-      'tests/integration/src/http/{error-handler,webhook-route,read-raw-body}.test.ts',
+      'tests/integration/src/http/{error-handler,webhook-route,webhook-route-outcomes,read-raw-body}.test.ts',
     ],
   },
   sources: {
