@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { PassThrough } from 'node:stream';
+import { PassThrough, type Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -72,4 +72,37 @@ describe('readRawBody', () => {
     broken.emit('error', new Error('socket hang up'));
     await expect(b).rejects.toMatchObject({ status: 400, message: 'request body could not be read: socket hang up' });
   });
+
+  it('destroys the inflate stream when an inflating body passes the limit mid-stream, and drains the rest', async () => {
+    const { req, inflaters } = inflatingRequest();
+    const body = readRawBody(req, 100);
+    req.write(gzipSync(Buffer.alloc(5000, 0x20)));
+    await expect(body).rejects.toMatchObject({ status: 413, message: 'request body too large' });
+    expect(inflaters).toHaveLength(1);
+    expect(inflaters[0]!.destroyed).toBe(true); // no zlib stream left holding the bomb's input
+    expect(req.readableFlowing).toBe(true); // the rest is read and dropped, so the 413 reaches the sender
+  });
+
+  it('destroys the inflate stream when the request is aborted halfway', async () => {
+    const { req, inflaters } = inflatingRequest();
+    const body = readRawBody(req, 100);
+    const packed = gzipSync('{"a":1}');
+    req.write(packed.subarray(0, 5));
+    req.emit('aborted');
+    await expect(body).rejects.toMatchObject({ status: 400, message: 'request aborted' });
+    expect(inflaters[0]!.destroyed).toBe(true);
+  });
 });
+
+/** A gzip request that records the stream readRawBody pipes it into. */
+function inflatingRequest() {
+  const req = fakeRequest({ 'content-encoding': 'gzip' });
+  const inflaters: Writable[] = [];
+  const pipe = req.pipe.bind(req) as (dest: Writable) => Writable;
+  const spy = (dest: Writable) => {
+    inflaters.push(dest);
+    return pipe(dest);
+  };
+  Object.assign(req, { pipe: spy });
+  return { req, inflaters };
+}
