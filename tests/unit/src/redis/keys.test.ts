@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { HASH_TAG, isInvestigationId, keys } from '../../../../src/redis/keys.js';
+import { createKeys, DEFAULT_PREFIX, HASH_TAG, isInvestigationId, keys } from '../../../../src/redis/keys.js';
+import {
+  askJobId,
+  EXPIRY_QUEUE_NAME,
+  QUEUE_NAME,
+  rerunJobId,
+  WRITE_BACK_QUEUE_NAME,
+} from '../../../../src/redis/queue-names.js';
 import { decodeField, encodeField, losslessBytes } from '../../../../src/redis/lossless.js';
 
 /** The part of a key Redis Cluster hashes: the first non-empty {…}, else the whole key. */
@@ -104,5 +111,52 @@ describe('lossless fields', () => {
     expect(losslessBytes('é')).toEqual(Buffer.from('é', 'utf8'));
     expect(losslessBytes('a\ud800')).toEqual(Buffer.concat([Buffer.from([0xff]), Buffer.from('a\ud800', 'utf16le')]));
     expect(losslessBytes('a\ud800').equals(losslessBytes('a\udc00'))).toBe(false);
+  });
+
+  it('keys the dashboard, destinations, live changes and the LLM limiter in the namespace, digested where vendor text goes', () => {
+    expect(keys.changesChannel()).toBe('{lestrade}:changes');
+    const digested: Array<[string, string]> = [
+      [keys.session('s3cr3t-session'), '{lestrade}:session:'],
+      [keys.signInFailures('127.0.0.1'), '{lestrade}:signin-failures:'],
+      [keys.destinationMemo('slack', 'inv-1'), '{lestrade}:dest:slack:'],
+      [keys.destinationLock('slack', 'inv-1'), '{lestrade}:destlock:slack:'],
+      [keys.llmLimit('gpt-4o'), '{lestrade}:llmlimit:'],
+    ];
+    for (const [key, prefix] of digested) {
+      expect(key.startsWith(prefix), key).toBe(true);
+      expect(key.slice(prefix.length), key).toMatch(/^[0-9a-f]{32}$/);
+    }
+    // A session id (a credential) never appears in its key.
+    expect(keys.session('s3cr3t-session')).not.toContain('s3cr3t');
+  });
+});
+
+describe('createKeys', () => {
+  it('defaults to the lestrade namespace', () => {
+    expect(DEFAULT_PREFIX).toBe('lestrade');
+    expect(createKeys().tag).toBe('{lestrade}');
+  });
+
+  it('takes 1 to 40 letters, digits, _ . - and refuses anything else, naming the pattern', () => {
+    expect(createKeys('a').tag).toBe('{a}');
+    expect(createKeys('team-a_1.prod').queuePrefix).toBe('{team-a_1.prod}:bull');
+    expect(createKeys('x'.repeat(40)).prefix).toBe('x'.repeat(40));
+    for (const bad of ['', 'x'.repeat(41), 'a b', 'a:b', 'a{b}', 'ü']) {
+      expect(() => createKeys(bad), JSON.stringify(bad)).toThrow(
+        `redis prefix "${bad}" must match /^[A-Za-z0-9_.-]{1,40}$/`,
+      );
+    }
+  });
+});
+
+describe('queue names and job ids', () => {
+  it('are stable: a running deployment finds its queues and jobs under these names after an upgrade', () => {
+    expect([QUEUE_NAME, EXPIRY_QUEUE_NAME, WRITE_BACK_QUEUE_NAME]).toEqual([
+      'investigations',
+      'approval-expiries',
+      'writebacks',
+    ]);
+    expect(rerunJobId('inv-1', 2)).toBe('inv-1-rerun-2');
+    expect(askJobId('inv-1', 3)).toBe('inv-1-ask-3');
   });
 });
