@@ -16,6 +16,15 @@ function hashTag(key: string): string {
   return close > open + 1 ? key.slice(open + 1, close) : key;
 }
 
+/** Each key is its prefix and a 32-hex digest, in the {lestrade} slot. */
+function expectDigested(pairs: Array<[string, string]>): void {
+  for (const [key, prefix] of pairs) {
+    expect(key.startsWith(prefix), key).toBe(true);
+    expect(key.slice(prefix.length), key).toMatch(/^[0-9a-f]{32}$/);
+    expect(hashTag(key), key).toBe('lestrade');
+  }
+}
+
 describe('keys', () => {
   const id = '5f0c1e2a-0000-4000-8000-000000000001';
 
@@ -37,11 +46,7 @@ describe('keys', () => {
       [keys.writeLock('github', 'acme/shop#1'), '{lestrade}:writelock:github:'],
       [keys.pollCursor('github:acme/shop'), '{lestrade}:poll:'],
     ];
-    for (const [key, prefix] of digested) {
-      expect(key.startsWith(prefix), key).toBe(true);
-      expect(key.slice(prefix.length), key).toMatch(/^[0-9a-f]{32}$/);
-      expect(hashTag(key), key).toBe('lestrade');
-    }
+    expectDigested(digested);
   });
 
   it('spreads checkpoints and kept outputs over the cluster by investigation id', () => {
@@ -122,10 +127,7 @@ describe('lossless fields', () => {
       [keys.destinationLock('slack', 'inv-1'), '{lestrade}:destlock:slack:'],
       [keys.llmLimit('gpt-4o'), '{lestrade}:llmlimit:'],
     ];
-    for (const [key, prefix] of digested) {
-      expect(key.startsWith(prefix), key).toBe(true);
-      expect(key.slice(prefix.length), key).toMatch(/^[0-9a-f]{32}$/);
-    }
+    expectDigested(digested);
     // A session id (a credential) never appears in its key.
     expect(keys.session('s3cr3t-session')).not.toContain('s3cr3t');
   });
