@@ -58,4 +58,45 @@ describe('record changes published for the dashboard', () => {
     expect(seen.slice(0, 4)).toEqual([id, id, id, id]);
     expect(seen[4]).not.toBe(id);
   });
+
+  it('names the record when a decision on its pause is recorded (partial or complete), and not when a decision is refused', async () => {
+    const seen = await listen();
+    const store = new InvestigationStore(r.client, { dedupTtlSeconds: 100, retentionSeconds: 200 });
+    const runs = new RunControl(r.client, 200);
+    const { id } = await store.claim(issue('decided'));
+    await runs.begin(id, 'investigation', 1, 'job-1');
+    const call = (callId: string) => ({ id: callId, name: 'restart', arguments: '{}' });
+    const approval = (callId: string) => ({
+      toolCallId: callId,
+      tool: 'restart',
+      params: {},
+      reason: 'r',
+      callKey: callId,
+    });
+    await runs.pause(
+      id,
+      'investigation',
+      { seq: 1, calls: [call('c1'), call('c2')], results: [null, null], approvals: [approval('c1'), approval('c2')] },
+      60,
+    );
+    await waitFor('claim, begin and pause', async () => seen.length === 3);
+    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'zz', approved: true }])).toMatchObject({
+      outcome: 'unknown',
+    });
+    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: true }])).toEqual({
+      outcome: 'partial',
+    });
+    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: false }])).toMatchObject({
+      outcome: 'decided',
+    });
+    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c2', approved: false }])).toMatchObject({
+      outcome: 'complete',
+    });
+    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c2', approved: true }])).toMatchObject({
+      outcome: 'not_awaiting',
+    });
+    const other = await store.claim(issue('after'));
+    await waitFor('the last claim', async () => seen.includes(other.id));
+    expect(seen).toEqual([id, id, id, id, id, other.id]);
+  });
 });

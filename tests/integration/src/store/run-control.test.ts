@@ -120,16 +120,17 @@ describe('pause and decide', () => {
       toolCallId: 'c1',
     });
     expect((await store.get(id))!.status).toBe('awaiting_approval');
-    expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c2', approved: false }])).toEqual({
-      outcome: 'complete',
-      seq: 4,
-    });
+    expect(
+      await runs.decide(id, 'investigation', [
+        { toolCallId: 'c2', approved: false, decidedBy: { via: 'slack', user: 'U024BE7LH' } },
+      ]),
+    ).toEqual({ outcome: 'complete', seq: 4 });
     expect(await store.get(id)).toMatchObject({ status: 'queued', approvals: null });
     const outcome = await runs.outcome(id);
     expect(outcome.expired).toBe(false);
     expect([...outcome.decisions.entries()].sort(([a], [b]) => a.localeCompare(b))).toEqual([
       ['c1', { approved: true, feedback: 'ok [redacted]' }],
-      ['c2', { approved: false }],
+      ['c2', { approved: false, decidedBy: { via: 'slack', user: 'U024BE7LH' } }],
     ]);
     expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: true }])).toEqual({
       outcome: 'not_awaiting',
