@@ -28,12 +28,14 @@ export const FOLDERS = {
   },
   'src/queue': {
     mutate: ['src/queue/**/*.ts', 'src/retry-delay.ts'],
-    // Not worker-crash.test.ts: its workers are child processes, where no mutant is active.
+    // Not worker-crash.test.ts or approval-restart.test.ts: their workers are child processes, where no mutant
+    // is active. A test file added to tests/integration/src/queue belongs here (tests/unit/scripts checks it).
     tests: [
       'tests/unit/src/queue/**/*.test.ts',
       'tests/unit/src/retry-delay.test.ts',
-      'tests/integration/src/queue/{intake-queue,intake-queue-waiting,intake-queue-deliveries,worker,worker-guards,worker-paths,worker-retry-after,worker-failures,job-retention,linked-issues}.test.ts',
+      'tests/integration/src/queue/{intake-queue,intake-queue-batch,intake-queue-waiting,intake-queue-deliveries,worker,worker-guards,worker-paths,worker-retry-after,worker-failures,job-retention,linked-issues}.test.ts',
       'tests/integration/src/queue/{investigation-worker,run-investigation-job,run-investigation-job-outcomes,job-dispatcher,continuations,cancel-signals,expiry-worker}.test.ts',
+      'tests/integration/src/queue/{approvals,follow-up,follow-up-usage,rerun,shared-state}.test.ts',
     ],
   },
   'src/store': {

@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- stryker.config.mjs is plain JavaScript without types
+import { FOLDERS } from '../../../stryker.config.mjs';
+
+// A folder's mutation score counts only the tests in its list (stryker.config.mjs FOLDERS): a test file
+// written beside the folder's tests but left out of the list kills nothing there, and the folder's code it
+// tests reads as uncovered. So every test file under tests/{unit,integration}/src/<folder>/ is in the list,
+// or named here with the reason it is not.
+
+const LEFT_OUT: Record<string, string> = {
+  'tests/integration/src/loop/injection.test.ts': 'a whole-service test; the unit tests cover the loop',
+  'tests/integration/src/loop/plan-tool.test.ts':
+    'a whole-service test; tests/unit/src/loop/plan-tool.test.ts is listed',
+  'tests/integration/src/queue/approval-restart.test.ts':
+    'its service runs as child processes: no mutant is active there',
+  'tests/integration/src/queue/worker-crash.test.ts': 'its workers are child processes: no mutant is active there',
+  'tests/integration/src/redis/redis-cluster.test.ts': 'a six-node cluster takes long to start for every mutant',
+  'tests/integration/src/redis/redis-tls.test.ts': 'TLS servers take long to start for every mutant',
+  'tests/integration/src/http/api.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
+  'tests/integration/src/http/limits-router.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
+  'tests/integration/src/http/list-filters.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
+  'tests/integration/src/http/metrics-and-readiness.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
+  'tests/integration/src/http/worker-app.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
+};
+
+const expand = (p: string): string[] => {
+  const m = /^(.*?)\{([^}]*)\}(.*)$/.exec(p);
+  return m ? m[2]!.split(',').flatMap((x) => expand(m[1]! + x + m[3]!)) : [p];
+};
+const toRegExp = (glob: string) =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+^$()|[\]\\]/g, '\\$&')
+      .replace(/\*\*\//g, '%%')
+      .replace(/\*/g, '[^/]*')
+      .replace(/%%/g, '(.*/)?')}$`,
+  );
+const testFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'tests'], {
+  encoding: 'utf8',
+})
+  .split('\n')
+  .filter((f) => f.endsWith('.test.ts'));
+const folders = Object.entries(FOLDERS as Record<string, { tests: string[] }>).filter(([f]) => f.startsWith('src/'));
+
+describe('the test lists of the mutation folders', () => {
+  it.each(folders)('%s lists every test file written for it, or says why not', (folder, { tests }) => {
+    const listed = tests.flatMap(expand).map(toRegExp);
+    const own = testFiles.filter(
+      (f) => f.startsWith(`tests/unit/${folder}/`) || f.startsWith(`tests/integration/${folder}/`),
+    );
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.filter((f) => !listed.some((r) => r.test(f)) && !LEFT_OUT[f])).toEqual([]);
+  });
+
+  it('names no file as left out that is listed or gone', () => {
+    const listed = folders.flatMap(([, { tests }]) => tests.flatMap(expand).map(toRegExp));
+    for (const f of Object.keys(LEFT_OUT)) {
+      expect(testFiles).toContain(f);
+      expect(listed.some((r) => r.test(f))).toBe(false);
+    }
+  });
+});
