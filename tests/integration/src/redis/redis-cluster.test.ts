@@ -55,8 +55,14 @@ function startWorker(url: string, apiKey: string): ChildProcess {
 
 beforeAll(async () => {
   cluster = await startRedisCluster(3);
-  llm = await startScriptedLlm(async () => {
-    await new Promise((r) => setTimeout(r, 20)); // long enough for both workers to get work
+  // An answer to a worker process of the first test waits until both have asked (at most 30 s): the first
+  // to start cannot finish all 30 investigations before the second is up, whatever the start-up times.
+  const workers = new Set<string>();
+  llm = await startScriptedLlm(async (_req, _i, { headers }) => {
+    const key = String(headers.authorization);
+    if (key.startsWith('Bearer sk-worker-')) workers.add(key);
+    for (let waited = 0; workers.size === 1 && waited < 30_000; waited += 20)
+      await new Promise((r) => setTimeout(r, 20));
     return { content: '## Root cause\nclustered' };
   });
 });
