@@ -51,3 +51,4 @@ export function match(
 ): Map<string, Array<CurrentMutant & { status: string }>>;
 export function tally(mutants: Array<{ status: string }>): Tally;
 export function parseNameStatus(text: string): Map<string, string>;
+export function globRegExps(globs: string[]): RegExp[];

@@ -180,3 +180,23 @@ export function parseNameStatus(text) {
   }
   return renames;
 }
+
+const expand = (p) => {
+  const m = /^(.*?)\{([^}]*)\}(.*)$/.exec(p);
+  return m ? m[2].split(',').flatMap((x) => expand(m[1] + x + m[3])) : [p];
+};
+/* eslint-disable no-control-regex -- \u0000 stands in for the globstar while `*` is replaced; no path holds it */
+const toRegExp = (glob) =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+^$()|[\]\\]/g, '\\$&')
+      .replace(/\*\*\//g, '\u0000')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\u0000/g, '(.*/)?')}$`,
+  );
+/* eslint-enable no-control-regex */
+
+/** The regular expressions for globs as stryker.config.mjs writes them (`**`, `*`, and `{a,b}` groups). */
+export function globRegExps(globs) {
+  return globs.flatMap(expand).map(toRegExp);
+}

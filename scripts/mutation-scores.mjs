@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { FOLDERS } from '../stryker.config.mjs';
-import { instrument, match, parseNameStatus, renamed, tally } from './mutation-results.mjs';
+import { globRegExps, instrument, match, parseNameStatus, renamed, tally } from './mutation-results.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -30,21 +30,6 @@ const allowMissing = (folder) => allowArg !== undefined && (allowedFolders === n
 const given = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--min');
 const reportPath = given ?? `${root}reports/stryker-incremental.json`;
 const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-
-const expand = (p) => {
-  const m = /^(.*?)\{([^}]*)\}(.*)$/.exec(p);
-  return m ? m[2].split(',').flatMap((x) => expand(m[1] + x + m[3])) : [p];
-};
-/* eslint-disable no-control-regex -- \u0000 stands in for the globstar while `*` is replaced; no path holds it */
-const toRegExp = (glob) =>
-  new RegExp(
-    `^${glob
-      .replace(/[.+^$()|[\]\\]/g, '\\$&')
-      .replace(/\*\*\//g, '\u0000')
-      .replace(/\*/g, '[^/]*')
-      .replace(/\u0000/g, '(.*/)?')}$`,
-  );
-/* eslint-enable no-control-regex */
 
 /** Renames since the report was last committed (none outside a git checkout or for an uncommitted report). */
 function renamesSinceReport() {
@@ -66,7 +51,7 @@ if (unknown.length) {
   process.exit(2);
 }
 const folders = Object.entries(FOLDERS).map(([folder, { mutate }]) => {
-  const globs = mutate.flatMap(expand).map(toRegExp);
+  const globs = globRegExps(mutate);
   return { folder, files: tracked.filter((f) => globs.some((g) => g.test(f)) && existsSync(`${root}${f}`)) };
 });
 const sources = [...new Set(folders.flatMap((f) => f.files))].map((name) => ({

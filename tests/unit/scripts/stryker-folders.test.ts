@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- stryker.config.mjs is plain JavaScript without types
 import { FOLDERS } from '../../../stryker.config.mjs';
+import { globRegExps } from '../../../scripts/mutation-results.mjs';
 
 // A folder's mutation score counts only the tests in its list (stryker.config.mjs FOLDERS): a test file
 // written beside the folder's tests but left out of the list kills nothing there, and the folder's code it
@@ -24,18 +25,6 @@ const LEFT_OUT: Record<string, string> = {
   'tests/integration/src/http/worker-app.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
 };
 
-const expand = (p: string): string[] => {
-  const m = /^(.*?)\{([^}]*)\}(.*)$/.exec(p);
-  return m ? m[2]!.split(',').flatMap((x) => expand(m[1]! + x + m[3]!)) : [p];
-};
-const toRegExp = (glob: string) =>
-  new RegExp(
-    `^${glob
-      .replace(/[.+^$()|[\]\\]/g, '\\$&')
-      .replace(/\*\*\//g, '%%')
-      .replace(/\*/g, '[^/]*')
-      .replace(/%%/g, '(.*/)?')}$`,
-  );
 const testFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'tests'], {
   encoding: 'utf8',
 })
@@ -45,7 +34,7 @@ const folders = Object.entries(FOLDERS as Record<string, { tests: string[] }>).f
 
 describe('the test lists of the mutation folders', () => {
   it.each(folders)('%s lists every test file written for it, or says why not', (folder, { tests }) => {
-    const listed = tests.flatMap(expand).map(toRegExp);
+    const listed = globRegExps(tests);
     const own = testFiles.filter(
       (f) => f.startsWith(`tests/unit/${folder}/`) || f.startsWith(`tests/integration/${folder}/`),
     );
@@ -54,7 +43,7 @@ describe('the test lists of the mutation folders', () => {
   });
 
   it('names no file as left out that is listed or gone', () => {
-    const listed = folders.flatMap(([, { tests }]) => tests.flatMap(expand).map(toRegExp));
+    const listed = folders.flatMap(([, { tests }]) => globRegExps(tests));
     for (const f of Object.keys(LEFT_OUT)) {
       expect(testFiles).toContain(f);
       expect(listed.some((r) => r.test(f))).toBe(false);
