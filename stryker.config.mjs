@@ -7,6 +7,8 @@
 // Stryker's `testFiles`: with `testFiles` set, Stryker 9.6 activates static mutants (module-level
 // constants, zod schemas) only after the modules are loaded, so they could never be killed.
 
+import { fileURLToPath } from 'node:url';
+
 /** Folder → the files mutated in it, and the test files that run for it. */
 export const FOLDERS = {
   'src/loop': {
@@ -121,6 +123,9 @@ function testsFor(patterns) {
 
 // Read by vitest.stryker.config.ts in Stryker's test runner processes, which inherit the environment.
 process.env.LESTRADE_MUTATE_TESTS ??= JSON.stringify(testsFor(givenPatterns(process.argv)));
+// The vendor doubles' specs sit beside the repository; from Stryker's sandbox, two levels deeper, the
+// path tests/helpers/doubles/specs.ts resolves by default would miss them.
+process.env.SHARED_SPECS_DIR ??= fileURLToPath(new URL('../shared/specs/', import.meta.url));
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -145,5 +150,7 @@ export default {
   clearTextReporter: { allowEmojis: false, logTests: false, maxTestsToLog: 0 },
   thresholds: { high: 90, low: 80, break: null },
   tempDirName: '.stryker-tmp',
-  ignorePatterns: ['.data', 'reports', 'coverage', 'docs', 'bench'],
+  // Not docs/: tests read it (yaml-http-prerequisites.test.ts loads docs/toolsets.md's example), and a test
+  // file that cannot load in the sandbox would run no test (tests/setup/stryker-load-guard.ts stops that).
+  ignorePatterns: ['.data', 'reports', 'coverage', 'bench'],
 };
