@@ -15,3 +15,12 @@ describe('paramsKey', () => {
     expect(paramsKey('q', {})).toBe('q({})');
   });
 });
+
+describe('callKey', () => {
+  it('reads empty arguments as {}, and keys arguments that are not JSON by their raw text', () => {
+    expect(callKey('q', '')).toBe('q({})');
+    expect(callKey('q', '{}')).toBe('q({})');
+    expect(callKey('q', '{"a": 1')).toBe('q({"a": 1)');
+    expect(callKey('q', '{"a": 1')).not.toBe(callKey('q', '{"a": 2'));
+  });
+});
