@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { resolveToolsets } from '../../../../src/tools/toolset-registry.js';
-import type { Prerequisite, Tool, Toolset } from '../../../../src/tools/types.js';
-
-const tool = (name: string): Tool => ({
-  name,
-  description: name,
-  params: z.strictObject({}),
-  run: () => Promise.resolve({ status: 'success' as const, data: 'ok' }),
-});
-const toolset = (name: string, more: Partial<Toolset> = {}): Toolset => ({
-  name,
-  description: `the ${name} toolset`,
-  origin: 'builtin',
-  enabled: true,
-  prerequisites: [],
-  tools: [tool(`${name}_tool`)],
-  ...more,
-});
-const failing = (reason: string): Prerequisite => ({ kind: 'check', run: () => Promise.resolve(reason) });
+import { failing, tool, toolset } from '../../../helpers/toolset-fixtures.js';
 
 describe('the resolved toolsets', () => {
   it("name a tool's toolset among the enabled ones, by the tools each has now", async () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createRedactor, noSecrets } from '../../../../src/redact.js';
 import { resolveToolsets } from '../../../../src/tools/toolset-registry.js';
 import {
@@ -8,24 +7,7 @@ import {
   statusForDisplay,
   toolsetsForPrompt,
 } from '../../../../src/tools/toolsets-for-prompt.js';
-import type { Prerequisite, Toolset } from '../../../../src/tools/types.js';
-
-const tool = (name: string) => ({
-  name,
-  description: name,
-  params: z.strictObject({}),
-  run: () => Promise.resolve({ status: 'success' as const, data: 'ok' }),
-});
-const toolset = (name: string, more: Partial<Toolset> = {}): Toolset => ({
-  name,
-  description: `the ${name} toolset`,
-  origin: 'builtin',
-  enabled: true,
-  prerequisites: [],
-  tools: [tool(`${name}_tool`)],
-  ...more,
-});
-const failing = (reason: string): Prerequisite => ({ kind: 'check', run: () => Promise.resolve(reason) });
+import { failing, toolset } from '../../../helpers/toolset-fixtures.js';
 
 describe('the toolsets the system prompt lists', () => {
   it('offers the enabled ones with their instructions and lists every other one with the reason toolsets list shows', async () => {
