@@ -1,0 +1,76 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Issue } from '../../../../src/issue.js';
+import { intakeOnRedis } from '../../../helpers/intake-on-redis.js';
+
+// What the service hears of a delivery's resolved issues (onResolved: the dashboard, the write-back's
+// "resolved" note), and the light claim a repeat of an issue this process already claimed costs.
+
+const h = intakeOnRedis();
+let told: string[];
+
+beforeEach(() => {
+  told = [];
+  h.intake.onResolved = async (id) => {
+    told.push(id);
+  };
+});
+
+const issue = (identity: string, over: Partial<Issue> = {}): Issue => ({
+  identity,
+  fingerprint: `fp-${identity}`,
+  source: 'alertmanager',
+  sourceInstance: 'am',
+  title: `alert ${identity}`,
+  description: '',
+  url: null,
+  severity: 'critical',
+  status: 'open',
+  labels: {},
+  annotations: {},
+  startedAt: '2026-11-30T08:00:00.000Z',
+  raw: null,
+  ...over,
+});
+const resolved = (identity: string, over: Partial<Issue> = {}) => issue(identity, { status: 'resolved', ...over });
+const group = { key: 'g', title: 'group g', quietSeconds: 0, maxWaitSeconds: 0 };
+
+/** Bytes Redis has read from its clients so far. */
+const bytesIn = async () => Number(/total_net_input_bytes:(\d+)/.exec(await h.conn.info('stats'))![1]);
+
+describe('resolved issues', () => {
+  it('tell the service once per record a delivery resolved, and nothing of an issue never claimed', async () => {
+    const { queued } = await h.intake.accept([issue('a'), issue('b')]);
+    const out = await h.intake.accept([resolved('a'), resolved('a'), resolved('never-seen')]);
+    expect(out.resolved).toEqual([queued[0]]);
+    expect(told).toEqual([queued[0]]);
+  });
+
+  it("of a group: a member's resolve changes the record (told) but resolves it only with the last one", async () => {
+    const first = await h.intake.accept([issue('m1', { group }), issue('m2', { group })]);
+    const id = first.queued[0]!;
+    expect(first.joined).toEqual([id]);
+    const partly = await h.intake.accept([resolved('m1', { group })]);
+    expect(partly.resolved).toEqual([]);
+    expect(told).toEqual([id]);
+    const all = await h.intake.accept([resolved('m2', { group })]);
+    expect(all.resolved).toEqual([id]);
+    expect(told).toEqual([id, id]);
+  });
+});
+
+describe('a repeat of an issue this process claimed', () => {
+  it('is claimed without its record (a lookup), and in full again once Redis has forgotten it', async () => {
+    const big = issue('big', { description: 'x'.repeat(200_000) });
+    let before = await bytesIn();
+    const { queued } = await h.intake.accept([big]);
+    expect((await bytesIn()) - before).toBeGreaterThan(200_000);
+    before = await bytesIn();
+    expect(await h.intake.accept([big])).toMatchObject({ queued: [], duplicates: queued });
+    expect((await bytesIn()) - before).toBeLessThan(20_000);
+    // Its dedup entry expired: the light claim finds nothing, and the issue is claimed again in full.
+    await h.conn.flushall();
+    const again = await h.intake.accept([big]);
+    expect(again.queued).toHaveLength(1);
+    expect(again.queued[0]).not.toBe(queued[0]);
+  });
+});
