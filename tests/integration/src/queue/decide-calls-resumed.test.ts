@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decideCalls } from '../../../../src/queue/decide-calls.js';
+import { activeStatus, decideCalls } from '../../../../src/queue/decide-calls.js';
 import { approvalRecords } from '../../../helpers/approval-records.js';
+import { ticketIssue } from '../../../helpers/ticket-issue.js';
 
-// A decision arriving after the pause was decided and the run resumed: its pause is still on record,
-// but the run is under way again, so nothing is queued a second time.
+// A decision on a run under way again: resumed after its pause was decided (the pause still on record),
+// or re-run with the last run's conversation kept. Nothing is queued, and the answer names the run's status.
 
 const r = approvalRecords();
 const deps = () => ({ runs: r.runs, continuations: r.continuations });
@@ -19,5 +20,23 @@ describe('decideCalls on a run resumed since', () => {
       body: { error: 'investigation is not awaiting approval (status: running)' },
     });
     expect(await r.work.getJobCounts()).toMatchObject({ waiting: 0, delayed: 0, prioritized: 0 });
+  });
+
+  it('names the status of a re-run, not the follow-up its conversation kept from the last run', async () => {
+    const { id } = await r.store.claim(ticketIssue('rerun'));
+    await r.store.complete(id, {
+      rca: 'r',
+      toolCalls: [],
+      usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 },
+    });
+    await r.runs.ask(id, [], 'why?');
+    // A re-run keeps the conversation (rerun.ts) while the investigation runs again.
+    await r.store.markRunning(id, 2);
+    const inv = (await r.store.get(id))!;
+    expect(inv.conversation).toHaveLength(1);
+    expect(activeStatus(inv)).toBe('running');
+    expect((await decideCalls(deps(), inv, [{ toolCallId: 'c1', approved: true }])).body).toEqual({
+      error: 'investigation is not awaiting approval (status: running)',
+    });
   });
 });
