@@ -36,7 +36,7 @@ export const FOLDERS = {
       'tests/unit/src/queue/**/*.test.ts',
       'tests/unit/src/retry-delay.test.ts',
       'tests/integration/src/queue/{intake-queue,intake-queue-batch,intake-queue-resolved,intake-queue-waiting,intake-queue-deliveries,worker,worker-guards,worker-paths,worker-retry-after,worker-failures,job-retention,linked-issues}.test.ts',
-      'tests/integration/src/queue/{investigation-worker,run-investigation-job,run-investigation-job-outcomes,run-investigation-job-redelivered,job-dispatcher,continuations,continuations-rerun,cancel-signals,expiry-worker}.test.ts',
+      'tests/integration/src/queue/{investigation-worker,job-run,run-investigation-job,run-investigation-job-outcomes,run-investigation-job-redelivered,job-dispatcher,continuations,continuations-rerun,cancel-signals,expiry-worker}.test.ts',
       'tests/integration/src/queue/{approvals,ask-question,decide-calls,decide-calls-resumed,decide-for-issue,follow-up,follow-up-job,follow-up-usage,rerun,shared-state,shared-state-limits}.test.ts',
     ],
   },
