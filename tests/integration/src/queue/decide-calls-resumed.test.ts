@@ -39,4 +39,20 @@ describe('decideCalls on a run resumed since', () => {
       error: 'investigation is not awaiting approval (status: running)',
     });
   });
+
+  it('answers 409 for an investigation completed since its pause, queuing no resume of a follow-up', async () => {
+    const id = await r.awaiting('b', ['c1']);
+    await r.runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: true }]);
+    await r.runs.begin(id, 'investigation', 2, 'resume-job');
+    await r.store.complete(id, {
+      rca: 'r',
+      toolCalls: [],
+      usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 },
+    });
+    expect(await decideCalls(deps(), (await r.store.get(id))!, [{ toolCallId: 'c1', approved: true }])).toEqual({
+      status: 409,
+      body: { error: 'investigation is not awaiting approval (status: completed)' },
+    });
+    expect(await r.work.getJobCounts()).toMatchObject({ waiting: 0, delayed: 0, prioritized: 0 });
+  });
 });
