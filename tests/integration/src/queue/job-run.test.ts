@@ -18,7 +18,8 @@ import { ticketIssue } from '../../../helpers/ticket-issue.js';
 let redis: TestRedis;
 let client: Redis;
 let deps: TestJobDeps;
-let runs: Array<Parameters<Metrics['investigationRun']>[0]>;
+type Run = Parameters<Metrics['investigationRun']>[0];
+let runs: Run[];
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -33,7 +34,7 @@ beforeEach(async () => {
   deps = await jobDeps(redis.url, client, 'sk-job-run-secret');
   runs = [];
   deps.metrics = {
-    investigationRun: (run) => {
+    investigationRun: (run: Run) => {
       runs.push(run);
     },
   } as unknown as Metrics;
