@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { InvestigateOptions, Investigator } from '../../src/investigation/investigator.js';
 import type { Issue } from '../../src/issue.js';
 import { createLogger } from '../../src/log.js';
@@ -13,6 +14,7 @@ import type { JobDeps } from '../../src/queue/run-investigation-job.js';
 import { createRedactor } from '../../src/redact.js';
 import { InvestigationStore } from '../../src/store/investigation-store.js';
 import { RunControl } from '../../src/store/run-control.js';
+import { startRedis, type TestRedis } from './redis-server.js';
 
 /** What the scripted investigator was asked, in order. */
 export interface InvestigatorCall {
@@ -102,4 +104,36 @@ export function fakeJob(
     },
   };
   return Object.assign(job as unknown as Job<InvestigationJobData>, { moved });
+}
+
+/** What jobDepsOnRedis() gives a file: its own real Redis, a client on it, and fresh job dependencies per test. */
+export interface JobDepsOnRedis {
+  redis: TestRedis;
+  client: Redis;
+  deps: TestJobDeps;
+}
+
+/**
+ * Registers the file's hooks: a real redis-server and a client for all tests; before each test Redis is
+ * flushed and new dependencies made (the secret redacted), closed after it. Call it once at the top level
+ * of a test file, before the file's own hooks.
+ */
+export function jobDepsOnRedis(secret: string): JobDepsOnRedis {
+  const r = {} as JobDepsOnRedis;
+  beforeAll(async () => {
+    r.redis = await startRedis();
+    r.client = new Redis(r.redis.url);
+  });
+  afterAll(async () => {
+    r.client.disconnect();
+    await r.redis.stop();
+  });
+  beforeEach(async () => {
+    await r.client.flushall();
+    r.deps = await jobDeps(r.redis.url, r.client, secret);
+  });
+  afterEach(async () => {
+    await r.deps.close();
+  });
+  return r;
 }

@@ -1,34 +1,22 @@
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
 import { initialState, type LoopState } from '../../../../src/model/loop-state.js';
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
-import { fakeJob, jobDeps, type TestJobDeps } from '../../../helpers/job-deps.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
 
 // A follow-up question's job at its edges: redelivered mid-run, given up after some LLM calls, retried,
 // and an answer whose accounting fails. What the question used is counted once, on its own entry.
 
-let redis: TestRedis;
-let client: Redis;
+const h = jobDepsOnRedis('sk-follow-up-secret');
 let deps: TestJobDeps;
 let settled: unknown[][];
 
 const before = { promptTokens: 7, completionTokens: 3, llmCalls: 2 };
 const stepped = (): LoopState => ({ ...initialState([{ role: 'user', content: 'go' }]), usage: before, steps: 1 });
 
-beforeAll(async () => {
-  redis = await startRedis();
-  client = new Redis(redis.url);
-});
-afterAll(async () => {
-  client.disconnect();
-  await redis.stop();
-});
-beforeEach(async () => {
-  await client.flushall();
-  deps = await jobDeps(redis.url, client, 'sk-follow-up-secret');
+beforeEach(() => {
+  deps = h.deps;
   settled = [];
   deps.hooks = {
     admit: async () => ({ kind: 'run' }),
@@ -36,9 +24,6 @@ beforeEach(async () => {
       settled.push([id, u, entry]);
     },
   };
-});
-afterEach(async () => {
-  await deps.close();
 });
 
 /** A completed investigation with one answered question and a second one queued (entry 1). */

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
 import { intakeOnRedis } from '../../../helpers/intake-on-redis.js';
 import { jobsDispatched } from '../../../helpers/service.js';
+import { ticketIssue } from '../../../helpers/ticket-issue.js';
 
 // What the service hears of a delivery's resolved issues (onResolved: the dashboard, the write-back's
 // "resolved" note), and the light claim a repeat of an issue this process already claimed costs.
@@ -16,22 +17,7 @@ beforeEach(() => {
   };
 });
 
-const issue = (identity: string, over: Partial<Issue> = {}): Issue => ({
-  identity,
-  fingerprint: `fp-${identity}`,
-  source: 'alertmanager',
-  sourceInstance: 'am',
-  title: `alert ${identity}`,
-  description: '',
-  url: null,
-  severity: 'critical',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T08:00:00.000Z',
-  raw: null,
-  ...over,
-});
+const issue = (identity: string, over: Partial<Issue> = {}): Issue => ({ ...ticketIssue(identity), ...over });
 const resolved = (identity: string, over: Partial<Issue> = {}) => issue(identity, { status: 'resolved', ...over });
 const group = { key: 'g', title: 'group g', quietSeconds: 0, maxWaitSeconds: 0 };
 

@@ -1,46 +1,31 @@
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PermanentError } from '../../../../src/errors.js';
 import { initialState, type AwaitingTurn, type LoopState } from '../../../../src/model/loop-state.js';
 import type { Metrics } from '../../../../src/observability/metrics.js';
 import { startTracing } from '../../../../src/observability/otel-sdk.js';
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
 import type { Investigation } from '../../../../src/store/investigation.js';
-import { fakeJob, jobDeps, type TestJobDeps } from '../../../helpers/job-deps.js';
+import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { startOtlpReceiver } from '../../../helpers/otlp-receiver.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
 
 // What every run shares (job-run.ts), seen from outside: a run another job holds is left alone, each run's
 // end is measured, the model's plan is saved as it changes, a pause is shown where people look, and the
 // run is the root span of its own trace.
 
-let redis: TestRedis;
-let client: Redis;
+const h = jobDepsOnRedis('sk-job-run-secret');
 let deps: TestJobDeps;
 type Run = Parameters<Metrics['investigationRun']>[0];
 let runs: Run[];
 
-beforeAll(async () => {
-  redis = await startRedis();
-  client = new Redis(redis.url);
-});
-afterAll(async () => {
-  client.disconnect();
-  await redis.stop();
-});
-beforeEach(async () => {
-  await client.flushall();
-  deps = await jobDeps(redis.url, client, 'sk-job-run-secret');
+beforeEach(() => {
+  deps = h.deps;
   runs = [];
   deps.metrics = {
     investigationRun: (run: Run) => {
       runs.push(run);
     },
   } as unknown as Metrics;
-});
-afterEach(async () => {
-  await deps.close();
 });
 
 const state = (over: Partial<LoopState> = {}): LoopState => ({

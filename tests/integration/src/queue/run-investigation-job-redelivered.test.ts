@@ -1,41 +1,26 @@
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Investigation } from '../../../../src/store/investigation.js';
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { rerunJobId } from '../../../../src/redis/queue-names.js';
-import { fakeJob, jobDeps, type TestJobDeps } from '../../../helpers/job-deps.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
 
 // A completed investigation's job redelivered (the process died before BullMQ heard it finished): the
 // write-back request may be what was lost, so it is asked for again, for the job of the record's
 // current run only, and the investigation is not run twice.
 
-let redis: TestRedis;
-let client: Redis;
+const h = jobDepsOnRedis('sk-redelivered-secret');
 let deps: TestJobDeps;
 let told: Investigation[];
 const usage = { promptTokens: 1, completionTokens: 1, llmCalls: 1 };
 
-beforeAll(async () => {
-  redis = await startRedis();
-  client = new Redis(redis.url);
-});
-afterAll(async () => {
-  client.disconnect();
-  await redis.stop();
-});
-beforeEach(async () => {
-  await client.flushall();
-  deps = await jobDeps(redis.url, client, 'sk-redelivered-secret');
+beforeEach(() => {
+  deps = h.deps;
   told = [];
   deps.onCompleted = async (inv) => {
     told.push(inv);
   };
-});
-afterEach(async () => {
-  await deps.close();
 });
 
 async function completed(identity: string): Promise<string> {
@@ -54,7 +39,7 @@ describe('a completed investigation', () => {
 
   it("asks again for a re-run's job, and not for the job of an earlier re-run", async () => {
     const id = await completed('re-run');
-    await client.hset(keys.investigation(id), 'runId', rerunJobId(id, 3));
+    await h.client.hset(keys.investigation(id), 'runId', rerunJobId(id, 3));
     await runInvestigationJob(fakeJob(id, { jobId: rerunJobId(id, 2) }), deps);
     expect(told).toEqual([]);
     await runInvestigationJob(fakeJob(id, { jobId: rerunJobId(id, 3) }), deps);
