@@ -7,8 +7,6 @@
 // Stryker's `testFiles`: with `testFiles` set, Stryker 9.6 activates static mutants (module-level
 // constants, zod schemas) only after the modules are loaded, so they could never be killed.
 
-import { fileURLToPath } from 'node:url';
-
 /** Folder → the files mutated in it, and the test files that run for it. */
 export const FOLDERS = {
   'src/loop': {
@@ -123,9 +121,6 @@ function testsFor(patterns) {
 
 // Read by vitest.stryker.config.ts in Stryker's test runner processes, which inherit the environment.
 process.env.LESTRADE_MUTATE_TESTS ??= JSON.stringify(testsFor(givenPatterns(process.argv)));
-// The vendor doubles' specs sit beside the repository; from Stryker's sandbox, two levels deeper, the
-// path tests/helpers/doubles/specs.ts resolves by default would miss them.
-process.env.SHARED_SPECS_DIR ??= fileURLToPath(new URL('../shared/specs/', import.meta.url));
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

@@ -2,7 +2,7 @@ import type { ExtraRoute, Handler, Query } from './openapi-double.js';
 
 /**
  * GET /repos/{owner}/{repo}/commits, /pulls and /deployments for the GitHub double. The spec subset in
- * ../shared/specs/github (issues, comments, repository, search) has none of them, so each is validated
+ * tests/fixtures/specs/github (issues, comments, repository, search) has none of them, so each is validated
  * here by the rules of GitHub's REST reference (https://docs.github.com/rest: commits "List commits",
  * pulls "List pull requests", deployments "List deployments"): known query parameters only, per_page
  * 1–100, ISO 8601 since/until, the enums of state, sort and direction. Answers carry the fields of

@@ -61,7 +61,7 @@ function authenticate(opts: Required<Pick<JiraDoubleOptions, 'deployment' | 'ema
 
 /**
  * GET /user, /project/{key}/role and /project/{key}/role/{id}, trimmed from
- * shared/specs/jira/jira-cloud-platform-v3.swagger-v3.v3.json with shared/specs/tools/trim_openapi.py
+ * Atlassian's public jira-cloud-platform-v3 swagger-v3.v3.json with tests/fixtures/specs/tools/trim_openapi.py
  * (`trim_openapi.py <spec> jira-trust.json '/rest/api/3/user:get' '/rest/api/3/project/{projectIdOrKey}/role:get'
  * '/rest/api/3/project/{projectIdOrKey}/role/{id}:get'`): how the webhook checks who may command Lestrade.
  */

@@ -32,7 +32,7 @@ export interface JsmOpsDouble extends OpenApiDouble {
 /**
  * Atlassian's JSM ops alerts subset as openapi-backend can serve it: paths under the server's
  * /jsm/ops prefix, and `{cloudId}` declared as the path parameter the spec forgets (see
- * shared/specs/jsm-ops/README.md). A 202 for add-note is left undeclared, as in the spec.
+ * tests/fixtures/specs/jsm-ops/README.md). A 202 for add-note is left undeclared, as in the spec.
  */
 export function jsmOpsSpec(): Document {
   const spec = JSON.parse(readFileSync(`${SPECS_DIR}${JSM_OPS_SPEC}`, 'utf8')) as Document & {

@@ -13,7 +13,7 @@ export { MAX_NOTES } from './pagerduty-handlers.js';
 export const PAGERDUTY_SPEC = 'pagerduty/pagerduty-subset.json';
 
 /**
- * GET /users, trimmed from shared/specs/pagerduty/openapiv3.json with shared/specs/tools/trim_openapi.py
+ * GET /users, trimmed from PagerDuty's public openapiv3.json with tests/fixtures/specs/tools/trim_openapi.py
  * (`trim_openapi.py openapiv3.json pagerduty-users.json '/users:get'`): the writer looks its From user up.
  */
 const USERS_SPEC = new URL('../../fixtures/specs/pagerduty-users.json', import.meta.url);

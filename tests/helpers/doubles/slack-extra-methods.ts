@@ -1,5 +1,5 @@
 /**
- * Web API methods the archived spec subset in ../shared/specs/slack lacks, written here from Slack's
+ * Web API methods the archived spec subset in tests/fixtures/specs/slack lacks, written here from Slack's
  * method reference (docs.slack.dev/reference/methods/<method>: arguments, their types, which are
  * required, and the fields of a success answer we read). Requests to them are validated against
  * these as the others are against the spec; a change in what Lestrade sends that Slack would refuse

@@ -1,16 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { Document } from 'openapi-backend';
 
 /**
- * The vendor specs live in shared/specs beside the repository (CI clones the repo elsewhere with a
- * copy of shared/ next to it), so resolve from this file up to the repo root's parent, unless
- * SHARED_SPECS_DIR names the folder: stryker.config.mjs does, since its sandbox sits deeper.
+ * The vendor specs the doubles validate against live in the repository, tests/fixtures/specs (its
+ * README names each file's public source and version): a clone with nothing beside it runs the suite.
  */
-const SPECS_URL = process.env.SHARED_SPECS_DIR
-  ? pathToFileURL(`${resolve(process.env.SHARED_SPECS_DIR)}/`)
-  : new URL('../../../../shared/specs/', import.meta.url);
+const SPECS_URL = new URL('../../fixtures/specs/', import.meta.url);
 export const SPECS_DIR = fileURLToPath(SPECS_URL);
 
 export const GITHUB_SPEC = 'github/github-issues-subset.json';

@@ -1,6 +1,6 @@
 /**
  * github_recent_changes against the GitHub double. The double validates the repository read (the
- * prerequisite) against the spec subset in ../shared/specs/github; that subset has no list-commits,
+ * prerequisite) against the spec subset in tests/fixtures/specs/github; that subset has no list-commits,
  * list-pulls or list-deployments, so those three are validated by github-changes-routes.ts from GitHub's
  * REST reference (known query parameters, per_page, ISO 8601 times, enums) and the test fails on any
  * request the double refuses.
