@@ -30,6 +30,8 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   const router = express.Router();
   const render = createPageRenderer();
   router.use('/ui/assets', express.static(ASSETS_DIR, { index: false, maxAge: '1h' }));
+  // Pages link the SVG icon; a browser on a page that names none (a kept output) still asks here.
+  router.get('/favicon.ico', (_req, res) => res.redirect(301, '/ui/assets/favicon.svg'));
   router.use(resolveSession(deps));
   router.use(signInRoutes(deps, (res, error) => render(res, 'login.njk', { error }, res.statusCode)));
   const page = express.Router();
