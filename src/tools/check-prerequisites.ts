@@ -39,7 +39,8 @@ async function checkOne(p: Prerequisite, env: Record<string, string | undefined>
           { timeoutMs: p.timeoutMs ?? 10_000, maxBytes: 8192 },
         );
         if (out.exitCode === 0) return null;
-        const detail = (out.stderr || out.stdout).trim().split('\n').at(-1) ?? '';
+        const output = (out.stderr || out.stdout).trim();
+        const detail = p.explain?.find((e) => output.includes(e.match))?.say ?? output.split('\n').at(-1) ?? '';
         return `\`${p.argv.join(' ')}\` exited ${out.exitCode ?? 'on timeout'}${detail ? `: ${detail.slice(0, 300)}` : ''}`;
       } catch (err) {
         return `\`${p.argv.join(' ')}\` could not run: ${(err as Error).message}`;

@@ -32,9 +32,15 @@ export interface Tool {
   run(params: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
 }
 
+export interface CommandExplanation {
+  match: string;
+  say: string;
+}
+
 export type Prerequisite =
   | { kind: 'env'; vars: string[] }
-  | { kind: 'command'; argv: string[]; timeoutMs?: number }
+  /** `explain`: a known failure's output (`match`, a substring) told in the user's words (`say`) instead. */
+  | { kind: 'command'; argv: string[]; timeoutMs?: number; explain?: CommandExplanation[] }
   | { kind: 'http'; url: string; timeoutMs?: number; headers?: Record<string, string> }
   /**
    * Built-in toolsets' own checks: resolve to a reason when unusable, null when fine. `failed`: a

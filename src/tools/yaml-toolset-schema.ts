@@ -58,9 +58,14 @@ const PrerequisiteSchema = z
     http: z.string().min(1).optional(),
     headers: z.record(z.string(), z.string()).default({}),
     timeoutSeconds: z.number().positive().optional(),
+    /** A command's known failures, said in the user's words: `say` replaces output containing `match`. */
+    explain: z.array(z.strictObject({ match: z.string().min(1), say: z.string().min(1) })).optional(),
   })
   .refine((p) => [p.env, p.command, p.http].filter((x) => x !== undefined).length === 1, {
     message: 'a prerequisite needs exactly one of env, command or http',
+  })
+  .refine((p) => p.explain === undefined || p.command !== undefined, {
+    message: 'explain is for a command prerequisite',
   });
 
 export const YamlToolsetSchema = z

@@ -13,6 +13,14 @@ export interface KubernetesChangesOptions {
   timeoutMs?: number;
 }
 
+/** kubectl with no kubeconfig and no service account tries localhost:8080: said plainly (as toolsets/kubernetes.yaml). */
+export const NO_CLUSTER = {
+  match: 'The connection to the server localhost:8080 was refused',
+  say:
+    "no kubeconfig or in-cluster credentials found: set KUBECONFIG or run in a pod with a service account (kubectl's " +
+    "fallback, localhost:8080, refused; not Lestrade's port)",
+};
+
 /**
  * "What changed" in a Deployment, in TypeScript because kubectl cannot diff: its ReplicaSets (one per
  * revision) are read with kubectl and their pod templates compared. The YAML kubernetes toolset has
@@ -29,7 +37,9 @@ export function createKubernetesChangesToolset(opts: KubernetesChangesOptions = 
       'lines up with the start, and do not claim a change caused it without other evidence (logs, metrics, events).',
     origin: 'builtin',
     enabled: true,
-    prerequisites: [{ kind: 'command', argv: [kubectl, 'version', '--request-timeout=5s'], timeoutMs: 10_000 }],
+    prerequisites: [
+      { kind: 'command', argv: [kubectl, 'version', '--request-timeout=5s'], timeoutMs: 10_000, explain: [NO_CLUSTER] },
+    ],
     tools: [rolloutDiffTool(kubectl, opts)],
   };
 }

@@ -119,6 +119,28 @@ describe('checkPrerequisites', () => {
     expect(long).toBe(`\`sh -c printf '%s' "${'y'.repeat(400)}" >&2; exit 2\` exited 2: ${'y'.repeat(300)}`);
   });
 
+  it("command: a known failure is said in the explanation's words, anything else as the command printed it", async () => {
+    const explain = [
+      { match: 'server localhost:8080 was refused', say: 'no kubeconfig or in-cluster credentials found' },
+      { match: 'Unauthorized', say: 'the credentials were refused' },
+    ];
+    const failing = (text: string) => ({
+      kind: 'command' as const,
+      argv: ['sh', '-c', `echo "${text}" >&2; echo "Client Version: v1" >&2; exit 1`],
+      explain,
+    });
+    // The match may be on any line of the output, not only the last one shown otherwise.
+    expect(await checkPrerequisites([failing('The connection to the server localhost:8080 was refused')], {})).toMatch(
+      /exited 1: no kubeconfig or in-cluster credentials found$/,
+    );
+    expect(await checkPrerequisites([failing('error: You must be logged in (Unauthorized)')], {})).toMatch(
+      /exited 1: the credentials were refused$/,
+    );
+    expect(await checkPrerequisites([failing('dial tcp 10.0.0.1:443: i/o timeout')], {})).toMatch(
+      /exited 1: Client Version: v1$/,
+    );
+  });
+
   it('command: renders its arguments with the environment, and reports a timeout or a missing command', async () => {
     expect(
       await checkPrerequisites([{ kind: 'command', argv: ['test', '{{ env.WANT }}', '=', 'yes'] }], { WANT: 'yes' }),

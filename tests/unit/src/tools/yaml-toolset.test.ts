@@ -54,6 +54,7 @@ prerequisites:
   - command: [kubectl, version]
   - command: [slow-check]
     timeoutSeconds: 2
+    explain: [ { match: "refused", say: "svc is not running" } ]
   - http: "http://svc/healthz"
   - http: "http://svc/ready"
     headers: { x-probe: "1" }
@@ -69,7 +70,12 @@ tools: [ { name: t, description: d, command: [echo] } ]
     expect(ts.prerequisites).toEqual([
       { kind: 'env', vars: ['A', 'B'] },
       { kind: 'command', argv: ['kubectl', 'version'], timeoutMs: 10_000 },
-      { kind: 'command', argv: ['slow-check'], timeoutMs: 2_000 },
+      {
+        kind: 'command',
+        argv: ['slow-check'],
+        timeoutMs: 2_000,
+        explain: [{ match: 'refused', say: 'svc is not running' }],
+      },
       { kind: 'http', url: 'http://svc/healthz', headers: {}, timeoutMs: 5_000 },
       { kind: 'http', url: 'http://svc/ready', headers: { 'x-probe': '1' }, timeoutMs: 1_500 },
     ]);
@@ -130,6 +136,11 @@ tools: [ { name: t, description: d, command: [echo] } ]
     expect(() => loadYamlToolset(path)).toThrow(
       'prerequisites.0: a prerequisite needs exactly one of env, command or http',
     );
+    writeFileSync(
+      path,
+      'name: p\ndescription: d\nprerequisites: [ { env: [A], explain: [ { match: x, say: y } ] } ]\ntools: [ { name: t, description: d, command: [echo] } ]\n',
+    );
+    expect(() => loadYamlToolset(path)).toThrow('prerequisites.0: explain is for a command prerequisite');
   });
 });
 
