@@ -38,6 +38,8 @@ import { buildInvestigator, buildToolsets } from './build-investigator.js';
 import type { ResolvedToolsets } from '../src/tools/toolset-registry.js';
 import { ChangeFeed } from '../src/dashboard/change-feed.js';
 import { statusForDisplay } from '../src/tools/toolsets-for-prompt.js';
+import { toolsetFolders, withoutServerPaths } from '../src/dashboard/toolset-paths.js';
+import { BUILTIN_YAML_DIR } from '../toolsets/index.js';
 import { destinations as destinationRegistry } from '../destinations/index.js';
 import { destinationWebhooks, mountDestinations, type MountedDestinations } from '../src/app/mount-destinations.js';
 import { humanActions } from '../src/destinations/human-actions.js';
@@ -456,7 +458,7 @@ async function startHttp(core: Core): Promise<Server> {
   }
   const changes = await ChangeFeed.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
   core.closers.push(async () => changes.close());
-  const toolsets = async () => (await toolsetStatuses(core)).map((t) => statusForDisplay(t, core.store.redact));
+  const toolsets = async () => (await toolsetStatuses(core)).map(forPages(core));
   const metricsTokens = splitTokens(config.server.metricsToken);
   const probeClient = llmConfigured ? createLlmClient(config.llm) : undefined;
   const llmProbe = probeClient && new LlmProbe(probeClient, config.llm.readinessCacheSeconds * 1000);
@@ -496,5 +498,11 @@ async function toolsetStatuses(core: Core): Promise<ToolsetStatus[]> {
 }
 
 function liveStatuses(core: Core): ToolsetStatus[] {
-  return (core.liveToolsets?.statusesNow() ?? []).map((t) => statusForDisplay(t, core.store.redact));
+  return (core.liveToolsets?.statusesNow() ?? []).map(forPages(core));
+}
+
+/** A status as the dashboard and /readyz show it: secrets out (as `lestrade toolsets list`), and no path of this host. */
+function forPages(core: Core): (t: ToolsetStatus) => ToolsetStatus {
+  const folders = toolsetFolders(BUILTIN_YAML_DIR, core.config.toolsets.dirs);
+  return (t) => withoutServerPaths(statusForDisplay(t, core.store.redact), folders);
 }
