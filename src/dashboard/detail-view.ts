@@ -1,6 +1,7 @@
 import type { Redactor } from '../redact.js';
 import { redactUrlsIn } from '../redact.js';
 import type { Investigation } from '../store/investigation.js';
+import { keyParam } from './key-param.js';
 import { renderMarkdown } from './render-markdown.js';
 
 /** A link to the issue in its source: only an http(s) URL; anything else is shown as text. */
@@ -53,6 +54,6 @@ export function detailView(record: Investigation, redact: Redactor) {
     // What POST /rerun takes (queue/rerun.ts): a finished run, no follow-up in progress.
     rerunnable: ['completed', 'failed', 'cancelled'].includes(inv.status) && !followUpActive(lastAsk?.status),
     planDone: (inv.plan ?? []).filter((p) => p.status === 'completed').length,
-    toolCalls: inv.toolCalls.map((t) => ({ ...t, outputUrl: keptOutputUrl(inv.id, t) })),
+    toolCalls: inv.toolCalls.map((t) => ({ ...t, outputUrl: keptOutputUrl(inv.id, t), keyParam: keyParam(t.params) })),
   };
 }

@@ -11,12 +11,22 @@
   const csrf = document.querySelector('meta[name="csrf-token"]')?.content ?? '';
   const state = document.getElementById('live-state');
 
+  // The browser's own time, with its zone named ("14:03:09 CET"); the server's UTC text stays as the tooltip.
+  const LOCAL_TIME = {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZoneName: 'short',
+  };
   function localTimes(root) {
     for (const t of root.querySelectorAll('time[datetime]')) {
       const d = new Date(t.getAttribute('datetime'));
       if (!Number.isNaN(d.getTime())) {
         t.title = t.textContent;
-        t.textContent = d.toLocaleString();
+        t.textContent = d.toLocaleString(undefined, LOCAL_TIME);
       }
     }
   }
