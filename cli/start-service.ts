@@ -12,7 +12,7 @@ import { startTracing } from '../src/observability/otel-sdk.js';
 import { PrometheusMetrics } from '../src/http/prometheus-metrics.js';
 import { SharedStateReader } from '../src/queue/shared-state.js';
 import { LlmRateLimiter } from '../src/llm/rate-limiter.js';
-import type { Logger } from '../src/log.js';
+import { isPrettyFormat, type Logger } from '../src/log.js';
 import { mountSources, webhookMounts } from '../src/app/mount-sources.js';
 import { startPolling } from '../src/polling/poll-runner.js';
 import { IntakePolicy } from '../src/intake-policy/intake-policy.js';
@@ -29,6 +29,7 @@ import { createFastFailRedis, createWorkerRedis, waitReady } from '../src/redis/
 import type { RcaWriter } from '../src/render/rca-writer.js';
 import { InvestigationStore } from '../src/store/investigation-store.js';
 import type { Investigation } from '../src/store/investigation.js';
+import type { Investigator } from '../src/investigation/investigator.js';
 import { RunControl } from '../src/store/run-control.js';
 import { WriteBackQueue } from '../src/writeback/write-back-queue.js';
 import { startWriteBackWorker } from '../src/writeback/write-back-worker.js';
@@ -45,7 +46,8 @@ import { destinationWebhooks, mountDestinations, type MountedDestinations } from
 import { humanActions } from '../src/destinations/human-actions.js';
 import { DELIVERY_JOB, DestinationQueue } from '../src/destinations/destination-queue.js';
 import { runDelivery, type DeliveryJobData } from '../src/destinations/run-delivery.js';
-import { startupSummary } from './startup-summary.js';
+import { startupFields, startupMessage, startupSummary, type SummaryInput } from './startup-summary.js';
+import { holdRequests } from './hold-requests.js';
 
 export interface ServiceOptions {
   http: boolean;
@@ -104,6 +106,8 @@ interface Core {
   liveToolsets?: ResolvedToolsets;
   /** The model's rate limiter, shared through Redis by every process (none without an LLM). */
   limiter?: LlmRateLimiter;
+  /** Opens the servers' held requests once the service has said it is up (hold-requests.ts). */
+  holds: Array<() => void>;
 }
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
@@ -120,32 +124,39 @@ export async function startService(
     core.redis.disconnect();
   };
   try {
-    // Listening first: a port in use fails the start before any worker has taken a job.
+    // Listening first, requests held until the summary (hold-requests.ts): a port in use fails the start before
+    // any worker has taken a job.
     const server = opts.http ? await startHttp(core) : undefined;
     const probes = opts.http ? undefined : await startWorkerHttp(core);
     if (opts.workers) await startWorkers(core);
     const port = server ? (server.address() as AddressInfo).port : null;
     const workerPort = probes ? (probes.address() as AddressInfo).port : null;
-    log.info(
-      startupSummary({
-        mode: opts.http ? 'serve' : 'worker',
-        config,
-        redisUrl,
-        localRedis: opts.localRedis === true,
-        port: port ?? workerPort,
-        llmConfigured: core.llmConfigured,
-        mounted: core.mounted,
-        toolsets: core.toolsets,
-        apiTokens: splitTokens(config.server.apiToken).length,
-        destinations: core.routed.status,
-      }),
-    );
+    logStartup(log, config, {
+      mode: opts.http ? 'serve' : 'worker',
+      config,
+      redisUrl,
+      localRedis: opts.localRedis === true,
+      port: port ?? workerPort,
+      llmConfigured: core.llmConfigured,
+      mounted: core.mounted,
+      toolsets: core.toolsets,
+      apiTokens: splitTokens(config.server.apiToken).length,
+      destinations: core.routed.status,
+    });
+    // Up, and said so: the requests that came meanwhile are served now.
+    for (const open of core.holds) open();
     return { port, workerPort, close };
   } catch (err) {
     // A start that fails half-way (the port in use, ...) leaves no worker, poller or connection behind.
     await close();
     throw err;
   }
+}
+
+/** The summary: an aligned block on a terminal; in JSON logs, one record whose fields a machine reads. */
+function logStartup(log: Logger, config: Config, summary: SummaryInput): void {
+  if (isPrettyFormat(config.log.format)) log.info(startupSummary(summary));
+  else log.info(startupFields(summary), startupMessage(summary));
 }
 
 /** Redis, the stores, intake with its dispatch sweep, the sources mounted, and the write-back queue. */
@@ -201,6 +212,7 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
     toolsets: null,
     metrics,
     limiter,
+    holds: [],
   };
 }
 
@@ -302,6 +314,10 @@ function logDestinations(routed: MountedDestinations, log: Logger): void {
 async function startWorkers(core: Core): Promise<void> {
   const { config, redisUrl, log, redis, store, writers, intake, mounted, metrics } = core;
   const workerRedis = createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix);
+  // The slow steps first (toolsets' prerequisites, subscriptions, the pollers' schedules), then every worker at
+  // once: none takes work, so nothing is accepted or logged as done, before the start-up summary that follows.
+  // Without an LLM, issues are queued and wait (the start-up summary says so).
+  const investigations = core.llmConfigured ? await prepareInvestigations(core) : null;
   const wbDeps = {
     redis,
     store,
@@ -311,6 +327,13 @@ async function startWorkers(core: Core): Promise<void> {
     allowMentions: config.writeBack.allowMentions,
     retentionSeconds: config.queue.retentionSeconds,
   };
+  const stopPolling = await startPolling(
+    mounted.flatMap((m) => m.pollers),
+    redis,
+    workerRedis,
+    intake,
+    log,
+  );
   const wbWorker = startWriteBackWorker(
     workerRedis,
     { ...wbDeps, writers, metrics },
@@ -328,36 +351,14 @@ async function startWorkers(core: Core): Promise<void> {
         }),
     },
   );
-  const stopPolling = await startPolling(
-    mounted.flatMap((m) => m.pollers),
-    redis,
-    workerRedis,
-    intake,
-    log,
-  );
   core.workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
-  // Without an LLM, issues are queued and wait (the start-up summary says so).
-  if (core.llmConfigured) await startInvestigationWorkers(core, workerRedis);
+  if (investigations) startInvestigationWorkers(core, workerRedis, investigations);
   core.closers.push(async () => workerRedis.disconnect());
 }
 
-/** The investigation worker (with its cancel signals) and the approvals' expiry worker. */
-async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typeof createWorkerRedis>): Promise<void> {
-  const {
-    config,
-    redisUrl,
-    log,
-    opts,
-    store,
-    runs,
-    continuations,
-    policy,
-    budgets,
-    ledger,
-    clock,
-    intake,
-    writeBacks,
-  } = core;
+/** What the investigation workers need that takes time: the investigator (its toolsets checked), the cancel signals. */
+async function prepareInvestigations(core: Core): Promise<{ investigator: Investigator; cancels: CancelSignals }> {
+  const { config, redisUrl, log, opts } = core;
   const { investigator, toolsets, runbooks } = await buildInvestigator(config, opts.env, core.metrics, {
     limiter: core.limiter,
     log,
@@ -366,12 +367,23 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
   core.liveToolsets = toolsets;
   core.closers.push(() => toolsets.close());
   for (const p of runbooks.problems) log.warn({ file: p.file, line: p.line }, `runbook skipped: ${p.reason}`);
+  const cancels = await CancelSignals.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
+  core.closers.push(() => cancels.close());
+  return { investigator, cancels };
+}
+
+/** The investigation worker (with its cancel signals) and the approvals' expiry worker. */
+function startInvestigationWorkers(
+  core: Core,
+  workerRedis: ReturnType<typeof createWorkerRedis>,
+  { investigator, cancels }: { investigator: Investigator; cancels: CancelSignals },
+): void {
+  const { config, log, store, runs, continuations, policy, budgets, ledger, clock, intake, writeBacks } = core;
   const onCompleted = async (inv: Investigation) => {
     await core.requestWriteBack(inv);
     // Incidents linked to this investigation were waiting for its RCA.
     for (const linked of inv.linkedFrom) await writeBacks.nudge(linked);
   };
-  const cancels = await CancelSignals.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
   const worker = startInvestigationWorker(
     workerRedis,
     {
@@ -397,7 +409,6 @@ async function startInvestigationWorkers(core: Core, workerRedis: ReturnType<typ
   });
   const expiries = startExpiryWorker(workerRedis, runs, continuations, log);
   core.workerClosers.push(() => closeWorker(expiries, log, SHORT_CLOSE_MS));
-  core.closers.push(() => cancels.close());
   // Running investigations get time to finish; past it, their checkpoints let another worker resume.
   core.workerClosers.push(() => closeWorker(worker, log, config.queue.lockDurationMs));
 }
@@ -432,6 +443,7 @@ async function startWorkerHttp(core: Core): Promise<Server> {
 
 /** Listens (a port in use rejects), and closes first when the service closes. */
 async function listenOn(core: Core, http: Server, port: number): Promise<Server> {
+  core.holds.push(holdRequests(http));
   const server = await new Promise<Server>((resolve, reject) => {
     http.once('error', reject);
     http.listen(port, core.config.server.host, () => {

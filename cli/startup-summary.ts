@@ -21,19 +21,55 @@ export interface SummaryInput {
 
 const pad = (label: string) => `  ${label.padEnd(22)} `;
 
-/** The one block `serve` (or, shorter, `worker`) prints when it is up: what runs, what is off and why, what is open. */
+/** One line of the summary: its topic ("redis", "source"), what it says, and whose it is (a source's name). */
+type Entry = [topic: string, text: string, name?: string];
+
+/** Named topics gather in one object each (`sources.github`), repeated ones in a list, in the JSON form. */
+const GROUPS: Record<string, string> = { source: 'sources', toolset: 'toolsets', destination: 'destinations' };
+const LISTS: Record<string, string> = { warning: 'warnings', open: 'open' };
+
+/** What runs, what is off and why, what is open: each line of the summary, in order. */
+function entries(s: SummaryInput): Entry[] {
+  const out: Entry[] = [];
+  if (s.port !== null) out.push(['listening', listeningLine(s, s.port)]);
+  out.push(['redis', redisLine(s)]);
+  out.push(['llm', llmLine(s)]);
+  for (const m of s.mounted) out.push(['source', sourceLine(m), m.name]);
+  if (s.toolsets) for (const t of s.toolsets) out.push(['toolset', toolsetLine(t), t.name]);
+  else out.push(['toolsets', 'not loaded: no LLM configured']);
+  for (const [name, state] of s.destinations) out.push(['destination', state, name]);
+  for (const m of s.mounted) for (const w of m.warnings) out.push(['warning', `${m.name}: ${w}`]);
+  if (s.mode === 'serve') out.push(...openLines(s));
+  return out;
+}
+
+/** The one block `serve` (or, shorter, `worker`) prints when it is up, for a terminal: one aligned line each. */
 export function startupSummary(s: SummaryInput): string {
-  const lines = [`lestrade ${s.mode} started`];
-  if (s.port !== null) lines.push(`${pad('listening')}${listeningLine(s, s.port)}`);
-  lines.push(`${pad('redis')}${redisLine(s)}`);
-  lines.push(`${pad('llm')}${llmLine(s)}`);
-  for (const m of s.mounted) lines.push(`${pad(`source ${m.name}`)}${sourceLine(m)}`);
-  if (s.toolsets) for (const t of s.toolsets) lines.push(`${pad(`toolset ${t.name}`)}${toolsetLine(t)}`);
-  else lines.push(`${pad('toolsets')}not loaded: no LLM configured`);
-  for (const [name, state] of s.destinations) lines.push(`${pad(`destination ${name}`)}${state}`);
-  for (const m of s.mounted) for (const w of m.warnings) lines.push(`${pad('warning')}${m.name}: ${w}`);
-  if (s.mode === 'serve') lines.push(...openLines(s));
-  return lines.join('\n');
+  const lines = entries(s).map(
+    ([topic, text, name]) => `${pad(name === undefined ? topic : `${topic} ${name}`)}${text}`,
+  );
+  return [startupMessage(s), ...lines].join('\n');
+}
+
+/** The summary's first line; in JSON logs, the whole message (the rest are fields). */
+export function startupMessage(s: SummaryInput): string {
+  return `lestrade ${s.mode} started`;
+}
+
+/**
+ * The same summary as fields of one JSON log record, for machines: `listening`, `redis`, `llm`,
+ * `sources`/`toolsets`/`destinations` by name, `warnings` and `open` as lists; no embedded newline.
+ */
+export function startupFields(s: SummaryInput): Record<string, unknown> {
+  const fields: Record<string, unknown> = { mode: s.mode, port: s.port };
+  for (const [topic, text, name] of entries(s)) {
+    const group = GROUPS[topic];
+    const list = LISTS[topic];
+    if (name !== undefined && group) fields[group] = { ...(fields[group] as object | undefined), [name]: text };
+    else if (list) fields[list] = [...((fields[list] as string[] | undefined) ?? []), text];
+    else fields[topic] = text;
+  }
+  return fields;
 }
 
 function listeningLine(s: SummaryInput, port: number): string {
@@ -74,9 +110,9 @@ function toolsetLine(t: ToolsetStatus): string {
 }
 
 /** What anyone who reaches the port can use without a credential (webhook warnings: only where webhooks are served). */
-function openLines(s: SummaryInput): string[] {
-  const lines: string[] = [];
-  if (s.apiTokens === 0) lines.push(`${pad('open')}/api has no auth: set LESTRADE_API_TOKEN`);
-  for (const m of s.mounted) for (const w of m.webhookWarnings) lines.push(`${pad('open')}${m.name}: ${w}`);
+function openLines(s: SummaryInput): Entry[] {
+  const lines: Entry[] = [];
+  if (s.apiTokens === 0) lines.push(['open', '/api has no auth: set LESTRADE_API_TOKEN']);
+  for (const m of s.mounted) for (const w of m.webhookWarnings) lines.push(['open', `${m.name}: ${w}`]);
   return lines;
 }

@@ -52,9 +52,13 @@ export function createLogger(
   );
 }
 
+/** Whether a logger made with this format (and no destination of its own) writes readable lines rather than JSON. */
+export function isPrettyFormat(format: LogFormat): boolean {
+  return format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
+}
+
 function defaultDestination(format: LogFormat): DestinationStream | undefined {
-  const pretty = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
-  if (!pretty) return undefined;
+  if (!isPrettyFormat(format)) return undefined;
   // Local time to the millisecond, no epoch numbers; pid, host and service say nothing on a terminal.
   return PinoPretty({ translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l', ignore: 'pid,hostname,service', sync: true });
 }

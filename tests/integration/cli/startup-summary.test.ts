@@ -1,9 +1,14 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { requireBinary } from '../../helpers/require-binary.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../helpers/free-port.js';
 import { BASE_ENV } from '../../helpers/run-cli.js';
 import { startRedis, type TestRedis } from '../../helpers/redis-server.js';
+import { amCaptured } from '../../helpers/fixtures.js';
+import { waitFor } from '../../helpers/service.js';
 
 // `serve` and `worker` each print one start-up summary: every source on or off with why,
 // the LLM, Redis, and (serve only) what is open without auth.
@@ -42,42 +47,103 @@ function summaryOf(command: string, env: Record<string, string>): Promise<string
   });
 }
 
+type LogRecord = Record<string, unknown> & { msg: string };
+
+/** Every line of JSON output parsed: a line that is not one JSON object fails the test. */
+const records = (out: string): LogRecord[] =>
+  out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as LogRecord);
+
 describe('the start-up summary', () => {
-  it('serve: one JSON record when piped, naming each source on/off with why, the LLM, Redis and what is open', async () => {
+  it('serve: one JSON record when piped, its fields naming each source on/off with why, the LLM, Redis and what is open', async () => {
     const out = await summaryOf('serve', {
       PORT: String(await freePort()),
       HOST: '127.0.0.1',
       JIRA_URL: 'https://example.atlassian.net',
     });
-    const records = out
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { msg: string });
-    const summaries = records.filter((r) => r.msg.startsWith('lestrade serve started'));
+    const all = records(out);
+    // A machine reads fields: no message spans lines.
+    expect(all.filter((r) => r.msg.includes('\n'))).toEqual([]);
+    const summaries = all.filter((r) => r.msg === 'lestrade serve started');
     expect(summaries).toHaveLength(1);
-    const text = summaries[0]!.msg;
-    expect(text).toMatch(/listening +http:\/\/127\.0\.0\.1:\d+/);
-    expect(text).toContain(`redis                  ${redis.url}, external (REDIS_URL)`);
-    expect(text).toMatch(/llm +not configured: .*OPENAI_API_KEY/);
-    expect(text).toMatch(/source alertmanager +on: webhook \/webhooks\/alertmanager/);
-    expect(text).toMatch(/source github +off: no GITHUB_TOKEN/);
-    expect(text).toMatch(/source pagerduty +off: .*PAGERDUTY/);
-    expect(text).toContain('/api has no auth: set LESTRADE_API_TOKEN');
-    expect(text).toMatch(/open +alertmanager: no ALERTMANAGER_WEBHOOK_TOKEN/);
+    const s = summaries[0]!;
+    expect(s).toMatchObject({ level: 30, mode: 'serve', port: expect.any(Number) });
+    expect(s.listening).toBe(`http://127.0.0.1:${String(s.port)} (PORT, HOST)`);
+    expect(s.redis).toBe(`${redis.url}, external (REDIS_URL)`);
+    expect(s.llm).toMatch(/^not configured: .*OPENAI_API_KEY/);
+    expect(s.toolsets).toBe('not loaded: no LLM configured');
+    const sources = s.sources as Record<string, string>;
+    expect(sources.alertmanager).toMatch(/^on: webhook \/webhooks\/alertmanager/);
+    expect(sources.github).toMatch(/^off: no GITHUB_TOKEN/);
+    expect(sources.pagerduty).toMatch(/^off: .*PAGERDUTY/);
+    expect(s.open).toContain('/api has no auth: set LESTRADE_API_TOKEN');
+    expect((s.open as string[]).some((o) => /^alertmanager: no ALERTMANAGER_WEBHOOK_TOKEN/.test(o))).toBe(true);
   }, 60_000);
 
   it('worker: a shorter summary, listening for probes and metrics only, and no warning about webhooks or /api', async () => {
     const out = await summaryOf('worker', {});
-    const text = out
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { msg: string })
-      .find((r) => r.msg.startsWith('lestrade worker started'))!.msg;
-    expect(text).toMatch(/source alertmanager +on/);
-    expect(text).toMatch(
-      /listening +http:\/\/[^ ]+:\d+ \/healthz, \/readyz and \/metrics only \(LESTRADE_WORKER_PORT, HOST\)/,
+    const s = records(out).find((r) => r.msg === 'lestrade worker started')!;
+    expect((s.sources as Record<string, string>).alertmanager).toMatch(/^on/);
+    expect(s.listening).toMatch(
+      /^http:\/\/[^ ]+:\d+ \/healthz, \/readyz and \/metrics only \(LESTRADE_WORKER_PORT, HOST\)$/,
     );
-    expect(text).not.toMatch(/\/api|unauthenticated|open /);
+    expect(s.open).toBeUndefined();
+    expect(JSON.stringify(s)).not.toMatch(/\/api|unauthenticated/);
+  }, 60_000);
+
+  it('nothing is accepted, or logged as accepted, before the summary says the service is up', async () => {
+    // A toolset whose prerequisite takes 2 s keeps the start going well after the port is taken.
+    const dir = mkdtempSync(join(tmpdir(), 'lestrade-slow-start-'));
+    writeFileSync(
+      join(dir, 'slow.yaml'),
+      'name: slow\ndescription: d\nprerequisites: [ { command: [sleep, "2"] } ]\ntools: [ { name: t, description: d, command: [echo] } ]\n',
+    );
+    writeFileSync(join(dir, 'config.yaml'), `toolsets: { dirs: [${JSON.stringify(dir)}] }\n`);
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      env: {
+        ...BASE_ENV,
+        REDIS_URL: redis.url,
+        LESTRADE_REDIS_PREFIX: 'early',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LESTRADE_LOG_FORMAT: 'json',
+        LESTRADE_CONFIG: join(dir, 'config.yaml'),
+        OPENAI_API_KEY: 'sk-x',
+        OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      const delivery = amCaptured('firing');
+      // Sent as soon as the port takes a connection: the service is still checking its toolsets then.
+      let reply: Response | undefined;
+      const deadline = Date.now() + 40_000;
+      while (!reply && Date.now() < deadline) {
+        reply = await fetch(`http://127.0.0.1:${port}/webhooks/alertmanager`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(delivery.body),
+        }).catch(async () => {
+          await new Promise((r) => setTimeout(r, 20));
+          return undefined;
+        });
+      }
+      expect(reply?.status).toBe(200);
+      await waitFor('the accepted log line', async () => out.includes('webhook accepted'), 10_000);
+      const msgs = records(out).map((r) => r.msg);
+      const up = msgs.indexOf('lestrade serve started');
+      expect(up).toBeGreaterThanOrEqual(0);
+      expect(msgs.indexOf('webhook accepted')).toBeGreaterThan(up);
+      expect((records(out)[up]!.toolsets as Record<string, string>).slow).toBe('enabled: 1 tools');
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 

@@ -67,7 +67,7 @@ describe('lestrade worker HTTP', () => {
         await fetch(`${web.base}/metrics`, { headers: { authorization: 'Bearer scrape-me' } })
       ).text();
       expect(sample(webText, 'lestrade_investigations_total', { outcome: 'completed' })).toBeNull();
-      expect(worker.logs.find((l) => String(l.msg).startsWith('lestrade worker started'))?.msg).toContain(
+      expect(worker.logs.find((l) => l.msg === 'lestrade worker started')?.listening).toBe(
         `http://127.0.0.1:${worker.workerPort} /healthz, /readyz and /metrics only (LESTRADE_WORKER_PORT, HOST)`,
       );
     } finally {
