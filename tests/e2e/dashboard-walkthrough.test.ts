@@ -69,6 +69,8 @@ beforeAll(async () => {
     join(toolsetsDir, 'deploys.yaml'),
     'name: deploys\ndescription: recent deploys\ntools: [ { name: deploys, description: d, command: [echo, none] } ]\n',
   );
+  // One that fails to load: its reason quotes the file.
+  writeFileSync(join(toolsetsDir, 'broken.yaml'), 'name: broken\ndescription: d\n');
   const config = join(toolsetsDir, '..', `${toolsetsDir.split('/').at(-1)}.yaml`);
   writeFileSync(config, `toolsets: { dirs: [${JSON.stringify(toolsetsDir)}] }\n`);
   svc = await startTestService(redis.url, {
@@ -176,6 +178,12 @@ describe('the walkthrough ends on the investigation page', { timeout: 90_000 }, 
     expect(text).not.toContain(BUILTIN_YAML_DIR);
     expect(text).not.toContain(toolsetsDir);
     expect(text).not.toMatch(/\/(tmp|root|home|usr|opt|work)\//);
+    expect(text).toContain('broken.yaml (toolsets.dirs)');
+    expect(text).toMatch(/broken\.yaml: tools:/);
+    // /readyz says the same, without the path either.
+    const ready = JSON.stringify((await getJson(`${svc.base}/readyz`)).body);
+    expect(ready).toMatch(/"broken":"failed: broken\.yaml: tools:/);
+    expect(ready).not.toContain(toolsetsDir);
     // kubectl finding no cluster is said as that, not as a refused port.
     const kubernetes = (await page.textContent('tr:has(code:text-is("kubernetes"))'))!;
     if (kubernetes.includes('disabled') && kubernetes.includes('localhost:8080'))
