@@ -34,10 +34,8 @@ export function loadYamlToolset(path: string, env: Env = process.env): Toolset {
     enabled: def.enabled,
     prerequisites: def.prerequisites.map((p): Prerequisite => {
       if (p.env) return { kind: 'env', vars: p.env };
-      if (p.command) {
-        const explain = p.explain ? { explain: p.explain } : {};
-        return { kind: 'command', argv: p.command, timeoutMs: (p.timeoutSeconds ?? 10) * 1000, ...explain };
-      }
+      if (p.command)
+        return { kind: 'command', argv: p.command, timeoutMs: (p.timeoutSeconds ?? 10) * 1000, explain: p.explain };
       return { kind: 'http', url: p.http!, headers: p.headers, timeoutMs: (p.timeoutSeconds ?? 5) * 1000 };
     }),
     tools: def.tools.map((t) => buildTool(t, env)),

@@ -141,6 +141,13 @@ tools: [ { name: t, description: d, command: [echo] } ]
       'name: p\ndescription: d\nprerequisites: [ { env: [A], explain: [ { match: x, say: y } ] } ]\ntools: [ { name: t, description: d, command: [echo] } ]\n',
     );
     expect(() => loadYamlToolset(path)).toThrow('prerequisites.0: explain is for a command prerequisite');
+    for (const entry of ['{ match: "", say: y }', '{ match: x, say: "" }', '{ match: x, say: y, when: z }']) {
+      writeFileSync(
+        path,
+        `name: p\ndescription: d\nprerequisites: [ { command: [x], explain: [ ${entry} ] } ]\ntools: [ { name: t, description: d, command: [echo] } ]\n`,
+      );
+      expect(() => loadYamlToolset(path)).toThrow(/^.*prerequisites\.0\.explain\.0/);
+    }
   });
 });
 
