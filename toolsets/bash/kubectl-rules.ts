@@ -52,14 +52,37 @@ const SUBCOMMANDS: Record<string, { read: string[]; why: string }> = {
 };
 
 const READS_FILE = 'reads a file on the Lestrade host';
-const CREDENTIALS = 'uses other credentials';
-const SERVER = 'talks to another API server';
 const WRITES = 'writes a file';
+/**
+ * The cluster and the identity are Lestrade's choice, not the model's: the sandbox's kubeconfig,
+ * written by Lestrade, holds one context (sandbox-kubeconfig.ts), and every option that would pick
+ * another one, another server or other credentials is refused.
+ */
+const PINNED =
+  'picks the identity or the cluster, and Lestrade pins the identity and the cluster (the sandbox kubeconfig holds one context: toolsets.bash.kubeContext)';
+const IDENTITY = [
+  '--context',
+  '--cluster',
+  '--user',
+  '--kubeconfig',
+  '--token',
+  '--server',
+  '-s',
+  '--as',
+  '--as-group',
+  '--as-uid',
+  '--certificate-authority',
+  '--client-certificate',
+  '--client-key',
+  '--username',
+  '--password',
+  '--insecure-skip-tls-verify',
+  '--tls-server-name',
+];
 
 /**
- * Everything that picks the cluster, the identity or a file is for a human: the kubeconfig Lestrade
- * runs with decides which cluster and which account, and --kubeconfig, certificates and keys are
- * files kubectl reads (and quotes in its errors).
+ * The identity and the cluster are pinned (above); --kuberc, -f, -k and templates are files
+ * kubectl reads (and quotes in its errors), for a human.
  */
 const SPEC: OptionSpec = {
   flags: [
@@ -119,6 +142,7 @@ const SPEC: OptionSpec = {
     '--template',
     '--filename',
     '--kustomize',
+    '--raw',
     'k',
     '--profile',
     '--profile-output',
@@ -126,6 +150,7 @@ const SPEC: OptionSpec = {
     '--log-dir',
   ],
   denied: {
+    ...Object.fromEntries(IDENTITY.map((name) => [name, PINNED])),
     '-w': 'watches and never ends',
     '--watch': 'watches and never ends',
     '--watch-only': 'watches and never ends',
@@ -137,22 +162,8 @@ const SPEC: OptionSpec = {
     '--log-dir': WRITES,
   },
   ask: {
-    '--as': 'impersonates another user',
-    '--as-group': 'impersonates a group',
-    '--as-uid': 'impersonates another user',
-    '--token': CREDENTIALS,
-    '--username': CREDENTIALS,
-    '--password': CREDENTIALS,
     '--raw': 'reads any API path (Secrets included)',
-    '-s': SERVER,
-    '--server': SERVER,
-    '--tls-server-name': SERVER,
-    '--insecure-skip-tls-verify': 'talks to an API server it does not verify',
-    '--kubeconfig': `picks another kubeconfig (${READS_FILE})`,
     '--kuberc': READS_FILE,
-    '--certificate-authority': READS_FILE,
-    '--client-certificate': READS_FILE,
-    '--client-key': READS_FILE,
     '--filename': READS_FILE,
     '-k': READS_FILE,
     '--kustomize': READS_FILE,

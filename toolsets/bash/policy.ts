@@ -12,9 +12,13 @@ export interface BashPolicyConfig {
   allow: string[];
   /** Command prefixes always refused. */
   deny: string[];
-  /** Hosts (host or host:port) that curl may GET from without asking. */
+  /** Hosts (host:port, or host for ports 80 and 443) that curl may GET from; the egress proxy reaches nothing else. */
   curlHosts: string[];
+  /** The most stages one line may have (each is a process in its own sandbox); 8 when not said. */
+  maxStages?: number;
 }
+
+export const DEFAULT_MAX_STAGES = 8;
 
 /** Commands that change or destroy things, run other programs, or open shells: refused, whatever the arguments. */
 const DANGEROUS: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
@@ -99,6 +103,14 @@ export async function checkCommand(
   if (odd) return { verdict: deny(odd), stages: [] };
   const parsed = await parseCommand(text);
   if (!parsed.ok) return { verdict: deny(parsed.reason), stages: [] };
+  const max = cfg.maxStages ?? DEFAULT_MAX_STAGES;
+  if (parsed.stages.length > max)
+    return {
+      verdict: deny(
+        `a pipeline of ${parsed.stages.length} stages is more than toolsets.bash.maxStages (${max}): narrow it to ${max} stages or fewer, or raise toolsets.bash.maxStages`,
+      ),
+      stages: [],
+    };
   return { verdict: strictest(parsed.stages.map((argv) => checkStage(argv, cfg))), stages: parsed.stages };
 }
 

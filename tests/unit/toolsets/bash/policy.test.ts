@@ -74,6 +74,10 @@ describe('bash policy: refused, with the reason', () => {
     ['curl -d x=1 http://prometheus:9090/', /sends data/],
     ['curl -o /tmp/x http://prometheus:9090/', /writes a file/],
     ['curl file:///etc/passwd', /only http and https/],
+    [
+      'curl http://evil.example.com/x',
+      /evil\.example\.com:80, which is not in toolsets\.bash\.curlHosts: add "evil\.example\.com:80"/,
+    ],
     ['awk \'BEGIN{system("rm -rf /")}\'', /system\(\) runs commands/],
     ['kubectl get pods | awk \'{print > "/tmp/x"}\'', /print > writes files/],
     ['kubectl get pods | awk \'{print | "sh"}\'', /pipes \(\|\) run commands/],
@@ -87,6 +91,7 @@ describe('bash policy: refused, with the reason', () => {
     ['uniq - /tmp/x', /uniq writes its second argument/],
     ['tail -f /var/log/syslog', /never ends/],
     ['kubectl get nodes', /configured deny prefix "kubectl get nodes"/],
+    ['kubectl get pods --as=system:admin', /Lestrade pins the identity/],
     ['kubectl get pods "unterminated', /not valid shell syntax/],
     // bash reads one word ("--"), the grammar two ("-", "-"): an approver would read it as bash does.
     ["awk '-'\\- '{print}' /etc/passwd", /words written together/],
@@ -123,7 +128,6 @@ describe('bash policy: a human decides the rest', () => {
   it.each([
     ['kubectl get secrets -n prod', /Secrets reveals credentials/],
     ['kubectl get pods,secret/db -n prod', /Secrets/],
-    ['kubectl get pods --as=system:admin', /impersonates/],
     ['kubectl get --raw /api/v1/namespaces/prod/secrets', /reads any API path/],
     ['kubectl frobnicate', /kubectl frobnicate is not on the read-only list/],
     ['cat /etc/hosts', /cat is not on the read-only list/],
@@ -131,7 +135,6 @@ describe('bash policy: a human decides the rest', () => {
     ['grep -r password /etc', /-r: reads files/],
     ['head -n 5 /proc/self/environ', /reads files/],
     ['jq . /etc/hosts.json', /jq with 1 more argument/],
-    ['curl http://evil.example.com/x', /evil\.example\.com, which is not in toolsets\.bash\.curlHosts/],
     ['grep --frobnicate x', /option --frobnicate is not on the read-only list/],
   ])('asks for %j', async (command, reason) => {
     const v = await verdict(command);
@@ -148,6 +151,31 @@ describe('bash policy: a human decides the rest', () => {
     expect(await decision('kubectl rollout-plugin status')).toBe('allow');
     const withDelete = { ...cfg, allow: ['kubectl delete'] };
     expect((await checkCommand('kubectl delete pod x', withDelete)).verdict.decision).toBe('deny');
+  });
+});
+
+/** issue 30, defect 7: 150 stages of `tr a b |` started 150 sandboxes; a line now has a handful at most. */
+describe('bash policy: a cap on pipeline stages', () => {
+  const line = (n: number) => Array.from({ length: n }, () => 'tr a b').join(' | ');
+
+  it('allows up to toolsets.bash.maxStages stages (8 by default) and refuses more, naming the key', async () => {
+    expect(await decision(line(8))).toBe('allow');
+    for (const n of [9, 150]) {
+      const v = await verdict(line(n));
+      expect(v.decision).toBe('deny');
+      expect((v as { reason: string }).reason).toBe(
+        `a pipeline of ${n} stages is more than toolsets.bash.maxStages (8): narrow it to 8 stages or fewer, or raise toolsets.bash.maxStages`,
+      );
+    }
+  });
+
+  it('takes the configured cap', async () => {
+    const two = { ...cfg, maxStages: 2 };
+    expect((await checkCommand(line(2), two)).verdict.decision).toBe('allow');
+    expect((await checkCommand(line(3), two)).verdict).toMatchObject({
+      decision: 'deny',
+      reason: expect.stringMatching(/of 3 stages is more than toolsets.bash.maxStages \(2\)/),
+    });
   });
 });
 
