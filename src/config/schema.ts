@@ -267,7 +267,14 @@ const baseShape = {
         .strictObject({
           allow: z.array(z.string().min(1)).default([]),
           deny: z.array(z.string().min(1)).default([]),
+          /** host:port pairs (a bare host: ports 80 and 443) curl may GET from: the egress proxy reaches nothing else. */
           curlHosts: z.array(z.string().min(1)).default([]),
+          /** The most pipeline stages one line may have; each stage is a process in its own sandbox. */
+          maxStages: z.int().min(1).max(64).default(8),
+          /** Sandboxes running at once in this process, across every run (at least maxStages). */
+          maxSandboxes: z.int().min(1).max(1024).default(16),
+          /** The kubeconfig context kubectl is pinned to, the only one its sandbox sees; the current context when not said. */
+          kubeContext: z.string().min(1).optional(),
           timeoutMs: z.int().positive().default(30_000),
           maxOutputBytes: z.int().positive().default(1_048_576),
           env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),

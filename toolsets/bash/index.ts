@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { paramsKey } from '../../src/tools/call-key.js';
 import { runPipeline } from '../../src/tools/run-pipeline.js';
 import type { Tool, ToolOutput, Toolset } from '../../src/tools/types.js';
-import { checkCommand, type BashPolicyConfig } from './policy.js';
-import { createSandbox, type SandboxMode } from './sandbox.js';
+import { parseCurlHosts } from './destinations.js';
+import { checkCommand, DEFAULT_MAX_STAGES, type BashPolicyConfig } from './policy.js';
+import { createSandbox, type Sandbox, type SandboxMode } from './sandbox.js';
+import { processSandboxSlots, type SandboxSlots } from './sandbox-slots.js';
 
 export interface BashToolsetConfig extends BashPolicyConfig {
   timeoutMs: number;
@@ -13,7 +15,13 @@ export interface BashToolsetConfig extends BashPolicyConfig {
   /** Where commands run (see sandbox.ts); "none" only when said explicitly. */
   sandbox?: SandboxMode;
   readOnlyPaths?: string[];
+  /** Sandboxes (stages) running at once in this process, across all runs; 16 when not said. */
+  maxSandboxes?: number;
+  /** The kubeconfig context kubectl is pinned to (the only one its sandbox sees); the current one when not said. */
+  kubeContext?: string;
 }
+
+export const DEFAULT_MAX_SANDBOXES = 16;
 
 const DESCRIPTION = [
   'Run one read-only shell command or a pipeline of them (a | b | c), e.g. `kubectl get pods -n prod | grep -v Running`.',
@@ -31,12 +39,20 @@ const INSTRUCTIONS = [
 
 /** The bash toolset: off unless switched on (toolsets.settings.bash.enabled). */
 export function createBashToolset(cfg: BashToolsetConfig): Toolset {
-  const policy: BashPolicyConfig = { allow: cfg.allow, deny: cfg.deny, curlHosts: cfg.curlHosts };
+  const policy: BashPolicyConfig = {
+    allow: cfg.allow,
+    deny: cfg.deny,
+    curlHosts: cfg.curlHosts,
+    maxStages: cfg.maxStages,
+  };
   const sandbox = createSandbox({
     mode: cfg.sandbox ?? 'bubblewrap',
     readOnlyPaths: cfg.readOnlyPaths ?? [],
     env: cfg.env,
+    curlHosts: cfg.curlHosts,
+    kubeContext: cfg.kubeContext,
   });
+  const slots = processSandboxSlots(cfg.maxSandboxes ?? DEFAULT_MAX_SANDBOXES);
   const tool: Tool = {
     name: 'bash',
     description: DESCRIPTION,
@@ -54,24 +70,7 @@ export function createBashToolset(cfg: BashToolsetConfig): Toolset {
       if (verdict.decision === 'ask' && !(ctx.approved && ctx.approvedCall === paramsKey('bash', params))) {
         return { status: 'error', error: `refused: needs a human's approval (${verdict.reason})` };
       }
-      const out = await runPipeline(
-        stages.map((argv) => sandbox.wrap(argv)),
-        {
-          signal: ctx.signal,
-          timeoutMs: cfg.timeoutMs,
-          maxBytes: cfg.maxOutputBytes,
-          env: sandbox.env,
-        },
-      );
-      const text = out.truncated ? `${out.stdout}\n…[output capped at ${cfg.maxOutputBytes} bytes]` : out.stdout;
-      if (out.exitCode !== 0 && !out.truncated)
-        return {
-          status: 'error',
-          error: `exit ${out.exitCode ?? '(stopped)'}: ${(out.stderr || out.stdout).trim().slice(0, 2000)}`,
-        };
-      return text.trim() === ''
-        ? { status: 'no_data', message: out.stderr.trim() || 'no output' }
-        : { status: 'success', data: text };
+      return runStages(stages, verdict.decision === 'ask', { sandbox, slots, cfg, signal: ctx.signal });
     },
   };
   return {
@@ -81,7 +80,58 @@ export function createBashToolset(cfg: BashToolsetConfig): Toolset {
     origin: 'builtin',
     enabled: false,
     // Without its sandbox the toolset does not start (state "failed", with the fix), unless sandbox: none is said.
-    prerequisites: [{ kind: 'check', run: () => sandbox.check(), failed: true }],
+    prerequisites: [{ kind: 'check', run: async () => checkConfig(cfg) ?? (await sandbox.check()), failed: true }],
     tools: [tool],
   };
+}
+
+interface RunDeps {
+  sandbox: Sandbox;
+  slots: SandboxSlots;
+  cfg: BashToolsetConfig;
+  signal: AbortSignal;
+}
+
+/** One line: slots for its stages (waiting for them), its sandbox run (egress proxies, kubeconfig), the pipeline. */
+async function runStages(stages: string[][], approved: boolean, d: RunDeps): Promise<ToolOutput> {
+  const release = await d.slots.acquire(stages.length, d.signal);
+  try {
+    const run = await d.sandbox.open({ programs: stages.map((argv) => argv[0]!), approved });
+    if ('error' in run) return { status: 'error', error: run.error };
+    try {
+      const out = await runPipeline(
+        stages.map((argv) => run.wrap(argv)),
+        { signal: d.signal, timeoutMs: d.cfg.timeoutMs, maxBytes: d.cfg.maxOutputBytes, env: run.env },
+      );
+      return outputOf(out, d.cfg.maxOutputBytes);
+    } finally {
+      await run.close();
+    }
+  } finally {
+    release();
+  }
+}
+
+function outputOf(out: Awaited<ReturnType<typeof runPipeline>>, maxOutputBytes: number): ToolOutput {
+  const text = out.truncated ? `${out.stdout}\n…[output capped at ${maxOutputBytes} bytes]` : out.stdout;
+  if (out.exitCode !== 0 && !out.truncated)
+    return {
+      status: 'error',
+      error: `exit ${out.exitCode ?? '(stopped)'}: ${(out.stderr || out.stdout).trim().slice(0, 2000)}`,
+    };
+  return text.trim() === ''
+    ? { status: 'no_data', message: out.stderr.trim() || 'no output' }
+    : { status: 'success', data: text };
+}
+
+/** The toolset's own settings, checked together: null when they hold, else what to change. */
+function checkConfig(cfg: BashToolsetConfig): string | null {
+  const { invalid } = parseCurlHosts(cfg.curlHosts);
+  if (invalid.length)
+    return `toolsets.bash.curlHosts: ${JSON.stringify(invalid[0])} is not host:port (or a host name, for ports 80 and 443)`;
+  const maxStages = cfg.maxStages ?? DEFAULT_MAX_STAGES;
+  const maxSandboxes = cfg.maxSandboxes ?? DEFAULT_MAX_SANDBOXES;
+  if (maxStages > maxSandboxes)
+    return `toolsets.bash.maxStages (${maxStages}) is more than toolsets.bash.maxSandboxes (${maxSandboxes}): a line could never run; lower the first or raise the second`;
+  return null;
 }

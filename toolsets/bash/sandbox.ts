@@ -1,6 +1,9 @@
-import { accessSync, constants, existsSync, lstatSync, readlinkSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { runCommand } from '../../src/tools/run-command.js';
+import { SOCAT_FIX } from './egress-bridge.js';
+import { findOnPath, lstatOrNull, readlinkOrNull } from './host-files.js';
+import { openSandboxRun, type SandboxRun, type RunOptions } from './sandbox-run.js';
 
 export type SandboxMode = 'bubblewrap' | 'none';
 
@@ -8,48 +11,42 @@ export interface SandboxConfig {
   mode: SandboxMode;
   /** Host paths bound read-only at the same place (binaries elsewhere, certificates, cloud CLIs' config). */
   readOnlyPaths: string[];
-  /** Environment variables passed in besides the base ones (PATH, locale, KUBECONFIG, in-cluster service). */
+  /** Environment variables passed in besides the base ones (PATH, locale, KUBECONFIG). */
   env: string[];
+  /** The host:port pairs curl's egress proxy reaches (toolsets.bash.curlHosts). */
+  curlHosts?: string[];
+  /** The kubeconfig context kubectl is pinned to; the current one when not said. */
+  kubeContext?: string;
 }
 
-/** Where one command line's stages run: the argv to spawn for a stage, and the environment to spawn it with. */
+/** Where one command line's stages run: a run per line (its egress proxies, its kubeconfig), and the start-up check. */
 export interface Sandbox {
   mode: SandboxMode;
+  /** The argv of a stage with no network at all (no egress), and the environment to spawn it with. */
   wrap(argv: string[]): string[];
   env: NodeJS.ProcessEnv;
+  /** One line's run: network stages get the egress proxy, kubectl its pinned kubeconfig. Close it when done. */
+  open(run: RunOptions): Promise<SandboxRun | { error: string }>;
   /** Null when commands can run here, else why not and the fix. */
   check(): Promise<string | null>;
 }
 
-/** Only these reach the network (kubectl its API server, curl the configured hosts); other stages have none. */
+/** Only these reach the network, through the egress proxy (kubectl its API server, curl the configured hosts). */
 export const NETWORK_PROGRAMS = new Set(['kubectl', 'curl']);
 
-const BASE_ENV = [
-  'PATH',
-  'LANG',
-  'LC_ALL',
-  'LC_CTYPE',
-  'TZ',
-  'USER',
-  'KUBERNETES_SERVICE_HOST',
-  'KUBERNETES_SERVICE_PORT',
-];
-const SCRATCH = '/tmp';
+const BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'USER'];
+export const SCRATCH = '/tmp';
 
 /**
- * What the tools need of /etc: name resolution, CA certificates, the loader cache, alternatives (awk),
- * time zones. No passwd, shadow or keys.
+ * What the tools need of /etc: CA certificates, the loader cache, alternatives (awk), time zones.
+ * No passwd, shadow or keys; no resolv.conf or hosts either: names are resolved by the egress proxy.
  */
 const ETC = [
   '/etc/alternatives',
   '/etc/ld.so.cache',
   '/etc/ld.so.conf',
   '/etc/ld.so.conf.d',
-  '/etc/resolv.conf',
-  '/etc/hosts',
   '/etc/nsswitch.conf',
-  '/etc/host.conf',
-  '/etc/gai.conf',
   '/etc/services',
   '/etc/protocols',
   '/etc/ssl/certs',
@@ -60,8 +57,6 @@ const ETC = [
   '/etc/localtime',
   '/etc/timezone',
 ];
-/** A pod's service account (in-cluster kubectl): the token the tools are meant to use. */
-const IN_CLUSTER = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 const NONE = 'set toolsets.bash.sandbox: none (LESTRADE_BASH_SANDBOX=none)';
 const FIX = `install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap), or ${NONE} to run commands without it`;
@@ -71,39 +66,55 @@ const NO_NAMESPACES =
 
 /**
  * The OS boundary under the bash policy: each stage of an allowed (or approved) line runs in its
- * own bubblewrap sandbox: new user, pid, ipc, uts, cgroup and network namespaces (the network
- * shared only with kubectl and curl), a private /proc (so /proc/1 is the sandbox's own), /usr and
- * the few /etc files the tools need read-only, the kubeconfig and configured paths read-only, a
- * fresh tmpfs at /tmp as the only writable place (and HOME), and an environment holding only what
- * the tools need. bwrap itself is started with that same environment: in the pid namespace it is
- * /proc/1, so its environment is what /proc/1/environ shows.
+ * own bubblewrap sandbox: new user, pid, ipc, uts, cgroup and network namespaces (no stage shares
+ * the host's network: curl and kubectl reach out only through Lestrade's egress proxy, see
+ * sandbox-run.ts), a private /proc, /usr and the few /etc files the tools need read-only, the
+ * configured paths read-only, a fresh tmpfs at /tmp as the only writable place (and HOME), and an
+ * environment holding only what the tools need. bwrap itself is started with that same environment:
+ * in the pid namespace it is /proc/1, so its environment is what /proc/1/environ shows.
  */
 export function createSandbox(cfg: SandboxConfig, hostEnv: NodeJS.ProcessEnv = process.env): Sandbox {
-  const kube = kubeconfigFiles(hostEnv);
-  const env = sandboxEnv(cfg, hostEnv, kube);
-  if (cfg.mode === 'none') {
-    const plain = { ...env, HOME: hostEnv.HOME, TMPDIR: hostEnv.TMPDIR };
-    return { mode: 'none', wrap: (argv) => argv, env: dropUndefined(plain), check: async () => null };
-  }
-  const bwrap = findOnPath('bwrap', hostEnv.PATH ?? '');
-  const setenv = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v!]);
-  const common = [...mounts(cfg, kube), '--clearenv', ...setenv, '--chdir', SCRATCH];
-  const wrap = (argv: string[]) => [
+  const env = sandboxEnv(cfg, hostEnv);
+  const bwrap = cfg.mode === 'none' ? null : findOnPath('bwrap', hostEnv.PATH ?? '');
+  const socat = cfg.mode === 'none' ? null : findOnPath('socat', hostEnv.PATH ?? '');
+  const stage = (argv: string[], extra: string[] = [], stageEnv: Record<string, string> = {}) => [
     bwrap ?? 'bwrap',
     '--unshare-all',
-    ...(NETWORK_PROGRAMS.has(argv[0]!) ? ['--share-net'] : []),
     '--die-with-parent',
     '--new-session',
-    ...common,
+    ...mounts(cfg),
+    ...extra,
+    '--remount-ro',
+    '/',
+    '--clearenv',
+    ...Object.entries({ ...env, ...stageEnv }).flatMap(([k, v]) => ['--setenv', k, v!]),
+    '--chdir',
+    SCRATCH,
     '--',
     ...argv,
   ];
-  return { mode: 'bubblewrap', wrap, env, check: () => checkBubblewrap(bwrap, cfg, wrap(['true']), env) };
+  const wrap = cfg.mode === 'none' ? (argv: string[]) => argv : (argv: string[]) => stage(argv);
+  const plainEnv = cfg.mode === 'none' ? dropUndefined({ ...env, HOME: hostEnv.HOME, TMPDIR: hostEnv.TMPDIR }) : env;
+  return {
+    mode: cfg.mode,
+    wrap,
+    env: plainEnv,
+    open: (run) => openSandboxRun({ cfg, hostEnv, env: plainEnv, socat, stage }, run),
+    check: () =>
+      cfg.mode === 'none' ? Promise.resolve(null) : checkBubblewrap(bwrap, socat, cfg, stage(['true']), env),
+  };
 }
 
 /** Runs `true` in the sandbox as configured: null when it ran, else why not and the fix. */
-async function checkBubblewrap(bwrap: string | null, cfg: SandboxConfig, probe: string[], env: NodeJS.ProcessEnv) {
+async function checkBubblewrap(
+  bwrap: string | null,
+  socat: string | null,
+  cfg: SandboxConfig,
+  probe: string[],
+  env: NodeJS.ProcessEnv,
+) {
   if (!bwrap) return `bwrap (bubblewrap) is not installed: ${FIX}`;
+  if (!socat) return `socat is not installed: ${SOCAT_FIX}`;
   const missing = cfg.readOnlyPaths.find((p) => !isAbsolute(p) || !existsSync(p));
   if (missing) return `toolsets.bash.readOnlyPaths: ${JSON.stringify(missing)} is not an absolute path that exists`;
   const out = await runCommand(probe, { timeoutMs: 10_000, maxBytes: 4096, env }).catch((e: Error) => ({
@@ -116,30 +127,21 @@ async function checkBubblewrap(bwrap: string | null, cfg: SandboxConfig, probe: 
   return `bubblewrap cannot create its namespaces here (${why || `exit ${out.exitCode}`}): ${NO_NAMESPACES}`;
 }
 
-function mounts(cfg: SandboxConfig, kube: string[]): string[] {
+function mounts(cfg: SandboxConfig): string[] {
   const args = ['--ro-bind', '/usr', '/usr'];
   for (const dir of ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
     const stat = lstatOrNull(dir);
-    if (stat?.isSymbolicLink()) args.push('--symlink', readlinkSync(dir), dir);
+    const link = stat?.isSymbolicLink() ? readlinkOrNull(dir) : null;
+    if (link) args.push('--symlink', link, dir);
     else if (stat?.isDirectory()) args.push('--ro-bind', dir, dir);
   }
   for (const path of ETC) args.push('--ro-bind-try', path, path);
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', SCRATCH);
-  for (const path of [...kube, IN_CLUSTER, ...cfg.readOnlyPaths]) args.push('--ro-bind-try', path, path);
-  // The root itself (a tmpfs bwrap made) read-only too: /tmp is the one writable place.
-  args.push('--remount-ro', '/');
+  for (const path of cfg.readOnlyPaths) args.push('--ro-bind-try', path, path);
   return args;
 }
 
-/** The kubeconfig files kubectl would read: $KUBECONFIG's list, else ~/.kube/config. */
-function kubeconfigFiles(hostEnv: NodeJS.ProcessEnv): string[] {
-  let list: string[] = [];
-  if (hostEnv.KUBECONFIG) list = hostEnv.KUBECONFIG.split(delimiter);
-  else if (hostEnv.HOME) list = [join(hostEnv.HOME, '.kube', 'config')];
-  return list.filter((p) => p !== '' && isAbsolute(p) && existsSync(p));
-}
-
-function sandboxEnv(cfg: SandboxConfig, hostEnv: NodeJS.ProcessEnv, kube: string[]): NodeJS.ProcessEnv {
+function sandboxEnv(cfg: SandboxConfig, hostEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const names = [...BASE_ENV, ...cfg.env];
   const pairs = names.flatMap((n): Array<[string, string]> => {
     const value = hostEnv[n];
@@ -149,30 +151,7 @@ function sandboxEnv(cfg: SandboxConfig, hostEnv: NodeJS.ProcessEnv, kube: string
   env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
   env.HOME = SCRATCH;
   env.TMPDIR = SCRATCH;
-  if (kube.length) env.KUBECONFIG = kube.join(delimiter);
   return env;
-}
-
-function findOnPath(name: string, path: string): string | null {
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this folder: try the next
-    }
-  }
-  return null;
-}
-
-function lstatOrNull(path: string) {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
 }
 
 function dropUndefined(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

@@ -25,7 +25,8 @@ export interface KubernetesApiDouble {
   kubeconfig: string;
   /** Environment for kubectl: KUBECONFIG and HOME (so the discovery cache is the test's own). */
   env: NodeJS.ProcessEnv;
-  requests: { method: string; path: string; query: string }[];
+  /** Every request, with the Authorization header it carried (the identity kubectl used), if any. */
+  requests: { method: string; path: string; query: string; authorization?: string }[];
   stop(): Promise<void>;
 }
 
@@ -44,7 +45,12 @@ export async function startKubernetesApiDouble(objects: KubeObject[]): Promise<K
   const requests: KubernetesApiDouble['requests'] = [];
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://k8s');
-    requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.search });
+    requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.search,
+      ...(req.headers.authorization !== undefined && { authorization: req.headers.authorization }),
+    });
     const body = req.method === 'GET' ? answer(url, objects) : status(405, 'MethodNotAllowed', 'read-only double');
     res.writeHead((body.code as number | undefined) ?? 200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
