@@ -1,8 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requireBinary } from '../require-binary.js';
 
 /**
  * A Kubernetes API server double on 127.0.0.1, just enough for the real kubectl to read workloads:
@@ -21,6 +24,8 @@ export interface KubeObject {
 
 export interface KubernetesApiDouble {
   url: string;
+  /** With tls: the server's self-signed certificate (PEM), which the kubeconfig trusts; kubectl sends tokens only over TLS. */
+  caPem?: string;
   /** A kubeconfig pointing kubectl at the double (no credentials), and a cache folder of its own. */
   kubeconfig: string;
   /** Environment for kubectl: KUBECONFIG and HOME (so the discovery cache is the test's own). */
@@ -41,9 +46,12 @@ const RESOURCES: Record<string, { plural: string; groupVersion: string; short: s
   ControllerRevision: { plural: 'controllerrevisions', groupVersion: 'apps/v1', short: [] },
 };
 
-export async function startKubernetesApiDouble(objects: KubeObject[]): Promise<KubernetesApiDouble> {
+export async function startKubernetesApiDouble(
+  objects: KubeObject[],
+  opts: { tls?: boolean } = {},
+): Promise<KubernetesApiDouble> {
   const requests: KubernetesApiDouble['requests'] = [];
-  const server: Server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://k8s');
     requests.push({
       method: req.method ?? 'GET',
@@ -54,18 +62,21 @@ export async function startKubernetesApiDouble(objects: KubeObject[]): Promise<K
     const body = req.method === 'GET' ? answer(url, objects) : status(405, 'MethodNotAllowed', 'read-only double');
     res.writeHead((body.code as number | undefined) ?? 200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
-  });
+  };
+  const home = mkdtempSync(join(tmpdir(), 'k8s-double-'));
+  const tls = opts.tls ? selfSigned(home) : undefined;
+  const server: Server = tls ? createTlsServer(tls, handler) : createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
-  const home = mkdtempSync(join(tmpdir(), 'k8s-double-'));
+  const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   const kubeconfig = join(home, 'kubeconfig');
+  const ca = tls ? `, certificate-authority-data: "${Buffer.from(tls.cert).toString('base64')}"` : '';
   writeFileSync(
     kubeconfig,
     [
       'apiVersion: v1',
       'kind: Config',
-      `clusters: [{ name: double, cluster: { server: "${url}" } }]`,
+      `clusters: [{ name: double, cluster: { server: "${url}"${ca} } }]`,
       'users: [{ name: double, user: {} }]',
       'contexts: [{ name: double, context: { cluster: double, user: double } }]',
       'current-context: double',
@@ -73,11 +84,40 @@ export async function startKubernetesApiDouble(objects: KubeObject[]): Promise<K
   );
   return {
     url,
+    ...(tls && { caPem: tls.cert }),
     kubeconfig,
     env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig },
     requests,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A self-signed certificate for 127.0.0.1 (openssl), as a real API server's would be checked. */
+function selfSigned(dir: string): { key: string; cert: string } {
+  execFileSync(
+    requireBinary('openssl'),
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      'key.pem',
+      '-out',
+      'cert.pem',
+    ],
+    { cwd: dir, stdio: 'ignore' },
+  );
+  return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
 }
 
 function answer(url: URL, objects: KubeObject[]): Record<string, unknown> {
