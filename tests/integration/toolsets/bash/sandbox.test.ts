@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { requireBinary } from '../../../helpers/require-binary.js';
  * Defence in depth under the bash policy (issue 16): whatever runs (allowed, approved, or here run
  * directly, past the policy) runs in bubblewrap and cannot reach Lestrade's secrets: no secret in
  * its environment or in /proc/1/environ, Lestrade's process invisible, nothing writable but /tmp,
- * no host files but the tools', and no network unless the program is kubectl or curl.
+ * no host files but the tools', and no network of its own (curl and kubectl go through the egress proxy).
  */
 const SECRETS = {
   OPENAI_API_KEY: 'sk-canary-openai',
@@ -96,25 +96,51 @@ describe('the bubblewrap sandbox, run directly (past the policy)', () => {
     expect(bound.stdout).toBe('host-file-canary');
   });
 
-  it('has no network, except for kubectl and curl', async () => {
-    const awk = await run(['curl', '-s', '--max-time', '5', url]);
-    expect(awk.stdout).toBe('reached');
-    // The same request from a program that is not kubectl or curl (sh running curl): no network at all.
-    const viaSh = await run(['sh', '-c', `curl -sS --max-time 5 ${url} || echo unreachable`]);
-    expect(viaSh.stdout).toMatch(/unreachable/);
-    expect(viaSh.stdout).not.toMatch(/reached$/m);
+  it('has no network of its own, curl included: only a run opens the egress proxy (egress.test.ts)', async () => {
+    const curl = await run(['curl', '-sS', '--max-time', '5', url]);
+    expect(curl.exitCode).not.toBe(0);
+    expect(curl.stdout).not.toMatch(/reached/);
+    const sandbox = createSandbox({ mode: 'bubblewrap', readOnlyPaths: [], env: [], curlHosts: [new URL(url).host] });
+    const opened = await sandbox.open({ programs: ['curl'], approved: false });
+    if ('error' in opened) throw new Error(opened.error);
+    try {
+      const out = await runPipeline([opened.wrap(['curl', '-sS', '--max-time', '5', url])], {
+        timeoutMs: 20_000,
+        maxBytes: 10_000,
+        env: opened.env,
+      });
+      expect(out.stdout).toBe('reached');
+      // The same request from a program that is not curl or kubectl (sh running curl): no network at all.
+      const viaSh = await runPipeline([opened.wrap(['sh', '-c', `curl -sS --max-time 5 ${url} || echo unreachable`])], {
+        timeoutMs: 20_000,
+        maxBytes: 10_000,
+        env: opened.env,
+      });
+      expect(viaSh.stdout).toMatch(/unreachable/);
+    } finally {
+      await opened.close();
+    }
   });
 
-  it('runs the tools: kubectl with the kubeconfig it is given, awk, jq', async () => {
+  it('runs the tools: kubectl with the kubeconfig Lestrade pins, awk, jq', async () => {
     const kc = join(hostDir, 'kubeconfig');
     writeFileSync(
       kc,
-      'apiVersion: v1\nkind: Config\ncurrent-context: sandboxed\ncontexts: [{name: sandboxed, context: {cluster: c}}]\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\n',
+      'apiVersion: v1\nkind: Config\ncurrent-context: sandboxed\ncontexts: [{name: sandboxed, context: {cluster: c}}, {name: other, context: {cluster: c}}]\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\n',
     );
     const saved = process.env.KUBECONFIG;
     process.env.KUBECONFIG = kc;
     try {
-      expect((await run(['kubectl', 'config', 'current-context'])).stdout).toBe('sandboxed\n');
+      const sandbox = createSandbox({ mode: 'bubblewrap', readOnlyPaths: [], env: [] });
+      const opened = await sandbox.open({ programs: ['kubectl'], approved: false });
+      if ('error' in opened) throw new Error(opened.error);
+      try {
+        const argv = ['kubectl', 'config', 'get-contexts', '-o', 'name'];
+        const out = await runPipeline([opened.wrap(argv)], { timeoutMs: 20_000, maxBytes: 10_000, env: opened.env });
+        expect(out.stdout).toBe('sandboxed\n');
+      } finally {
+        await opened.close();
+      }
     } finally {
       if (saved === undefined) delete process.env.KUBECONFIG;
       else process.env.KUBECONFIG = saved;
@@ -185,6 +211,15 @@ describe('the bash tool in its sandbox', () => {
     } finally {
       process.env.PATH = path;
     }
+  });
+
+  it('fails, with the fix, when socat (the bridge to the egress proxy) is missing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lestrade-no-socat-'));
+    symlinkSync(requireBinary('bwrap'), join(dir, 'bwrap'));
+    const sandbox = createSandbox({ mode: 'bubblewrap', readOnlyPaths: [], env: [] }, { PATH: dir });
+    expect(await sandbox.check()).toMatch(
+      /^socat is not installed: install socat \(Debian\/Ubuntu: apt-get install socat\).*toolsets\.bash\.sandbox: none/,
+    );
   });
 
   it('fails, with why, when bubblewrap cannot create its namespaces', async () => {
