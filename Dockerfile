@@ -18,8 +18,9 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 # kubectl is optional: mount one (and a kubeconfig) to enable the kubernetes toolset.
 # bubblewrap: the bash toolset runs each command in a bwrap sandbox (docs/bash-toolset.md); the
-# container then needs user namespaces allowed, or toolsets.bash.sandbox: none.
-RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap && rm -rf /var/lib/apt/lists/*
+# container then needs user namespaces allowed, or toolsets.bash.sandbox: none. socat carries a
+# sandbox's connections to Lestrade's egress proxy, its only way out to the network.
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap socat && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist

@@ -4,7 +4,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 . scripts/ensure-deps.sh
-ensure_debian_packages redis-server:redis-server redis-tools:redis-cli openssl:openssl prometheus:prometheus prometheus-alertmanager:prometheus-alertmanager bubblewrap:bwrap jq:jq chromium:chromium
+ensure_debian_packages redis-server:redis-server redis-tools:redis-cli openssl:openssl prometheus:prometheus prometheus-alertmanager:prometheus-alertmanager bubblewrap:bwrap socat:socat jq:jq chromium:chromium
 ensure_npm_deps
 echo "lestrade: type-checking" >&2
 npx tsc -p tsconfig.json --noEmit

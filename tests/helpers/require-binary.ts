@@ -8,6 +8,7 @@ const HINTS: Record<string, string> = {
   'redis-cli': 'apt-get install -y redis-tools',
   openssl: 'apt-get install -y openssl',
   bwrap: 'apt-get install -y bubblewrap',
+  socat: 'apt-get install -y socat',
   jq: 'apt-get install -y jq',
   amtool: 'apt-get install -y prometheus-alertmanager',
   kubectl: 'kubectl from the Kubernetes apt repository (https://kubernetes.io/docs/tasks/tools/install-kubectl-linux/)',
