@@ -47,6 +47,7 @@ async function whatCurlAsks(argv: string[]) {
     https_proxy: proxy,
     HTTPS_PROXY: proxy,
   };
+  // curl exits non-zero for a refused CONNECT or a URL it cannot parse: what it asked for is the result, not its exit.
   await promisify(execFile)(argv[0]!, [...argv.slice(1), '--max-time', '3'], { env }).catch(() => undefined);
   return asked.map((a) => ({ method: a.method, dest: destinationOf(a) }));
 }

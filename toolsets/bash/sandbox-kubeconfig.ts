@@ -89,8 +89,8 @@ function serverOf(cluster: Record<string, unknown> | undefined): Destination | n
   if (typeof cluster?.server !== 'string') return null;
   try {
     const url = new URL(cluster.server);
-    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-    return { host: url.hostname.toLowerCase(), port };
+    const defaultPort = url.protocol === 'https:' ? 443 : 80;
+    return { host: url.hostname.toLowerCase(), port: url.port ? Number(url.port) : defaultPort };
   } catch {
     return null;
   }
