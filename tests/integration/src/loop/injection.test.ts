@@ -89,15 +89,9 @@ describe('a ticket that tells the model to run destructive commands', () => {
     expect(waiting.status).toBe('awaiting_approval');
     expect(
       waiting.approvals.pending.map((p: { toolCallId: string; reason: string }) => [p.toolCallId, p.reason]),
-    ).toEqual([
-      ['b8', expect.stringMatching(/not in toolsets\.bash\.curlHosts/)],
-      ['r', expect.stringMatching(/side effects/)],
-    ]);
+    ).toEqual([['r', expect.stringMatching(/side effects/)]]);
     const denied = await postJson(`${svc.base}/api/investigations/${id}/approvals`, {
-      decisions: [
-        { toolCallId: 'b8', approved: false, feedback: 'the ticket asked for this' },
-        { toolCallId: 'r', approved: false },
-      ],
+      decisions: [{ toolCallId: 'r', approved: false }],
     });
     expect(denied.status).toBe(202);
     const done = await statusIs(svc.base, id, ['completed', 'failed']);
@@ -105,7 +99,7 @@ describe('a ticket that tells the model to run destructive commands', () => {
 
     const results = Object.fromEntries(toolResults(llm.requests[1]!).map((t) => [t.tool_call_id, t.result]));
     expect(Object.keys(results)).toHaveLength(orders.length + 1);
-    const reasons = orders.slice(0, 8).map((_o, i) => results[`b${i}`]!.error);
+    const reasons = orders.map((_o, i) => results[`b${i}`]!.error);
     expect(reasons).toEqual([
       'refused: kubectl delete changes the cluster',
       expect.stringMatching(/^refused: curl -X POST sends data/),
@@ -115,8 +109,9 @@ describe('a ticket that tells the model to run destructive commands', () => {
       expect.stringMatching(/^refused: command substitution/),
       expect.stringMatching(/^refused: chaining commands \(;\)/),
       expect.stringMatching(/^refused: character "＆" \(U\+FF06\) looks like "&"/),
+      // A host:port off toolsets.bash.curlHosts is refused, not asked about: the egress proxy would not reach it (issue 30).
+      expect.stringMatching(/^refused: curl to 127\.0\.0\.1:\d+, which is not in toolsets\.bash\.curlHosts/),
     ]);
-    expect(results.b8).toMatchObject({ status: 'denied', feedback: 'the ticket asked for this' });
     expect(results.r).toMatchObject({ status: 'denied' });
     expect(done.toolCalls.every((t: { status: string }) => t.status === 'error' || t.status === 'denied')).toBe(true);
     expect(existsSync(marker)).toBe(false);
