@@ -44,6 +44,21 @@ export async function openSandboxRun(base: RunBase, run: RunOptions): Promise<Sa
     await Promise.all(proxies.map((p) => p.close()));
     rmSync(dir, { recursive: true, force: true });
   };
+  try {
+    return await openIn(dir, proxies, base, run, close);
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+async function openIn(
+  dir: string,
+  proxies: EgressProxy[],
+  base: RunBase,
+  run: RunOptions,
+  close: () => Promise<void>,
+): Promise<SandboxRun | { error: string }> {
   const boxed = base.cfg.mode === 'bubblewrap';
   let kube: { path: string; apiServer: Destination | null } | undefined;
   if (run.programs.includes('kubectl')) {
@@ -65,21 +80,16 @@ export async function openSandboxRun(base: RunBase, run: RunOptions): Promise<Sa
       methods: run.approved ? ('any' as const) : ('read-only' as const),
       configKey: 'toolsets.bash.curlHosts',
     };
-    proxies.push(await startEgressProxy(join(dir, 'curl.sock'), rules));
     sockets.curl = join(dir, 'curl.sock');
+    proxies.push(await startEgressProxy(sockets.curl, rules));
   }
   if (kube) {
     const destinations = kube.apiServer ? [kube.apiServer] : [];
-    const rules = {
-      destinations,
-      methods: 'any' as const,
-      configKey: 'the pinned kubeconfig (toolsets.bash.kubeContext)',
-    };
-    proxies.push(await startEgressProxy(join(dir, 'kubectl.sock'), rules));
+    const configKey = 'the pinned kubeconfig (toolsets.bash.kubeContext)';
     sockets.kubectl = join(dir, 'kubectl.sock');
+    proxies.push(await startEgressProxy(sockets.kubectl, { destinations, methods: 'any', configKey }));
   }
-  const wrap = (argv: string[]) => wrapStage(base, argv, sockets, kube?.path);
-  return { wrap, env: base.env, close };
+  return { wrap: (argv) => wrapStage(base, argv, sockets, kube?.path), env: base.env, close };
 }
 
 function wrapStage(base: RunBase, argv: string[], sockets: Record<string, string>, kubeconfig?: string): string[] {

@@ -31,9 +31,6 @@ export interface Sandbox {
   check(): Promise<string | null>;
 }
 
-/** Only these reach the network, through the egress proxy (kubectl its API server, curl the configured hosts). */
-export const NETWORK_PROGRAMS = new Set(['kubectl', 'curl']);
-
 const BASE_ENV = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'USER'];
 export const SCRATCH = '/tmp';
 

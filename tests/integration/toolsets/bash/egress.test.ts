@@ -132,6 +132,26 @@ describe('the egress boundary, past the policy', () => {
     expect(seen.off).toEqual([]);
   });
 
+  it('matches the name asked for, as configured, and resolves it itself; the address it resolves to is not on the list', async () => {
+    const byName = createSandbox({ mode: 'bubblewrap', readOnlyPaths: [], env: [], curlHosts: [`localhost:${A}`] });
+    const fetchVia = async (target: string) => {
+      const run = await byName.open({ programs: ['curl'], approved: false });
+      if ('error' in run) throw new Error(run.error);
+      try {
+        const out = await runPipeline([run.wrap(['curl', '-sS', '--max-time', '5', target])], {
+          timeoutMs: 20_000,
+          maxBytes: 10_000,
+          env: run.env,
+        });
+        return out.stdout + out.stderr;
+      } finally {
+        await run.close();
+      }
+    };
+    expect(await fetchVia(`http://localhost:${A}/`)).toBe('reached-allowed');
+    expect(await fetchVia(`http://127.0.0.1:${A}/`)).toMatch(/127\.0\.0\.1:\d+ is not an allowed destination/);
+  });
+
   it('gives a program that is not curl or kubectl no network at all, even with the proxy variables', async () => {
     const run = await sandbox().open({ programs: ['sh'], approved: true });
     if ('error' in run) throw new Error(run.error);
@@ -194,7 +214,7 @@ describe('the egress boundary through the bash tool', () => {
         setTimeout(() => {
           now--;
           res.end('slow');
-        }, 400);
+        }, 1500);
       });
       const port = await listen(slow, '127.0.0.1');
       try {
