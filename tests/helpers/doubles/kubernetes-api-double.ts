@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requireBinary } from '../require-binary.js';
+import { selfSigned } from '../self-signed.js';
 
 /**
  * A Kubernetes API server double on 127.0.0.1, just enough for the real kubectl to read workloads:
@@ -90,34 +89,6 @@ export async function startKubernetesApiDouble(
     requests,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** A self-signed certificate for 127.0.0.1 (openssl), as a real API server's would be checked. */
-function selfSigned(dir: string): { key: string; cert: string } {
-  execFileSync(
-    requireBinary('openssl'),
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      'key.pem',
-      '-out',
-      'cert.pem',
-    ],
-    { cwd: dir, stdio: 'ignore' },
-  );
-  return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
 }
 
 function answer(url: URL, objects: KubeObject[]): Record<string, unknown> {

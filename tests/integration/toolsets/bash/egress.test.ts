@@ -1,13 +1,18 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paramsKey } from '../../../../src/tools/call-key.js';
 import { runPipeline } from '../../../../src/tools/run-pipeline.js';
 import { createBashToolset } from '../../../../toolsets/bash/index.js';
 import { createSandbox } from '../../../../toolsets/bash/sandbox.js';
 import { requireBinary } from '../../../helpers/require-binary.js';
+import { selfSigned } from '../../../helpers/self-signed.js';
 
 /**
  * issue 30: what curl reaches is decided by the operating system, not by reading its command line.
@@ -98,6 +103,37 @@ describe('the egress boundary, past the policy', () => {
       const out = await curlInSandbox(args);
       expect(out, args.join(' ')).not.toContain('reached-off');
       expect(seen.off, args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('tunnels HTTPS (CONNECT) to a configured host:port, and to nothing else', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lestrade-egress-tls-'));
+    const tls = selfSigned(dir);
+    const secure = createHttpsServer(tls, (_req, res) => res.end('reached-tls'));
+    const port = await listen(secure, '127.0.0.1');
+    try {
+      const both = createSandbox({
+        mode: 'bubblewrap',
+        readOnlyPaths: [dir],
+        env: [],
+        curlHosts: [`127.0.0.1:${port}`],
+      });
+      const run = await both.open({ programs: ['curl'], approved: false });
+      if ('error' in run) throw new Error(run.error);
+      try {
+        const get = (url: string) =>
+          runPipeline([run.wrap(['curl', '-sS', '--max-time', '5', '--cacert', tls.certFile, url])], {
+            timeoutMs: 20_000,
+            maxBytes: 10_000,
+            env: run.env,
+          });
+        expect((await get(`https://127.0.0.1:${port}/`)).stdout).toBe('reached-tls');
+        expect((await get(`https://127.0.0.1:${A}/`)).stderr).toMatch(/CONNECT tunnel failed, response 403/);
+      } finally {
+        await run.close();
+      }
+    } finally {
+      secure.close();
     }
   });
 

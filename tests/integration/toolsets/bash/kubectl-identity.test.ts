@@ -159,6 +159,27 @@ describe("kubectl's identity, pinned by construction", () => {
     expect(new Set(tokensSeen())).toEqual(new Set(['Bearer admin-file-token']));
   });
 
+  it('pins the kubeconfig with sandbox: none too (no OS boundary there, but still one context)', async () => {
+    k8s.requests.length = 0;
+    const none = createBashToolset({
+      allow: [],
+      deny: [],
+      curlHosts: [],
+      timeoutMs: 20_000,
+      maxOutputBytes: 100_000,
+      env: [],
+      sandbox: 'none',
+    });
+    const command = 'kubectl get pods --context admin';
+    const approved = { ...ctx, approved: true, approvedCall: paramsKey('bash', { command }) };
+    expect(await none.tools[0]!.run({ command }, approved)).toMatchObject({ status: 'error' });
+    expect(await none.tools[0]!.run({ command: 'kubectl config get-contexts -o name' }, ctx)).toEqual({
+      status: 'success',
+      data: 'reader\n',
+    });
+    expect(tokensSeen().filter((t) => t !== 'Bearer reader-token')).toEqual([]);
+  });
+
   it('says what to fix when the configured context does not exist', async () => {
     const out = await toolset('nope').tools[0]!.run({ command: 'kubectl get pods' }, ctx);
     expect(out).toMatchObject({
