@@ -5,7 +5,7 @@ import { parseCurlHosts, type Destination } from './destinations.js';
 import { bridgeArgv, PROXY_ENV, PROXY_URL, SANDBOX_KUBECONFIG, SANDBOX_SOCKET } from './egress-bridge.js';
 import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { IN_CLUSTER, writePinnedKubeconfig } from './sandbox-kubeconfig.js';
-import type { SandboxConfig } from './sandbox.js';
+import type { SandboxConfig } from './sandbox-config.js';
 
 export interface RunOptions {
   /** The program of each stage (argv[0]): a proxy is started only for network programs present. */

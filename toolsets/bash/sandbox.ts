@@ -3,21 +3,10 @@ import { isAbsolute } from 'node:path';
 import { runCommand } from '../../src/tools/run-command.js';
 import { SOCAT_FIX } from './egress-bridge.js';
 import { findOnPath, lstatOrNull, readlinkOrNull } from './host-files.js';
+import type { SandboxConfig, SandboxMode } from './sandbox-config.js';
 import { openSandboxRun, type SandboxRun, type RunOptions } from './sandbox-run.js';
 
-export type SandboxMode = 'bubblewrap' | 'none';
-
-export interface SandboxConfig {
-  mode: SandboxMode;
-  /** Host paths bound read-only at the same place (binaries elsewhere, certificates, cloud CLIs' config). */
-  readOnlyPaths: string[];
-  /** Environment variables passed in besides the base ones (PATH, locale, KUBECONFIG). */
-  env: string[];
-  /** The host:port pairs curl's egress proxy reaches (toolsets.bash.curlHosts). */
-  curlHosts?: string[];
-  /** The kubeconfig context kubectl is pinned to; the current one when not said. */
-  kubeContext?: string;
-}
+export type { SandboxConfig, SandboxMode } from './sandbox-config.js';
 
 /** Where one command line's stages run: a run per line (its egress proxies, its kubeconfig), and the start-up check. */
 export interface Sandbox {
