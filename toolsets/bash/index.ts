@@ -28,6 +28,7 @@ const DESCRIPTION = [
   'Allowed: kubectl get/describe/logs/top/events, grep, head, tail, jq, sort, uniq, wc, cut, tr, awk (no system()), curl GET to known hosts.',
   'Not allowed: ;, &&, ||, &, redirection, $(...), backticks, $VARS, subshells, VAR=x prefixes, newlines; commands that change anything are refused.',
   "Other commands need a human's approval. There is no shell: quotes group words, nothing is expanded.",
+  'A line has a few stages at most; kubectl runs as one fixed context (no --context, --user, --server); curl reaches only the configured host:port pairs.',
 ].join(' ');
 
 const INSTRUCTIONS = [
