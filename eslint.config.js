@@ -29,6 +29,7 @@ export default tseslint.config(
             'vitest.stryker.config.ts',
             'bin/*.js',
             'bench/*.mjs',
+            'tests/helpers/*.mjs',
             'scripts/*.mjs',
             'eslint-rules/*.js',
           ],

@@ -1,18 +1,23 @@
-import { Command, InvalidArgumentError } from 'commander';
-import { apiOptions, type ApiOptions } from './api-client.js';
-import { askCommand } from './ask-command.js';
-import { decideCommand } from './decide-command.js';
-import { listCommand, type ListOptions } from './list-command.js';
-import { rerunCommand } from './rerun-command.js';
-import { showCommand } from './show-command.js';
-import { COLOUR, PLAIN, type Style } from './terminal-markdown.js';
+import type { Command } from 'commander';
+import type { ApiOptions } from './api-client.js';
+import type { ListOptions } from './list-command.js';
+import { positiveInt } from './positive-int.js';
+import type { Style } from './terminal-markdown.js';
 
 const URL_HELP = 'the running service (default: LESTRADE_URL, else http://127.0.0.1:8080)';
 
-/** The commands that talk to a running `lestrade serve` through its API (token from LESTRADE_API_TOKEN). */
+type Api = (url: string | undefined) => Promise<ApiOptions>;
+
+/**
+ * The commands that talk to a running `lestrade serve` through its API (token from LESTRADE_API_TOKEN).
+ * Declared here in full (their help); each action imports its implementation when it runs.
+ */
 export function addRemoteCommands(program: Command, env: NodeJS.ProcessEnv): void {
-  const api = (url: string | undefined) => apiOptions(url, env);
-  const style = (): Style => (process.stdout.isTTY && !env.NO_COLOR ? COLOUR : PLAIN);
+  const api: Api = async (url) => (await import('./api-client.js')).apiOptions(url, env);
+  const style = async (): Promise<Style> => {
+    const { COLOUR, PLAIN } = await import('./terminal-markdown.js');
+    return process.stdout.isTTY && !env.NO_COLOR ? COLOUR : PLAIN;
+  };
 
   program
     .command('list')
@@ -27,7 +32,9 @@ export function addRemoteCommands(program: Command, env: NodeJS.ProcessEnv): voi
     .option('-n, --limit <n>', 'at most n (1-500, default 50)', positiveInt)
     .option('--json', 'print JSON')
     .option('--url <url>', URL_HELP)
-    .action((opts: ListOptions & { url?: string }) => listCommand(api(opts.url), opts, process.stdout));
+    .action(async (opts: ListOptions & { url?: string }) =>
+      (await import('./list-command.js')).listCommand(await api(opts.url), opts, process.stdout),
+    );
 
   program
     .command('show')
@@ -35,9 +42,10 @@ export function addRemoteCommands(program: Command, env: NodeJS.ProcessEnv): voi
     .description('show an investigation: RCA, pending approvals, tool calls, write-backs')
     .option('--json', "print the API's JSON")
     .option('--url <url>', URL_HELP)
-    .action((id: string, opts: { json?: boolean; url?: string }) =>
-      showCommand(api(opts.url), id, Boolean(opts.json), style(), process.stdout),
-    );
+    .action(async (id: string, opts: { json?: boolean; url?: string }) => {
+      const { showCommand } = await import('./show-command.js');
+      await showCommand(await api(opts.url), id, Boolean(opts.json), await style(), process.stdout);
+    });
 
   for (const [name, approved] of [
     ['approve', true],
@@ -50,22 +58,25 @@ export function addRemoteCommands(program: Command, env: NodeJS.ProcessEnv): voi
       .description(`${name} a tool call the investigation is waiting on`)
       .option('--reason <text>', approved ? 'why (recorded)' : 'why not: handed to the model with the denial')
       .option('--url <url>', URL_HELP)
-      .action((id: string, call: string, opts: { reason?: string; url?: string }) =>
-        decideCommand(api(opts.url), id, call, approved, opts.reason, process.stdout),
-      );
+      .action(async (id: string, call: string, opts: { reason?: string; url?: string }) => {
+        const { decideCommand } = await import('./decide-command.js');
+        await decideCommand(await api(opts.url), id, call, approved, opts.reason, process.stdout);
+      });
   }
 
   addRunCommands(program, api, style);
 }
 
 /** `rerun` and `ask`: a completed investigation run again, or asked a follow-up question. */
-function addRunCommands(program: Command, api: (url: string | undefined) => ApiOptions, style: () => Style): void {
+function addRunCommands(program: Command, api: Api, style: () => Promise<Style>): void {
   program
     .command('rerun')
     .argument('<id>', 'a completed, failed or cancelled investigation')
     .description('run an investigation again from its issue; its write-back edits the earlier comment')
     .option('--url <url>', URL_HELP)
-    .action((id: string, opts: { url?: string }) => rerunCommand(api(opts.url), id, process.stdout));
+    .action(async (id: string, opts: { url?: string }) =>
+      (await import('./rerun-command.js')).rerunCommand(await api(opts.url), id, process.stdout),
+    );
 
   program
     .command('ask')
@@ -74,18 +85,13 @@ function addRunCommands(program: Command, api: (url: string | undefined) => ApiO
     .description('ask a follow-up question on a completed investigation and wait for the answer')
     .option('--timeout <seconds>', 'give up waiting after this long (the question is still answered)', positiveInt, 300)
     .option('--url <url>', URL_HELP)
-    .action((id: string, question: string, opts: { timeout: number; url?: string }) =>
-      askCommand(api(opts.url), id, question, {
+    .action(async (id: string, question: string, opts: { timeout: number; url?: string }) => {
+      const { askCommand } = await import('./ask-command.js');
+      await askCommand(await api(opts.url), id, question, {
         timeoutSeconds: opts.timeout,
-        style: style(),
+        style: await style(),
         out: process.stdout,
         progress: process.stderr.isTTY ? process.stderr : null,
-      }),
-    );
-}
-
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
+      });
+    });
 }

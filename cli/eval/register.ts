@@ -1,14 +1,10 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Config } from '../../src/config/schema.js';
-import { redactorFromConfig } from '../../src/config/secrets.js';
-import { loadYamlToolsets } from '../../src/tools/toolset-registry.js';
-import { BUILTIN_YAML_DIR, builtinToolsets } from '../../toolsets/index.js';
-import { apiOptions } from '../api-client.js';
-import { evalCommand, type EvalOptions } from './eval-command.js';
-import { recordCommand } from './record-command.js';
+import { positiveInt } from '../positive-int.js';
+import type { EvalOptions } from './eval-command.js';
 
-/** `lestrade eval [DIR...]` and `lestrade eval record <id> DIR`. */
-export function addEvalCommands(program: Command, env: NodeJS.ProcessEnv, config: () => Config): void {
+/** `lestrade eval [DIR...]` and `lestrade eval record <id> DIR`: declared here, implemented where each action imports it. */
+export function addEvalCommands(program: Command, env: NodeJS.ProcessEnv, config: () => Promise<Config>): void {
   const evalCmd = program
     .command('eval')
     .description('run recorded cases (HolmesGPT format) through the investigation path and score the answers')
@@ -22,7 +18,9 @@ export function addEvalCommands(program: Command, env: NodeJS.ProcessEnv, config
     .option('--json <file>', 'also write every result, with the judge reasoning, as JSON')
     .option('--min-pass <percent>', 'exit 1 when the pass rate is below this (0-100)', percent)
     .action(async (dirs: string[], opts: EvalOptions) => {
-      const code = await evalCommand(dirs, opts, config(), {
+      const cfg = await config();
+      const { evalCommand } = await import('./eval-command.js');
+      const code = await evalCommand(dirs, opts, cfg, {
         out: (s) => process.stdout.write(s),
         progress: process.stderr,
         env,
@@ -36,12 +34,14 @@ export function addEvalCommands(program: Command, env: NodeJS.ProcessEnv, config
     .argument('<dir>', 'the case folder to create')
     .option('--url <url>', 'the running service (default: LESTRADE_URL, else http://127.0.0.1:8080)')
     .action(async (id: string, dir: string, opts: { url?: string }) => {
-      const cfg = config();
-      const yaml = loadYamlToolsets([BUILTIN_YAML_DIR, ...cfg.toolsets.dirs], env);
-      const toolsetOf = new Map(
-        [...builtinToolsets(cfg), ...yaml.toolsets].flatMap((ts) => ts.tools.map((t) => [t.name, ts.name] as const)),
-      );
-      const r = await recordCommand(apiOptions(opts.url, env), id, dir, redactorFromConfig(cfg), toolsetOf);
+      const cfg = await config();
+      const [{ recordCommand }, { apiOptions }, { redactorFromConfig }] = await Promise.all([
+        import('./record-command.js'),
+        import('../api-client.js'),
+        import('../../src/config/secrets.js'),
+      ]);
+      const toolsets = await toolsetOf(cfg, env);
+      const r = await recordCommand(apiOptions(opts.url, env), id, dir, redactorFromConfig(cfg), toolsets);
       process.stdout.write(
         `Recorded ${r.mocks.length} tool output${r.mocks.length === 1 ? '' : 's'} into ${r.folder}` +
           `${r.skipped ? ` (${r.skipped} calls that did not run left out)` : ''}; ` +
@@ -50,10 +50,16 @@ export function addEvalCommands(program: Command, env: NodeJS.ProcessEnv, config
     });
 }
 
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
+/** Which toolset each tool belongs to (the built-in ones and the configured YAML folders'). */
+async function toolsetOf(cfg: Config, env: NodeJS.ProcessEnv): Promise<Map<string, string>> {
+  const [{ loadYamlToolsets }, { BUILTIN_YAML_DIR, builtinToolsets }] = await Promise.all([
+    import('../../src/tools/toolset-registry.js'),
+    import('../../toolsets/index.js'),
+  ]);
+  const yaml = loadYamlToolsets([BUILTIN_YAML_DIR, ...cfg.toolsets.dirs], env);
+  return new Map(
+    [...builtinToolsets(cfg), ...yaml.toolsets].flatMap((ts) => ts.tools.map((t) => [t.name, ts.name] as const)),
+  );
 }
 
 function percent(v: string): number {
