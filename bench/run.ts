@@ -22,6 +22,8 @@ import { startRedis } from '../tests/helpers/redis-server.js';
 import { startScriptedLlm } from '../tests/helpers/scripted-llm.js';
 import { stormCase, type StormCase, type StormResult } from './storm.js';
 import { spliceStorm, stormSection } from './storm-report.js';
+import { cliStart } from './cli-start.js';
+import { cliStartSection, spliceCliStart } from './cli-start-report.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONNECTIONS = 32;
@@ -30,6 +32,8 @@ const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const ONE_ALERT = Math.round(20_000 * SCALE);
 const GROUPS = Math.round(3_000 * SCALE);
 const WARMUP = 2_000;
+/** Runs of each CLI command line (after three warm-up runs). */
+const CLI_RUNS = Math.max(5, Math.round(20 * SCALE));
 /** A checkout to compare with (the intake before this change), or unset. */
 const BEFORE = process.env.BENCH_BEFORE_DIR;
 const BEFORE_LABEL = process.env.BENCH_BEFORE_LABEL ?? 'BENCH_BEFORE_DIR';
@@ -287,8 +291,20 @@ async function stormOnly(): Promise<void> {
   process.stdout.write(section);
 }
 
+/** BENCH_CASES=cli: only the CLI's start-up, spliced into the existing docs/benchmarks.md. */
+async function cliOnly(): Promise<void> {
+  const load1 = os.loadavg();
+  execFileSync(process.execPath, [`${ROOT}scripts/build.mjs`], { stdio: 'inherit' });
+  const cases = await cliStart(CLI_RUNS);
+  const section = cliStartSection(cases, load1, os.loadavg());
+  const file = new URL('../docs/benchmarks.md', import.meta.url);
+  writeFileSync(file, spliceCliStart(readFileSync(file, 'utf8'), section));
+  process.stdout.write(section);
+}
+
 async function main() {
   if (process.env.BENCH_CASES === 'storm') return stormOnly();
+  if (process.env.BENCH_CASES === 'cli') return cliOnly();
   const load1 = os.loadavg();
   execFileSync(process.execPath, [`${ROOT}scripts/build.mjs`], { stdio: 'inherit' });
   const redis = await startRedis();
@@ -297,6 +313,9 @@ async function main() {
   await admin.flushall();
   admin.disconnect();
   const s = await startup(redis.url);
+  const cliLoad = os.loadavg();
+  const cli = await cliStart(CLI_RUNS);
+  const cliSection = cliStartSection(cli, cliLoad, os.loadavg());
   const loop = await loopBench();
   const stormLoad = os.loadavg();
   const storm = await storms(redis.url);
@@ -312,7 +331,7 @@ async function main() {
     warmup: WARMUP,
     beforeLabel: BEFORE_LABEL,
   });
-  const full = spliceStorm(report, stormSection(storm, stormLoad, load2));
+  const full = spliceCliStart(spliceStorm(report, stormSection(storm, stormLoad, load2)), cliSection);
   writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), full);
   process.stdout.write(full);
 }
