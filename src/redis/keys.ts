@@ -40,6 +40,8 @@ export function createKeys(prefix: string = DEFAULT_PREFIX) {
     /** Failed dashboard sign-ins from one client address in the current window. */
     signInFailures: (address: string) => `${P}:signin-failures:${digest(address)}`,
     index: () => `${P}:invs`,
+    /** The same ids in lexical order (all scored 0), for short ids: see store/id-prefix.ts. */
+    idIndex: () => `${P}:invs:ids`,
     dedup: (source: string, identity: string) => `${P}:dedup:${source}:${digest(identity)}`,
     /** The latest investigation of a fingerprint, for resolutions that carry a different identity. */
     latest: (source: string, fingerprint: string) => `${P}:latest:${source}:${digest(fingerprint)}`,

@@ -39,7 +39,7 @@ export async function claimMany(
   if (items.length === 0) return { items: [], undispatched: 0 };
   const keys = keysOf(redis);
   const PLACEHOLDER = keys.placeholder();
-  const keyList: string[] = [keys.index()];
+  const keyList: string[] = [keys.index(), keys.idIndex()];
   const args: Array<string | number> = [
     now.getTime(),
     opts.dedupTtlSeconds,

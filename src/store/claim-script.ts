@@ -2,8 +2,9 @@ import { RedisScript } from '../redis/run-script.js';
 
 /**
  * Claims or resolves every issue of a delivery in one call, atomically.
- * KEYS[1]: the index; then four per item: dedup, latest-of-fingerprint, group (or a placeholder),
- * and the record a new claim would create.
+ * KEYS[1]: the index (ids by creation time), KEYS[2]: the ids in lexical order (id-prefix.ts), pruned
+ * with the index; then four per item: dedup, latest-of-fingerprint, group (or a placeholder), and the
+ * record a new claim would create.
  * ARGV: now (ms), dedup TTL, retention, prune cutoff (ms), record key prefix, job key prefix,
  * now (ISO), item count, dispatch set key; then per item: kind ('c' claim, 'r' resolve), new id, status of a new
  * record (queued, skipped, linked), fingerprint, priority, member (the issue, for a group), field
@@ -30,7 +31,7 @@ const CLAIM_MANY_LUA = `
 local now, ttl, retention, cutoff, recp, jobp, iso = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 local dispatch = ARGV[9]
 local out, created, pos = {}, false, 10
-local indexed = {}
+local indexed, lexed = {}, {}
 local function join(rec, kd, kl, fp, member, prio)
   redis.call('SET', kd, string.sub(rec, #recp + 1), 'EX', ttl)
   redis.call('SET', kl, string.sub(rec, #recp + 1), 'EX', ttl)
@@ -58,7 +59,7 @@ for j = 0, tonumber(ARGV[8]) - 1 do
   local kind, id, status, fp, prio, member, nf = ARGV[pos], ARGV[pos + 1], ARGV[pos + 2], ARGV[pos + 3], ARGV[pos + 4], ARGV[pos + 5], tonumber(ARGV[pos + 6])
   local fields = pos + 7
   pos = fields + nf
-  local kd, kl, kg, kr = KEYS[2 + 4 * j], KEYS[3 + 4 * j], KEYS[4 + 4 * j], KEYS[5 + 4 * j]
+  local kd, kl, kg, kr = KEYS[3 + 4 * j], KEYS[4 + 4 * j], KEYS[5 + 4 * j], KEYS[6 + 4 * j]
   if kind == 'r' then
     local target = redis.call('GET', kd) or redis.call('GET', kl)
     local rec = target and (recp .. target)
@@ -102,6 +103,8 @@ for j = 0, tonumber(ARGV[8]) - 1 do
         redis.call('SET', kl, id, 'EX', ttl)
         indexed[#indexed + 1] = now
         indexed[#indexed + 1] = id
+        lexed[#lexed + 1] = 0
+        lexed[#lexed + 1] = id
         if status ~= 'queued' then
           redis.call('HSET', kr, unpack(ARGV, fields, fields + nf - 1))
           redis.call('EXPIRE', kr, retention)
@@ -130,9 +133,15 @@ for j = 0, tonumber(ARGV[8]) - 1 do
 end
 if created then
   -- One ZADD for the index (nothing above reads it), in slices that stay within unpack's limit.
-  for i = 1, #indexed, 2000 do redis.call('ZADD', KEYS[1], unpack(indexed, i, math.min(i + 1999, #indexed))) end
+  for i = 1, #indexed, 2000 do
+    redis.call('ZADD', KEYS[1], unpack(indexed, i, math.min(i + 1999, #indexed)))
+    redis.call('ZADD', KEYS[2], unpack(lexed, i, math.min(i + 1999, #lexed)))
+  end
+  local old = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. cutoff)
+  for i = 1, #old, 2000 do redis.call('ZREM', KEYS[2], unpack(old, i, math.min(i + 1999, #old))) end
   redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. cutoff)
   redis.call('EXPIRE', KEYS[1], retention)
+  redis.call('EXPIRE', KEYS[2], retention)
 end
 out[#out + 1] = redis.call('ZCARD', dispatch)
 return out

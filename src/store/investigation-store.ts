@@ -457,7 +457,12 @@ export class InvestigationStore {
       if (!v[0]) expired.push(ids[i]!);
       else out.push(summary(Object.fromEntries(SUMMARY_FIELDS.map((f, j) => [f, decodeField(v[j])]))));
     });
-    if (expired.length) await this.redis.zrem(this.keys.index(), ...expired);
+    if (expired.length)
+      await this.redis
+        .multi()
+        .zrem(this.keys.index(), ...expired)
+        .zrem(this.keys.idIndex(), ...expired)
+        .exec();
     await this.severityOfOlderRecords(out);
     return out;
   }
