@@ -5,6 +5,7 @@ import type { InvestigationStore } from '../store/investigation-store.js';
 import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { ToolsetStatus } from '../tools/types.js';
 import { isInvestigationId } from '../redis/keys.js';
+import { resolveInvestigationId } from '../store/id-prefix.js';
 import type { ChangeFeed } from './change-feed.js';
 import { changeStream } from './change-stream.js';
 import { requireSignIn, resolveSession, signInRoutes, type AuthDeps } from './dashboard-auth.js';
@@ -88,9 +89,18 @@ async function listPage(deps: DashboardDeps, render: RenderPage, req: Request, r
 }
 
 async function detailPage(deps: DashboardDeps, render: RenderPage, req: Request, res: Response): Promise<void> {
-  const id = String(req.params.id);
-  const inv = isInvestigationId(id) ? await deps.store.get(id) : null;
+  const ref = String(req.params.id);
+  if (!isInvestigationId(ref)) return shortIdPage(deps, render, ref, res);
+  const inv = await deps.store.get(ref);
   if (!inv) return render(res, 'not-found.njk', { what: 'investigation' }, 404);
   const view = detailView(inv, deps.store.redact);
   render(res, 'detail.njk', { nav: 'list', ...view, actions: deps.actions, pageId: inv.id });
+}
+
+/** /investigations/<short id>: redirected to the whole id; an ambiguous one lists the investigations it may mean. */
+async function shortIdPage(deps: DashboardDeps, render: RenderPage, ref: string, res: Response): Promise<void> {
+  const found = await resolveInvestigationId(deps.redis, ref);
+  if (found.kind === 'found') return res.redirect(302, `/investigations/${found.id}`);
+  if (found.kind === 'none') return render(res, 'not-found.njk', { what: 'investigation', reason: found.reason }, 404);
+  render(res, 'ambiguous-id.njk', { nav: 'list', ref, candidates: found.candidates, more: found.more }, 409);
 }

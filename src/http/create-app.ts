@@ -14,6 +14,7 @@ import { coreChecks } from './readiness-checks.js';
 import { errorHandler } from './error-handler.js';
 import { investigationActions } from './investigation-actions.js';
 import { investigationsRouter } from './investigations-router.js';
+import { investigationRef } from './investigation-ref.js';
 import type { Continuations } from '../queue/continuations.js';
 import type { RunControl } from '../store/run-control.js';
 import { usageRouter, withReached } from './usage-router.js';
@@ -94,6 +95,8 @@ export function createApp(deps: AppDeps): Express {
   const sessions = new SessionStore(deps.redis);
   // A bearer token, or a signed-in dashboard session (its actions carrying the CSRF token).
   app.use('/api', apiAccess({ apiTokens: deps.apiTokens, sessions }));
+  // Short ids and runIds resolved to the whole id before the routes below read it.
+  app.use('/api/investigations', investigationRef(deps.redis));
   if (deps.runs && deps.continuations) {
     app.use(
       '/api/investigations',
