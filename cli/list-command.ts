@@ -38,12 +38,16 @@ export async function listCommand(api: ApiOptions, opts: ListOptions, out: NodeJ
   if (body.notice) out.write(`\n${body.notice}\n`);
 }
 
-/** Aligned columns; on a terminal each line is clipped to its width. */
+/**
+ * Aligned columns; on a terminal each line is clipped to its width. Ids are shown short: their first 8
+ * characters, which every command takes (more when two listed ids share them).
+ */
 export function table(items: Summary[], width: number | undefined): string {
+  const ids = shortIds(items.map((i) => i.id));
   const rows = [
     ['ID', 'STATUS', 'SEVERITY', 'SOURCE', 'CREATED', 'TITLE'],
-    ...items.map((i) => [
-      i.id,
+    ...items.map((i, n) => [
+      ids[n]!,
       i.status,
       i.severity ?? '',
       i.source,
@@ -58,4 +62,13 @@ export function table(items: Summary[], width: number | undefined): string {
       return `${width && line.length > width ? `${line.slice(0, width - 1)}…` : line}\n`;
     })
     .join('');
+}
+
+/** The shortest prefixes, 8 characters or more, that tell these ids apart. */
+export function shortIds(ids: readonly string[]): string[] {
+  for (let length = 8; length < 36; length++) {
+    const short = ids.map((id) => id.slice(0, length));
+    if (new Set(short).size === new Set(ids).size) return short;
+  }
+  return [...ids];
 }
