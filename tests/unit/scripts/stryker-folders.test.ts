@@ -19,6 +19,7 @@ const LEFT_OUT: Record<string, string> = {
   'tests/integration/src/redis/redis-cluster.test.ts': 'a six-node cluster takes long to start for every mutant',
   'tests/integration/src/redis/redis-tls.test.ts': 'TLS servers take long to start for every mutant',
   'tests/integration/src/http/api.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
+  'tests/integration/src/http/investigation-ref.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
   'tests/integration/src/http/limits-router.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
   'tests/integration/src/http/list-filters.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
   'tests/integration/src/http/metrics-and-readiness.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
