@@ -1,6 +1,6 @@
 import type { ApiOptions } from './api-client.js';
 import { callApi } from './api-client.js';
-import { terminalSafe } from './terminal-markdown.js';
+import { terminalSafe } from './terminal-safe.js';
 
 export interface ListOptions {
   status?: string;

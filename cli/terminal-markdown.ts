@@ -1,4 +1,7 @@
 import { Lexer, type Token, type Tokens } from 'marked';
+import { terminalSafe } from './terminal-safe.js';
+
+export { terminalSafe };
 
 export interface Style {
   bold(s: string): string;
@@ -11,15 +14,6 @@ const ESC = '\u001b';
 const wrap = (open: number, close: number) => (s: string) => `${ESC}[${open}m${s}${ESC}[${close}m`;
 export const COLOUR: Style = { bold: wrap(1, 22), dim: wrap(2, 22), underline: wrap(4, 24), code: wrap(36, 39) };
 export const PLAIN: Style = { bold: (s) => s, dim: (s) => s, underline: (s) => s, code: (s) => s };
-
-/**
- * Control characters out of untrusted text (the model's RCA, ticket text, tool output) before it
- * reaches a terminal: an escape sequence in it could move the cursor, retitle the window or hide lines.
- */
-export function terminalSafe(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point: they are removed
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '');
-}
 
 /** Markdown for a terminal: headings bold, lists bulleted, code indented, links as "text (url)". */
 export function renderMarkdown(markdown: string, style: Style): string {
