@@ -1,5 +1,5 @@
 # Build stage: compile the TypeScript to dist/ (the development dependencies stay here).
-FROM node:20-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -14,7 +14,7 @@ COPY templates ./templates
 RUN npm run build
 
 # Runtime: production dependencies and compiled JavaScript only.
-FROM node:20-bookworm-slim
+FROM node:26-bookworm-slim
 WORKDIR /app
 # kubectl is optional: mount one (and a kubeconfig) to enable the kubernetes toolset.
 # bubblewrap: the bash toolset runs each command in a bwrap sandbox (docs/bash-toolset.md); the
