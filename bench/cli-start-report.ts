@@ -28,7 +28,8 @@ spawn to exit and the peak RSS (GNU time's \`%M\`). \`list\` asks a stub API on 
 \`bin/lestrade.js\` runs the built \`dist/\`; the tsx row runs the sources as the tests do. Start-up imports commander
 and the commands' declarations only; each command imports its implementation when it runs
 (tests/integration/cli/lazy-start.test.ts checks what \`--version\` and \`--help\` load). With
-\`BENCH_CLI_BEFORE_DIR=<a checkout with dist/ built>\` the "before" rows run that checkout's CLI.
+\`BENCH_CLI_BEFORE_DIR=<a checkout with dist/ built>\` (and \`BENCH_CLI_BEFORE_LABEL\`) the "before" rows run that checkout's
+CLI: \`d=$(mktemp -d); git archive 28988b0 | tar -x -C $d; ln -s $PWD/node_modules $d/; (cd $d && npm run build)\`.
 
 | command line | runs | median ms | p90 ms | peak RSS MB (median) |
 |---|---|---|---|---|
@@ -37,6 +38,10 @@ ${rows.join('\n')}
 | target | measured | |
 |---|---|---|
 ${verdict}
+
+Node alone takes the floor's time; \`--version\` and \`--help\` add commander and the declarations. \`list\` also loads the API client and
+Node's \`fetch\` (undici, compiled on first use): most of its extra time and memory. Before, every command line loaded
+the engine, every source and toolset, the openai SDK and BullMQ first.
 `;
 }
 

@@ -83,11 +83,12 @@ function specs(before: string | undefined): Spec[] {
   ];
   if (!before) return list;
   const theirs = (args: string[]): string[] => [`${before}/bin/lestrade.js`, ...args];
+  const label = process.env.BENCH_CLI_BEFORE_LABEL ?? 'BENCH_CLI_BEFORE_DIR';
   return [
     ...list,
-    { name: 'before: lestrade --version', args: theirs(['--version']) },
-    { name: 'before: lestrade --help', args: theirs(['--help']) },
-    { name: 'before: lestrade list', args: theirs(['list']) },
+    { name: `before (${label}): lestrade --version`, args: theirs(['--version']) },
+    { name: `before (${label}): lestrade --help`, args: theirs(['--help']) },
+    { name: `before (${label}): lestrade list`, args: theirs(['list']) },
   ];
 }
 
