@@ -34,6 +34,8 @@ describe('keys', () => {
     expect(keys.linkedFrom(id)).toBe(`{lestrade}:inv:${id}:linkedFrom`);
     expect(keys.approvals(id)).toBe(`{lestrade}:inv:${id}:approvals`);
     expect(keys.index()).toBe('{lestrade}:invs');
+    // In the same slot as the index: the claim script writes both.
+    expect(keys.idIndex()).toBe('{lestrade}:invs:ids');
     expect(keys.dispatch()).toBe('{lestrade}:dispatch');
     expect(keys.cancelChannel()).toBe('{lestrade}:cancel');
     const digested: Array<[string, string]> = [
