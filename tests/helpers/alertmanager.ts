@@ -23,13 +23,16 @@ export async function startAlertmanager(opts: {
   repeatInterval?: string;
   maxAlerts?: number;
   groupWait?: string;
+  /** The whole configuration file instead of the one above (webhookUrl and token then unused). */
+  configYaml?: string;
 }): Promise<TestAlertmanager> {
   const bin = requireBinary('prometheus-alertmanager');
   const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'lestrade-am-'));
   writeFileSync(
     join(dir, 'alertmanager.yml'),
-    `route:
+    opts.configYaml ??
+      `route:
   receiver: lestrade
   group_by: [alertname, namespace]
   group_wait: ${opts.groupWait ?? '1s'}
@@ -73,7 +76,13 @@ receivers:
 /** Posts alerts to Alertmanager's API v2, as Prometheus would. */
 export async function pushAlerts(
   amUrl: string,
-  alerts: Array<{ labels: Record<string, string>; annotations?: Record<string, string>; startsAt?: string }>,
+  alerts: Array<{
+    labels: Record<string, string>;
+    annotations?: Record<string, string>;
+    startsAt?: string;
+    /** In the past: the alert is resolved. */
+    endsAt?: string;
+  }>,
 ): Promise<void> {
   const res = await fetch(`${amUrl}/api/v2/alerts`, {
     method: 'POST',
