@@ -31,8 +31,10 @@ const HELP: Record<string, string> = {
   lestrade_llm_request_duration_seconds: "Time of one chat completion request (the SDK's own retries included).",
   lestrade_llm_tokens_total: 'Tokens the LLM reported, kind input (prompt) or output (completion).',
   lestrade_llm_cost_total: "What the tokens cost at pricing.models' prices, in pricing.currency (0 without a price).",
-  lestrade_tool_calls_total: 'Tool calls through the executor, by toolset, tool and result status.',
-  lestrade_tool_call_duration_seconds: 'Time of one tool call.',
+  lestrade_tool_calls_total:
+    'Tool calls through the executor, by toolset, tool, result status and outcome (whether the tool ran).',
+  lestrade_tool_call_duration_seconds:
+    'Time of one tool call, by outcome: success, no_data, error ran; refused, invalid, approval_required did not.',
   lestrade_write_backs_total: 'Write-back attempts, by target (the source written to) and outcome.',
   lestrade_redis_up: '1 when this scrape could read the shared state from Redis, else 0.',
   lestrade_queue_jobs: 'Jobs per queue and state, read from Redis at scrape time (every process reports the same).',
@@ -68,8 +70,8 @@ export class PrometheusMetrics implements Metrics {
   private readonly llmSeconds: Histogram<'model' | 'outcome'>;
   private readonly llmTokens: Counter<'model' | 'kind'>;
   private readonly llmCost: Counter<'model' | 'currency'>;
-  private readonly toolCalls: Counter<'toolset' | 'tool' | 'status'>;
-  private readonly toolSeconds: Histogram<'toolset' | 'tool'>;
+  private readonly toolCalls: Counter<'toolset' | 'tool' | 'status' | 'outcome'>;
+  private readonly toolSeconds: Histogram<'toolset' | 'tool' | 'outcome'>;
   private readonly writeBacks: Counter<'target' | 'outcome'>;
   private readonly shared: SharedGauges;
   private inflight: Promise<void> | null = null;
@@ -92,8 +94,13 @@ export class PrometheusMetrics implements Metrics {
     this.llmSeconds = histogram(r, 'lestrade_llm_request_duration_seconds', ['model', 'outcome'], SECONDS_LLM);
     this.llmTokens = counter(r, 'lestrade_llm_tokens_total', ['model', 'kind']);
     this.llmCost = counter(r, 'lestrade_llm_cost_total', ['model', 'currency']);
-    this.toolCalls = counter(r, 'lestrade_tool_calls_total', ['toolset', 'tool', 'status']);
-    this.toolSeconds = histogram(r, 'lestrade_tool_call_duration_seconds', ['toolset', 'tool'], SECONDS_TOOL);
+    this.toolCalls = counter(r, 'lestrade_tool_calls_total', ['toolset', 'tool', 'status', 'outcome']);
+    this.toolSeconds = histogram(
+      r,
+      'lestrade_tool_call_duration_seconds',
+      ['toolset', 'tool', 'outcome'],
+      SECONDS_TOOL,
+    );
     this.writeBacks = counter(r, 'lestrade_write_backs_total', ['target', 'outcome']);
     this.shared = sharedGauges(r);
   }
@@ -122,9 +129,9 @@ export class PrometheusMetrics implements Metrics {
     this.llmCost.inc({ model, currency: this.opts.pricing.currency }, cost);
   }
 
-  toolCall(toolset: string, tool: string, status: string, seconds: number): void {
-    this.toolCalls.inc({ toolset, tool, status });
-    this.toolSeconds.observe({ toolset, tool }, seconds);
+  toolCall(toolset: string, tool: string, status: string, outcome: string, seconds: number): void {
+    this.toolCalls.inc({ toolset, tool, status, outcome });
+    this.toolSeconds.observe({ toolset, tool, outcome }, seconds);
   }
 
   writeBack(target: string, outcome: string): void {

@@ -34,6 +34,13 @@ export type LlmOutcome =
 /** A tool result's status (src/tools/types.ts). */
 export type ToolStatus = 'success' | 'error' | 'no_data' | 'approval_required' | 'denied';
 
+/**
+ * What became of a call in the executor: the tool ran (`success`, `no_data`, `error`: it failed or
+ * timed out), or it never ran: `refused` by a policy, `invalid` (an unknown tool, bad arguments),
+ * `approval_required` (it waits for a human).
+ */
+export type ToolOutcome = 'success' | 'no_data' | 'error' | 'refused' | 'invalid' | 'approval_required';
+
 /** What became of one write-back attempt. */
 export type WriteBackOutcome = 'written' | 'superseded' | 'refused' | 'retried' | 'failed';
 
@@ -52,7 +59,7 @@ export interface Metrics {
     steps: number | null;
   }): void;
   llmRequest(model: string, outcome: LlmOutcome, seconds: number, usage: TokenUsage | null): void;
-  toolCall(toolset: string, tool: string, status: ToolStatus, seconds: number): void;
+  toolCall(toolset: string, tool: string, status: ToolStatus, outcome: ToolOutcome, seconds: number): void;
   writeBack(target: string, outcome: WriteBackOutcome): void;
 }
 

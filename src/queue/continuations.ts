@@ -17,6 +17,8 @@ export interface ContinuationOptions {
   retentionSeconds: number;
 }
 
+const expiryJobId = (id: string, seq: number) => `${id}-expire-${seq}`;
+
 /**
  * Jobs that carry a run on after its first job ended: a resume once every pending call has a
  * decision (or the pause expired), a follow-up question; and the delayed expiry of a pause. Each has its own job id
@@ -49,7 +51,7 @@ export class Continuations {
       'expire',
       { investigationId: id, phase, seq },
       {
-        jobId: `${id}-expire-${seq}`,
+        jobId: expiryJobId(id, seq),
         delay: delayMs,
         attempts: this.opts.attempts,
         backoff: { type: 'exponential', delay: 1_000 },
@@ -57,6 +59,15 @@ export class Continuations {
         removeOnFail: { age: this.opts.retentionSeconds },
       },
     );
+  }
+
+  /**
+   * Removes pause `seq`'s expiry once its decisions are in: a delayed job left for a pause that is
+   * over would show in the approval-expiries queue until its time. One the expiry worker holds
+   * (locked) is left to it; it finds the pause decided and does nothing.
+   */
+  async dropExpiry(id: string, seq: number): Promise<void> {
+    await this.expiries.remove(expiryJobId(id, seq));
   }
 
   /** Answers follow-up question number `entry`. */

@@ -64,6 +64,7 @@ export async function decideCalls(
     }
     case 'complete':
       await deps.continuations.resume(inv.id, phase, result.seq);
+      await deps.continuations.dropExpiry(inv.id, result.seq);
       return { status: 202, body: { status: 'queued', recorded: decisions.map((d) => d.toolCallId) } };
   }
 }
@@ -74,7 +75,9 @@ export async function decideCalls(
  */
 async function resumeIfDecided(deps: DecideDeps, id: string, phase: Phase): Promise<void> {
   const pause = await deps.runs.pauseState(id);
-  if (pause) await deps.continuations.resume(id, phase, pause.seq);
+  if (!pause) return;
+  await deps.continuations.resume(id, phase, pause.seq);
+  await deps.continuations.dropExpiry(id, pause.seq);
 }
 
 function awaitingPhase(inv: Investigation): Phase | null {

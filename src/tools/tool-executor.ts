@@ -4,7 +4,7 @@ import { checkJsonSchemaArgs } from './json-schema-args.js';
 import { applyFilters, hasFilters, splitFilters, type Filters } from './output-filters.js';
 import { shapeOutput } from './shape-output.js';
 import type { CallVerdict, Tool, ToolOutput, ToolResult } from './types.js';
-import { noMetrics, type Metrics } from '../observability/metrics.js';
+import { noMetrics, type Metrics, type ToolOutcome } from '../observability/metrics.js';
 import { failSpan, GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
 
 export interface ToolCallRequest {
@@ -27,6 +27,12 @@ export interface ToolExecutorOptions {
   metrics?: Metrics;
   /** Each tool's toolset, for the metrics' toolset label (a Map, or anything with its get). */
   toolsetOf?: Pick<ReadonlyMap<string, string>, 'get'>;
+}
+
+/** A call's result, and what became of it for the metrics. */
+interface Counted {
+  result: ToolResult;
+  outcome: ToolOutcome;
 }
 
 export interface ExecuteOptions {
@@ -87,24 +93,24 @@ export class ToolExecutor {
       [GEN_AI.toolType]: 'function',
     };
     return inSpan(`execute_tool ${tool}`, SpanKind.INTERNAL, attributes, async (span) => {
-      const result = await this.run(call, opts);
-      this.metrics.toolCall(toolset, tool, result.status, result.elapsedMs / 1000);
+      const { result, outcome } = await this.run(call, opts);
+      this.metrics.toolCall(toolset, tool, result.status, outcome, result.elapsedMs / 1000);
       span.setAttribute('lestrade.tool.status', result.status);
       if (result.status === 'error') failSpan(span, 'tool_error');
       return result;
     });
   }
 
-  private async run(call: ToolCallRequest, opts: ExecuteOptions): Promise<ToolResult> {
+  /** The call's result, and its outcome for the metrics (whether the tool ran at all). */
+  private async run(call: ToolCallRequest, opts: ExecuteOptions): Promise<Counted> {
     const started = performance.now();
-    const done = (r: Omit<ToolResult, 'tool' | 'elapsedMs'>): ToolResult => ({
-      tool: call.name,
-      ...r,
-      elapsedMs: Math.round(performance.now() - started),
+    const done = (outcome: ToolOutcome, r: Omit<ToolResult, 'tool' | 'elapsedMs'>): Counted => ({
+      outcome,
+      result: { tool: call.name, ...r, elapsedMs: Math.round(performance.now() - started) },
     });
     const tool = this.byName.get(call.name);
     if (!tool) {
-      return done({
+      return done('invalid', {
         status: 'error',
         error: `unknown tool "${call.name}"; available: ${[...this.byName.keys()].join(', ')}`,
         params: {},
@@ -114,7 +120,7 @@ export class ToolExecutor {
     try {
       raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
     } catch {
-      return done({ status: 'error', error: 'arguments are not valid JSON', params: {} });
+      return done('invalid', { status: 'error', error: 'arguments are not valid JSON', params: {} });
     }
     const rawParams = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
     // The runtime's output filters (output_grep, ...) are not the tool's: taken out before validation.
@@ -122,12 +128,12 @@ export class ToolExecutor {
       raw && typeof raw === 'object' && !Array.isArray(raw)
         ? splitFilters(rawParams, ownParams(tool))
         : { args: raw, filters: {} as Filters };
-    if ('error' in split) return done({ status: 'error', error: split.error, params: rawParams });
+    if ('error' in split) return done('invalid', { status: 'error', error: split.error, params: rawParams });
     // zod reads declared keys through the prototype chain: a parameter named "constructor" must
     // see only what the model sent, so validate a null-prototype copy (splitFilters made one).
     const parsed = tool.params.safeParse(split.args);
     if (!parsed.success) {
-      return done({
+      return done('invalid', {
         status: 'error',
         error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}`,
         params: rawParams,
@@ -135,28 +141,30 @@ export class ToolExecutor {
     }
     const params = parsed.data;
     const schemaError = tool.inputSchema ? checkJsonSchemaArgs(tool.inputSchema, params) : null;
-    if (schemaError) return done({ status: 'error', error: `invalid arguments: ${schemaError}`, params: rawParams });
+    if (schemaError)
+      return done('invalid', { status: 'error', error: `invalid arguments: ${schemaError}`, params: rawParams });
     const shown = hasFilters(split.filters) ? { ...params, ...split.filters } : params;
     const verdict = await this.verdict(tool, params);
     if (verdict.decision === 'deny')
-      return done({ status: 'error', error: `refused: ${verdict.reason}`, params: shown });
+      return done('refused', { status: 'error', error: `refused: ${verdict.reason}`, params: shown });
     // Approved means: a human approved exactly this call (same tool, same arguments).
     const approved =
       verdict.decision === 'ask' &&
       ((opts.approvedCallKey !== undefined && opts.approvedCallKey === callKey(call.name, call.arguments)) ||
         this.isApproved(tool, params));
     if (verdict.decision === 'ask' && !approved)
-      return done({ status: 'approval_required', error: verdict.reason, params: shown });
+      return done('approval_required', { status: 'approval_required', error: verdict.reason, params: shown });
     const output = await this.runWithTimeout(tool, params, approved, opts.signal);
-    if (output.status === 'error') return done({ status: 'error', error: output.error, params: shown });
+    if (output.status === 'error') return done('error', { status: 'error', error: output.error, params: shown });
     const filtering = hasFilters(split.filters);
     const filtered = output.data !== undefined && filtering ? applyFilters(output.data, split.filters) : output.data;
     if (filtering && filtered === '' && output.status === 'success')
-      return done({ status: 'no_data', data: 'nothing left after the output filters', params: shown });
+      return done('no_data', { status: 'no_data', data: 'nothing left after the output filters', params: shown });
     const shaped = filtered === undefined ? null : shapeOutput(filtered, this.maxOutputChars);
     // "No data" with nothing to show (none, or all filtered away): the tool's message says more than "".
     const data = output.status === 'no_data' && !shaped?.text ? (output.message ?? 'no data found') : shaped?.text;
-    return done({ status: output.status, data, params: shown, ...(shaped?.truncated ? { truncated: true } : {}) });
+    const result = { status: output.status, data, params: shown, ...(shaped?.truncated ? { truncated: true } : {}) };
+    return done(output.status, result);
   }
 
   /** Refuse, ask or allow: the tool's own per-call policy first, then side effects, then the toolset's list. */

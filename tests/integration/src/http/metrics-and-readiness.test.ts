@@ -132,15 +132,20 @@ describe('GET /metrics', () => {
       body: JSON.stringify({ decisions: [{ toolCallId: 'call_restart', approved: true }] }),
     });
     expect(decided.status).toBeLessThan(300);
-    // The expiry job stays delayed until its time; the pause it belongs to is over.
     await waitFor('no pending approval', async () => sample(await scrape(svc), 'lestrade_approvals_pending') === 0);
     await statusIs(svc.base, id, ['completed']);
     const text = await scrape(svc);
+    // The decided pause's expiry is gone with it: no delayed job is left for an approval nobody waits on.
+    expect(sample(text, 'lestrade_queue_jobs', { queue: 'approval-expiries', state: 'delayed' })).toBe(0);
     expect(sample(text, 'lestrade_investigations_total', { outcome: 'awaiting_approval' })).toBe(1);
     expect(sample(text, 'lestrade_investigations_total', { outcome: 'completed' })).toBe(1);
     expect(sample(text, 'lestrade_tool_calls_total', { tool: 'restart', status: 'approval_required' })).toBe(1);
     // touch prints nothing: the approved call ran and returned no data.
     expect(sample(text, 'lestrade_tool_calls_total', { toolset: 'say', tool: 'restart', status: 'no_data' })).toBe(1);
+    // The call refused for approval never ran: its time is apart from the call that did.
+    const timed = (outcome: string) =>
+      sample(text, 'lestrade_tool_call_duration_seconds_count', { toolset: 'say', tool: 'restart', outcome });
+    expect({ waited: timed('approval_required'), ran: timed('no_data') }).toEqual({ waited: 1, ran: 1 });
   });
 });
 

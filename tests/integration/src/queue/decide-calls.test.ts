@@ -1,6 +1,8 @@
+import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { activeStatus, decideCalls } from '../../../../src/queue/decide-calls.js';
 import { keys } from '../../../../src/redis/keys.js';
+import { EXPIRY_QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { approvalRecords, turn } from '../../../helpers/approval-records.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
 
@@ -45,6 +47,39 @@ describe('decideCalls', () => {
       body: { status: 'queued', recorded: ['c1', 'c3'] },
     });
     expect((await r.work.getJob(`${id}-resume-1`))!.data).toEqual({ investigationId: id, phase: 'investigation' });
+  });
+
+  it("removes the pause's delayed expiry once every call is decided, not before", async () => {
+    const expiries = new Queue(EXPIRY_QUEUE_NAME, { connection: r.client, prefix: QUEUE_PREFIX });
+    try {
+      const id = await r.awaiting('a', ['c1', 'c2'], 3);
+      const other = await r.awaiting('b', ['c1'], 1);
+      await r.continuations.expireLater(id, 'investigation', 3, 60_000);
+      await r.continuations.expireLater(other, 'investigation', 1, 60_000);
+      await decideCalls(deps(), await get(id), [approve('c1')]);
+      expect(await expiries.getJobState(`${id}-expire-3`)).toBe('delayed');
+      await decideCalls(deps(), await get(id), [approve('c2')]);
+      expect(await expiries.getJob(`${id}-expire-3`)).toBeUndefined();
+      // Another pause's expiry is its own.
+      expect(await expiries.getJobState(`${other}-expire-1`)).toBe('delayed');
+      expect(await expiries.getDelayedCount()).toBe(1);
+    } finally {
+      await expiries.close();
+    }
+  });
+
+  it('removes the expiry of a pause decided before whose resume may have been lost', async () => {
+    const expiries = new Queue(EXPIRY_QUEUE_NAME, { connection: r.client, prefix: QUEUE_PREFIX });
+    try {
+      const id = await r.awaiting('a', ['c1'], 4);
+      await r.continuations.expireLater(id, 'investigation', 4, 60_000);
+      await r.runs.decide(id, 'investigation', [approve('c1')]);
+      expect(await expiries.getJobState(`${id}-expire-4`)).toBe('delayed');
+      expect(await decideCalls(deps(), await get(id), [approve('c1')])).toMatchObject({ status: 409 });
+      expect(await expiries.getJob(`${id}-expire-4`)).toBeUndefined();
+    } finally {
+      await expiries.close();
+    }
   });
 
   it('answers 422 for a call that is not pending, listing those that are', async () => {
