@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import type { Config } from '../src/config/schema.js';
 import { redactorFromConfig } from '../src/config/secrets.js';
 import { createLogger } from '../src/log.js';
@@ -25,14 +26,29 @@ export async function runService(cfg: Config, env: NodeJS.ProcessEnv, http: bool
     throw startupError(err, http ? cfg.server : { ...worker, host: cfg.server.host });
   }
   let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return exitNow(signal, log, local);
     stopping = true;
-    log.info({ signal }, 'shutting down');
+    log.info({ signal }, 'shutting down (a second signal, or Ctrl-C again, exits at once)');
     await service.close();
     await local?.stop();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/**
+ * A second signal while shutting down: exit at once, with 128 + the signal's number (130 for SIGINT,
+ * 143 for SIGTERM). The runs still in progress keep their checkpoints; another worker takes their jobs
+ * over once their locks lapse (queue.lockDurationMs).
+ */
+function exitNow(signal: NodeJS.Signals, log: ReturnType<typeof createLogger>, local: LocalRedis | null): void {
+  log.warn(
+    { signal },
+    'second signal: exiting now; runs in progress resume from their checkpoints on another worker once their locks lapse',
+  );
+  // Our own redis-server is not left behind: asked to stop (it saves its data), not waited for.
+  void local?.stop();
+  process.exit(128 + (constants.signals[signal] ?? 0));
 }

@@ -21,7 +21,7 @@ import { CancelSignals } from '../src/queue/cancel-signals.js';
 import { workerHooks } from '../src/queue/admission.js';
 import { BudgetGuard } from '../src/budget/budget-guard.js';
 import { UsageLedger } from '../src/budget/usage-ledger.js';
-import { closeWorker } from '../src/queue/close-worker.js';
+import { closeWorker, drainWorker } from '../src/queue/close-worker.js';
 import { Continuations } from '../src/queue/continuations.js';
 import { startExpiryWorker } from '../src/queue/expiry-worker.js';
 import { startInvestigationWorker } from '../src/queue/investigation-worker.js';
@@ -409,8 +409,11 @@ function startInvestigationWorkers(
   });
   const expiries = startExpiryWorker(workerRedis, runs, continuations, log);
   core.workerClosers.push(() => closeWorker(expiries, log, SHORT_CLOSE_MS));
-  // Running investigations get time to finish; past it, their checkpoints let another worker resume.
-  core.workerClosers.push(() => closeWorker(worker, log, config.queue.lockDurationMs));
+  // Runs in progress get queue.shutdownTimeoutSeconds to finish; past it they go back to the queue, and
+  // another worker resumes each from its checkpoint.
+  core.workerClosers.push(() =>
+    drainWorker(worker, cancels, log, config.queue.shutdownTimeoutSeconds * 1000, SHORT_CLOSE_MS),
+  );
 }
 
 /** Destinations' inbound paths (Slack's interactivity), deciding through the API's own functions. */

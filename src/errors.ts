@@ -5,6 +5,8 @@
  * - InputError: the caller sent something bad; nothing changed.
  * - ConfigError: Lestrade is misconfigured; the message names the key.
  * - CancelledError: someone cancelled the investigation; nothing to retry, nothing failed.
+ * - InterruptedError: this process is shutting down; the run goes back to the queue as it is, and
+ *   another worker resumes it from its checkpoint (no attempt used).
  * - CheckpointError: saved state is from another version or damaged; resuming it would be wrong.
  */
 export class LestradeError extends Error {
@@ -43,6 +45,8 @@ export class InputError extends LestradeError {
 export class ConfigError extends LestradeError {}
 
 export class CancelledError extends LestradeError {}
+
+export class InterruptedError extends LestradeError {}
 
 export class CheckpointError extends PermanentError {}
 

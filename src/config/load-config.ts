@@ -39,6 +39,7 @@ const ENV_MAP: EnvBinding[] = [
   ['LESTRADE_LLM_TPM', ['llm', 'rateLimit', 'tokensPerMinute'], 'int'],
   ['LESTRADE_MAX_RESULT_TOKENS', ['tools', 'maxResultTokens'], 'int'],
   ['LESTRADE_CONCURRENCY', ['queue', 'concurrency'], 'int'],
+  ['LESTRADE_SHUTDOWN_TIMEOUT_SECONDS', ['queue', 'shutdownTimeoutSeconds'], 'int'],
   ['LESTRADE_APPROVAL_TIMEOUT_SECONDS', ['approvals', 'timeoutSeconds'], 'int'],
   ['LESTRADE_MAX_INVESTIGATIONS_PER_HOUR', ['budgets', 'investigationsPerHour'], 'int'],
   ['LESTRADE_MAX_TOKENS_PER_DAY', ['budgets', 'tokensPerDay'], 'int'],

@@ -104,6 +104,12 @@ const baseShape = {
       lockDurationMs: z.int().min(1_000).default(30_000),
       /** How often workers look for jobs whose worker died. */
       stalledIntervalMs: z.int().min(500).default(30_000),
+      /**
+       * On SIGTERM or SIGINT, how long runs in progress may take to finish; past it they are handed back to
+       * the queue and another worker resumes each from its checkpoint. Keep it below the orchestrator's grace
+       * period (terminationGracePeriodSeconds, stop_grace_period).
+       */
+      shutdownTimeoutSeconds: z.int().min(0).max(3600).default(30),
       /** Jobs BullMQ holds waiting at most; a storm's backlog waits in Lestrade's dispatch set, by priority. */
       dispatchWindow: z.int().min(1).max(100_000).default(200),
       /** How long a seen issue identity suppresses new investigations. */

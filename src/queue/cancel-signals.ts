@@ -1,5 +1,6 @@
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
+import { InterruptedError } from '../errors.js';
 import { keysOf } from '../redis/keys.js';
 
 /**
@@ -43,6 +44,24 @@ export class CancelSignals {
 
   abort(id: string): void {
     for (const c of this.running.get(id) ?? []) c.abort(new Error('investigation cancelled'));
+  }
+
+  /** How many runs this process has in progress. */
+  get inProgress(): number {
+    let n = 0;
+    for (const set of this.running.values()) n += set.size;
+    return n;
+  }
+
+  /**
+   * Shutdown: stops every run of this process where it is (the LLM request and the running tools see the
+   * signal); each job handler sees an InterruptedError as the reason and hands its job back. How many.
+   */
+  interruptAll(): number {
+    const n = this.inProgress;
+    for (const set of this.running.values())
+      for (const c of set) c.abort(new InterruptedError('the process is shutting down'));
+    return n;
   }
 
   async close(): Promise<void> {

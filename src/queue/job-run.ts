@@ -1,5 +1,5 @@
-import { UnrecoverableError, type Job } from 'bullmq';
-import { asTypedError, CancelledError, PermanentError, RetryableError } from '../errors.js';
+import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { asTypedError, CancelledError, InterruptedError, PermanentError, RetryableError } from '../errors.js';
 import type { InvestigateOptions, Investigator } from '../investigation/investigator.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import type { LoopState } from '../model/loop-state.js';
@@ -54,6 +54,8 @@ export interface FailureContext {
   job: Job<InvestigationJobData>;
   partial: LoopState | null;
   cancelled: boolean;
+  /** The process is shutting down (CancelSignals.interruptAll): the job goes back to the queue. */
+  interrupted?: boolean;
   /** Records how the run ended (metrics). */
   ended?: (outcome: InvestigationOutcome) => void;
 }
@@ -147,6 +149,7 @@ async function runBegun(
       job,
       partial,
       cancelled: controller.signal.aborted,
+      interrupted: controller.signal.reason instanceof InterruptedError,
       ended: (o: InvestigationOutcome) => ended(o, steps),
     };
     await handleFailure(err, f, kind, deps);
@@ -223,6 +226,7 @@ async function notifyPaused(id: string, deps: JobDeps): Promise<void> {
 
 async function handleFailure(err: unknown, f: FailureContext, kind: LoopJob, deps: JobDeps): Promise<void> {
   const { id } = f.inv;
+  if (f.interrupted) return handBack(f, kind, deps);
   if (err instanceof CancelledError || f.cancelled) {
     deps.log.info({ id, phase: f.phase }, 'investigation cancelled');
     f.ended?.('cancelled');
@@ -245,4 +249,23 @@ async function handleFailure(err: unknown, f: FailureContext, kind: LoopJob, dep
     'investigation will be retried',
   );
   throw new RetryableError(message, { retryAfterMs: e.retryAfterMs });
+}
+
+/**
+ * Shutdown stopped the run: its job goes back to the front of the queue as it is (the record stays
+ * running under the same job, no attempt is used), and whichever worker takes it resumes from the last
+ * checkpoint. If the job cannot be moved (its lock lapsed), stalled-job recovery hands it over instead.
+ */
+async function handBack(f: FailureContext, kind: LoopJob, deps: JobDeps): Promise<never> {
+  const { id } = f.inv;
+  try {
+    await f.job.moveToWait(f.job.token);
+    deps.log.info({ id, phase: f.phase }, `${kind.noun} handed back at shutdown; another worker resumes it`);
+  } catch (err) {
+    deps.log.warn(
+      { id, phase: f.phase, err: err instanceof Error ? err.message : String(err) },
+      `${kind.noun} left to stalled-job recovery at shutdown`,
+    );
+  }
+  throw new WaitingError();
 }

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { describe, expect, it } from 'vitest';
+import { buildConfigSchema } from '../../../src/config/schema.js';
 import { parse as parseYaml } from 'yaml';
 import { envVarsReadIn } from '../../helpers/config-docs.js';
 import { requireBinary } from '../../helpers/require-binary.js';
@@ -87,6 +88,14 @@ describe('docker-compose.yml', () => {
     expect(prometheus.scrape_configs[1].dns_sd_configs[0]).toEqual({ names: ['worker'], type: 'A', port: 8081 });
     const alertmanager = parseYaml(read('deploy/compose/alertmanager.yml'));
     expect(alertmanager.receivers[0].webhook_configs[0].url).toBe('http://lestrade:8080/webhooks/alertmanager');
+  });
+
+  it('gives Lestrade a stop grace period longer than the shutdown timeout, with time to hand runs back', () => {
+    const timeout = buildConfigSchema([]).parse({}).queue.shutdownTimeoutSeconds;
+    for (const name of ['lestrade', 'worker']) {
+      const grace = /^(\d+)s$/.exec(String(compose.services[name]!.stop_grace_period))?.[1];
+      expect(Number(grace), name).toBeGreaterThanOrEqual(timeout + 10);
+    }
   });
 
   it('lists in env.example only variables Lestrade reads', () => {

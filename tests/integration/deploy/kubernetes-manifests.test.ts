@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { buildConfigSchema } from '../../../src/config/schema.js';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { requireBinary } from '../../helpers/require-binary.js';
 
@@ -110,6 +111,14 @@ describe('deploy/kubernetes', () => {
     expect(container(worker).readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
     // Taking a webhook needs Redis, not the model: an LLM outage keeps the receivers in the Service.
     expect(container(web).readinessProbe.httpGet.path).toBe('/readyz?scope=intake');
+  });
+
+  it('gives both Deployments a grace period longer than the shutdown timeout, with time to hand runs back', () => {
+    const timeout = buildConfigSchema([]).parse({}).queue.shutdownTimeoutSeconds;
+    for (const name of ['lestrade-web', 'lestrade-worker']) {
+      const grace = podSpec(byKind(example, 'Deployment', name)[0]!).terminationGracePeriodSeconds as number;
+      expect(grace, name).toBeGreaterThanOrEqual(timeout + 10);
+    }
   });
 
   it('gives the ServiceAccount read-only RBAC: get/list/watch, no Secrets, no exec', () => {

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../../../src/errors.js';
 import { createLogger } from '../../../../src/log.js';
 import { CancelSignals } from '../../../../src/queue/cancel-signals.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
@@ -35,6 +36,34 @@ function capture() {
 }
 
 describe('CancelSignals', () => {
+  it('counts the runs in progress and, at shutdown, interrupts every one of this process only', async () => {
+    const { log } = capture();
+    const [one, two] = await Promise.all([
+      CancelSignals.start(new Redis(redis.url), log),
+      CancelSignals.start(new Redis(redis.url), log),
+    ]);
+    try {
+      expect(one.inProgress).toBe(0);
+      const a1 = one.register('a');
+      const a2 = one.register('a');
+      const b = one.register('b');
+      const released = one.register('c');
+      one.release('c', released);
+      const elsewhere = two.register('a');
+      expect([one.inProgress, two.inProgress]).toEqual([3, 1]);
+      expect(one.interruptAll()).toBe(3);
+      for (const c of [a1, a2, b]) {
+        expect(c.signal.reason).toBeInstanceOf(InterruptedError);
+        expect((c.signal.reason as Error).message).toBe('the process is shutting down');
+      }
+      expect(released.signal.aborted).toBe(false);
+      expect(elsewhere.signal.aborted).toBe(false);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
   it('aborts every run of the cancelled investigation in every subscribed process, and no other', async () => {
     const { log } = capture();
     const [one, two] = await Promise.all([

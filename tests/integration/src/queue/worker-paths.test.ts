@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PermanentError, RetryableError } from '../../../../src/errors.js';
+import { CancelledError, PermanentError, RetryableError } from '../../../../src/errors.js';
 import type { InvestigateOptions, Investigator } from '../../../../src/investigation/investigator.js';
 import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
@@ -363,5 +363,63 @@ describe('an investigation job', () => {
     // The handler settled the record itself: the "failed" event finds nothing left to settle.
     await new Promise((r) => setTimeout(r, 100));
     expect(logs.filter((l) => l.msg === 'investigation failed: its job failed outside the handler')).toEqual([]);
+  });
+});
+
+describe('an investigation job interrupted at shutdown', () => {
+  /** Steps once (checkpointed), then runs until its signal is aborted, and throws as the loop does. */
+  const untilInterrupted = async (opts: InvestigateOptions): Promise<never> => {
+    await opts.onStep?.(stepped());
+    await new Promise((r) => opts.signal?.addEventListener('abort', r, { once: true }));
+    throw new CancelledError('investigation cancelled');
+  };
+  const accept = async (identity: string) => {
+    const intake = new Intake(q.conn, store, { attempts: 3, backoffMs: 50, retentionSeconds: 3600 });
+    const {
+      queued: [id],
+    } = await intake.accept([alert(identity)]);
+    await intake.close();
+    await waitFor('the run to be checkpointed', async () => (await store.loadCheckpoint(id!)) !== null);
+    return id!;
+  };
+
+  it('goes back to the queue as it is, no attempt used, and the next run resumes from its checkpoint', async () => {
+    script = async (n, opts) =>
+      n === 0 ? untilInterrupted(opts) : { answer: 'RCA', finishReason: 'answer', state: opts.resumeFrom! };
+    const id = await accept('interrupted');
+    expect(w!.cancels.interruptAll()).toBe(1);
+    // The same worker is not closing, so it takes the job back at once: any worker would.
+    await waitFor('the resumed run to complete', async () => (await store.get(id))?.status === 'completed');
+    expect(calls.map((c) => c.resumeFrom?.steps ?? null)).toEqual([null, 1]);
+    expect(await store.get(id)).toMatchObject({ attempts: 1, error: null, rca: 'RCA' });
+    await waitFor('the job to finish', async () => (await q.queue.getJobState(id)) === 'completed');
+    // One attempt, the one that completed: the hand-back used none.
+    expect((await q.queue.getJob(id))!.attemptsMade).toBe(1);
+    expect(logs.map((l) => l.msg)).toEqual([
+      'investigation started',
+      'investigation handed back at shutdown; another worker resumes it',
+      'investigation started',
+      'investigation completed',
+    ]);
+    expect(completions.map((c) => c.id)).toEqual([id]);
+  });
+
+  it('is left to stalled-job recovery when its job cannot be moved (its lock lapsed), saying so', async () => {
+    script = async (_n, opts) => untilInterrupted(opts);
+    const id = await accept('lock-lapsed');
+    await q.conn.del(`${keys.queuePrefix}:investigations:${id}:lock`);
+    expect(w!.cancels.interruptAll()).toBe(1);
+    await waitFor('the hand-back to give up', async () => logs.length >= 2);
+    expect(logs[1]).toMatchObject({
+      level: 40,
+      id,
+      phase: 'investigation',
+      msg: 'investigation left to stalled-job recovery at shutdown',
+      err: expect.any(String),
+    });
+    // Neither failed nor retried: the job stays where it was until stalled-job recovery moves it.
+    expect(await q.queue.getJobState(id)).toBe('active');
+    expect(await store.get(id)).toMatchObject({ status: 'running', error: null });
+    expect(calls).toHaveLength(1);
   });
 });

@@ -2,7 +2,7 @@ import type { Worker } from 'bullmq';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/log.js';
-import { closeWorker } from '../../../../src/queue/close-worker.js';
+import { closeWorker, drainWorker } from '../../../../src/queue/close-worker.js';
 
 // Worker.close() can hang on a blocking connection caught reconnecting (bullmq#4656): a worker whose
 // close() never settles stands in for that, since a real hang cannot be caused on demand.
@@ -60,5 +60,94 @@ describe('closeWorker', () => {
         msg: 'worker did not close in time; leaving its jobs to stalled-job recovery',
       }),
     ]);
+  });
+});
+
+/** Runs in progress as the worker's CancelSignals reports them; interruptAll ends the worker's close. */
+function runs(n: number, onInterrupt: () => void = () => {}) {
+  const r = {
+    inProgress: n,
+    interrupted: 0,
+    interruptAll() {
+      r.interrupted += 1;
+      onInterrupt();
+      return r.inProgress;
+    },
+  };
+  return r;
+}
+
+/** A worker whose close() ends when `end` is called. */
+function closing() {
+  let end!: () => void;
+  const done = new Promise<void>((r) => (end = r));
+  return { worker: fakeWorker(() => done), end: () => end() };
+}
+
+describe('drainWorker', () => {
+  it('says how many runs it waits for, and returns once they are done, interrupting none', async () => {
+    const { log, lines } = capture();
+    const w = closing();
+    const r = runs(2);
+    setTimeout(w.end, 50);
+    await drainWorker(w.worker, r, log, 5_000, 5_000);
+    expect(r.interrupted).toBe(0);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        runs: 2,
+        timeoutSeconds: 5,
+        msg: 'waiting for 2 run(s) to finish, up to 5 s (queue.shutdownTimeoutSeconds, LESTRADE_SHUTDOWN_TIMEOUT_SECONDS)',
+      }),
+    ]);
+  });
+
+  it('says nothing when no run is in progress', async () => {
+    const { log, lines } = capture();
+    await drainWorker(
+      fakeWorker(async () => {}),
+      runs(0),
+      log,
+      5_000,
+      5_000,
+    );
+    expect(lines).toEqual([]);
+  });
+
+  it('past the timeout interrupts the runs, so they hand their jobs back, and waits for that', async () => {
+    const { log, lines } = capture();
+    const w = closing();
+    const r = runs(1, () => setTimeout(w.end, 20));
+    await drainWorker(w.worker, r, log, 100, 5_000);
+    expect(r.interrupted).toBe(1);
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [
+        30,
+        'waiting for 1 run(s) to finish, up to 0.1 s (queue.shutdownTimeoutSeconds, LESTRADE_SHUTDOWN_TIMEOUT_SECONDS)',
+      ],
+      [40, 'shutdown timeout: handing 1 run(s) back to the queue; another worker resumes each from its checkpoint'],
+    ]);
+  });
+
+  it('leaves a worker that still does not close to stalled-job recovery, and says so', async () => {
+    const { log, lines } = capture();
+    const r = runs(1);
+    await drainWorker(
+      fakeWorker(() => new Promise(() => {})),
+      r,
+      log,
+      50,
+      50,
+    );
+    expect(r.interrupted).toBe(1);
+    expect(lines.at(-1)).toEqual(
+      expect.objectContaining({
+        level: 40,
+        worker: 'investigations',
+        graceMs: 50,
+        msg: 'worker did not close in time; leaving its jobs to stalled-job recovery',
+      }),
+    );
+    expect(lines).toHaveLength(3);
   });
 });
