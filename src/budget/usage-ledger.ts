@@ -11,7 +11,8 @@ const DAY_RETENTION_SECONDS = 400 * 24 * 3600;
  * Once per ledger entry (HSETNX of its cost on the record: `cost` for the investigation, one field
  * per follow-up question), adds its usage and cost to its day's totals: a redelivered job never
  * counts twice. KEYS: record, day. ARGV: cost JSON, prompt tokens, completion tokens, cost amount,
- * day retention, the entry's field, the day's counter (investigations or followUps).
+ * day retention, the entry's field, the day's counter (investigations or followUps), 1 when the model
+ * has no price (the entry's cost is unknown: counted apart, never as 0).
  */
 const RECORD_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HSETNX', KEYS[1], ARGV[6], ARGV[1]) == 0 then return 0 end
@@ -19,6 +20,7 @@ redis.call('HINCRBY', KEYS[2], ARGV[7], 1)
 redis.call('HINCRBY', KEYS[2], 'promptTokens', ARGV[2])
 redis.call('HINCRBY', KEYS[2], 'completionTokens', ARGV[3])
 redis.call('HINCRBYFLOAT', KEYS[2], 'cost', ARGV[4])
+if ARGV[8] == '1' then redis.call('HINCRBY', KEYS[2], 'unpriced', 1) end
 redis.call('EXPIRE', KEYS[2], ARGV[5])
 return 1
 `;
@@ -31,7 +33,17 @@ export interface DayUsage {
   followUps: number;
   promptTokens: number;
   completionTokens: number;
-  cost: number;
+  /** What the priced entries cost; null when every entry of the day was unpriced (unknown, not free). */
+  cost: number | null;
+  /** Entries (investigations, follow-ups) whose model has no price in pricing.models: their cost is unknown. */
+  unpriced: number;
+}
+
+/** What an entry cost; `amount` null when the model has no price (pricing.models.<model>): unknown, not free. */
+export interface Cost {
+  amount: number | null;
+  currency: string;
+  model: string;
 }
 
 /** The UTC day of a time, as YYYY-MM-DD. */
@@ -48,10 +60,10 @@ export class UsageLedger {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** What usage costs with this model; 0 for a model with no configured price. */
-  costOf(usage: Pick<Usage, 'promptTokens' | 'completionTokens'>): number {
+  /** What usage costs with this model; null for a model with no configured price (unknown, not free). */
+  costOf(usage: Pick<Usage, 'promptTokens' | 'completionTokens'>): number | null {
     const price = Object.hasOwn(this.pricing.models, this.model) ? this.pricing.models[this.model] : undefined;
-    if (!price) return 0;
+    if (!price) return null;
     return (usage.promptTokens * price.inputPerMillion + usage.completionTokens * price.outputPerMillion) / 1_000_000;
   }
 
@@ -61,12 +73,21 @@ export class UsageLedger {
    */
   async record(id: string, usage: Pick<Usage, 'promptTokens' | 'completionTokens'>, entry?: number): Promise<boolean> {
     const amount = this.costOf(usage);
-    const cost = { amount, currency: this.pricing.currency, model: this.model };
+    const cost: Cost = { amount, currency: this.pricing.currency, model: this.model };
     const [field, counter] = entry === undefined ? ['cost', 'investigations'] : [questionCostField(entry), 'followUps'];
     const done = await RECORD.run(
       this.redis,
       [keysOf(this.redis).investigation(id), keysOf(this.redis).usageDay(dayOf(this.now()))],
-      [JSON.stringify(cost), usage.promptTokens, usage.completionTokens, amount, DAY_RETENTION_SECONDS, field, counter],
+      [
+        JSON.stringify(cost),
+        usage.promptTokens,
+        usage.completionTokens,
+        amount ?? 0,
+        DAY_RETENTION_SECONDS,
+        field,
+        counter,
+        amount === null ? 1 : 0,
+      ],
     );
     return done === 1;
   }
@@ -89,18 +110,22 @@ export class UsageLedger {
           'promptTokens',
           'completionTokens',
           'cost',
+          'unpriced',
         ),
       ),
     );
     return dates.map((date, i) => {
-      const [inv, asked, p, c, cost] = rows[i]!;
+      const [inv, asked, p, c, cost, unpriced] = rows[i]!;
+      const entries = Number(inv ?? 0) + Number(asked ?? 0);
+      const allUnpriced = entries > 0 && Number(unpriced ?? 0) >= entries;
       return {
         date,
         investigations: Number(inv ?? 0),
         followUps: Number(asked ?? 0),
         promptTokens: Number(p ?? 0),
         completionTokens: Number(c ?? 0),
-        cost: Math.round(Number(cost ?? 0) * 1e6) / 1e6,
+        cost: allUnpriced ? null : Math.round(Number(cost ?? 0) * 1e6) / 1e6,
+        unpriced: Number(unpriced ?? 0),
       };
     });
   }

@@ -30,7 +30,8 @@ const HELP: Record<string, string> = {
   lestrade_llm_requests_total: 'Chat completion requests, by model and outcome.',
   lestrade_llm_request_duration_seconds: "Time of one chat completion request (the SDK's own retries included).",
   lestrade_llm_tokens_total: 'Tokens the LLM reported, kind input (prompt) or output (completion).',
-  lestrade_llm_cost_total: "What the tokens cost at pricing.models' prices, in pricing.currency (0 without a price).",
+  lestrade_llm_cost_total:
+    "What the tokens cost at pricing.models' prices, in pricing.currency (no series for a model without a price).",
   lestrade_tool_calls_total:
     'Tool calls through the executor, by toolset, tool, result status and outcome (whether the tool ran).',
   lestrade_tool_call_duration_seconds:
@@ -125,7 +126,9 @@ export class PrometheusMetrics implements Metrics {
     this.llmTokens.inc({ model, kind: 'input' }, usage.input);
     this.llmTokens.inc({ model, kind: 'output' }, usage.output);
     const price = Object.hasOwn(this.opts.pricing.models, model) ? this.opts.pricing.models[model] : undefined;
-    const cost = price ? (usage.input * price.inputPerMillion + usage.output * price.outputPerMillion) / 1_000_000 : 0;
+    // No price: the cost is unknown, not 0, so the model gets no cost series (docs/metrics.md).
+    if (!price) return;
+    const cost = (usage.input * price.inputPerMillion + usage.output * price.outputPerMillion) / 1_000_000;
     this.llmCost.inc({ model, currency: this.opts.pricing.currency }, cost);
   }
 

@@ -11,8 +11,8 @@ export interface StormFields {
   waitingUntil: string | null;
   /** A group's follow-up: the investigation of the same group that had started when this one was created. */
   followUpOf: string | null;
-  /** What the model calls cost, at the configured price (null when the model has no price). */
-  cost: { amount: number; currency: string; model: string } | null;
+  /** What the model calls cost, at the configured price: null until counted, `amount` null when the model has no price. */
+  cost: { amount: number | null; currency: string; model: string } | null;
   /** For a group: when its last member joined (ms), and the follow-up's quiet time and longest wait. */
   coalescing: { lastJoinedAt: number; quietMs: number; maxWaitMs: number } | null;
 }

@@ -40,8 +40,8 @@ export interface ConversationEntry {
   error: string | null;
   /** What answering it took (its LLM calls and tokens); absent until it is answered or fails. */
   usage?: Usage;
-  /** What those tokens cost, at the configured price; null until counted (or without a price table). */
-  cost?: { amount: number; currency: string; model: string } | null;
+  /** What those tokens cost, at the configured price; null until counted; `amount` null when the model has no price. */
+  cost?: { amount: number | null; currency: string; model: string } | null;
 }
 
 export interface InvestigationSummary {

@@ -359,6 +359,7 @@ describe('cost', () => {
         promptTokens: 200,
         completionTokens: 20,
         cost: 0.24,
+        unpriced: 0,
       },
       {
         date: new Date(clock() - 86_400_000).toISOString().slice(0, 10),
@@ -367,7 +368,25 @@ describe('cost', () => {
         promptTokens: 0,
         completionTokens: 0,
         cost: 0,
+        unpriced: 0,
       },
     ]);
+  });
+
+  it('says a model without a price costs an unknown amount, not 0, and names the setting that prices it', async () => {
+    const svc = await serve({ yaml: '', script: () => ({ content: 'done', usage: { prompt: 100, completion: 10 } }) });
+    const { queued } = await post(svc, payload([{ name: 'A', fp: 72 }]));
+    const done = await until(svc, queued[0], (i) => i.status === 'completed' && i.cost, 'the investigation');
+    expect(done.cost).toEqual({ amount: null, currency: 'USD', model: 'scripted' });
+    const [today] = (await getJson(`${svc.base}/api/usage?days=1`)).body.days;
+    expect(today).toMatchObject({ investigations: 1, promptTokens: 100, cost: null, unpriced: 1 });
+    const page = await (await fetch(`${svc.base}/investigations/${queued[0]}`)).text();
+    expect(page).toContain(
+      'unknown: scripted has no price; set pricing.models.scripted (inputPerMillion, outputPerMillion)',
+    );
+    expect(page).not.toMatch(/<dd>0 USD/);
+    const metrics = await (await fetch(`${svc.base}/metrics`)).text();
+    expect(metrics).toMatch(/lestrade_llm_tokens_total\{model="scripted",kind="input"\} 100/);
+    expect(metrics).not.toMatch(/lestrade_llm_cost_total\{/);
   });
 });

@@ -83,6 +83,7 @@ describe('follow-up usage', () => {
       promptTokens: 190,
       completionTokens: 20,
       cost: 0.23,
+      unpriced: 0,
     });
     // A second question is a second entry, counted apart.
     await postJson(`${s.base}/api/investigations/${id}/ask`, { question: 'And again?' });

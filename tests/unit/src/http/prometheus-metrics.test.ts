@@ -12,14 +12,15 @@ const state: SharedState = {
 };
 
 describe('PrometheusMetrics', () => {
-  it('prices tokens by model, 0 for a model without a price', async () => {
+  it('prices tokens by model, and gives a model without a price no cost at all (unknown, not 0)', async () => {
     const m = new PrometheusMetrics({ version: 't', pricing });
     m.llmRequest('priced', 'ok', 1, { input: 1_000_000, output: 500_000 });
     m.llmRequest('free', 'ok', 1, { input: 10, output: 10 });
     m.llmRequest('priced', 'rate_limited', 1, null);
     const text = await m.render();
     expect(sample(text, 'lestrade_llm_cost_total', { model: 'priced', currency: 'EUR' })).toBe(7);
-    expect(sample(text, 'lestrade_llm_cost_total', { model: 'free' })).toBe(0);
+    expect(sample(text, 'lestrade_llm_cost_total', { model: 'free' })).toBeNull();
+    expect(sample(text, 'lestrade_llm_tokens_total', { model: 'free', kind: 'input' })).toBe(10);
     expect(sample(text, 'lestrade_llm_requests_total', { model: 'priced', outcome: 'rate_limited' })).toBe(1);
     expect(sample(text, 'lestrade_llm_tokens_total', { model: 'priced', kind: 'output' })).toBe(500_000);
   });
