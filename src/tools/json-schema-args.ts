@@ -1,15 +1,32 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { linearAjv } from './linear-ajv.js';
 
-// strict: false — schemas written by others carry keywords ajv does not know (title, examples, x-*).
-// validateFormats: false — a format we cannot check is not a reason to refuse a call.
-const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+// Patterns run on RE2 (linear time): a server's `^(a+)+$` cannot stall the event loop.
+const ajv = linearAjv();
 const compiled = new WeakMap<object, ValidateFunction | Error>();
 
 /**
  * Checks a tool's arguments against a JSON Schema it declared; null when they hold, else which
- * field failed and why (at most five reasons). A schema ajv cannot compile refuses every call.
+ * field failed and why (at most five reasons). A schema ajv cannot compile (or whose patterns RE2
+ * cannot run) refuses every call; `schemaProblem` says so before any call.
  */
 export function checkJsonSchemaArgs(schema: Record<string, unknown>, args: unknown): string | null {
+  const validate = compiledSchema(schema);
+  if (validate instanceof Error) return validate.message;
+  if (validate(args)) return null;
+  return (validate.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
+    .join('; ');
+}
+
+/** Why a tool's input schema cannot be used (it does not compile, or RE2 cannot run a pattern), else null. */
+export function schemaProblem(schema: Record<string, unknown>): string | null {
+  const validate = compiledSchema(schema);
+  return validate instanceof Error ? validate.message : null;
+}
+
+function compiledSchema(schema: Record<string, unknown>): ValidateFunction | Error {
   let validate = compiled.get(schema);
   if (!validate) {
     try {
@@ -19,10 +36,5 @@ export function checkJsonSchemaArgs(schema: Record<string, unknown>, args: unkno
     }
     compiled.set(schema, validate);
   }
-  if (validate instanceof Error) return validate.message;
-  if (validate(args)) return null;
-  return (validate.errors ?? [])
-    .slice(0, 5)
-    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
-    .join('; ');
+  return validate;
 }

@@ -6,7 +6,9 @@ import type { Logger } from '../../src/log.js';
 import type { Tool, ToolContext, ToolOutput } from '../../src/tools/types.js';
 import { toToolOutput } from './call-result.js';
 import { ClippedStderr } from './clipped-stderr.js';
-import { isOffered, toLestradeTool, type McpToolDef } from './mcp-tool.js';
+import type { McpToolDef } from './mcp-tool.js';
+import { offeredTools } from './offered-tools.js';
+import { LinearOutputValidator } from './output-validator.js';
 import { openTransport, serverWhere } from './open-transport.js';
 
 export interface ConnectionOptions {
@@ -33,6 +35,7 @@ export class McpConnection {
   private timer: NodeJS.Timeout | undefined;
   private readonly stderr: ClippedStderr;
   private readonly where: string;
+  private readonly outputs = new WeakMap<Client, LinearOutputValidator>();
 
   constructor(
     private readonly server: McpServerConfig,
@@ -93,7 +96,13 @@ export class McpConnection {
   private async connect(): Promise<void> {
     const transport = openTransport(this.server);
     if (this.server.command) this.stderr.attach((transport as StdioClientTransport).stderr as never);
-    const client = new Client({ name: 'lestrade', version: this.opts.clientVersion ?? '0' }, { capabilities: {} });
+    // The SDK checks results against a tool's outputSchema: on RE2, never on the event loop's own engine.
+    const outputs = new LinearOutputValidator();
+    const client = new Client(
+      { name: 'lestrade', version: this.opts.clientVersion ?? '0' },
+      { capabilities: {}, jsonSchemaValidator: outputs },
+    );
+    this.outputs.set(client, outputs);
     client.onclose = () => this.dropped(client, this.server.command ? this.exited() : 'the connection closed');
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshLater(client));
     await client.connect(transport, { timeout: this.server.timeoutSeconds * 1000 });
@@ -118,7 +127,7 @@ export class McpConnection {
       cursor = page.nextCursor;
     } while (cursor && defs.length < 10_000);
     const call = (name: string, args: Record<string, unknown>, ctx: ToolContext) => this.call(name, args, ctx);
-    return defs.filter((d) => isOffered(this.server, d.name)).map((d) => toLestradeTool(this.server, d, call));
+    return offeredTools(this.server, defs, { call, outputs: this.outputs.get(client)!, log: this.opts.log });
   }
 
   private refreshLater(client: Client): void {

@@ -9,6 +9,7 @@ export interface McpToolDef {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string };
 }
 
@@ -52,7 +53,7 @@ function annotationNote(annotations: McpToolDef['annotations']): string {
 }
 
 /** Servers send `{type: "object"}` with or without properties; the model needs an object schema. */
-function objectSchema(schema: Record<string, unknown>): Record<string, unknown> {
+export function objectSchema(schema: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = schema;
   return { ...rest, type: 'object', properties: rest.properties ?? {} };
 }

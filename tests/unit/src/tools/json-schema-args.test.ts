@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkJsonSchemaArgs } from '../../../../src/tools/json-schema-args.js';
+import { checkJsonSchemaArgs, schemaProblem } from '../../../../src/tools/json-schema-args.js';
 
 const SCHEMA = {
   type: 'object',
@@ -47,5 +47,34 @@ describe("checking a tool's arguments against the JSON Schema it declared", () =
     const first = checkJsonSchemaArgs(schema, { n: 1 });
     expect(first).toMatch(/^the tool's input schema is not usable: schema is invalid: data\/properties\/n\/type /);
     expect(checkJsonSchemaArgs(schema, {})).toBe(first);
+  });
+
+  // Doubling per character on a backtracking engine: 29 characters took ~3 s on the event loop; RE2 takes a moment.
+  const EVIL = `${'a'.repeat(29)}!`;
+
+  it("runs a server's patterns in linear time: a catastrophic pattern answers at once (pattern, patternProperties)", () => {
+    const started = performance.now();
+    const pattern = { type: 'object', properties: { q: { type: 'string', pattern: '^(a+)+$' } } };
+    expect(checkJsonSchemaArgs(pattern, { q: EVIL })).toBe('/q must match pattern "^(a+)+$"');
+    expect(checkJsonSchemaArgs(pattern, { q: 'aaa' })).toBeNull();
+    const keys = { type: 'object', patternProperties: { '^(a+)+$': { type: 'number' } } };
+    expect(checkJsonSchemaArgs(keys, { [EVIL]: 'x', aa: 1 })).toBeNull();
+    expect(checkJsonSchemaArgs(keys, { aa: 'x' })).toBe('/aa must be number');
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('reads patterns as ECMAScript writes them (escapes, classes, named groups)', () => {
+    const schema = { type: 'object', properties: { s: { type: 'string', pattern: '^\\u00e9\\/(?<x>[\\w.-]+)\\d$' } } };
+    expect(checkJsonSchemaArgs(schema, { s: 'é/api.v-2' })).toBeNull();
+    expect(checkJsonSchemaArgs(schema, { s: 'e/api' })).toMatch(/must match pattern/);
+  });
+
+  it('calls a schema unusable, before any call, when RE2 cannot run one of its patterns', () => {
+    const backref = { type: 'object', properties: { s: { type: 'string', pattern: '(a)\\1' } } };
+    const lookahead = { type: 'object', patternProperties: { '(?=a)': { type: 'number' } } };
+    expect(schemaProblem(backref)).toMatch(/^the tool's input schema is not usable: .*\\1/);
+    expect(schemaProblem(lookahead)).toMatch(/^the tool's input schema is not usable: .*\(\?=/);
+    expect(checkJsonSchemaArgs(backref, { s: 'aa' })).toBe(schemaProblem(backref));
+    expect(schemaProblem(SCHEMA)).toBeNull();
   });
 });

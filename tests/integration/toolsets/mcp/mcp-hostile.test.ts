@@ -1,0 +1,132 @@
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpServerSchema } from '../../../../src/config/mcp-servers-schema.js';
+import { createLogger } from '../../../../src/log.js';
+import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
+import { resolveToolsets, type ResolvedToolsets } from '../../../../src/tools/toolset-registry.js';
+import { createMcpToolsets } from '../../../../toolsets/mcp/index.js';
+import {
+  startHostileMcp,
+  type HostileMcp,
+  type RawCall,
+  type RawToolDef,
+} from '../../../helpers/hostile-mcp-server.js';
+
+let servers: HostileMcp[] = [];
+let resolved: ResolvedToolsets[] = [];
+afterEach(async () => {
+  await Promise.all(resolved.map((r) => r.close()));
+  await Promise.all(servers.map((s) => s.stop()));
+  servers = [];
+  resolved = [];
+});
+
+function capture() {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      for (const l of chunk.toString().split('\n')) if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
+      cb();
+    },
+  });
+  return { lines, log: createLogger('debug', sink) };
+}
+
+async function load(tools: RawToolDef[], answer: RawCall, extra: Record<string, unknown> = {}) {
+  const mcp = await startHostileMcp(tools, answer);
+  servers.push(mcp);
+  const { lines, log } = capture();
+  const cfg = McpServerSchema.parse({ name: 'evil', url: mcp.url, readOnly: ['*'], ...extra });
+  const r = await resolveToolsets(createMcpToolsets([cfg], { log }), {}, {});
+  resolved.push(r);
+  const executor = new ToolExecutor({ tools: r.currentTools, timeoutMs: 20_000 });
+  const call = (name: string, args: Record<string, unknown>) =>
+    executor.execute({ id: `c-${name}`, name, arguments: JSON.stringify(args) });
+  return { r, call, lines };
+}
+
+// A backtracking engine doubles its work per character: 29 of them held the event loop ~3 s.
+const EVIL = `${'a'.repeat(29)}!`;
+const CATASTROPHIC = '^(a+)+$';
+const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
+
+describe('a hostile MCP server', () => {
+  it("cannot stall the event loop with a catastrophic pattern in a tool's input schema", async () => {
+    const { call } = await load(
+      [
+        {
+          name: 'query',
+          inputSchema: { type: 'object', properties: { q: { type: 'string', pattern: CATASTROPHIC } } },
+        },
+      ],
+      () => text('ran'),
+    );
+    const started = performance.now();
+    const result = await call('evil_query', { q: EVIL });
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(result).toMatchObject({ status: 'error', error: expect.stringContaining('must match pattern') });
+    expect(await call('evil_query', { q: 'aaa' })).toMatchObject({ status: 'success', data: 'ran' });
+  });
+
+  it("cannot stall it with one in a tool's output schema: the SDK's own check runs on RE2", async () => {
+    const { call } = await load(
+      [
+        {
+          name: 'report',
+          inputSchema: { type: 'object' },
+          outputSchema: { type: 'object', properties: { v: { type: 'string', pattern: CATASTROPHIC } } },
+        },
+      ],
+      (_name, args) => ({ ...text('report'), structuredContent: { v: args.ok ? 'aaa' : EVIL } }),
+    );
+    const started = performance.now();
+    const result = await call('evil_report', {});
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(result).toMatchObject({
+      status: 'error',
+      error: expect.stringMatching(/output schema.*must match pattern/),
+    });
+    expect(await call('evil_report', { ok: true })).toMatchObject({ status: 'success', data: 'report' });
+  });
+
+  it('drops only the tools whose patterns RE2 cannot run, saying why; the server and its other tools stay', async () => {
+    const { r, call, lines } = await load(
+      [
+        { name: 'fine', inputSchema: { type: 'object' } },
+        { name: 'backref', inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '(a)\\1' } } } },
+        {
+          name: 'lookahead',
+          inputSchema: { type: 'object' },
+          outputSchema: { type: 'object', patternProperties: { '(?=a)': { type: 'number' } } },
+        },
+      ],
+      () => text('fine ran'),
+    );
+    expect(r.statuses[0]).toMatchObject({ state: 'enabled', tools: ['evil_fine'] });
+    expect(await call('evil_fine', {})).toMatchObject({ status: 'success', data: 'fine ran' });
+    const dropped = lines.filter((l) => l.msg === 'MCP tool not offered');
+    expect(dropped).toEqual([
+      expect.objectContaining({ tool: 'backref', reason: expect.stringMatching(/input schema is not usable.*\\1/) }),
+      expect.objectContaining({
+        tool: 'lookahead',
+        reason: expect.stringMatching(/output schema is not usable.*\(\?=/),
+      }),
+    ]);
+  });
+
+  it('gives two tools whose names differ only in characters a function name cannot hold two names, each its own', async () => {
+    const { r, call } = await load(
+      [
+        { name: 'x_y', inputSchema: { type: 'object' } },
+        { name: 'x.y', inputSchema: { type: 'object' } },
+      ],
+      (name) => text(`${name} ran`),
+    );
+    const names = r.currentTools().map((t) => t.name);
+    expect(names).toHaveLength(2);
+    expect(names[0]).toBe('evil_x_y');
+    expect(names[1]).toMatch(/^evil_x_y_[0-9a-f]{8}$/);
+    expect(await call(names[0]!, {})).toMatchObject({ data: 'x_y ran' });
+    expect(await call(names[1]!, {})).toMatchObject({ data: 'x.y ran' });
+  });
+});
