@@ -29,7 +29,7 @@ export async function buildToolsets(
 ): Promise<ResolvedToolsets> {
   const yaml = loadYamlToolsets([BUILTIN_YAML_DIR, ...config.toolsets.dirs], env);
   const builtin = builtinToolsets(config, runbooks, log);
-  return resolveToolsets([...builtin, ...yaml.toolsets], config.toolsets.settings, env, yaml.failures);
+  return resolveToolsets([...builtin, ...yaml.toolsets], config.toolsets.settings, env, yaml.failures, log);
 }
 
 export async function buildInvestigator(

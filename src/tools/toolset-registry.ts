@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Logger } from '../log.js';
 import { firstFailure } from './check-prerequisites.js';
 import type { Tool, Toolset, ToolsetStatus } from './types.js';
 import { loadYamlToolset } from './yaml-toolset.js';
@@ -70,13 +71,16 @@ export function loadYamlToolsets(
 
 /**
  * Decides which toolsets reach the model: switched on (by default or settings), prerequisites
- * passing, and tool names unique. Everything else is reported with why.
+ * passing, and tool names unique. Everything else is reported with why. A toolset whose tools change
+ * while it runs (an MCP server's list) is held to the same: a tool it adds later under a name another
+ * toolset already has is dropped (logged once), and the name's owner keeps it.
  */
 export async function resolveToolsets(
   candidates: Toolset[],
   settings: ToolsetSettings,
   env: Record<string, string | undefined>,
   failures: ToolsetStatus[] = [],
+  log?: Logger,
 ): Promise<ResolvedToolsets> {
   const checked = await Promise.all(
     candidates.map(async (ts): Promise<ToolsetStatus> => {
@@ -113,17 +117,49 @@ export async function resolveToolsets(
     const setting = Object.hasOwn(settings, ts.name) ? settings[ts.name] : undefined;
     return [...(ts.approvalRequired ?? []), ...(setting?.approvalRequired ?? [])];
   });
+  const now = toolsNow(enabled, seen, log);
   return {
     statuses,
     enabled,
     tools: enabled.flatMap(toolsOf),
     approvalRequired,
-    currentTools: () => enabled.flatMap(toolsOf),
-    toolsetOf: { get: (tool) => enabled.find((ts) => toolsOf(ts).some((t) => t.name === tool))?.name },
+    currentTools: () => now().flatMap((e) => e.tools),
+    toolsetOf: { get: (tool) => now().find((e) => e.tools.some((t) => t.name === tool))?.toolset },
     statusesNow: () => statusesNow(statuses, enabled),
     close: async () => {
       await Promise.allSettled(candidates.map(async (ts) => ts.close?.()));
     },
+  };
+}
+
+/**
+ * The enabled toolsets' tools now, each name once: a name belongs to the toolset that had it at start-up,
+ * else to the first toolset (in order) that lists it; a toolset's other tools of that name are dropped.
+ */
+function toolsNow(
+  enabled: Toolset[],
+  owners: ReadonlyMap<string, string>,
+  log: Logger | undefined,
+): () => Array<{ toolset: string; tools: Tool[] }> {
+  const reported = new Set<string>();
+  return () => {
+    const taken = new Set<string>();
+    return enabled.map((ts) => {
+      const tools = toolsOf(ts).filter((t) => {
+        const owner = owners.get(t.name) ?? ts.name;
+        const clash = owner !== ts.name || taken.has(t.name);
+        if (!clash) taken.add(t.name);
+        else if (!reported.has(`${ts.name}\0${t.name}`)) {
+          reported.add(`${ts.name}\0${t.name}`);
+          log?.warn(
+            { toolset: ts.name, tool: t.name },
+            'tool not offered: its name is already taken by another toolset',
+          );
+        }
+        return !clash;
+      });
+      return { toolset: ts.name, tools };
+    });
   };
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { McpServerConfig } from '../../src/config/mcp-servers-schema.js';
 import type { Tool, ToolContext, ToolOutput } from '../../src/tools/types.js';
@@ -33,7 +34,7 @@ export function toLestradeTool(server: McpServerConfig, def: McpToolDef, call: C
   const text = (def.description ?? def.annotations?.title ?? def.name).slice(0, MAX_DESCRIPTION);
   return {
     name: prefixedToolName(server.name, def.name),
-    description: `[MCP server ${server.name}, tool ${def.name}] ${text}${hint}`,
+    description: `[MCP server ${server.name}] ${fenced(`tool ${def.name.slice(0, 200)}: ${text}`)}${hint}`,
     params: z.looseObject({}),
     inputSchema: objectSchema(def.inputSchema),
     ...(readOnly ? {} : { sideEffects: true }),
@@ -43,6 +44,17 @@ export function toLestradeTool(server: McpServerConfig, def: McpToolDef, call: C
       return call(def.name, params, ctx);
     },
   };
+}
+
+/**
+ * The server's words (its tool's name and description) inside a fence with a random tag, as ticket text is
+ * in the prompt: the system prompt says the fence holds third-party data. The server cannot close the fence,
+ * since it cannot know the tag (and the text loses any `untrusted-` of its own).
+ */
+function fenced(text: string): string {
+  const tag = `untrusted-${randomBytes(6).toString('hex')}`;
+  const clean = text.replace(/untrusted-/gi, 'untrusted-(removed)');
+  return `<${tag}>${clean}</${tag}>`;
 }
 
 /** What the server's annotations say, for the model and the approver (shown, not trusted). */
