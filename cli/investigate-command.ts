@@ -9,7 +9,7 @@ import type { Logger } from '../src/log.js';
 import type { AnySource } from '../src/registration/source.js';
 import { toToolCallRecord } from '../src/store/investigation.js';
 import { commentFor } from '../src/writeback/comment-for.js';
-import { hostsIn } from '../src/render/sanitize-markdown.js';
+import { vouchedHosts } from '../src/render/vouched-hosts.js';
 import { writeRca } from '../src/writeback/write-rca.js';
 import type { RcaWriter } from '../src/render/rca-writer.js';
 import { buildInvestigator } from './build-investigator.js';
@@ -111,7 +111,7 @@ async function writeBack(writer: RcaWriter, issue: Issue, answer: string, state:
   const { config, out } = run;
   let resume: string | null = null;
   const doc = commentFor(
-    { id: randomUUID(), issue, rca: answer, linkHosts: [...hostsIn(toolText(state))] },
+    { id: randomUUID(), issue, rca: answer, linkHosts: vouchedHosts(state.toolCalls) },
     {
       publicUrl: config.server.publicUrl,
       linkHosts: config.writeBack.linkHosts,
@@ -147,13 +147,6 @@ async function writeWithRetries<T>(attempt: () => Promise<T>, onResume: (token: 
       await new Promise((r) => setTimeout(r, Math.min(err.retryAfterMs ?? 2_000, CLI_MAX_WAIT_MS)));
     }
   }
-}
-
-function toolText(state: LoopState): string {
-  return state.messages
-    .filter((m) => m.role === 'tool')
-    .map((m) => (typeof m.content === 'string' ? m.content : ''))
-    .join('\n');
 }
 
 function report(issue: Issue, rca: string, state: LoopState, writeBack: unknown) {

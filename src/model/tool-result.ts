@@ -1,9 +1,12 @@
 import type { DecidedBy } from './approval.js';
 
-/** What a tool hands back to the runtime before shaping. */
+/**
+ * What a tool hands back to the runtime before shaping. `vouches`, when given, overrides the tool's
+ * `vouchesForLinks` for this result (the bash toolset's: only a pipeline that read an outside system).
+ */
 export type ToolOutput =
-  | { status: 'success'; data: unknown }
-  | { status: 'no_data'; data?: unknown; message?: string }
+  | { status: 'success'; data: unknown; vouches?: boolean }
+  | { status: 'no_data'; data?: unknown; message?: string; vouches?: boolean }
   | { status: 'error'; error: string };
 
 /** What the model and the API see for every call: always one of these, never a thrown error. */
@@ -26,11 +29,16 @@ export interface ToolResult {
   hint?: string;
   /** The tool call whose whole output was kept (GET /api/investigations/:id/outputs/:callId). */
   callId?: string;
+  /**
+   * The data was read from a system outside Lestrade that the model did not write (Prometheus, kubectl, an
+   * MCP server): hosts it names may be linked in the RCA (see vouchedHosts). Not shown to the model.
+   */
+  vouches?: true;
 }
 
-/** The result as the model sees it: without who decided (a name is not the model's business). */
+/** The result as the model sees it: without who decided (a name is not the model's business) nor `vouches`. */
 export function forModel(r: ToolResult | undefined): string {
-  if (!r?.decidedBy) return JSON.stringify(r);
-  const { decidedBy: _who, ...rest } = r;
+  if (!r?.decidedBy && !r?.vouches) return JSON.stringify(r);
+  const { decidedBy: _who, vouches: _vouches, ...rest } = r;
   return JSON.stringify(rest);
 }

@@ -1,6 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
 import { toToolCallRecord, type Investigation } from '../store/investigation.js';
-import { hostsIn } from '../render/sanitize-markdown.js';
+import { vouchedHosts } from '../render/vouched-hosts.js';
 import type { InvestigationJobData } from '../redis/queue-names.js';
 import { runFollowUpJob } from './follow-up-job.js';
 import { runLoopJob, type JobDeps, type LoopJob } from './job-run.js';
@@ -93,13 +93,11 @@ function investigation(inv: Investigation, deps: JobDeps): LoopJob {
     },
     async finish(result, progress) {
       const { usage, toolCalls } = result.state;
-      const toolText = result.state.messages
-        .filter((m) => m.role === 'tool')
-        .map((m) => (typeof m.content === 'string' ? m.content : ''));
+      // Only results read from an outside system vouch for a link, never text the model chose (vouched-hosts.ts).
       const completed = await deps.store.complete(id, {
         rca: result.answer,
         ...progress,
-        linkHosts: [...hostsIn(toolText.join('\n'))],
+        linkHosts: vouchedHosts(toolCalls),
       });
       // Accounting must not turn a completed investigation into a retried one.
       if (completed)

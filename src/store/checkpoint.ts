@@ -47,6 +47,7 @@ const ToolResultSchema = z.strictObject({
   outputTokens: z.number().optional(),
   hint: z.string().optional(),
   callId: z.string().optional(),
+  vouches: z.literal(true).optional(),
 });
 
 const PendingSchema = z.strictObject({

@@ -163,8 +163,8 @@ export class ToolExecutor {
     const shaped = filtered === undefined ? null : shapeOutput(filtered, this.maxOutputChars);
     // "No data" with nothing to show (none, or all filtered away): the tool's message says more than "".
     const data = output.status === 'no_data' && !shaped?.text ? (output.message ?? 'no data found') : shaped?.text;
-    const result = { status: output.status, data, params: shown, ...(shaped?.truncated ? { truncated: true } : {}) };
-    return done(output.status, result);
+    const shapes = { ...(shaped?.truncated ? { truncated: true } : {}), ...vouching(tool, output) };
+    return done(output.status, { status: output.status, data, params: shown, ...shapes });
   }
 
   /** Refuse, ask or allow: the tool's own per-call policy first, then side effects, then the toolset's list. */
@@ -215,6 +215,11 @@ export class ToolExecutor {
       signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** `vouches` when the result may vouch for links (vouched-hosts.ts): the result's own say first, else the tool's. */
+function vouching(tool: Tool, output: Exclude<ToolOutput, { status: 'error' }>): { vouches?: true } {
+  return (output.vouches ?? tool.vouchesForLinks) ? { vouches: true } : {};
 }
 
 /** The tool's own parameter names: its JSON Schema's properties when it declared one, else its zod shape. */

@@ -27,6 +27,12 @@ export interface Tool {
   inputSchema?: Record<string, unknown>;
   /** Tools are read-only unless they say otherwise; side effects need approval. */
   sideEffects?: boolean;
+  /**
+   * Its output is read from a system outside Lestrade (Prometheus, kubectl, an MCP server, an HTTP API), not
+   * made from the model's arguments: hosts its results name may be linked in the RCA. Absent: they may not
+   * (echo-like tools, the plan tool). A result's own `vouches` overrides this.
+   */
+  vouchesForLinks?: boolean;
   /** A per-call decision from the arguments (the bash policy); absent means allow, unless sideEffects. */
   verdict?(params: Record<string, unknown>): CallVerdict | Promise<CallVerdict>;
   run(params: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;

@@ -41,6 +41,11 @@ const ToolSchema = z
     description: z.string().min(1),
     params: z.record(z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/), ParamSpecSchema).default({}),
     sideEffects: z.boolean().default(false),
+    /**
+     * Its output is read from an outside system (kubectl, an HTTP API), so hosts it names may be linked in the
+     * RCA; false for a tool whose output is made from its parameters (an echo, a template).
+     */
+    vouchesForLinks: z.boolean().default(true),
     /** Output starting with any of these (after trimming) counts as "looked and found nothing". */
     noDataPatterns: z.array(z.string()).default([]),
     command: z.array(ArgSchema).min(1).optional(),

@@ -50,6 +50,7 @@ function buildTool(def: YamlTool, env: Env): Tool {
     description: def.description,
     params: paramsToZod(def.params, isCommand),
     sideEffects: def.sideEffects,
+    vouchesForLinks: def.vouchesForLinks,
   };
   const noData = (text: string) => text.trim() === '' || def.noDataPatterns.some((p) => text.trim().startsWith(p));
   return { ...base, run: isCommand ? commandRun(def, env, noData) : httpRun(def, env, noData) };

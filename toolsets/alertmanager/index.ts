@@ -4,6 +4,7 @@ import { AlertmanagerClient, type Query } from './alertmanager-client.js';
 import { compactAlert, compactSilence } from './compact.js';
 import { createSilenceTool } from './create-silence.js';
 import { matchersParam, parseMatchers } from './matchers.js';
+import { readsOutside } from '../../src/tools/reads-outside.js';
 
 export interface AlertmanagerToolsetConfig {
   enabled?: boolean;
@@ -37,10 +38,9 @@ export function createAlertmanagerToolset(cfg: AlertmanagerToolsetConfig): Tools
     origin: 'builtin',
     enabled: cfg.enabled ?? true,
     prerequisites: [prerequisite],
+    // Creating a silence answers with what the model asked for: it vouches for no link.
     tools: [
-      alertsTool(client),
-      groupsTool(client),
-      silencesTool(client),
+      ...readsOutside([alertsTool(client), groupsTool(client), silencesTool(client)]),
       createSilenceTool(client, cfg.maxSilenceHours),
     ],
   };

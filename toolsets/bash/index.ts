@@ -6,6 +6,7 @@ import { parseCurlHosts } from './destinations.js';
 import { checkCommand, DEFAULT_MAX_STAGES, type BashPolicyConfig } from './policy.js';
 import { createSandbox, type Sandbox, type SandboxMode } from './sandbox.js';
 import { processSandboxSlots, type SandboxSlots } from './sandbox-slots.js';
+import { pipelineVouches } from './vouches.js';
 
 export interface BashToolsetConfig extends BashPolicyConfig {
   timeoutMs: number;
@@ -104,7 +105,9 @@ async function runStages(stages: string[][], approved: boolean, d: RunDeps): Pro
         stages.map((argv) => run.wrap(argv)),
         { signal: d.signal, timeoutMs: d.cfg.timeoutMs, maxBytes: d.cfg.maxOutputBytes, env: run.env },
       );
-      return outputOf(out, d.cfg.maxOutputBytes);
+      // Only a line that read an outside system and then only filtered vouches for the links in its output.
+      const output = outputOf(out, d.cfg.maxOutputBytes);
+      return output.status === 'success' && pipelineVouches(stages) ? { ...output, vouches: true } : output;
     } finally {
       await run.close();
     }

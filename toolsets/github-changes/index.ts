@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Tool, ToolOutput, Toolset } from '../../src/tools/types.js';
 import { GitHubChangesClient, type Change, type Window } from './github-changes-client.js';
+import { readsOutside } from '../../src/tools/reads-outside.js';
 
 export interface GithubChangesConfig {
   repos: string[];
@@ -31,7 +32,7 @@ export function createGithubChangesToolset(cfg: GithubChangesConfig): Toolset {
     origin: 'builtin',
     enabled: true,
     prerequisites: [{ kind: 'check', run: () => unusable(cfg, client) }],
-    tools: [changesTool(cfg.repos, () => client!)],
+    tools: readsOutside([changesTool(cfg.repos, () => client!)]),
   };
 }
 

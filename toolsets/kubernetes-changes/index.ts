@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { runCommand } from '../../src/tools/run-command.js';
 import type { Tool, ToolOutput, Toolset } from '../../src/tools/types.js';
 import { describeRevisions, matchLabelsSelector, type Deployment, type ReplicaSet } from './replicaset-diff.js';
+import { readsOutside } from '../../src/tools/reads-outside.js';
 
 /** A DNS-1123 name: nothing that adds a flag, a path or a second selector. */
 const k8sName = z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'a Kubernetes name (lower-case, digits, - and .)');
@@ -40,7 +41,7 @@ export function createKubernetesChangesToolset(opts: KubernetesChangesOptions = 
     prerequisites: [
       { kind: 'command', argv: [kubectl, 'version', '--request-timeout=5s'], timeoutMs: 10_000, explain: [NO_CLUSTER] },
     ],
-    tools: [rolloutDiffTool(kubectl, opts)],
+    tools: readsOutside([rolloutDiffTool(kubectl, opts)]),
   };
 }
 

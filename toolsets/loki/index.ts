@@ -3,6 +3,7 @@ import type { Tool, ToolOutput, Toolset } from '../../src/tools/types.js';
 import { formatQueryData, type QueryData } from './format-streams.js';
 import { LokiClient, type LokiClientConfig } from './loki-client.js';
 import { durationParam, queryWindow, timeParam } from './loki-time.js';
+import { readsOutside } from '../../src/tools/reads-outside.js';
 
 export type LokiToolsetConfig = Partial<LokiClientConfig>;
 
@@ -38,7 +39,7 @@ export function createLokiToolset(cfg: LokiToolsetConfig): Toolset {
         run: async () => (client ? client.probe() : 'no Loki URL: set LOKI_URL or toolsets.loki.url'),
       },
     ],
-    tools: lokiTools(client),
+    tools: readsOutside(lokiTools(client)),
   };
 }
 

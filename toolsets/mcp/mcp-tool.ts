@@ -37,6 +37,8 @@ export function toLestradeTool(server: McpServerConfig, def: McpToolDef, call: C
     description: `[MCP server ${server.name}] ${fenced(`tool ${def.name.slice(0, 200)}: ${text}`)}${hint}`,
     params: z.looseObject({}),
     inputSchema: objectSchema(def.inputSchema),
+    // The server is a system outside Lestrade: its results vouch for links (not hosts the call's arguments name).
+    vouchesForLinks: true,
     ...(readOnly ? {} : { sideEffects: true }),
     async run(params, ctx) {
       // The executor asked a human first; checked again here, as every side-effecting runner does.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Tool, ToolOutput, Toolset } from '../../src/tools/types.js';
 import { alertTools } from './alert-tools.js';
 import { PrometheusClient } from './prometheus-client.js';
+import { readsOutside } from '../../src/tools/reads-outside.js';
 
 export interface PrometheusToolsetConfig {
   url?: string;
@@ -34,7 +35,7 @@ export function createPrometheusToolset(cfg: PrometheusToolsetConfig): Toolset {
         run: async () => (client ? client.probe() : 'no Prometheus URL: set PROMETHEUS_URL or toolsets.prometheus.url'),
       },
     ],
-    tools: prometheusTools(client),
+    tools: readsOutside(prometheusTools(client)),
   };
 }
 

@@ -5,6 +5,7 @@ import { RunbookUrlFetcher, RunbookUrlRefused, type RunbookUrlConfig } from './u
 
 export { FETCH_RUNBOOK } from '../../src/runbooks/runbook.js';
 import { FETCH_RUNBOOK } from '../../src/runbooks/runbook.js';
+import { readsOutside } from '../../src/tools/reads-outside.js';
 
 /**
  * The runbooks toolset: one tool, fetch_runbook, reading a runbook of the operators' catalog by id, or a
@@ -33,7 +34,7 @@ export function createRunbookToolset(catalog: RunbookCatalog, cfg: RunbookUrlCon
           ),
       },
     ],
-    tools: [fetchRunbookTool(catalog, fetcher)],
+    tools: readsOutside([fetchRunbookTool(catalog, fetcher)]),
   };
 }
 

@@ -84,7 +84,7 @@ function stepped(text = 'see https://grafana.internal/d/1 and http://prom.intern
   state.steps = 1;
   state.usage = { promptTokens: 10, completionTokens: 2, llmCalls: 1 };
   state.toolCalls = [
-    { tool: 'prometheus_query', status: 'success', data: text, params: { query: 'up' }, elapsedMs: 12 },
+    { tool: 'prometheus_query', status: 'success', data: text, params: { query: 'up' }, elapsedMs: 12, vouches: true },
   ];
   state.messages.push({ role: 'tool', tool_call_id: 'c1', content: JSON.stringify({ data: text }) });
   return state;
@@ -131,16 +131,33 @@ describe('an investigation job', () => {
     expect(logs[1]).toMatchObject({ id, llmCalls: 1, toolCalls: 1 });
   });
 
-  it('gets the hosts it may link to from tool results only, each result on its own line', async () => {
+  it('gets the hosts it may link to only from results read from an outside system, never from text the model chose', async () => {
     script = async () => {
       const state = initialState([{ role: 'user', content: 'alert links to https://prompt.example/x' }]);
-      state.messages.push({ role: 'tool', tool_call_id: 'a', content: 'first result https://a.internal' });
-      state.messages.push({ role: 'tool', tool_call_id: 'b', content: 'https://b.internal/path second' });
-      state.messages.push({
-        role: 'tool',
-        tool_call_id: 'c',
-        content: [{ type: 'text', text: 'https://parts.example' }],
-      } as never);
+      const call = (tool: string, data: string, params: Record<string, unknown>, vouches: boolean) => ({
+        tool,
+        status: 'success' as const,
+        data,
+        params,
+        elapsedMs: 1,
+        ...(vouches ? { vouches: true as const } : {}),
+      });
+      state.toolCalls = [
+        call('prometheus_query', 'first result https://a.internal', { query: 'up' }, true),
+        call('kubectl_get', 'https://b.internal/path second', { kind: 'pods' }, true),
+        // The model's own text, through a tool that only transforms its arguments (jq -n, echo): never vouches.
+        call('bash', 'see https://evil.example/phish', { command: `jq -n '"see https://evil.example/phish"'` }, false),
+        // A system that echoes the model's text back (PromQL label_replace): the host is in the call's arguments.
+        call(
+          'prometheus_query',
+          '{x="https://echo.example/p"}',
+          { query: 'label_replace(vector(1),"x","https://echo.example/p","","")' },
+          true,
+        ),
+        { ...call('prometheus_query', 'https://err.example', {}, true), status: 'error' as const },
+      ];
+      // Message text alone (the model's, or a result's JSON with its arguments) vouches for nothing.
+      state.messages.push({ role: 'tool', tool_call_id: 'a', content: 'https://message.example' });
       state.messages.push({ role: 'assistant', content: 'see https://assistant.example' });
       return { answer: 'RCA', finishReason: 'answer', state };
     };

@@ -47,6 +47,7 @@ function full(): LoopState {
       outputTokens: 9,
       hint: 'h',
       callId: `c${i}`,
+      vouches: true as const,
     })),
     callKeys: ['query({})'],
     awaiting: {
@@ -248,6 +249,13 @@ describe('a damaged checkpoint', () => {
         s.context.windowTokens = -1;
       },
       /state\.context\.windowTokens/,
+    ],
+    [
+      'a result that vouches for links with anything but true',
+      (s) => {
+        s.toolCalls[0].vouches = false;
+      },
+      /state\.toolCalls\.0\.vouches/,
     ],
     [
       'a negative peak',

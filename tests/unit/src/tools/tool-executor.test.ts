@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { forModel } from '../../../../src/model/tool-result.js';
+import { readsOutside } from '../../../../src/tools/reads-outside.js';
 import { shapeOutput } from '../../../../src/tools/shape-output.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import type { Tool, ToolContext, ToolOutput } from '../../../../src/tools/types.js';
@@ -258,5 +260,57 @@ describe('shapeOutput', () => {
     expect(shapeOutput('abcd', 3)).toEqual({ text: 'abc\n…[truncated 1 characters]', truncated: true });
     expect(shapeOutput({ k: 'v' }, 100)).toEqual({ text: '{\n "k": "v"\n}', truncated: false });
     expect(shapeOutput('', 0)).toEqual({ text: '', truncated: false });
+  });
+});
+
+describe('ToolExecutor and links a result vouches for', () => {
+  const ok =
+    (over: Partial<ToolOutput> = {}) =>
+    () =>
+      Promise.resolve({ status: 'success', data: 'see https://grafana.internal/d/1', ...over } as ToolOutput);
+  const empty = () => Promise.resolve({ status: 'no_data', message: 'none' } as ToolOutput);
+
+  it('marks a result of a tool that reads an outside system, unless the result itself says it does not', async () => {
+    const e = new ToolExecutor({
+      tools: [
+        tool('reader', ok(), { vouchesForLinks: true }),
+        tool('reader_empty', empty, { vouchesForLinks: true }),
+        tool('echo', ok()),
+        tool('echo_false', ok(), { vouchesForLinks: false }),
+        tool('pipeline_echo', ok({ vouches: false }), { vouchesForLinks: true }),
+        tool('pipeline_reader', ok({ vouches: true })),
+        tool('failing', () => Promise.resolve({ status: 'error', error: 'https://x.example' }), {
+          vouchesForLinks: true,
+        }),
+      ],
+    });
+    const vouches = async (name: string) => (await call(e, name, '{}')).vouches;
+    expect(await vouches('reader')).toBe(true);
+    expect(await vouches('reader_empty')).toBe(true);
+    expect(await vouches('echo')).toBeUndefined();
+    expect(await vouches('echo_false')).toBeUndefined();
+    expect(await vouches('pipeline_echo')).toBeUndefined();
+    expect(await vouches('pipeline_reader')).toBe(true);
+    expect(await vouches('failing')).toBeUndefined();
+  });
+
+  it('never tells the model (forModel leaves it out, and who decided)', async () => {
+    const e = new ToolExecutor({ tools: [tool('reader', ok(), { vouchesForLinks: true })] });
+    const result = await call(e, 'reader', '{}');
+    expect(JSON.parse(forModel(result))).toEqual({
+      tool: 'reader',
+      status: 'success',
+      data: 'see https://grafana.internal/d/1',
+      params: {},
+      elapsedMs: expect.any(Number),
+    });
+    expect(
+      JSON.parse(forModel({ ...result, vouches: undefined, decidedBy: { via: 'api', user: 'u' } })),
+    ).not.toHaveProperty('decidedBy');
+  });
+
+  it('readsOutside marks every tool it is given, keeping the rest of each', () => {
+    const [a] = readsOutside([tool('a', ok(), { sideEffects: true })]);
+    expect(a).toMatchObject({ name: 'a', sideEffects: true, vouchesForLinks: true });
   });
 });
