@@ -302,7 +302,13 @@ const baseShape = {
       /** Folders of `*.md` runbooks (searched recursively). */
       dirs: z.array(z.string().min(1)).default([]),
       /** Hosts whose runbook URLs (an alert's runbook_url) fetch_runbook may read: `wiki.example.com`, `*.example.com`. */
-      allowedHosts: z.array(z.string().regex(/^(\*\.)?[A-Za-z0-9.-]+$/, 'a host name, or *.domain')).default([]),
+      allowedHosts: z
+        .array(
+          z
+            .string()
+            .regex(/^(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/, 'a host name or *.domain, with :port if not the default'),
+        )
+        .default([]),
       /** The most of one runbook URL's answer that is read. */
       maxBytes: z.int().min(1_024).max(10_485_760).default(262_144),
       timeoutSeconds: z.number().positive().max(120).default(10),

@@ -1,7 +1,10 @@
 import TurndownService from 'turndown';
 
 export interface RunbookUrlConfig {
-  /** Hosts a runbook URL may name: `wiki.example.com`, or `*.example.com` for its subdomains. */
+  /**
+   * Hosts and ports a runbook URL may name: `wiki.example.com` (its scheme's default port: 443 for https, 80
+   * for http), `wiki.example.com:8443`, or `*.example.com[:port]` for its subdomains.
+   */
   allowedHosts: string[];
   maxBytes: number;
   timeoutMs: number;
@@ -76,9 +79,9 @@ export class RunbookUrlFetcher {
     if (url.protocol !== 'https:' && url.protocol !== 'http:')
       throw new RunbookUrlRefused(`${url.protocol} URLs are not read: only http and https`);
     if (url.username || url.password) throw new RunbookUrlRefused('URLs with credentials are not read');
-    if (!hostAllowed(url.hostname, this.cfg.allowedHosts))
+    if (!hostAllowed(url, this.cfg.allowedHosts))
       throw new RunbookUrlRefused(
-        `${url.hostname} is not in runbooks.allowedHosts (LESTRADE_RUNBOOK_HOSTS): ask an operator to add it`,
+        `${url.host} is not in runbooks.allowedHosts (LESTRADE_RUNBOOK_HOSTS): ask an operator to add it`,
       );
     return url;
   }
@@ -91,11 +94,18 @@ export class RunbookUrlFetcher {
   }
 }
 
-/** Exact host names, or `*.example.com` for any subdomain of example.com (not example.com itself). */
-export function hostAllowed(host: string, allowed: readonly string[]): boolean {
-  const h = host.toLowerCase().replace(/\.$/, '');
-  return allowed.some((a) => {
-    const pattern = a.toLowerCase();
+/**
+ * Whether the URL's host and port are on the list: exact host names, or `*.example.com` for any subdomain of
+ * example.com (not example.com itself), each with `:port`, or without it for the URL's scheme's default port
+ * only — allowing `127.0.0.1` allows neither Lestrade's own port nor any other service on that host.
+ */
+export function hostAllowed(url: URL, allowed: readonly string[]): boolean {
+  const h = url.hostname.toLowerCase().replace(/\.$/, '');
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return allowed.some((entry) => {
+    const m = /^(.*?)(?::(\d{1,5}))?$/.exec(entry.toLowerCase())!;
+    const pattern = m[1]!;
+    if ((m[2] ?? (url.protocol === 'https:' ? '443' : '80')) !== port) return false;
     return pattern.startsWith('*.') ? h.endsWith(pattern.slice(1)) && h.length > pattern.length - 1 : h === pattern;
   });
 }

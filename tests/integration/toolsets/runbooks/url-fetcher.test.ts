@@ -5,8 +5,9 @@ import { RunbookCatalog } from '../../../../src/runbooks/runbook-catalog.js';
 import { createRunbookToolset } from '../../../../toolsets/runbooks/index.js';
 import { hostAllowed, RunbookUrlFetcher, RunbookUrlRefused } from '../../../../toolsets/runbooks/url-fetcher.js';
 
-/** A wiki on loopback: 127.0.0.1 is the allowed host; "localhost" (same server) is not. */
+/** A wiki on loopback: 127.0.0.1 on its port is allowed; "localhost" (same server) is not, nor another port. */
 let server: Server;
+let other: Server;
 let base: string;
 const hits: string[] = [];
 const HTML = `<!doctype html><html><head><style>p{}</style><script>alert(1)</script></head><body>
@@ -21,16 +22,29 @@ beforeAll(async () => {
     if (req.url === '/big') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('a'.repeat(5000));
     if (req.url === '/away') return void res.writeHead(302, { location: `http://localhost:${port()}/md` }).end();
     if (req.url === '/hop') return void res.writeHead(301, { location: '/md' }).end();
+    if (req.url === '/port') return void res.writeHead(302, { location: `http://127.0.0.1:${port(other)}/` }).end();
     res.writeHead(404).end('no');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${port()}`;
+  // Another service on the same host (Lestrade's own /readyz, a database's HTTP port).
+  other = createServer((req, res) => {
+    hits.push(`other${req.url!}`);
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ready: redis ok, secret internals');
+  });
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
-const port = () => (server.address() as AddressInfo).port;
+afterAll(async () => {
+  await new Promise<void>((r) => other.close(() => r()));
+  await new Promise<void>((r) => server.close(() => r()));
+});
+const port = (s: Server = server) => (s.address() as AddressInfo).port;
 
 const fetcher = (o: Partial<ConstructorParameters<typeof RunbookUrlFetcher>[0]> = {}, now?: () => number) =>
-  new RunbookUrlFetcher({ allowedHosts: ['127.0.0.1'], maxBytes: 2048, timeoutMs: 5000, cacheSeconds: 60, ...o }, now);
+  new RunbookUrlFetcher(
+    { allowedHosts: [`127.0.0.1:${port()}`], maxBytes: 2048, timeoutMs: 5000, cacheSeconds: 60, ...o },
+    now,
+  );
 const signal = () => new AbortController().signal;
 
 describe('RunbookUrlFetcher', () => {
@@ -46,7 +60,7 @@ describe('RunbookUrlFetcher', () => {
     const f = fetcher();
     const before = hits.length;
     await expect(f.read(`http://localhost:${port()}/md`, signal())).rejects.toThrow(
-      /localhost is not in runbooks.allowedHosts \(LESTRADE_RUNBOOK_HOSTS\)/,
+      /localhost:\d+ is not in runbooks.allowedHosts \(LESTRADE_RUNBOOK_HOSTS\)/,
     );
     await expect(f.read('file:///etc/passwd', signal())).rejects.toBeInstanceOf(RunbookUrlRefused);
     await expect(f.read(`http://u:p@127.0.0.1:${port()}/md`, signal())).rejects.toThrow(/credentials/);
@@ -55,7 +69,22 @@ describe('RunbookUrlFetcher', () => {
 
   it('follows a redirect only to an allowed host', async () => {
     expect(await fetcher().read(`${base}/hop`, signal())).toBe('# Plain\nstep 1');
-    await expect(fetcher().read(`${base}/away`, signal())).rejects.toThrow(/localhost is not in runbooks.allowedHosts/);
+    await expect(fetcher().read(`${base}/away`, signal())).rejects.toThrow(
+      /localhost:\d+ is not in runbooks.allowedHosts/,
+    );
+  });
+
+  it('allows a host on its port only: another port of it is refused, directly or by a redirect, before any request', async () => {
+    const before = hits.filter((h) => h.startsWith('other')).length;
+    await expect(fetcher().read(`http://127.0.0.1:${port(other)}/readyz`, signal())).rejects.toThrow(
+      new RegExp(`127\\.0\\.0\\.1:${port(other)} is not in runbooks.allowedHosts`),
+    );
+    await expect(fetcher().read(`${base}/port`, signal())).rejects.toThrow(/is not in runbooks.allowedHosts/);
+    // No port given: the scheme's default only (80 for http), never the wiki's or the other service's port.
+    await expect(fetcher({ allowedHosts: ['127.0.0.1'] }).read(`${base}/md`, signal())).rejects.toThrow(
+      /is not in runbooks.allowedHosts/,
+    );
+    expect(hits.filter((h) => h.startsWith('other')).length).toBe(before);
   });
 
   it('reads at most maxBytes and says it cut', async () => {
@@ -81,17 +110,26 @@ describe('RunbookUrlFetcher', () => {
     await expect(fetcher().read(`${base}/gone`, signal())).rejects.toThrow(/answered 404/);
   });
 
-  it('hostAllowed: exact names and *.domain subdomains, case-insensitive', () => {
-    expect(hostAllowed('Wiki.Example.com', ['wiki.example.com'])).toBe(true);
-    expect(hostAllowed('a.example.com', ['*.example.com'])).toBe(true);
-    expect(hostAllowed('example.com', ['*.example.com'])).toBe(false);
-    expect(hostAllowed('evil-example.com', ['*.example.com'])).toBe(false);
-    expect(hostAllowed('wiki.example.com.evil.net', ['wiki.example.com'])).toBe(false);
+  it('hostAllowed: exact names and *.domain subdomains, case-insensitive, on the port given or the default', () => {
+    const ok = (url: string, allowed: string[]) => hostAllowed(new URL(url), allowed);
+    expect(ok('https://Wiki.Example.com/x', ['wiki.example.com'])).toBe(true);
+    expect(ok('https://a.example.com', ['*.example.com'])).toBe(true);
+    expect(ok('https://example.com', ['*.example.com'])).toBe(false);
+    expect(ok('https://evil-example.com', ['*.example.com'])).toBe(false);
+    expect(ok('https://wiki.example.com.evil.net', ['wiki.example.com'])).toBe(false);
+    expect(ok('https://wiki.example.com:443/', ['wiki.example.com'])).toBe(true);
+    expect(ok('http://wiki.example.com/', ['wiki.example.com'])).toBe(true);
+    expect(ok('https://wiki.example.com:8443/', ['wiki.example.com'])).toBe(false);
+    expect(ok('http://wiki.example.com:443/', ['wiki.example.com'])).toBe(false);
+    expect(ok('https://wiki.example.com:8443/', ['wiki.example.com:8443'])).toBe(true);
+    expect(ok('https://wiki.example.com/', ['wiki.example.com:8443'])).toBe(false);
+    expect(ok('http://a.example.com:8080/', ['*.example.com:8080'])).toBe(true);
+    expect(ok('http://a.example.com:8081/', ['*.example.com:8080'])).toBe(false);
   });
 });
 
 describe('fetch_runbook', () => {
-  const tool = (catalog = new RunbookCatalog([]), allowedHosts = ['127.0.0.1']) =>
+  const tool = (catalog = new RunbookCatalog([]), allowedHosts = [`127.0.0.1:${port()}`]) =>
     createRunbookToolset(catalog, { allowedHosts, maxBytes: 4096, timeoutMs: 5000, cacheSeconds: 0 }).tools[0]!;
   const ctx = () => ({ signal: signal(), approved: false });
 
