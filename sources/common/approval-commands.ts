@@ -1,6 +1,7 @@
 /**
  * `/lestrade approve <call>` and `/lestrade deny <call> [reason…]` in a ticket comment (GitHub, Jira): each
- * line that starts with one of them, outside code blocks and quotes, decides one pending call. Pure: who
+ * line that starts with one of them, outside code blocks, quotes, HTML comments and `<details>` blocks, decides
+ * one pending call. Pure: who
  * wrote the comment, and whether they may decide, is the source's business.
  */
 
@@ -63,23 +64,21 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 function markdownLines(lines: string[]): string[] {
   const out: string[] = [];
   let fence: string | null = null;
-  let comment = false;
+  const html = { comment: false, details: 0 };
   let quoted = false;
-  for (const line of lines) {
-    const open = FENCE.exec(line)?.[1];
+  for (const raw of lines) {
+    const open = FENCE.exec(raw)?.[1];
     if (fence !== null) {
       // A fence closes with at least as many of the same character, and nothing after them.
-      if (open && open[0] === fence[0] && open.length >= fence.length && line.trim() === open) fence = null;
+      if (open && open[0] === fence[0] && open.length >= fence.length && raw.trim() === open) fence = null;
       continue;
     }
-    if (open) {
+    if (open && !html.comment) {
       fence = open;
       continue;
     }
-    if (comment || line.trimStart().startsWith('<!--')) {
-      comment = !line.includes('-->');
-      continue;
-    }
+    const line = visibleHtml(raw, html);
+    if (line === null) continue;
     // `>` is a quote (of someone else's command), and so is every line after it up to a blank line
     // (Markdown's lazy continuation: GitHub shows such a line inside the quote).
     if (/^ {0,3}>/.test(line)) quoted = true;
@@ -89,6 +88,32 @@ function markdownLines(lines: string[]): string[] {
     out.push(line.trim());
   }
   return out;
+}
+
+/**
+ * A line without its HTML comments (`<!-- … -->`, also across lines), or null when it is inside a `<details>`
+ * block (a collapsed section, nested ones too, the lines that open and close it included): text GitHub hides
+ * or folds away is not a command.
+ */
+function visibleHtml(line: string, html: { comment: boolean; details: number }): string | null {
+  let text = '';
+  let rest = line;
+  while (rest !== '') {
+    if (html.comment) {
+      const end = rest.indexOf('-->');
+      html.comment = end < 0;
+      rest = end < 0 ? '' : rest.slice(end + 3);
+    } else {
+      const start = rest.indexOf('<!--');
+      text += start < 0 ? rest : rest.slice(0, start);
+      html.comment = start >= 0;
+      rest = start < 0 ? '' : rest.slice(start + 4);
+    }
+  }
+  const before = html.details;
+  for (const tag of text.matchAll(/<(\/?)details\b[^>]*>/gi))
+    html.details = Math.max(0, html.details + (tag[1] ? -1 : 1));
+  return before > 0 || html.details > 0 || /<\/details\b/i.test(text) ? null : text;
 }
 
 /** Jira wiki markup: {code}, {noformat} and {quote} blocks, `bq.` lines; `>` for ADF's quotes made plain. */

@@ -53,6 +53,44 @@ describe('approval commands in a comment', () => {
     ]);
   });
 
+  it('never reads a command in a <details> block, nested or not, on its opening or closing line (Markdown)', () => {
+    const text = [
+      '<details><summary>earlier pending calls</summary>',
+      '',
+      '/lestrade approve call_in_details',
+      '<details open>',
+      '/lestrade approve call_nested',
+      '</details>',
+      '/lestrade approve call_still_in_outer',
+      '</DETAILS>',
+      '<details>/lestrade approve call_same_line</details>',
+      '<details>',
+      '```',
+      '</details>',
+      '```',
+      '/lestrade approve call_after_fence_in_details',
+      '</details>',
+    ].join('\n');
+    expect(md(text)).toEqual({ commands: [], refused: [] });
+    expect(hasApprovalCommand(text, 'markdown')).toBe(false);
+    expect(md(`${text}\n/lestrade approve call_after`).commands).toEqual([
+      { toolCallId: 'call_after', approved: true },
+    ]);
+  });
+
+  it('hides what an HTML comment holds when it opens mid-line, and reads what is shown after one closes', () => {
+    const text = [
+      'Sure. <!-- hidden from here',
+      '/lestrade approve call_hidden',
+      'still hidden --> /lestrade approve call_shown_after_close',
+      '<!-- note --> /lestrade approve call_visible',
+    ].join('\n');
+    expect(md(text).commands).toEqual([
+      { toolCallId: 'call_shown_after_close', approved: true },
+      { toolCallId: 'call_visible', approved: true },
+    ]);
+  });
+
   it('never reads a command in {code}, {noformat} or {quote}, or on a bq. or > line (Jira)', () => {
     const text = [
       '{code:bash}',
