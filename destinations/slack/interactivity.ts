@@ -15,7 +15,7 @@ import {
   type ViewSubmissionPayload,
 } from './interaction-payload.js';
 import { askModal, denyModal, INPUT, MODAL, type ModalContext } from './modals.js';
-import { checkSlackHeaders, verifySlackSignature } from './signature.js';
+import { checkSlackHeaders, MAX_SKEW_SECONDS, verifySlackSignature } from './signature.js';
 import { slackCall } from './slack-client.js';
 
 export interface InteractivityDeps {
@@ -31,7 +31,7 @@ const FORM = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
 /**
  * POST /webhooks/slack/interactivity: the signature and its timestamp are checked (headers first, then the
- * HMAC over the raw body) before the form is parsed; then a button (block_actions) or a modal's submit
+ * HMAC over the raw body) before the form is parsed, and a signature already seen (a replay) does nothing; then a button (block_actions) or a modal's submit
  * (view_submission) is re-checked against the investigation's state and decided through the API's path.
  * Refusals reach only the person who clicked (an ephemeral message, or the modal's field error).
  */
@@ -41,7 +41,14 @@ export function interactivityWebhook(deps: InteractivityDeps): WebhookHandler {
     checkHeaders: (headers) => checkSlackHeaders(headers),
     verify: (delivery) => verifySlackSignature(deps.config.signingSecret, delivery),
     parse: parseInteraction,
-    handle: async (body) => {
+    handle: async (body, delivery) => {
+      // A signed request is taken once: its signature is remembered for as long as its timestamp is accepted
+      // (MAX_SKEW_SECONDS either side of now), so a replay is acknowledged and does nothing.
+      const signature = delivery.headers['x-slack-signature'] ?? '';
+      if (!(await deps.actions.firstSeen('slack-interactivity', signature, 2 * MAX_SKEW_SECONDS))) {
+        deps.log.warn({ signature: signature.slice(0, 16) }, 'Slack request replayed: acknowledged, nothing done');
+        return ACK;
+      }
       const p = body as InteractionPayload;
       if (p.type === 'block_actions') await onBlockActions(deps, p);
       else if (p.type === 'view_submission') return onViewSubmission(deps, p);

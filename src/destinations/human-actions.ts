@@ -2,7 +2,7 @@ import type { ApprovalDecision } from '../model/approval.js';
 import { askQuestion } from '../queue/ask-question.js';
 import type { Continuations } from '../queue/continuations.js';
 import { decideCalls, type CallDecision, type DecideReply } from '../queue/decide-calls.js';
-import { isInvestigationId } from '../redis/keys.js';
+import { isInvestigationId, keysOf } from '../redis/keys.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { rerunInvestigation, rerunReply } from '../queue/rerun.js';
 import type { Investigation } from '../store/investigation.js';
@@ -25,6 +25,11 @@ export interface HumanActions {
   rerun(inv: Investigation): Promise<DecideReply>;
   /** Has every routed destination re-render its message of the investigation (edited in place). */
   refresh(id: string): Promise<void>;
+  /**
+   * Claims a signed request's id (a Slack signature) for `ttlSeconds`, across every process (Redis SET NX):
+   * true the first time, false for a replay within that time.
+   */
+  firstSeen(scope: string, requestId: string, ttlSeconds: number): Promise<boolean>;
 }
 
 export interface HumanActionsDeps {
@@ -53,5 +58,7 @@ export function humanActions(deps: HumanActionsDeps): HumanActions {
       const inv = await deps.store.get(id);
       if (inv) await deps.refresh(inv);
     },
+    firstSeen: async (scope, requestId, ttlSeconds) =>
+      (await deps.redis.set(keysOf(deps.redis).delivery(scope, requestId), '1', 'EX', ttlSeconds, 'NX')) === 'OK',
   };
 }

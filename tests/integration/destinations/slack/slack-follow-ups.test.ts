@@ -145,6 +145,29 @@ describe('Slack: Re-run from a finished RCA', { timeout: 240_000 }, () => {
   });
 });
 
+describe('Slack: a replayed signed request', { timeout: 240_000 }, () => {
+  it('is acknowledged and does nothing: a Re-run click sent again within its five minutes starts no run', async () => {
+    const { base, id, reply, button } = await completed();
+    const click = clickPayload(reply, button('lestrade_rerun'), ALICE);
+    const timestamp = Math.floor(Date.now() / 1000);
+    expect(await postInteraction(base, click, { timestamp })).toEqual({ status: 200, text: '' });
+    await waitFor('run 2 to finish', async () => {
+      const r = await record(base, id);
+      return r.run === 2 && r.status === 'completed';
+    });
+    const requests = h.llm!.requests.length;
+    // The same bytes, the same signature, within the window: what an eavesdropper or a proxy's retry sends.
+    expect(await postInteraction(base, click, { timestamp })).toEqual({ status: 200, text: '' });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await record(base, id)).toMatchObject({ run: 2, status: 'completed' });
+    expect(h.llm!.requests.length).toBe(requests);
+    expect(slack.state.ephemerals).toEqual([]);
+    // A new click (Slack signs each one afresh) is taken.
+    expect((await postInteraction(base, clickPayload(reply, button('lestrade_rerun'), ALICE))).status).toBe(200);
+    await waitFor('run 3', async () => (await record(base, id)).run === 3);
+  });
+});
+
 describe('Slack: follow-up answers in the thread', { timeout: 240_000 }, () => {
   it('posts the answer of a question asked from Slack in the thread, sanitised, with our metadata', async () => {
     const { base, id, reply, parent, button } = await completed();
