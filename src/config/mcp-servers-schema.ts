@@ -25,6 +25,16 @@ export const McpServerSchema = z
     readOnly: z.array(Glob).default([]),
     timeoutSeconds: z.number().positive().max(3600).default(30),
     /**
+     * The largest answer read from the server (one JSON-RPC message): past it the rest is not read and the call
+     * is an error naming this setting, so a hostile or broken server cannot make Lestrade hold 40 MB.
+     */
+    maxResultBytes: z
+      .number()
+      .int()
+      .min(64 * 1024)
+      .max(256 * 1024 * 1024)
+      .default(4 * 1024 * 1024),
+    /**
      * How the model should use this server's tools, shown in the system prompt. Only from here: the
      * instructions a server sends when it connects are third-party text and never reach the prompt.
      */
