@@ -506,3 +506,23 @@ describe('the toolset registry', () => {
     expect(r.tools.map((t) => t.name)).toEqual(['same']);
   });
 });
+
+describe('a YAML tool and links', () => {
+  it('vouches for the hosts its output names unless it says vouchesForLinks: false', async () => {
+    const ts = load(
+      [
+        'name: links',
+        'description: d',
+        'tools:',
+        '  - { name: reads, description: d, params: { t: { type: string } }, command: [echo, "{{ t }}"] }',
+        '  - { name: echoes, description: d, vouchesForLinks: false, params: { t: { type: string } }, command: [echo, "{{ t }}"] }',
+      ].join('\n'),
+    );
+    expect(ts.tools.map((t) => [t.name, t.vouchesForLinks])).toEqual([
+      ['reads', true],
+      ['echoes', false],
+    ]);
+    expect(await call(ts, 'reads', { t: 'https://a.example' })).toMatchObject({ status: 'success', vouches: true });
+    expect((await call(ts, 'echoes', { t: 'https://a.example' })).vouches).toBeUndefined();
+  });
+});
