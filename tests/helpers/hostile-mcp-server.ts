@@ -30,9 +30,7 @@ export async function startHostileMcp(tools: RawToolDef[], answer: RawCall): Pro
   const build = () => {
     const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, (req) =>
-      answer(req.params.name, (req.params.arguments ?? {})),
-    );
+    server.setRequestHandler(CallToolRequestSchema, (req) => answer(req.params.name, req.params.arguments ?? {}));
     return server;
   };
   const http: HttpServer = createServer((req, res) => {
