@@ -162,7 +162,7 @@ describe('lestrade toolsets list with credentials in PROMETHEUS_URL', () => {
 });
 
 describe('lestrade serve', () => {
-  it('starts on its defaults with a local redis-server of its own, accepts webhooks, and stops cleanly', async () => {
+  it('starts on its defaults with a local redis-server of its own, on loopback, refuses unauthenticated webhooks, and stops cleanly', async () => {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'lestrade-data-'));
     const child = spawn(process.execPath, [BIN, 'serve'], {
@@ -191,9 +191,12 @@ describe('lestrade serve', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(amFixture('group-next').body),
       });
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(401);
+      expect((await res.json()).error).toMatch(/ALERTMANAGER_WEBHOOK_TOKEN.*ALERTMANAGER_ALLOW_UNAUTHENTICATED=true/);
       expect(logs).toMatch(/started a local redis-server/);
-      expect(logs).toMatch(/accepts unauthenticated requests/);
+      expect(logs).toMatch(new RegExp(`listening +http://127\\.0\\.0\\.1:${port} \\(PORT, HOST\\), this machine only`));
+      expect(logs).toMatch(/set HOST=0\.0\.0\.0 and LESTRADE_API_TOKENS/);
+      expect(logs).toMatch(/refuses every delivery \(401\)/);
       expect(existsSync(join(dataDir, 'appendonlydir')) || existsSync(join(dataDir, 'appendonly.aof'))).toBe(true);
     } finally {
       child.kill('SIGTERM');
