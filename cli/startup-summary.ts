@@ -87,6 +87,8 @@ function listeningLine(s: SummaryInput, port: number): string {
 /** Why only this machine reaches it, and the variables that open it. */
 function loopbackNote(s: SummaryInput): string {
   if (s.config.server.host !== undefined) return 'this machine only (HOST)';
+  // The worker serves nothing that changes state: HOST alone moves it.
+  if (s.mode === 'worker') return 'this machine only: set HOST=0.0.0.0 for probes and scrapes from elsewhere';
   return (
     'this machine only: no API token is set. To open it to other hosts set HOST=0.0.0.0 and ' +
     'LESTRADE_API_TOKENS=<name>:<token> (or LESTRADE_API_TOKEN)'
