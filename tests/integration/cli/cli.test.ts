@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushAlerts, startAlertmanager, type TestAlertmanager } from '../../helpers/alertmanager.js';
@@ -184,6 +184,11 @@ describe('lestrade serve', () => {
     try {
       const base = `http://127.0.0.1:${port}`;
       await waitFor(`serve to listen (${logs})`, async () => (await fetch(`${base}/healthz`)).ok, 30_000);
+      // Not reachable through any other address of this machine: it listens on loopback only.
+      const outside = Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+      if (outside) await expect(fetch(`http://${outside}:${port}/healthz`)).rejects.toThrow();
       const ready = await (await fetch(`${base}/readyz`)).json();
       expect(ready.checks).toMatchObject({ redis: 'ok', llm: expect.stringMatching(/not configured/) });
       const res = await fetch(`${base}/webhooks/alertmanager`, {
