@@ -336,7 +336,7 @@ describe('dashboard in a real browser', { timeout: 90_000 }, () => {
     // On loopback the start-up summary says it is open, to this machine only.
     expect(
       h.svc!.logs.some((l) =>
-        String(l.msg).includes('/api and the dashboard have no auth, reachable from this machine only'),
+        JSON.stringify(l.open ?? []).includes('/api and the dashboard have no auth, reachable from this machine only'),
       ),
     ).toBe(true);
   });

@@ -199,7 +199,7 @@ describe('lestrade serve', () => {
       expect(res.status).toBe(401);
       expect((await res.json()).error).toMatch(/ALERTMANAGER_WEBHOOK_TOKEN.*ALERTMANAGER_ALLOW_UNAUTHENTICATED=true/);
       expect(logs).toMatch(/started a local redis-server/);
-      expect(logs).toMatch(new RegExp(`listening +http://127\\.0\\.0\\.1:${port} \\(PORT, HOST\\), this machine only`));
+      expect(logs).toContain(`"listening":"http://127.0.0.1:${port} (PORT, HOST), this machine only`);
       expect(logs).toMatch(/set HOST=0\.0\.0\.0 and LESTRADE_API_TOKENS/);
       expect(logs).toMatch(/refuses every delivery \(401\)/);
       expect(existsSync(join(dataDir, 'appendonlydir')) || existsSync(join(dataDir, 'appendonly.aof'))).toBe(true);

@@ -23,8 +23,8 @@ describe('where lestrade listens', { timeout: 60_000 }, () => {
     expect((await fetch(`http://127.0.0.1:${h.svc.port}/healthz`)).status).toBe(200);
     const outside = externalAddress();
     if (outside) await expect(fetch(`http://${outside}:${h.svc.port}/healthz`)).rejects.toThrow();
-    const banner = h.svc.logs.map((l) => String(l.msg)).find((m) => m.startsWith('lestrade serve started'));
-    expect(banner).toContain(
+    const summary = h.svc.logs.find((l) => l.msg === 'lestrade serve started');
+    expect(summary?.listening).toBe(
       `http://127.0.0.1:${h.svc.port} (PORT, HOST), this machine only: no API token is set. ` +
         'To open it to other hosts set HOST=0.0.0.0 and LESTRADE_API_TOKENS=<name>:<token> (or LESTRADE_API_TOKEN)',
     );
