@@ -117,6 +117,8 @@ async function startServer(
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // The load generator sends no credentials: the benchmark measures intake, not auth.
+      ALERTMANAGER_ALLOW_UNAUTHENTICATED: 'true',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

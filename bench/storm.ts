@@ -214,6 +214,8 @@ export async function stormCase(redisUrl: string, c: StormCase): Promise<StormRe
     OPENAI_BASE_URL: llm.baseUrl.replace('/v1', `/p${i}/v1`),
     PORT: String(port),
     HOST: '127.0.0.1',
+    // The storm's deliveries carry no credentials: the benchmark measures intake and investigations, not auth.
+    ALERTMANAGER_ALLOW_UNAUTHENTICATED: 'true',
     ...(c.concurrency ? { LESTRADE_CONCURRENCY: String(c.concurrency) } : {}),
     ...(c.configuredRpm ? { LESTRADE_LLM_RPM: String(c.configuredRpm) } : {}),
   });

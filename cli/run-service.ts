@@ -1,6 +1,7 @@
 import { constants } from 'node:os';
 import type { Config } from '../src/config/schema.js';
 import { redactorFromConfig } from '../src/config/secrets.js';
+import { listenHost } from '../src/config/server-access.js';
 import { createLogger } from '../src/log.js';
 import { startLocalRedis, type LocalRedis } from './local-redis.js';
 import { startService, type RunningService } from './start-service.js';
@@ -9,6 +10,8 @@ import { startupError } from './startup-error.js';
 /** `lestrade serve` (http) or `lestrade worker`: runs until SIGINT or SIGTERM, with its own redis-server when no URL is set. */
 export async function runService(cfg: Config, env: NodeJS.ProcessEnv, http: boolean): Promise<void> {
   const log = createLogger(cfg.log.level, undefined, redactorFromConfig(cfg), cfg.log.format);
+  // Refused here, before a local redis-server is started, when serve would be open to other hosts.
+  const host = listenHost(cfg.server, http ? 'serve' : 'worker');
   let local: LocalRedis | null = null;
   let service: RunningService;
   try {
@@ -23,7 +26,7 @@ export async function runService(cfg: Config, env: NodeJS.ProcessEnv, http: bool
     // Nothing is left running: the redis-server we started goes with us.
     await local?.stop();
     const worker = { port: cfg.server.workerPort, portVar: 'LESTRADE_WORKER_PORT', portKey: 'server.workerPort' };
-    throw startupError(err, http ? cfg.server : { ...worker, host: cfg.server.host });
+    throw startupError(err, http ? { ...cfg.server, host } : { ...worker, host });
   }
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../src/config/schema.js';
 import { redactorFromConfig } from '../src/config/secrets.js';
 import { splitTokens } from '../src/check-credentials.js';
+import { apiTokensOf, isLoopback, listenHost } from '../src/config/server-access.js';
+import type { NamedToken } from '../src/named-tokens.js';
 import { createHttpServer } from '../src/http/create-app.js';
 import { createWorkerHttpServer } from '../src/http/worker-app.js';
 import { createLlmClient, isLlmConfigured } from '../src/llm/create-client.js';
@@ -63,6 +65,8 @@ export interface RunningService {
   port: number | null;
   /** `lestrade worker`'s own port (/healthz, /readyz, /metrics); null for serve. */
   workerPort: number | null;
+  /** The address the HTTP server (serve's, or the worker's) actually listens on, as the socket reports it. */
+  address: string | null;
   close(): Promise<void>;
 }
 
@@ -76,6 +80,10 @@ type Closer = () => Promise<unknown>;
 /** What the HTTP side and the workers share: the connections, stores and queues, the sources, what closes them. */
 interface Core {
   config: Config;
+  /** Where serve's (or the worker's) HTTP server listens (src/config/server-access.ts). */
+  host: string;
+  /** The API's tokens with their names (LESTRADE_API_TOKENS, LESTRADE_API_TOKEN). */
+  apiTokens: NamedToken[];
   redisUrl: string;
   log: Logger;
   opts: ServiceOptions;
@@ -131,6 +139,7 @@ export async function startService(
     if (opts.workers) await startWorkers(core);
     const port = server ? (server.address() as AddressInfo).port : null;
     const workerPort = probes ? (probes.address() as AddressInfo).port : null;
+    const address = ((server ?? probes)?.address() as AddressInfo | null)?.address ?? null;
     logStartup(log, config, {
       mode: opts.http ? 'serve' : 'worker',
       config,
@@ -140,12 +149,13 @@ export async function startService(
       llmConfigured: core.llmConfigured,
       mounted: core.mounted,
       toolsets: core.toolsets,
-      apiTokens: splitTokens(config.server.apiToken).length,
+      host: core.host,
+      apiTokens: core.apiTokens.length,
       destinations: core.routed.status,
     });
     // Up, and said so: the requests that came meanwhile are served now.
     for (const open of core.holds) open();
-    return { port, workerPort, close };
+    return { port, workerPort, address, close };
   } catch (err) {
     // A start that fails half-way (the port in use, ...) leaves no worker, poller or connection behind.
     await close();
@@ -161,6 +171,9 @@ function logStartup(log: Logger, config: Config, summary: SummaryInput): void {
 
 /** Redis, the stores, intake with its dispatch sweep, the sources mounted, and the write-back queue. */
 async function startCore(config: Config, redisUrl: string, log: Logger, opts: ServiceOptions): Promise<Core> {
+  // A serve that would be open to other hosts is refused before anything connects.
+  const host = listenHost(config.server, opts.http ? 'serve' : 'worker');
+  const apiTokens = apiTokensOf(config.server);
   const redis = await connectRedis(config, redisUrl, log);
   const clock = opts.clock ?? Date.now;
   const stores = openStores(redis, config, clock);
@@ -194,6 +207,8 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   );
   return {
     config,
+    host,
+    apiTokens,
     redisUrl,
     log,
     opts,
@@ -439,6 +454,7 @@ async function startWorkerHttp(core: Core): Promise<Server> {
     waitingStats: () => intake.waitingStats(),
     metrics: core.metrics,
     metricsTokens: splitTokens(config.server.metricsToken),
+    apiTokens: core.apiTokens,
     log,
   });
   return listenOn(core, http, config.server.workerPort);
@@ -449,7 +465,7 @@ async function listenOn(core: Core, http: Server, port: number): Promise<Server>
   core.holds.push(holdRequests(http));
   const server = await new Promise<Server>((resolve, reject) => {
     http.once('error', reject);
-    http.listen(port, core.config.server.host, () => {
+    http.listen(port, core.host, () => {
       http.off('error', reject);
       resolve(http);
     });
@@ -467,9 +483,11 @@ async function listenOn(core: Core, http: Server, port: number): Promise<Server>
 async function startHttp(core: Core): Promise<Server> {
   const { config, log, redis, store, runs, continuations, intake, mounted, llmConfigured, budgets, ledger, redisUrl } =
     core;
-  const apiTokens = splitTokens(config.server.apiToken);
-  if (apiTokens.length === 0) {
-    log.warn('no LESTRADE_API_TOKEN set: /api and the dashboard at / are open to anyone who can reach this port');
+  const apiTokens = core.apiTokens;
+  if (apiTokens.length === 0 && !isLoopback(core.host)) {
+    log.warn(
+      `no API token set and HOST=${core.host} (LESTRADE_ALLOW_UNAUTHENTICATED): /api and the dashboard at / are open to anyone who can reach this port`,
+    );
   }
   const changes = await ChangeFeed.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
   core.closers.push(async () => changes.close());

@@ -1,6 +1,7 @@
 import type { Config } from '../src/config/schema.js';
 import type { MountedSource } from '../src/app/mount-sources.js';
 import { redactUrl } from '../src/redact.js';
+import { isLoopback } from '../src/config/server-access.js';
 import type { ToolsetStatus } from '../src/tools/types.js';
 
 export interface SummaryInput {
@@ -14,6 +15,8 @@ export interface SummaryInput {
   mounted: readonly MountedSource[];
   /** Null when no investigation worker runs (no LLM). */
   toolsets: readonly ToolsetStatus[] | null;
+  /** The address listened on (src/config/server-access.ts: HOST, else by whether a token is set). */
+  host: string;
   apiTokens: number;
   /** Each destination's state: `off: why`, `checking`, ... */
   destinations: ReadonlyMap<string, string>;
@@ -73,9 +76,23 @@ export function startupFields(s: SummaryInput): Record<string, unknown> {
 }
 
 function listeningLine(s: SummaryInput, port: number): string {
-  const at = `http://${s.config.server.host}:${port}`;
-  if (s.mode === 'serve') return `${at} (PORT, HOST)`;
-  return `${at} /healthz, /readyz and /metrics only (LESTRADE_WORKER_PORT, HOST)`;
+  const at = `http://${s.host.includes(':') ? `[${s.host}]` : s.host}:${port}`;
+  const what =
+    s.mode === 'serve'
+      ? `${at} (PORT, HOST)`
+      : `${at} /healthz, /readyz and /metrics only (LESTRADE_WORKER_PORT, HOST)`;
+  return isLoopback(s.host) ? `${what}, ${loopbackNote(s)}` : what;
+}
+
+/** Why only this machine reaches it, and the variables that open it. */
+function loopbackNote(s: SummaryInput): string {
+  if (s.config.server.host !== undefined) return 'this machine only (HOST)';
+  // The worker serves nothing that changes state: HOST alone moves it.
+  if (s.mode === 'worker') return 'this machine only: set HOST=0.0.0.0 for probes and scrapes from elsewhere';
+  return (
+    'this machine only: no API token is set. To open it to other hosts set HOST=0.0.0.0 and ' +
+    'LESTRADE_API_TOKENS=<name>:<token> (or LESTRADE_API_TOKEN)'
+  );
 }
 
 function redisLine(s: SummaryInput): string {
@@ -112,7 +129,13 @@ function toolsetLine(t: ToolsetStatus): string {
 /** What anyone who reaches the port can use without a credential (webhook warnings: only where webhooks are served). */
 function openLines(s: SummaryInput): Entry[] {
   const lines: Entry[] = [];
-  if (s.apiTokens === 0) lines.push(['open', '/api has no auth: set LESTRADE_API_TOKEN']);
+  if (s.apiTokens === 0) lines.push(['open', openApiLine(s)]);
   for (const m of s.mounted) for (const w of m.webhookWarnings) lines.push(['open', `${m.name}: ${w}`]);
   return lines;
+}
+
+function openApiLine(s: SummaryInput): string {
+  const fix = 'set LESTRADE_API_TOKENS=<name>:<token> (or LESTRADE_API_TOKEN)';
+  if (isLoopback(s.host)) return `/api and the dashboard have no auth, reachable from this machine only: ${fix}`;
+  return `/api and the dashboard have no auth and anyone who reaches HOST=${s.host} can use them (LESTRADE_ALLOW_UNAUTHENTICATED): ${fix}`;
 }

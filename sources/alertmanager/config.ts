@@ -7,6 +7,8 @@ export const AlertmanagerConfigSchema = z.strictObject({
   /** Bearer token(s) the webhook must carry; comma-separate several to rotate. */
   bearerToken: z.string().min(1).optional(),
   basicAuth: z.strictObject({ username: z.string().min(1), password: z.string().min(1) }).optional(),
+  /** With neither bearerToken nor basicAuth, take unauthenticated deliveries anyway; else they are refused (401). */
+  allowUnauthenticated: z.boolean().default(false),
   /** Alertmanager's base URL for pull mode (`lestrade investigate alertmanager`). */
   url: z.url().optional(),
   /** Alerts taken from one delivery; the rest are reported in the reply's truncatedAlerts. */
@@ -27,6 +29,7 @@ export type AlertmanagerConfig = z.infer<typeof AlertmanagerConfigSchema>;
 
 export const ALERTMANAGER_ENV: EnvBinding[] = [
   ['ALERTMANAGER_WEBHOOK_TOKEN', ['bearerToken'], 'string'],
+  ['ALERTMANAGER_ALLOW_UNAUTHENTICATED', ['allowUnauthenticated'], 'boolean'],
   ['ALERTMANAGER_URL', ['url'], 'string'],
   ['LESTRADE_AM_INVESTIGATE_BY', ['investigateBy'], 'string'],
 ];

@@ -11,10 +11,16 @@ export const alertmanager: SourceRegistration<AlertmanagerConfig> = {
   configSchema: AlertmanagerConfigSchema,
   env: ALERTMANAGER_ENV,
   disabledReason: () => null,
-  webhookWarnings: (c) =>
-    c.bearerToken || c.basicAuth
-      ? []
-      : ['no ALERTMANAGER_WEBHOOK_TOKEN or basic auth set: /webhooks/alertmanager accepts unauthenticated requests'],
+  webhookWarnings: (c) => {
+    if (c.bearerToken || c.basicAuth) return [];
+    if (c.allowUnauthenticated)
+      return [
+        'no ALERTMANAGER_WEBHOOK_TOKEN or basic auth set and ALERTMANAGER_ALLOW_UNAUTHENTICATED: /webhooks/alertmanager accepts unauthenticated requests',
+      ];
+    return [
+      'no ALERTMANAGER_WEBHOOK_TOKEN or basic auth set: /webhooks/alertmanager refuses every delivery (401); set the token (and send it from Alertmanager), or ALERTMANAGER_ALLOW_UNAUTHENTICATED=true',
+    ];
+  },
   webhook: (c) => alertmanagerWebhook(c),
   pull: {
     description: "investigate Alertmanager's active alerts (API v2)",

@@ -7,14 +7,24 @@ import { withGroups } from './grouping.js';
 import { issuesFromWebhook } from './map.js';
 import { WebhookPayloadSchema } from './schema.js';
 
+/** What a refusal for want of any configured credential tells the sender (no secret in it). */
+export const NO_CREDENTIAL_FIX =
+  'no ALERTMANAGER_WEBHOOK_TOKEN (sources.alertmanager.bearerToken) or basicAuth is configured: set one and send it ' +
+  "from Alertmanager's http_config.authorization, or set ALERTMANAGER_ALLOW_UNAUTHENTICATED=true " +
+  '(sources.alertmanager.allowUnauthenticated) to take unauthenticated deliveries';
+
 /**
  * POST /webhooks/alertmanager: bearer token(s) or basic auth in headers, as Alertmanager's
- * http_config sends them; with neither configured the endpoint is open (warned at start-up).
+ * http_config sends them. With neither configured every delivery is refused (401 naming the fix),
+ * unless allowUnauthenticated says to take them open (warned at start-up).
  */
 export function alertmanagerWebhook(config: AlertmanagerConfig): WebhookHandler {
   const creds = { bearerTokens: splitTokens(config.bearerToken), basic: config.basicAuth };
+  const unconfigured = creds.bearerTokens.length === 0 && !creds.basic;
   return {
     checkHeaders: (headers) => {
+      if (unconfigured && !config.allowUnauthenticated)
+        return { ok: false, reason: 'no credential configured', fix: NO_CREDENTIAL_FIX };
       const problem = authorizationProblem(headers.authorization, creds);
       return problem === null ? { ok: true } : { ok: false, reason: problem };
     },

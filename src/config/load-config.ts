@@ -22,6 +22,8 @@ const ENV_MAP: EnvBinding[] = [
   ['HOST', ['server', 'host'], 'string'],
   ['LESTRADE_WORKER_PORT', ['server', 'workerPort'], 'int'],
   ['LESTRADE_API_TOKEN', ['server', 'apiToken'], 'string'],
+  ['LESTRADE_API_TOKENS', ['server', 'apiTokens'], 'list'],
+  ['LESTRADE_ALLOW_UNAUTHENTICATED', ['server', 'allowUnauthenticated'], 'boolean'],
   ['LESTRADE_METRICS_TOKEN', ['server', 'metricsToken'], 'string'],
   ['REDIS_URL', ['redis', 'url'], 'string'],
   ['LESTRADE_REDIS_PREFIX', ['redis', 'prefix'], 'string'],

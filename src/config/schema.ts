@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NamedTokensSchema } from './api-tokens-schema.js';
 import { McpConfigSchema } from './mcp-servers-schema.js';
 import { RoutingConfigSchema, type RoutingConfig } from './routing-schema.js';
 import { DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../intake-policy/intake-policy.js';
@@ -53,13 +54,21 @@ const baseShape = {
   server: z
     .strictObject({
       port: z.int().min(0).max(65535).default(8080),
-      host: z.string().default('0.0.0.0'),
+      /**
+       * The listening address. Unset: 0.0.0.0 when an API token is configured, else 127.0.0.1 only
+       * (server-access.ts); a non-loopback address with no token refuses to start unless allowUnauthenticated.
+       */
+      host: z.string().min(1).optional(),
       /** `lestrade worker`'s own HTTP port (/healthz, /readyz, /metrics only), on the same host. */
       workerPort: z.int().min(0).max(65535).default(8081),
       /** Largest webhook body accepted; bigger ones get 413. */
       bodyLimitBytes: z.int().positive().default(1_048_576),
       /** When set, /api/* requires "Authorization: Bearer <token>" (comma-separate several to rotate). */
       apiToken: secret.optional(),
+      /** Named tokens (env LESTRADE_API_TOKENS=alice:<token>,bob:<token>): a decision is recorded as the token's name. */
+      apiTokens: NamedTokensSchema.optional(),
+      /** Serve /api, approvals and the dashboard with no token on a non-loopback HOST, on purpose. */
+      allowUnauthenticated: z.boolean().default(false),
       /** When set, GET /metrics requires "Authorization: Bearer <token>" (comma-separate several to rotate); unset, it is open. */
       metricsToken: secret.optional(),
       /** Lestrade's address as others reach it, for links from written-back comments to the full RCA. */

@@ -1,13 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { checkAuthorization } from '../check-credentials.js';
+import { bearerNamed, tokenNamed, type NamedToken } from '../named-tokens.js';
 import { readCookie, sameOrigin, SESSION_COOKIE, sessionCookie } from './cookies.js';
 import type { Session, SessionStore } from './sessions.js';
 import type { SignInLimit } from './sign-in-limit.js';
 
 export interface AuthDeps {
-  /** LESTRADE_API_TOKEN's tokens; empty leaves the dashboard open, as /api is. */
-  apiTokens: string[];
+  /** The API's named tokens (LESTRADE_API_TOKENS, LESTRADE_API_TOKEN); empty leaves the dashboard open, as /api is. */
+  apiTokens: NamedToken[];
   sessions: SessionStore;
   /** Failed sign-ins per client address; without one, /login does not limit guesses. */
   signInLimit?: SignInLimit;
@@ -21,6 +21,20 @@ export interface SignedIn {
 }
 
 export const CSRF_HEADER = 'x-csrf-token';
+
+/**
+ * Who an authenticated /api request is, in res.locals.actor: the name of the token it carried, or
+ * of the token its dashboard session was signed in with. Absent when no token is configured.
+ */
+export interface Actor {
+  name: string;
+  via: 'api' | 'dashboard';
+}
+
+/** The authenticated caller of this request, if any (set by apiAccess). */
+export function actorOf(res: Response): Actor | undefined {
+  return (res.locals as { actor?: Actor }).actor;
+}
 
 function same(a: string, b: string): boolean {
   return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
@@ -59,10 +73,19 @@ export function csrfOk(req: Request, session: Session): boolean {
  */
 export function apiAccess(deps: AuthDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    if (checkAuthorization(req.get('authorization'), { bearerTokens: deps.apiTokens })) return next();
+    if (deps.apiTokens.length === 0) return next();
+    const bearer = bearerNamed(req.get('authorization'), deps.apiTokens);
+    if (bearer) {
+      res.locals.actor = { name: bearer.name, via: 'api' } satisfies Actor;
+      return next();
+    }
     const session = await deps.sessions.get(readCookie(req.get('cookie'), SESSION_COOKIE));
     const reading = req.method === 'GET' || req.method === 'HEAD';
-    if (session && (reading || csrfOk(req, session))) return next();
+    if (session && (reading || csrfOk(req, session))) {
+      // A session from before sessions carried a name is still someone signed in with a token.
+      res.locals.actor = { name: session.name ?? 'dashboard', via: 'dashboard' } satisfies Actor;
+      return next();
+    }
     res.status(401).json({ error: session ? 'missing or wrong X-CSRF-Token, or a foreign Origin' : 'unauthorized' });
   };
 }
@@ -79,18 +102,21 @@ export function signInRoutes(deps: AuthDeps, renderLogin: (res: Response, error?
     if (deps.apiTokens.length === 0) return res.redirect(303, '/');
     if (!sameOrigin(req)) return refuse(res, 'sign-in refused: the form must be posted from this site');
     const address = clientAddress(req);
-    const wait = (await deps.signInLimit?.retryAfter(address)) ?? 0;
+    // The attempt is counted before any comparison, in one step: a burst cannot compare more than the limit.
+    const wait = (await deps.signInLimit?.take(address)) ?? 0;
     if (wait > 0) {
       res.status(429).setHeader('retry-after', String(wait));
       return renderLogin(res, `Too many failed sign-ins from this address: try again in ${minutes(wait)}.`);
     }
     const token = formField(req, 'token');
-    if (!token || !checkAuthorization(`Bearer ${token}`, { bearerTokens: deps.apiTokens })) {
-      await deps.signInLimit?.recordFailure(address);
+    const named = token ? tokenNamed(token, deps.apiTokens) : null;
+    if (!named) {
       res.status(401);
-      return renderLogin(res, 'That is not one of the tokens in LESTRADE_API_TOKEN.');
+      return renderLogin(res, 'That is not one of the tokens in LESTRADE_API_TOKENS or LESTRADE_API_TOKEN.');
     }
-    const { id } = await deps.sessions.create();
+    // A right token does not count against the address.
+    await deps.signInLimit?.giveBack(address);
+    const { id } = await deps.sessions.create(named.name);
     res.setHeader('set-cookie', sessionCookie(req, id, deps.sessions.ttl));
     res.redirect(303, '/');
   });

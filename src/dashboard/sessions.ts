@@ -9,6 +9,8 @@ export interface Session {
   /** Sent back in forms and the X-CSRF-Token header of every action. */
   csrf: string;
   createdAt: string;
+  /** The name of the token signed in with (never the token): who this session's actions are recorded as. */
+  name?: string;
 }
 
 /**
@@ -26,9 +28,13 @@ export class SessionStore {
     this.keys = keysOf(redis);
   }
 
-  async create(now = new Date()): Promise<{ id: string; session: Session }> {
+  async create(name?: string, now = new Date()): Promise<{ id: string; session: Session }> {
     const id = randomBytes(32).toString('base64url');
-    const session: Session = { csrf: randomBytes(24).toString('base64url'), createdAt: now.toISOString() };
+    const session: Session = {
+      csrf: randomBytes(24).toString('base64url'),
+      createdAt: now.toISOString(),
+      ...(name ? { name } : {}),
+    };
     await this.redis.set(this.keys.session(id), JSON.stringify(session), 'EX', this.ttlSeconds);
     return { id, session };
   }

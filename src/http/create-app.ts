@@ -27,6 +27,8 @@ import type { LlmProbe } from '../llm/llm-probe.js';
 import type { LlmRateLimiter } from '../llm/rate-limiter.js';
 import { limiterDetail, limitsRouter } from './limits-router.js';
 import type { Metrics } from '../observability/metrics.js';
+import type { NamedToken } from '../named-tokens.js';
+import { mayReadDetails } from './readiness-access.js';
 import { metricsRoute, type MetricsExposition } from './metrics-route.js';
 
 export interface AppDeps {
@@ -45,8 +47,8 @@ export interface AppDeps {
   ledger?: UsageLedger;
   /** Each routed destination's state ("ok", "off: …", or what its credential check said): /readyz detail, not readiness. */
   destinations?: () => Record<string, string>;
-  /** Bearer tokens guarding /api and the dashboard; empty leaves both open. */
-  apiTokens: string[];
+  /** Named bearer tokens guarding /api and the dashboard (and /readyz's details); empty leaves both open. */
+  apiTokens: NamedToken[];
   /** Whether the LLM endpoint answers, for /readyz; without one, a configured LLM counts as ready. */
   llmProbe?: LlmProbe;
   /** The model's shared rate limit: /readyz detail and GET /api/limits. */
@@ -105,6 +107,7 @@ export function createApp(deps: AppDeps): Express {
         store: deps.store,
         runs: deps.runs,
         continuations: deps.continuations,
+        log: deps.log,
       }),
     );
   }
@@ -149,13 +152,20 @@ function readiness(deps: AppDeps): (req: Request, res: Response) => Promise<void
         `not configured: investigations are queued and wait for an LLM${waiting ? ` (${waiting} waiting)` : ''}`,
     );
     const ready = redis === 'ok' && (intakeOnly || llm === 'ok');
+    // The checks quote internal URLs and error text: only for a token's bearer (or this machine, with none).
+    if (!mayReadDetails(req, deps.apiTokens))
+      return void res.status(ready ? 200 : 503).json({ status: statusWord(ready) });
     const budgets = await budgetReport(deps.budgets);
     const destinations = deps.destinations ? { destinations: deps.destinations() } : {};
     const detail = { ...destinations, ...(deps.toolsetsNow ? { toolsets: toolsetDetail(deps.toolsetsNow()) } : {}) };
     const llmLimits = deps.llmLimiter ? { llmLimits: await limiterDetail(deps.llmLimiter) } : {};
-    const body = { status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue, ...budgets };
+    const body = { status: statusWord(ready), checks: { redis, llm }, queue, ...budgets };
     res.status(ready ? 200 : 503).json({ ...body, ...detail, ...llmLimits });
   };
+}
+
+function statusWord(ready: boolean): string {
+  return ready ? 'ready' : 'not ready';
 }
 
 /** The budgets for /readyz, and which hold work back: they never make the service unready (the queue takes it). */

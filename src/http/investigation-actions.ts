@@ -12,12 +12,17 @@ import { readJson } from './read-json-body.js';
 import { activeStatus, decideCalls } from '../queue/decide-calls.js';
 import { rerunInvestigation, rerunReply } from '../queue/rerun.js';
 import { askQuestion } from '../queue/ask-question.js';
+import { actorOf, type Actor } from '../dashboard/dashboard-auth.js';
+import type { DecidedBy } from '../model/approval.js';
+import type { Logger } from '../log.js';
 
 export interface ActionDeps {
   redis: RedisClient;
   store: InvestigationStore;
   runs: RunControl;
   continuations: Continuations;
+  /** Says who cancelled, re-ran or asked (the token's name), when it is known. */
+  log?: Logger;
 }
 
 const DecisionsSchema = z.strictObject({
@@ -31,7 +36,10 @@ const DecisionsSchema = z.strictObject({
     )
     .min(1)
     .max(100),
-  /** Who is deciding, as the caller says (the CLI sends its user): recorded on each call's record. */
+  /**
+   * Who is deciding, as the caller says (the CLI sends its user): recorded on each call's record only
+   * when no token says who it is (no API token configured). With a token, its name is recorded.
+   */
   decidedBy: z
     .strictObject({
       via: z.enum(['api', 'cli']),
@@ -61,7 +69,8 @@ function decideApprovals(deps: ActionDeps): Handler {
   return async (req, res) => {
     const inv = await found(deps.store, req.params.id, res);
     if (!inv) return;
-    const { decisions, decidedBy } = readJson(req.body, DecisionsSchema);
+    const { decisions, decidedBy: claimed } = readJson(req.body, DecisionsSchema);
+    const decidedBy = decider(actorOf(res), claimed);
     const reply = await decideCalls(
       deps,
       inv,
@@ -79,6 +88,7 @@ function cancelRun(deps: ActionDeps): Handler {
     const result = await deps.runs.cancel(inv.id);
     if (result.phase === null)
       return void res.status(409).json({ error: `nothing to cancel (status: ${activeStatus(inv)})` });
+    said(deps, res, inv.id, 'investigation cancelled');
     // A running one is stopped where it runs: its worker aborts the LLM request and the tools.
     if (result.previous === 'running') await CancelSignals.publish(deps.redis, inv.id);
     res.json({ status: 'cancelled', phase: result.phase, previous: result.previous });
@@ -92,6 +102,7 @@ function askFollowUp(deps: ActionDeps): Handler {
     if (!inv) return;
     const { question } = readJson(req.body, AskSchema);
     const reply = await askQuestion(deps, inv, question);
+    if (reply.status < 300) said(deps, res, inv.id, 'follow-up question asked');
     res.status(reply.status).json(reply.body);
   };
 }
@@ -100,8 +111,27 @@ function askFollowUp(deps: ActionDeps): Handler {
 function rerun(deps: ActionDeps): Handler {
   return async (req, res) => {
     const reply = rerunReply(await rerunInvestigation(deps, req.params.id), req.params.id);
+    if (reply.status < 300) said(deps, res, req.params.id, 'investigation re-run');
     res.status(reply.status).json(reply.body);
   };
+}
+
+type Claimed = z.infer<typeof DecisionsSchema>['decidedBy'];
+
+/**
+ * Who decided: the token's name (a bearer token, or the token a dashboard session signed in with),
+ * whatever the body claims; the CLI's `via` is kept. With no token configured, what the caller said.
+ */
+export function decider(actor: Actor | undefined, claimed: Claimed): DecidedBy | undefined {
+  if (!actor) return claimed;
+  const via = actor.via === 'dashboard' ? 'dashboard' : (claimed?.via ?? 'api');
+  return { via, user: actor.name };
+}
+
+/** A log line naming who did it (the token's name), when a token said so. */
+function said(deps: ActionDeps, res: Response, id: string, what: string): void {
+  const actor = actorOf(res);
+  deps.log?.info({ id, by: actor?.name ?? 'anyone (no API token configured)', via: actor?.via ?? 'api' }, what);
 }
 
 async function found(store: InvestigationStore, id: string, res: Response): Promise<Investigation | null> {

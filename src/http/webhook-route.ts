@@ -105,7 +105,8 @@ async function receive(
   const headers = lowerHeaders(req);
   const verdict = h.checkHeaders?.(headers);
   // The source's reason (missing versus wrong credentials; never the credential) goes to the log only.
-  if (verdict && !verdict.ok) return refuse(401, 'unauthorized', verdict.reason);
+  if (verdict && !verdict.ok)
+    return refuse(401, verdict.fix ? `unauthorized: ${verdict.fix}` : 'unauthorized', verdict.reason);
   const delivery: Delivery = { headers, rawBody: await readRawBody(req, deps.bodyLimitBytes) };
   const signed = await h.verify?.(delivery);
   if (signed && !signed.ok) return refuse(401, 'unauthorized', `signature: ${signed.reason}`);

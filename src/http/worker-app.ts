@@ -7,6 +7,8 @@ import type { WaitingStats } from '../queue/intake-queue.js';
 import { coreChecks } from './readiness-checks.js';
 import { errorHandler } from './error-handler.js';
 import { metricsRoute, type MetricsExposition } from './metrics-route.js';
+import type { NamedToken } from '../named-tokens.js';
+import { mayReadDetails } from './readiness-access.js';
 
 export interface WorkerAppDeps {
   redis: RedisClient;
@@ -20,6 +22,8 @@ export interface WorkerAppDeps {
   metrics: MetricsExposition;
   /** LESTRADE_METRICS_TOKEN's tokens; empty leaves /metrics open. */
   metricsTokens: string[];
+  /** The API's tokens: /readyz shows its checks only to their bearers (with none, to this machine). */
+  apiTokens: NamedToken[];
   log: Logger;
 }
 
@@ -34,13 +38,15 @@ export function createWorkerHttpServer(deps: WorkerAppDeps): Server {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', async (_req, res) => {
+  app.get('/readyz', async (req, res) => {
     const { redis, llm, queue } = await coreChecks(
       deps,
       () => 'not configured: this worker takes no investigation until an LLM is (OPENAI_BASE_URL, OPENAI_API_KEY)',
     );
     const ready = redis === 'ok' && llm === 'ok';
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: { redis, llm }, queue });
+    const status = ready ? 'ready' : 'not ready';
+    const details = mayReadDetails(req, deps.apiTokens) ? { checks: { redis, llm }, queue } : {};
+    res.status(ready ? 200 : 503).json({ status, ...details });
   });
   app.get('/metrics', metricsRoute(deps.metrics, deps.metricsTokens));
   app.use((_req, res) => {

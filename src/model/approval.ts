@@ -6,9 +6,13 @@ export interface ApprovalDecision {
   decidedBy?: DecidedBy;
 }
 
-/** Where a decision came from and who made it: a Slack user id, a GitHub login, a Jira accountId, an API caller. */
+/**
+ * Where a decision came from and who made it: a Slack user id, a GitHub login, a Jira accountId, or
+ * for the API, the CLI and the dashboard the name of the API token used (what the caller claimed only
+ * when no token is configured).
+ */
 export interface DecidedBy {
-  via: 'api' | 'cli' | 'slack' | 'github' | 'jira';
+  via: 'api' | 'cli' | 'dashboard' | 'slack' | 'github' | 'jira';
   user: string;
   name?: string;
 }

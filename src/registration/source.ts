@@ -15,7 +15,12 @@ export interface Delivery {
   rawBody: Buffer;
 }
 
-export type Verdict = { ok: true } | { ok: false; reason: string };
+/**
+ * A credential check's answer. `reason` goes to the log only (missing versus wrong credentials, never
+ * the credential); `fix`, for a refusal that is the operator's to fix (no credential configured at all),
+ * is also sent in the 401's body, so the sender's own log says what to set.
+ */
+export type Verdict = { ok: true } | { ok: false; reason: string; fix?: string };
 
 /** What a source makes of one delivery. */
 export type DeliveryOutcome =

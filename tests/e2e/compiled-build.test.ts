@@ -138,13 +138,13 @@ describe('the compiled build, from a fresh clone', () => {
   it('npm start compiles to dist/ and serves; the compiled service runs with production dependencies only', async () => {
     expect(JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')).dependencies.tsx).toBeUndefined();
     linkModules(join(clone, 'node_modules'), 'all');
-    const started = await serveUntilHealthy('sh', ['scripts/start.sh'], {});
+    const started = await serveUntilHealthy('sh', ['scripts/start.sh'], { ALERTMANAGER_WEBHOOK_TOKEN: 'built-token' });
     try {
       expect(started.logs()).toMatch(/compiling to dist/);
       expect(existsSync(join(clone, 'dist', 'cli', 'main.js'))).toBe(true);
       const res = await fetch(`${started.base}/webhooks/alertmanager`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: 'Bearer built-token' },
         body: JSON.stringify(amFixture('group-next').body),
       });
       expect(res.status).toBe(200);

@@ -18,7 +18,16 @@ export async function startTestService(
   env: Record<string, string>,
   opts: { http?: boolean; workers?: boolean; clock?: () => number } = {},
 ): Promise<TestService> {
-  const fullEnv = { PORT: '0', LESTRADE_WORKER_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...env };
+  // Most tests deliver Alertmanager payloads without credentials: they say so here, as an operator would
+  // (ALERTMANAGER_ALLOW_UNAUTHENTICATED). A test of the defaults passes '' for it (and for HOST): '' is unset.
+  const fullEnv = {
+    PORT: '0',
+    LESTRADE_WORKER_PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'debug',
+    ALERTMANAGER_ALLOW_UNAUTHENTICATED: 'true',
+    ...env,
+  };
   const config = loadConfig(fullEnv, undefined, sources, destinations);
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushAlerts, startAlertmanager, type TestAlertmanager } from '../../helpers/alertmanager.js';
@@ -162,7 +162,7 @@ describe('lestrade toolsets list with credentials in PROMETHEUS_URL', () => {
 });
 
 describe('lestrade serve', () => {
-  it('starts on its defaults with a local redis-server of its own, accepts webhooks, and stops cleanly', async () => {
+  it('starts on its defaults with a local redis-server of its own, on loopback, refuses unauthenticated webhooks, and stops cleanly', async () => {
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'lestrade-data-'));
     const child = spawn(process.execPath, [BIN, 'serve'], {
@@ -184,6 +184,11 @@ describe('lestrade serve', () => {
     try {
       const base = `http://127.0.0.1:${port}`;
       await waitFor(`serve to listen (${logs})`, async () => (await fetch(`${base}/healthz`)).ok, 30_000);
+      // Not reachable through any other address of this machine: it listens on loopback only.
+      const outside = Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+      if (outside) await expect(fetch(`http://${outside}:${port}/healthz`)).rejects.toThrow();
       const ready = await (await fetch(`${base}/readyz`)).json();
       expect(ready.checks).toMatchObject({ redis: 'ok', llm: expect.stringMatching(/not configured/) });
       const res = await fetch(`${base}/webhooks/alertmanager`, {
@@ -191,9 +196,12 @@ describe('lestrade serve', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(amFixture('group-next').body),
       });
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(401);
+      expect((await res.json()).error).toMatch(/ALERTMANAGER_WEBHOOK_TOKEN.*ALERTMANAGER_ALLOW_UNAUTHENTICATED=true/);
       expect(logs).toMatch(/started a local redis-server/);
-      expect(logs).toMatch(/accepts unauthenticated requests/);
+      expect(logs).toContain(`"listening":"http://127.0.0.1:${port} (PORT, HOST), this machine only`);
+      expect(logs).toMatch(/set HOST=0\.0\.0\.0 and LESTRADE_API_TOKENS/);
+      expect(logs).toMatch(/refuses every delivery \(401\)/);
       expect(existsSync(join(dataDir, 'appendonlydir')) || existsSync(join(dataDir, 'appendonly.aof'))).toBe(true);
     } finally {
       child.kill('SIGTERM');

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../helpers/free-port.js';
 import { deliverOne, runtimeConfig } from '../../helpers/runtime.js';
@@ -62,7 +61,7 @@ describe('lestrade CLI against a running service', { timeout: 240_000 }, () => {
     expect(r.stderr).toMatch(/start it .*LESTRADE_URL/);
   });
 
-  it('lists, shows a pending approval, approves it (recorded as the CLI user), and shows the RCA', async () => {
+  it("lists, shows a pending approval, approves it (recorded as the token's name), and shows the RCA", async () => {
     const { base, env } = await serve();
     const noToken = await runCli(['list', '--url', base], {});
     expect(noToken.code).toBe(1);
@@ -91,7 +90,8 @@ describe('lestrade CLI against a running service', { timeout: 240_000 }, () => {
       stdout: 'approved c-restart; every pending call is decided; the investigation resumes\n',
     });
     const done = await until(base, id, (inv) => inv.status === 'completed');
-    const who = { via: 'cli', user: userInfo().username };
+    // The service's one unnamed LESTRADE_API_TOKEN is token-1: the token says who, not the CLI's login name.
+    const who = { via: 'cli', user: 'token-1' };
     expect(done.toolCalls).toEqual([expect.objectContaining({ name: 'restart', status: 'no_data', decidedBy: who })]);
     // Who decided is the API's, not the model's.
     expect(JSON.stringify(h.llm!.requests.at(-1))).not.toContain('decidedBy');

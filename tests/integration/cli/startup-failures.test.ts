@@ -108,6 +108,24 @@ describe('lestrade serve failing to start', () => {
     expect(r.code).not.toBe(0);
   }, 60_000);
 
+  it('refuses HOST=0.0.0.0 with no API token before starting anything, naming the ways to open it', async () => {
+    const redisPort = await freePort();
+    const r = await lestrade(['serve'], {
+      PORT: String(await freePort()),
+      HOST: '0.0.0.0',
+      LESTRADE_LOCAL_REDIS_PORT: String(redisPort),
+      LESTRADE_REDIS_DATA_DIR: dataDir(),
+    });
+    expect(r.stderr).toBe(
+      'lestrade: HOST=0.0.0.0 with no API token would open /api, approvals and the dashboard to anyone who reaches ' +
+        'the port: set LESTRADE_API_TOKENS=<name>:<token> (or LESTRADE_API_TOKEN, or server.apiTokens in the config ' +
+        'file), or LESTRADE_ALLOW_UNAUTHENTICATED=true (server.allowUnauthenticated) to serve it open on purpose, ' +
+        'or unset HOST to listen on 127.0.0.1 only\n',
+    );
+    expect(r.code).toBe(2);
+    expect(await redisAnswers(`redis://127.0.0.1:${redisPort}`)).toBe(false);
+  }, 60_000);
+
   it('names the environment variable that set a bad value, with the value', async () => {
     const r = await lestrade(['serve'], { LESTRADE_CONCURRENCY: '0' });
     expect(r.code).toBe(2);

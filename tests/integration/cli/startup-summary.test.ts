@@ -70,7 +70,7 @@ describe('the start-up summary', () => {
     expect(summaries).toHaveLength(1);
     const s = summaries[0]!;
     expect(s).toMatchObject({ level: 30, mode: 'serve', port: expect.any(Number) });
-    expect(s.listening).toBe(`http://127.0.0.1:${String(s.port)} (PORT, HOST)`);
+    expect(s.listening).toBe(`http://127.0.0.1:${String(s.port)} (PORT, HOST), this machine only (HOST)`);
     expect(s.redis).toBe(`${redis.url}, external (REDIS_URL)`);
     expect(s.llm).toMatch(/^not configured: .*OPENAI_API_KEY/);
     expect(s.toolsets).toBe('not loaded: no LLM configured');
@@ -78,8 +78,14 @@ describe('the start-up summary', () => {
     expect(sources.alertmanager).toMatch(/^on: webhook \/webhooks\/alertmanager/);
     expect(sources.github).toMatch(/^off: no GITHUB_TOKEN/);
     expect(sources.pagerduty).toMatch(/^off: .*PAGERDUTY/);
-    expect(s.open).toContain('/api has no auth: set LESTRADE_API_TOKEN');
-    expect((s.open as string[]).some((o) => /^alertmanager: no ALERTMANAGER_WEBHOOK_TOKEN/.test(o))).toBe(true);
+    expect(s.open).toContain(
+      '/api and the dashboard have no auth, reachable from this machine only: set LESTRADE_API_TOKENS=<name>:<token> (or LESTRADE_API_TOKEN)',
+    );
+    expect(
+      (s.open as string[]).some((o) =>
+        /^alertmanager: no ALERTMANAGER_WEBHOOK_TOKEN .* refuses every delivery \(401\)/.test(o),
+      ),
+    ).toBe(true);
   }, 60_000);
 
   it('worker: a shorter summary, listening for probes and metrics only, and no warning about webhooks or /api', async () => {
@@ -87,7 +93,7 @@ describe('the start-up summary', () => {
     const s = records(out).find((r) => r.msg === 'lestrade worker started')!;
     expect((s.sources as Record<string, string>).alertmanager).toMatch(/^on/);
     expect(s.listening).toMatch(
-      /^http:\/\/[^ ]+:\d+ \/healthz, \/readyz and \/metrics only \(LESTRADE_WORKER_PORT, HOST\)$/,
+      /^http:\/\/127\.0\.0\.1:\d+ \/healthz, \/readyz and \/metrics only \(LESTRADE_WORKER_PORT, HOST\), this machine only: set HOST=0\.0\.0\.0 for probes and scrapes from elsewhere$/,
     );
     expect(s.open).toBeUndefined();
     expect(JSON.stringify(s)).not.toMatch(/\/api|unauthenticated/);
@@ -111,6 +117,7 @@ describe('the start-up summary', () => {
         HOST: '127.0.0.1',
         LESTRADE_LOG_FORMAT: 'json',
         LESTRADE_CONFIG: join(dir, 'config.yaml'),
+        ALERTMANAGER_ALLOW_UNAUTHENTICATED: 'true',
         OPENAI_API_KEY: 'sk-x',
         OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
       },

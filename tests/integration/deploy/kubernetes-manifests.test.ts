@@ -111,6 +111,9 @@ describe('deploy/kubernetes', () => {
     expect(container(worker).readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'metrics' });
     // Taking a webhook needs Redis, not the model: an LLM outage keeps the receivers in the Service.
     expect(container(web).readinessProbe.httpGet.path).toBe('/readyz?scope=intake');
+    // Probes come from the kubelet, not the pod's loopback: both listen everywhere, which makes serve
+    // refuse to start without an API token in lestrade-secrets.
+    for (const d of [web, worker]) expect(container(d).env).toContainEqual({ name: 'HOST', value: '0.0.0.0' });
   });
 
   it('gives both Deployments a grace period longer than the shutdown timeout, with time to hand runs back', () => {

@@ -152,6 +152,39 @@ describe('POST /webhooks/alertmanager', () => {
     expect(await list()).toHaveLength(0);
   });
 
+  it('with no credential configured, refuses every delivery with a 401 naming the fix, and logs why', async () => {
+    await svc.close();
+    // '' is unset: the service's defaults, without the test helper's opt-in.
+    svc = await startTestService(redis.url, { ALERTMANAGER_ALLOW_UNAUTHENTICATED: '' });
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer anything' }]) {
+      const res = await post(amFixture('group-next').body, headers);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({
+        error:
+          'unauthorized: no ALERTMANAGER_WEBHOOK_TOKEN (sources.alertmanager.bearerToken) or basicAuth is configured: ' +
+          "set one and send it from Alertmanager's http_config.authorization, or set ALERTMANAGER_ALLOW_UNAUTHENTICATED=true " +
+          '(sources.alertmanager.allowUnauthenticated) to take unauthenticated deliveries',
+      });
+    }
+    expect(await list()).toHaveLength(0);
+    expect(svc.logs.find((l) => l.msg === 'webhook rejected')).toMatchObject({
+      status: 401,
+      reason: 'no credential configured',
+    });
+  });
+
+  it('takes unauthenticated deliveries when ALERTMANAGER_ALLOW_UNAUTHENTICATED says so, and warns at start-up', async () => {
+    await svc.close();
+    svc = await startTestService(redis.url, { ALERTMANAGER_ALLOW_UNAUTHENTICATED: 'true' });
+    const res = await post(amFixture('group-next').body, {});
+    expect(res.status).toBe(200);
+    expect((await res.json()).queued).toHaveLength(2);
+    const summary = svc.logs.find((l) => l.msg === 'lestrade serve started');
+    expect(JSON.stringify(summary?.open)).toMatch(
+      /ALERTMANAGER_ALLOW_UNAUTHENTICATED: \/webhooks\/alertmanager accepts unauthenticated requests/,
+    );
+  });
+
   it('rejects a bad payload with 400 naming the field, enqueuing nothing', async () => {
     const body = structuredClone(amFixture('group-next').body);
     delete (body.alerts[0] as Record<string, unknown>).startsAt;
@@ -279,7 +312,8 @@ describe('POST /webhooks/alertmanager', () => {
     const listed = (await getJson(`${svc.base}/api/investigations`)).body;
     expect(listed.notice).toMatch(/no LLM configured/);
     expect(listed.queue).toEqual({ waiting: 2, oldestWaitingSeconds: expect.any(Number) });
-    expect(svc.logs.some((l) => String(l.msg).includes('no LLM configured'))).toBe(true);
+    // The start-up summary is one JSON record; its toolsets field says why none loaded.
+    expect(svc.logs.some((l) => JSON.stringify(l).includes('no LLM configured'))).toBe(true);
     expect((await getJson(`${svc.base}/healthz`)).status).toBe(200);
   });
 });

@@ -49,6 +49,7 @@ const handler: WebhookHandler = {
   checkHeaders: (h) => {
     calls.push('checkHeaders');
     seen.push({ ...h });
+    if (h['x-token'] === 'unconfigured') return { ok: false, reason: 'none configured', fix: 'set TICKETS_TOKEN' };
     return h['x-token'] === 'ok' ? { ok: true } : { ok: false, reason: 'bad token' };
   },
   verify: (d) => {
@@ -166,6 +167,16 @@ describe('POST /webhooks/<source>', () => {
     expect(res.status).toBe(401);
     expect(calls).toEqual(['checkHeaders']);
     expect((await post(bomb, { 'content-encoding': 'gzip' })).status).toBe(413);
+  });
+
+  it("sends a refusal's fix in the 401's body, and only the bare 401 for wrong credentials; the reason is logged", async () => {
+    const unconfigured = await post('{"n":"1"}', { 'x-token': 'unconfigured' });
+    expect(unconfigured.status).toBe(401);
+    expect(await unconfigured.json()).toEqual({ error: 'unauthorized: set TICKETS_TOKEN' });
+    expect(logs.at(-1)).toMatchObject({ msg: 'webhook rejected', status: 401, reason: 'none configured' });
+    const wrong = await post('{"n":"1"}', { 'x-token': 'nope' });
+    expect(await wrong.json()).toEqual({ error: 'unauthorized' });
+    expect(logs.at(-1)).toMatchObject({ msg: 'webhook rejected', status: 401, reason: 'bad token' });
   });
 
   it('verifies the signature on the raw body before parsing it', async () => {

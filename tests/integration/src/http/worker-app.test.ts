@@ -68,7 +68,7 @@ describe('lestrade worker HTTP', () => {
       ).text();
       expect(sample(webText, 'lestrade_investigations_total', { outcome: 'completed' })).toBeNull();
       expect(worker.logs.find((l) => l.msg === 'lestrade worker started')?.listening).toBe(
-        `http://127.0.0.1:${worker.workerPort} /healthz, /readyz and /metrics only (LESTRADE_WORKER_PORT, HOST)`,
+        `http://127.0.0.1:${worker.workerPort} /healthz, /readyz and /metrics only (LESTRADE_WORKER_PORT, HOST), this machine only (HOST)`,
       );
     } finally {
       await web.close();

@@ -6,7 +6,8 @@ import { sources } from '../../../../sources/index.js';
 // Issue 16, defect 12: `lestrade worker` warned that the Alertmanager webhook is unauthenticated,
 // although a worker serves no HTTP. This test failed before the fix.
 describe('start-up warnings', () => {
-  const config = loadConfig({ OPENAI_API_KEY: 'k' }, undefined, sources);
+  // Open on purpose: without ALERTMANAGER_ALLOW_UNAUTHENTICATED it refuses every delivery (below).
+  const config = loadConfig({ OPENAI_API_KEY: 'k', ALERTMANAGER_ALLOW_UNAUTHENTICATED: 'true' }, undefined, sources);
   const alertmanager = mountSources(sources, config, { log: undefined as never, env: {} }).find(
     (m) => m.name === 'alertmanager',
   )!;
@@ -36,7 +37,7 @@ describe('webhook credential warnings', () => {
   };
   const config = loadConfig(env, undefined, sources);
   const mounted = mountSources(sources, config, { log: undefined as never, env: {} });
-  const names = ['github', 'pagerduty', 'opsgenie', 'jsm-ops'];
+  const names = ['alertmanager', 'github', 'pagerduty', 'opsgenie', 'jsm-ops'];
 
   it.each(names)('%s: a process serving webhooks says its webhook refuses every delivery', (name) => {
     const m = mounted.find((x) => x.name === name)!;

@@ -105,6 +105,20 @@ describe('a checkpoint using every field', () => {
     const { decodeCheckpoint, encodeCheckpoint } = await codec();
     expect(decodeCheckpoint(encodeCheckpoint(full()))).toEqual(full());
   });
+
+  it('keeps who decided a call, by every way a decision arrives, and refuses any other', async () => {
+    const { decodeCheckpoint, encodeCheckpoint } = await codec();
+    const state = full();
+    const vias = ['api', 'cli', 'dashboard', 'slack', 'github', 'jira'] as const;
+    state.toolCalls = vias.map((via, i) => ({
+      ...state.toolCalls[0]!,
+      decidedBy: { via, user: `u${i}`, ...(i === 0 ? { name: 'Someone' } : {}) },
+    }));
+    expect(decodeCheckpoint(encodeCheckpoint(state))).toEqual(state);
+    const other = JSON.parse(encodeCheckpoint(state)) as Json;
+    other.state.toolCalls[2].decidedBy.via = 'carrier-pigeon';
+    expect(() => decodeCheckpoint(JSON.stringify(other))).toThrow(CheckpointError);
+  });
 });
 
 describe('a damaged checkpoint', () => {
