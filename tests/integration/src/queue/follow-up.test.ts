@@ -59,7 +59,8 @@ describe('follow-up questions', () => {
         answeredAt: expect.any(String),
         error: null,
         usage: { llmCalls: 1, promptTokens: 100, completionTokens: 10 },
-        cost: { amount: 0, currency: 'USD', model: expect.any(String) },
+        // gpt-4o has no price in this set-up: unknown, not free (issue 29, defect 6).
+        cost: { amount: null, currency: 'USD', model: expect.any(String) },
       },
     ]);
     expect(inv).toMatchObject({ status: 'completed', rca: '## Root cause\nthe database' });
