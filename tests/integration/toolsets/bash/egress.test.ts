@@ -225,6 +225,8 @@ describe('the egress boundary through the bash tool', () => {
     expect(await tool.run({ command: `curl -s http://127.0.0.1:${A}/ok` }, ctx)).toEqual({
       status: 'success',
       data: 'reached-allowed',
+      // Read from an outside system (curl), so it may vouch for links (docs/security.md).
+      vouches: true,
     });
     for (const command of [
       `curl -s "http://127.0.0.1:${A}\\@127.0.0.1:${OFF}/exfil"`,
@@ -256,7 +258,8 @@ describe('the egress boundary through the bash tool', () => {
       try {
         const tool = toolset({ curlHosts: [`127.0.0.1:${port}`], maxSandboxes, maxStages: 1 }).tools[0]!;
         const calls = [1, 2, 3].map(() => tool.run({ command: `curl -s http://127.0.0.1:${port}/` }, ctx));
-        for (const out of await Promise.all(calls)) expect(out).toEqual({ status: 'success', data: 'slow' });
+        for (const out of await Promise.all(calls))
+          expect(out).toEqual({ status: 'success', data: 'slow', vouches: true });
         return max;
       } finally {
         slow.close();

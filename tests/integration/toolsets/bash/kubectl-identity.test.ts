@@ -110,7 +110,7 @@ describe("kubectl's identity, pinned by construction", () => {
 
   it('runs kubectl through the tool as the pinned context, reaching its API server through the egress proxy', async () => {
     const out = await toolset().tools[0]!.run({ command: 'kubectl get pods -o name' }, ctx);
-    expect(out).toEqual({ status: 'success', data: 'pod/api-1\n' });
+    expect(out).toEqual({ status: 'success', data: 'pod/api-1\n', vouches: true });
     expect(k8s.requests.some((r) => r.path === '/api/v1/namespaces/prod/pods')).toBe(true);
     expect(new Set(tokensSeen())).toEqual(new Set(['Bearer reader-token']));
   });
@@ -155,7 +155,7 @@ describe("kubectl's identity, pinned by construction", () => {
   it('pins the context toolsets.bash.kubeContext names, with its token file read in', async () => {
     k8s.requests.length = 0;
     const out = await toolset('file-admin').tools[0]!.run({ command: 'kubectl get pods -n prod -o name' }, ctx);
-    expect(out).toEqual({ status: 'success', data: 'pod/api-1\n' });
+    expect(out).toEqual({ status: 'success', data: 'pod/api-1\n', vouches: true });
     expect(new Set(tokensSeen())).toEqual(new Set(['Bearer admin-file-token']));
   });
 
@@ -176,6 +176,7 @@ describe("kubectl's identity, pinned by construction", () => {
     expect(await none.tools[0]!.run({ command: 'kubectl config get-contexts -o name' }, ctx)).toEqual({
       status: 'success',
       data: 'reader\n',
+      vouches: true,
     });
     expect(tokensSeen().filter((t) => t !== 'Bearer reader-token')).toEqual([]);
   });
