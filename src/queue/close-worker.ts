@@ -14,13 +14,26 @@ async function within(closing: Promise<unknown>, ms: number): Promise<boolean> {
   return ended;
 }
 
-/** worker.close(), settled either way. */
-const closed = (worker: Worker): Promise<void> =>
+/** How long a close first waits for a worker that is still connecting to finish connecting. */
+export const READY_WAIT_MS = 2_000;
+
+/**
+ * worker.close(), settled either way. A worker closed while its connection still starts (a service
+ * stopped just after it started) leaves BullMQ's own start-up promises rejected with "Connection is
+ * closed" and nobody listening: an unhandled rejection. So it is first given a moment to be ready.
+ */
+async function closed(worker: Worker): Promise<void> {
+  await within(
+    // A worker that cannot connect is closed all the same: its failure to connect changes nothing here.
+    worker.waitUntilReady().catch(() => undefined),
+    READY_WAIT_MS,
+  );
   // A close that failed has ended too: the callers only ask whether it ended within their time.
-  worker.close().then(
+  await worker.close().then(
     () => undefined,
     () => undefined,
   );
+}
 
 /**
  * Closes a BullMQ worker, waiting at most graceMs. Worker.close() can wait forever on a

@@ -2,7 +2,7 @@ import type { Worker } from 'bullmq';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/log.js';
-import { closeWorker, drainWorker } from '../../../../src/queue/close-worker.js';
+import { READY_WAIT_MS, closeWorker, drainWorker } from '../../../../src/queue/close-worker.js';
 
 // Worker.close() can hang on a blocking connection caught reconnecting (bullmq#4656): a worker whose
 // close() never settles stands in for that, since a real hang cannot be caused on demand.
@@ -21,7 +21,8 @@ function capture() {
   return { log, lines };
 }
 
-const fakeWorker = (close: () => Promise<void>) => ({ name: 'investigations', close }) as unknown as Worker;
+const fakeWorker = (close: () => Promise<void>) =>
+  ({ name: 'investigations', close, waitUntilReady: async () => undefined }) as unknown as Worker;
 
 describe('closeWorker', () => {
   it('returns as soon as the worker has closed, saying nothing', async () => {
@@ -149,5 +150,31 @@ describe('drainWorker', () => {
       }),
     );
     expect(lines).toHaveLength(3);
+  });
+
+  it('lets a worker that still connects finish connecting before closing it, bounded', async () => {
+    // Closed mid-connect, BullMQ leaves its start-up promises rejected with nobody listening (seen as
+    // unhandled "Connection is closed" when a service stopped right after starting, e.g. in
+    // tests/integration/sources/alertmanager/webhook.test.ts).
+    const { log } = capture();
+    const order: string[] = [];
+    const connecting = {
+      name: 'investigations',
+      waitUntilReady: () => new Promise<void>((r) => setTimeout(() => (order.push('ready'), r()), 100)),
+      close: async () => void order.push('close'),
+    } as unknown as Worker;
+    await closeWorker(connecting, log, 5_000);
+    expect(order).toEqual(['ready', 'close']);
+    // A worker that never connects (Redis down) is still closed, after READY_WAIT_MS at most.
+    const neverReady = {
+      name: 'investigations',
+      waitUntilReady: () => new Promise(() => {}),
+      close: async () => void order.push('closed anyway'),
+    } as unknown as Worker;
+    const started = Date.now();
+    await closeWorker(neverReady, log, 10_000);
+    expect(order.at(-1)).toBe('closed anyway');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(READY_WAIT_MS - 50);
+    expect(Date.now() - started).toBeLessThan(READY_WAIT_MS + 2_000);
   });
 });
