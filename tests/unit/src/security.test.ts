@@ -91,7 +91,10 @@ describe('secrets from the configuration', () => {
     toolsets,
   );
   (config.sources.alertmanager as { basicAuth?: unknown }).basicAuth = { username: 'am', password: 'basic-pw-7' };
-  (config.toolsets.prometheus as { headers: Record<string, string> }).headers = { authorization: 'Bearer prom-header-8', 'x-scope-orgid': 'tenant-9' };
+  (config.toolsets.prometheus as { headers: Record<string, string> }).headers = {
+    authorization: 'Bearer prom-header-8',
+    'x-scope-orgid': 'tenant-9',
+  };
 
   it('are found wherever they sit, token lists one by one, URL passwords as written and decoded', () => {
     const found = configSecrets(config);
