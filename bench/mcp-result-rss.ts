@@ -2,7 +2,7 @@
 // `node --import tsx bench/mcp-result-rss.ts`. The server runs in a child process so only the client's memory counts.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { McpServerSchema } from '../src/config/mcp-servers-schema.js';
+import { McpServerSchema } from '../toolsets/mcp/config.js';
 import { createLogger } from '../src/log.js';
 import { createMcpToolsets } from '../toolsets/mcp/index.js';
 import { startHostileMcp } from '../tests/helpers/hostile-mcp-server.js';

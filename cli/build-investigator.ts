@@ -13,7 +13,7 @@ import { loadYamlToolsets, resolveToolsets, type ResolvedToolsets } from '../src
 import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
 import { redactorFromConfig } from '../src/config/secrets.js';
 import { toolsetsForPrompt } from '../src/tools/toolsets-for-prompt.js';
-import { BUILTIN_YAML_DIR, builtinToolsets } from '../toolsets/index.js';
+import { BUILTIN_YAML_DIR, builtinToolsets, runbooksConfig } from '../toolsets/index.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -24,7 +24,7 @@ type Env = Record<string, string | undefined>;
 export async function buildToolsets(
   config: Config,
   env: Env,
-  runbooks = RunbookCatalog.load(config.runbooks.dirs),
+  runbooks = RunbookCatalog.load(runbooksConfig(config).dirs),
   log: Logger = createLogger('silent'),
 ): Promise<ResolvedToolsets> {
   const yaml = loadYamlToolsets([BUILTIN_YAML_DIR, ...config.toolsets.dirs], env);
@@ -38,7 +38,7 @@ export async function buildInvestigator(
   metrics?: Metrics,
   limits: { limiter?: LlmRateLimiter; log?: Logger } = {},
 ): Promise<{ investigator: Investigator; toolsets: ResolvedToolsets; runbooks: RunbookCatalog }> {
-  const runbooks = RunbookCatalog.load(config.runbooks.dirs);
+  const runbooks = RunbookCatalog.load(runbooksConfig(config).dirs);
   const toolsets = await buildToolsets(config, env, runbooks, limits.log);
   // Reasons quote URLs and command output: the prompt gets them as `lestrade toolsets list` prints them.
   const redact = redactorFromConfig(config);

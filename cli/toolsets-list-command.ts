@@ -3,6 +3,7 @@ import { redactorFromConfig } from '../src/config/secrets.js';
 import { redactUrlsIn } from '../src/redact.js';
 import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
 import { buildToolsets } from './build-investigator.js';
+import { runbooksConfig } from '../toolsets/index.js';
 
 /** `lestrade toolsets list`: each toolset enabled, disabled or failed with why, then the runbooks skipped. */
 export async function toolsetsListCommand(
@@ -10,7 +11,7 @@ export async function toolsetsListCommand(
   env: NodeJS.ProcessEnv,
   opts: { json?: boolean },
 ): Promise<void> {
-  const runbooks = RunbookCatalog.load(cfg.runbooks.dirs);
+  const runbooks = RunbookCatalog.load(runbooksConfig(cfg).dirs);
   const resolved = await buildToolsets(cfg, env, runbooks);
   await resolved.close();
   // Reasons quote URLs and command output: no secret or URL password is printed.

@@ -1,35 +1,54 @@
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../src/config/schema.js';
+import { toolsetConfig } from '../src/config/toolset-config.js';
 import type { Toolset } from '../src/tools/types.js';
 import { createLogger, type Logger } from '../src/log.js';
-import { createAlertmanagerToolset } from './alertmanager/index.js';
-import { createBashToolset } from './bash/index.js';
-import { createMcpToolsets } from './mcp/index.js';
-import { createGithubChangesToolset } from './github-changes/index.js';
-import { createKubernetesChangesToolset } from './kubernetes-changes/index.js';
-import { createLokiToolset } from './loki/index.js';
-import { createPrometheusToolset } from './prometheus/index.js';
+import type { ToolsetRegistration } from '../src/registration/toolset.js';
 import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
-import { createRunbookToolset } from './runbooks/index.js';
+import { alertmanagerToolset } from './alertmanager/registration.js';
+import { bashToolset } from './bash/registration.js';
+import { githubChangesToolset } from './github-changes/registration.js';
+import { kubernetesChangesToolset } from './kubernetes-changes/registration.js';
+import { lokiToolset } from './loki/registration.js';
+import { mcpToolsets } from './mcp/registration.js';
+import { prometheusToolset } from './prometheus/registration.js';
+import { runbooksToolset } from './runbooks/registration.js';
+import type { RunbooksSettings } from './runbooks/config.js';
 
 /** The folder of YAML toolsets shipped with Lestrade (kubernetes, ...). */
 export const BUILTIN_YAML_DIR = fileURLToPath(new URL('.', import.meta.url));
 
+/** What a built-in toolset is handed besides its settings. */
+export interface BuiltinToolsetDeps {
+  runbooks: RunbookCatalog;
+  log: Logger;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry holds toolsets of every settings type
+export type AnyToolset = ToolsetRegistration<any, Toolset, BuiltinToolsetDeps>;
+
+/** Every toolset written in TypeScript, in the order they are offered. A new one is its folder and one line here. */
+export const toolsets: readonly AnyToolset[] = [
+  prometheusToolset,
+  alertmanagerToolset,
+  lokiToolset,
+  kubernetesChangesToolset,
+  githubChangesToolset,
+  bashToolset,
+  runbooksToolset,
+  mcpToolsets,
+];
+
+/** The runbooks' settings (`runbooks`): the folders the catalog is loaded from, and what fetch_runbook reads. */
+export function runbooksConfig(config: Config): RunbooksSettings {
+  return toolsetConfig(config, runbooksToolset);
+}
+
 /** Toolsets written in TypeScript, built from configuration, and one per MCP server (`mcp.servers`). */
 export function builtinToolsets(
   config: Config,
-  runbooks: RunbookCatalog = RunbookCatalog.load(config.runbooks.dirs),
+  runbooks: RunbookCatalog = RunbookCatalog.load(runbooksConfig(config).dirs),
   log: Logger = createLogger('silent'),
 ): Toolset[] {
-  const { allowedHosts, maxBytes, timeoutSeconds, cacheSeconds } = config.runbooks;
-  return [
-    createPrometheusToolset(config.toolsets.prometheus),
-    createAlertmanagerToolset(config.toolsets.alertmanager),
-    createLokiToolset(config.toolsets.loki),
-    createKubernetesChangesToolset(),
-    createGithubChangesToolset(config.toolsets.github_changes),
-    createBashToolset(config.toolsets.bash),
-    createRunbookToolset(runbooks, { allowedHosts, maxBytes, timeoutMs: timeoutSeconds * 1000, cacheSeconds }),
-    ...createMcpToolsets(config.mcp.servers, { log }),
-  ];
+  return toolsets.flatMap((t) => t.create(toolsetConfig(config, t), { runbooks, log }));
 }

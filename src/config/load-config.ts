@@ -1,10 +1,10 @@
-import { expandMcpEnvRefs } from './expand-env-refs.js';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { describeConfigIssues, envOrigins } from './config-issues.js';
 import type { EnvBinding } from '../registration/source.js';
+import { toolsetConfigPath, type ToolsetRegistration } from '../registration/toolset.js';
 import { buildConfigSchema, type Config } from './schema.js';
 
 type Env = Record<string, string | undefined>;
@@ -15,6 +15,12 @@ export interface SourceConfigSpec {
   configSchema: z.ZodType;
   env: EnvBinding[];
 }
+
+/** What loadConfig needs of each toolset: where its settings sit, their schema, variables and `prepare`. */
+export type ToolsetConfigSpec = Pick<
+  ToolsetRegistration,
+  'name' | 'configKey' | 'configSchema' | 'env' | 'settingsEnv' | 'prepare'
+>;
 
 /** Environment variables and where they land in the config tree; env wins over the file. */
 const ENV_MAP: EnvBinding[] = [
@@ -46,21 +52,8 @@ const ENV_MAP: EnvBinding[] = [
   ['LESTRADE_MAX_INVESTIGATIONS_PER_HOUR', ['budgets', 'investigationsPerHour'], 'int'],
   ['LESTRADE_MAX_TOKENS_PER_DAY', ['budgets', 'tokensPerDay'], 'int'],
   ['LESTRADE_SKIP_RESOLVED_WHILE_QUEUED', ['intake', 'skipResolvedWhileQueued'], 'boolean'],
-  ['PROMETHEUS_URL', ['toolsets', 'prometheus', 'url'], 'string'],
-  // Also sources.alertmanager.url (bound by the source): one Alertmanager, read by both.
-  ['ALERTMANAGER_URL', ['toolsets', 'alertmanager', 'url'], 'string'],
-  ['LOKI_URL', ['toolsets', 'loki', 'url'], 'string'],
-  ['LOKI_TENANT', ['toolsets', 'loki', 'tenant'], 'string'],
-  ['LOKI_TOKEN', ['toolsets', 'loki', 'bearerToken'], 'string'],
-  ['LESTRADE_GITHUB_CHANGES_REPOS', ['toolsets', 'github_changes', 'repos'], 'list'],
-  ['GITHUB_TOKEN', ['toolsets', 'github_changes', 'token'], 'string'],
-  ['GITHUB_API_URL', ['toolsets', 'github_changes', 'apiUrl'], 'string'],
-  ['LESTRADE_BASH_ENABLED', ['toolsets', 'settings', 'bash', 'enabled'], 'boolean'],
-  ['LESTRADE_BASH_SANDBOX', ['toolsets', 'bash', 'sandbox'], 'string'],
   ['LESTRADE_PUBLIC_URL', ['server', 'publicUrl'], 'string'],
   ['LESTRADE_TEMPLATES_DIR', ['templatesDir'], 'string'],
-  ['LESTRADE_RUNBOOKS_DIR', ['runbooks', 'dirs'], 'list'],
-  ['LESTRADE_RUNBOOK_HOSTS', ['runbooks', 'allowedHosts'], 'list'],
   ['LOG_LEVEL', ['log', 'level'], 'string'],
   ['LESTRADE_LOG_FORMAT', ['log', 'format'], 'string'],
 ];
@@ -74,26 +67,37 @@ export function loadConfig(
   configPath = env.LESTRADE_CONFIG,
   sources: readonly SourceConfigSpec[] = [],
   destinations: readonly SourceConfigSpec[] = [],
+  toolsets: readonly ToolsetConfigSpec[] = [],
 ): Config {
   const tree = configPath ? readYamlFile(configPath) : {};
   const bindings = [
     ...ENV_MAP,
     ...sources.flatMap((s) => s.env.map(([v, path, t]): EnvBinding => [v, ['sources', s.name, ...path], t])),
     ...destinations.flatMap((d) => d.env.map(([v, path, t]): EnvBinding => [v, ['destinations', d.name, ...path], t])),
+    ...toolsets.flatMap(toolsetBindings),
   ];
   for (const [name, path, type] of bindings) {
     const value = env[name];
     if (value === undefined || value === '') continue;
     setPath(tree, path, coerce(name, value, type));
   }
-  expandMcpEnvRefs(tree, env, configPath);
-  const parsed = buildConfigSchema(sources, destinations).safeParse(tree);
+  for (const t of toolsets) t.prepare?.(getPath(tree, toolsetConfigPath(t)), env, configPath);
+  const parsed = buildConfigSchema(sources, destinations, toolsets).safeParse(tree);
   if (!parsed.success) {
     // Each issue names the variable that set the value, else the file and key (env wins over the file).
     const issues = describeConfigIssues(parsed.error.issues, envOrigins(bindings, env), configPath);
     throw new ConfigError(`invalid configuration: ${issues}`);
   }
-  return parsed.data;
+  return parsed.data as Config;
+}
+
+/** A toolset's variables, at their place in the tree: its settings, and its switches in `toolsets.settings.<name>`. */
+function toolsetBindings(t: ToolsetConfigSpec): EnvBinding[] {
+  const at = toolsetConfigPath(t);
+  return [
+    ...(t.env ?? []).map(([v, path, type]): EnvBinding => [v, [...at, ...path], type]),
+    ...(t.settingsEnv ?? []).map(([v, path, type]): EnvBinding => [v, ['toolsets', 'settings', t.name, ...path], type]),
+  ];
 }
 
 function readYamlFile(path: string): Record<string, unknown> {
@@ -144,4 +148,10 @@ function setPath(tree: Record<string, unknown>, path: string[], value: unknown):
     node = node[key] as Record<string, unknown>;
   }
   node[path.at(-1)!] = value;
+}
+
+function getPath(tree: Record<string, unknown>, path: readonly string[]): unknown {
+  let node: unknown = tree;
+  for (const key of path) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+  return node;
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { NamedTokensSchema } from './api-tokens-schema.js';
-import { McpConfigSchema } from './mcp-servers-schema.js';
 import { RoutingConfigSchema, type RoutingConfig } from './routing-schema.js';
 import { DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../intake-policy/intake-policy.js';
 import { SeveritySchema, type Severity } from '../issue.js';
@@ -49,6 +48,25 @@ export const LlmConfigSchema = z.strictObject({
     .prefault({}),
 });
 export type LlmConfig = z.infer<typeof LlmConfigSchema>;
+
+/** The generic keys of `toolsets`; each registered toolset's settings join them as `toolsets.<name>`. */
+const ToolsetsSchema = z.strictObject({
+  /** Extra folders of YAML toolsets. */
+  dirs: z.array(z.string()).default([]),
+  /** Per-toolset switches and settings, by toolset name. */
+  settings: z
+    .record(
+      z.string(),
+      z.strictObject({
+        enabled: z.boolean().optional(),
+        /** Tools of this toolset that need a human's approval for every call (added to the toolset's own list). */
+        approvalRequired: z.array(z.string().min(1)).optional(),
+        /** Added to the toolset's own instructions in the system prompt (the operators' advice on using it). */
+        instructions: z.string().trim().min(1).optional(),
+      }),
+    )
+    .default({}),
+});
 
 const baseShape = {
   server: z
@@ -224,107 +242,9 @@ const baseShape = {
       timeoutMs: z.int().positive().default(60_000),
     })
     .prefault({}),
-  toolsets: z
-    .strictObject({
-      /** Extra folders of YAML toolsets. */
-      dirs: z.array(z.string()).default([]),
-      /** Per-toolset switches and settings, by toolset name. */
-      settings: z
-        .record(
-          z.string(),
-          z.strictObject({
-            enabled: z.boolean().optional(),
-            /** Tools of this toolset that need a human's approval for every call (added to the toolset's own list). */
-            approvalRequired: z.array(z.string().min(1)).optional(),
-            /** Added to the toolset's own instructions in the system prompt (the operators' advice on using it). */
-            instructions: z.string().trim().min(1).optional(),
-          }),
-        )
-        .default({}),
-      prometheus: z
-        .strictObject({
-          url: z.url().optional(),
-          headers: z.record(z.string(), z.string()).default({}),
-        })
-        .prefault({}),
-      /** The Alertmanager toolset (toolsets/alertmanager): alerts, groups, silences; silences created with approval. */
-      alertmanager: z
-        .strictObject({
-          /** Off here, or with settings.alertmanager.enabled (which wins). */
-          enabled: z.boolean().default(true),
-          url: z.url().optional(),
-          headers: z.record(z.string(), z.string()).default({}),
-          /** The longest silence alertmanager_create_silence may create. */
-          maxSilenceHours: z.number().positive().max(720).default(4),
-        })
-        .prefault({}),
-      /** Grafana Loki (toolsets/loki): off without a URL. */
-      loki: z
-        .strictObject({
-          url: z.url().optional(),
-          /** Sent as X-Scope-OrgID, for a multi-tenant Loki. */
-          tenant: z.string().min(1).optional(),
-          bearerToken: z.string().min(1).optional(),
-          headers: z.record(z.string(), z.string()).default({}),
-        })
-        .prefault({}),
-      /** Commits, merged pull requests and deployments of these repositories (toolsets/github-changes). */
-      github_changes: z
-        .strictObject({
-          repos: z.array(z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'expected owner/name')).default([]),
-          /** From GITHUB_TOKEN, as the GitHub source's. */
-          token: z.string().min(1).optional(),
-          apiUrl: z.url().default('https://api.github.com'),
-        })
-        .prefault({}),
-      /** The bash toolset's policy (the toolset is off unless settings.bash.enabled is true). */
-      bash: z
-        .strictObject({
-          allow: z.array(z.string().min(1)).default([]),
-          deny: z.array(z.string().min(1)).default([]),
-          /** host:port pairs (a bare host: ports 80 and 443) curl may GET from: the egress proxy reaches nothing else. */
-          curlHosts: z.array(z.string().min(1)).default([]),
-          /** The most pipeline stages one line may have; each stage is a process in its own sandbox. */
-          maxStages: z.int().min(1).max(64).default(8),
-          /** Sandboxes running at once in this process, across every run (at least maxStages). */
-          maxSandboxes: z.int().min(1).max(1024).default(16),
-          /** The kubeconfig context kubectl is pinned to, the only one its sandbox sees; the current context when not said. */
-          kubeContext: z.string().min(1).optional(),
-          timeoutMs: z.int().positive().default(30_000),
-          maxOutputBytes: z.int().positive().default(1_048_576),
-          env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
-          /** Where commands run: "bubblewrap" (the default; the toolset fails to start without it) or "none", said explicitly. */
-          sandbox: z.enum(['bubblewrap', 'none']).default('bubblewrap'),
-          /** Host paths bound read-only into the sandbox (binaries outside /usr, certificates a kubeconfig names, cloud CLIs' config). */
-          readOnlyPaths: z.array(z.string().regex(/^\//, 'an absolute path')).default([]),
-        })
-        .prefault({}),
-    })
-    .prefault({}),
-  /** MCP servers, each a toolset (toolsets/mcp; docs/mcp.md). */
-  mcp: McpConfigSchema,
+  toolsets: ToolsetsSchema.prefault({}),
   /** A folder whose templates override the built-in ones of the same name. */
   templatesDir: z.string().optional(),
-  /** The operators' runbooks (docs/runbooks.md): Markdown files with front matter, and runbook URLs. */
-  runbooks: z
-    .strictObject({
-      /** Folders of `*.md` runbooks (searched recursively). */
-      dirs: z.array(z.string().min(1)).default([]),
-      /** Hosts whose runbook URLs (an alert's runbook_url) fetch_runbook may read: `wiki.example.com`, `*.example.com`. */
-      allowedHosts: z
-        .array(
-          z
-            .string()
-            .regex(/^(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/, 'a host name or *.domain, with :port if not the default'),
-        )
-        .default([]),
-      /** The most of one runbook URL's answer that is read. */
-      maxBytes: z.int().min(1_024).max(10_485_760).default(262_144),
-      timeoutSeconds: z.number().positive().max(120).default(10),
-      /** How long a fetched runbook URL is remembered. */
-      cacheSeconds: z.int().min(0).default(300),
-    })
-    .prefault({}),
   log: z
     .strictObject({
       level: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
@@ -335,24 +255,44 @@ const baseShape = {
 };
 
 type Sliced = ReadonlyArray<{ name: string; configSchema: z.ZodType }>;
+/** What the schema needs of a registered toolset (src/registration/toolset.ts). */
+type ToolsetSliced = ReadonlyArray<{ name: string; configKey?: string; configSchema?: z.ZodType }>;
 
 /**
- * The config schema with one `sources.<name>` slice per registered source and one
- * `destinations.<name>` per registered destination (beside `destinations.routes` and `.default`),
- * each validated by its own schema.
+ * The config schema with one `sources.<name>` slice per registered source, one
+ * `destinations.<name>` per registered destination (beside `destinations.routes` and `.default`)
+ * and one `toolsets.<name>` (or its own top-level key) per registered toolset with settings, each
+ * validated by its own schema. Nothing of a vendor's is in it unless its registration is handed in.
  */
-export function buildConfigSchema(sources: Sliced, destinations: Sliced = []) {
+export function buildConfigSchema(sources: Sliced, destinations: Sliced = [], toolsets: ToolsetSliced = []) {
   const slices = Object.fromEntries(sources.map((s) => [s.name, s.configSchema.prefault({})]));
   const destinationSlices = Object.fromEntries(destinations.map((d) => [d.name, d.configSchema.prefault({})]));
-  return z.strictObject({
+  const withSettings = toolsets.flatMap((t) => (t.configSchema ? [{ ...t, configSchema: t.configSchema }] : []));
+  const nested = withSettings.filter((t) => !t.configKey).map((t) => [t.name, t.configSchema.prefault({})]);
+  const schema = z.strictObject({
     ...baseShape,
+    toolsets: z.strictObject({ ...ToolsetsSchema.shape, ...Object.fromEntries(nested) }).prefault({}),
     sources: z.strictObject(slices).prefault({}),
     destinations: z.strictObject({ ...RoutingConfigSchema.shape, ...destinationSlices }).prefault({}),
   });
+  const topLevel = withSettings.flatMap((t) =>
+    t.configKey ? [[t.configKey, t.configSchema.prefault({})] as const] : [],
+  );
+  for (const [key] of topLevel) {
+    if (key in schema.shape) throw new Error(`toolset config key "${key}" is already a key of the configuration`);
+  }
+  // The engine's type knows only its own keys: a toolset reads its top-level key through toolsetConfig.
+  return topLevel.length ? (schema.extend(Object.fromEntries(topLevel)) as unknown as typeof schema) : schema;
 }
 
-/** The engine's config; each source and destination reads its own slice through its registration. */
-export type Config = z.infer<z.ZodObject<typeof baseShape, z.core.$strict>> & {
+type BaseConfig = z.infer<z.ZodObject<typeof baseShape, z.core.$strict>>;
+
+/**
+ * The engine's config; each source, destination and toolset reads its own slice through its
+ * registration (a toolset's with `toolsetConfig`, src/config/toolset-config.ts).
+ */
+export type Config = Omit<BaseConfig, 'toolsets'> & {
+  toolsets: BaseConfig['toolsets'] & Record<string, unknown>;
   sources: Record<string, unknown>;
   destinations: RoutingConfig & Record<string, unknown>;
 };

@@ -3,6 +3,7 @@ import { startService, type RunningService } from '../../cli/start-service.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { sources } from '../../sources/index.js';
 import { destinations } from '../../destinations/index.js';
+import { toolsets } from '../../toolsets/index.js';
 import { redactorFromConfig } from '../../src/config/secrets.js';
 import { createLogger } from '../../src/log.js';
 import { keys } from '../../src/redis/keys.js';
@@ -28,7 +29,7 @@ export async function startTestService(
     ALERTMANAGER_ALLOW_UNAUTHENTICATED: 'true',
     ...env,
   };
-  const config = loadConfig(fullEnv, undefined, sources, destinations);
+  const config = loadConfig(fullEnv, undefined, sources, destinations, toolsets);
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, cb) {

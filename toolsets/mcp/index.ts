@@ -1,4 +1,4 @@
-import type { McpServerConfig } from '../../src/config/mcp-servers-schema.js';
+import type { McpServerConfig } from './config.js';
 import type { Toolset } from '../../src/tools/types.js';
 import { McpConnection, type ConnectionOptions } from './mcp-connection.js';
 import { serverWhere } from './open-transport.js';

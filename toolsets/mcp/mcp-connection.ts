@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerConfig } from '../../src/config/mcp-servers-schema.js';
+import type { McpServerConfig } from './config.js';
 import type { Logger } from '../../src/log.js';
 import type { Tool, ToolContext, ToolOutput } from '../../src/tools/types.js';
 import { toToolOutput } from './call-result.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { McpServerConfig } from '../../src/config/mcp-servers-schema.js';
+import type { McpServerConfig } from './config.js';
 import type { Tool, ToolContext, ToolOutput } from '../../src/tools/types.js';
 import { matchesAny } from './glob.js';
 import { prefixedToolName } from './tool-name.js';

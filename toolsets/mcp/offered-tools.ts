@@ -1,4 +1,4 @@
-import type { McpServerConfig } from '../../src/config/mcp-servers-schema.js';
+import type { McpServerConfig } from './config.js';
 import type { Logger } from '../../src/log.js';
 import { schemaProblem } from '../../src/tools/json-schema-args.js';
 import type { Tool } from '../../src/tools/types.js';

@@ -2,7 +2,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { McpServerConfig } from '../../src/config/mcp-servers-schema.js';
+import type { McpServerConfig } from './config.js';
 import { cappedFetch } from './capped-fetch.js';
 
 /**

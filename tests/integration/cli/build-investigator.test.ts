@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInvestigator } from '../../../cli/build-investigator.js';
 import { loadConfig } from '../../../src/config/load-config.js';
+import { toolsets as toolsetRegistry } from '../../../toolsets/index.js';
 import { SAMPLE_ISSUE } from '../../../src/prompts/prompt-renderer.js';
 import { freePort } from '../../helpers/free-port.js';
 import { startScriptedLlm, type ScriptedLlm } from '../../helpers/scripted-llm.js';
@@ -65,7 +66,7 @@ describe('the toolsets in the system prompt', () => {
   it('gives the available ones with their instructions and the unavailable ones with why, never their tools or secrets', async () => {
     const deadPort = await freePort();
     const { env, configPath } = setup(deadPort);
-    const config = loadConfig(env, configPath);
+    const config = loadConfig(env, configPath, [], [], toolsetRegistry);
     const { investigator, toolsets } = await buildInvestigator(config, env);
     try {
       await investigator.investigate(SAMPLE_ISSUE);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sources } from '../../../sources/index.js';
 import { destinations } from '../../../destinations/index.js';
+import { toolsets } from '../../../toolsets/index.js';
 import { buildConfigSchema } from '../../../src/config/schema.js';
 import { configKeyPaths, envVarsIn, envVarsReadIn, undocumented } from '../../helpers/config-docs.js';
 
@@ -11,7 +12,7 @@ const ROOT = join(import.meta.dirname, '../../..');
 const DOC = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
 const CODE_FOLDERS = ['src', 'sources', 'destinations', 'toolsets', 'cli', 'bin'];
 
-const keys = configKeyPaths(buildConfigSchema(sources, destinations));
+const keys = configKeyPaths(buildConfigSchema(sources, destinations, toolsets));
 const envVars = envVarsReadIn(ROOT, CODE_FOLDERS);
 
 describe('docs/configuration.md', () => {

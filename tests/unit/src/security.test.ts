@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { sources } from '../../../sources/index.js';
+import { toolsets } from '../../../toolsets/index.js';
 import { describe, expect, it } from 'vitest';
 import { checkAuthorization } from '../../../src/check-credentials.js';
 import { loadConfig } from '../../../src/config/load-config.js';
@@ -86,9 +87,14 @@ describe('secrets from the configuration', () => {
     },
     undefined,
     sources,
+    [],
+    toolsets,
   );
   (config.sources.alertmanager as { basicAuth?: unknown }).basicAuth = { username: 'am', password: 'basic-pw-7' };
-  config.toolsets.prometheus.headers = { authorization: 'Bearer prom-header-8', 'x-scope-orgid': 'tenant-9' };
+  (config.toolsets.prometheus as { headers: Record<string, string> }).headers = {
+    authorization: 'Bearer prom-header-8',
+    'x-scope-orgid': 'tenant-9',
+  };
 
   it('are found wherever they sit, token lists one by one, URL passwords as written and decoded', () => {
     const found = configSecrets(config);

@@ -11,6 +11,7 @@ import { loadConfig } from '../../../../src/config/load-config.js';
 import { redactorFromConfig } from '../../../../src/config/secrets.js';
 import { destinations } from '../../../../destinations/index.js';
 import { sources } from '../../../../sources/index.js';
+import { toolsets } from '../../../../toolsets/index.js';
 import { answerFrom } from '../../../helpers/eval-model.js';
 import { startPrometheus, type TestPrometheus } from '../../../helpers/prometheus.js';
 import { startScriptedLlm, type Script } from '../../../helpers/scripted-llm.js';
@@ -86,7 +87,7 @@ describe('lestrade eval record', () => {
     });
     const live = (await getJson(`${base}/api/investigations/${id}`)).body as { toolCalls: Array<{ output: string }> };
 
-    const config = loadConfig(env, undefined, sources, destinations);
+    const config = loadConfig(env, undefined, sources, destinations, toolsets);
     const dir = join(mkdtempSync(join(tmpdir(), 'lestrade-record-')), 'self_scrape');
     const toolsetOf = new Map([['prometheus_query', 'prometheus']]);
     const r = await recordCommand({ url: base }, id, dir, redactorFromConfig(config), toolsetOf);

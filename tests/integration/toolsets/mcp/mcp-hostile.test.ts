@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpServerSchema } from '../../../../src/config/mcp-servers-schema.js';
+import { McpServerSchema } from '../../../../toolsets/mcp/config.js';
 import { createLogger } from '../../../../src/log.js';
 import { toOpenAiTool } from '../../../../src/loop/tool-specs.js';
 import { PromptRenderer, SAMPLE_ISSUE } from '../../../../src/prompts/prompt-renderer.js';

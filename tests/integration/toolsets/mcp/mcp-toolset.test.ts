@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpServerSchema, type McpServerConfig } from '../../../../src/config/mcp-servers-schema.js';
+import { McpServerSchema, type McpServerConfig } from '../../../../toolsets/mcp/config.js';
 import { createLogger } from '../../../../src/log.js';
 import { toOpenAiTool } from '../../../../src/loop/tool-specs.js';
 import { callKey } from '../../../../src/tools/call-key.js';

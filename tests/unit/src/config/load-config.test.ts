@@ -6,6 +6,7 @@ import { loadConfig } from '../../../../src/config/load-config.js';
 import { ConfigError } from '../../../../src/errors.js';
 import { describeConfigIssues } from '../../../../src/config/config-issues.js';
 import { sources } from '../../../../sources/index.js';
+import { toolsets } from '../../../../toolsets/index.js';
 
 const file = (text: string) => {
   const p = join(mkdtempSync(join(tmpdir(), 'lestrade-cfg-')), 'lestrade.yaml');
@@ -36,6 +37,8 @@ describe('loadConfig', () => {
       },
       undefined,
       sources,
+      [],
+      toolsets,
     );
     expect(c).toMatchObject({
       server: { port: 9000 },
@@ -129,6 +132,8 @@ describe('the Loki and github_changes toolsets from the environment', () => {
       },
       undefined,
       sources,
+      [],
+      toolsets,
     );
     expect(config.toolsets.loki).toMatchObject({
       url: 'http://loki:3100',
@@ -144,7 +149,7 @@ describe('the Loki and github_changes toolsets from the environment', () => {
   });
 
   it('names the variable of a repository that is not owner/name', () => {
-    expect(() => loadConfig({ LESTRADE_GITHUB_CHANGES_REPOS: 'shop' }, undefined, sources)).toThrow(
+    expect(() => loadConfig({ LESTRADE_GITHUB_CHANGES_REPOS: 'shop' }, undefined, sources, [], toolsets)).toThrow(
       /LESTRADE_GITHUB_CHANGES_REPOS.*owner\/name/,
     );
   });

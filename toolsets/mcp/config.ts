@@ -6,7 +6,7 @@ const Glob = z.string().min(1);
 /**
  * One MCP server as the config file names it (`mcp.servers[]`): reached by URL (streamable HTTP,
  * or SSE with `transport: sse`) or spawned as a command (stdio). Header and env values may say
- * `${VAR}`: load-config fills them from the environment, so the redactor knows the values.
+ * `${VAR}`: the config loader fills them from the environment (expand-env-refs.ts, this toolset's `prepare`), so the redactor knows the values.
  */
 export const McpServerSchema = z
   .strictObject({
@@ -46,11 +46,11 @@ export const McpServerSchema = z
 
 export type McpServerConfig = z.infer<typeof McpServerSchema>;
 
-export const McpConfigSchema = z
-  .strictObject({
-    servers: z
-      .array(McpServerSchema)
-      .default([])
-      .refine((list) => new Set(list.map((s) => s.name)).size === list.length, 'server names must be unique'),
-  })
-  .prefault({});
+/** `mcp`: the MCP servers, each a toolset (toolsets/mcp; docs/mcp.md). */
+export const McpConfigSchema = z.strictObject({
+  servers: z
+    .array(McpServerSchema)
+    .default([])
+    .refine((list) => new Set(list.map((s) => s.name)).size === list.length, 'server names must be unique'),
+});
+export type McpConfig = z.infer<typeof McpConfigSchema>;

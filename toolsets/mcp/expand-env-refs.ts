@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../src/errors.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -9,8 +9,8 @@ const REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * validation, so the redactor built from the config knows the real values. A variable that is not
  * set is an error naming it and the key; `$${VAR}` would be a literal nowhere else, so no escape.
  */
-export function expandMcpEnvRefs(tree: Record<string, unknown>, env: Env, configPath?: string): void {
-  const servers = (tree.mcp as { servers?: unknown } | undefined)?.servers;
+export function expandMcpEnvRefs(mcp: unknown, env: Env, configPath?: string): void {
+  const servers = (mcp as { servers?: unknown } | undefined)?.servers;
   if (!Array.isArray(servers)) return;
   servers.forEach((server: unknown, i) => {
     if (!server || typeof server !== 'object') return;

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import type { EnvBinding } from '../../src/registration/source.js';
+
+/** The Alertmanager toolset (toolsets/alertmanager): alerts, groups, silences; silences created with approval. */
+export const AlertmanagerSettingsSchema = z.strictObject({
+  /** Off here, or with settings.alertmanager.enabled (which wins). */
+  enabled: z.boolean().default(true),
+  url: z.url().optional(),
+  headers: z.record(z.string(), z.string()).default({}),
+  /** The longest silence alertmanager_create_silence may create. */
+  maxSilenceHours: z.number().positive().max(720).default(4),
+});
+export type AlertmanagerSettings = z.infer<typeof AlertmanagerSettingsSchema>;
+
+/** Environment variables and where they land in `toolsets.alertmanager`; env wins over the file. */
+export const ALERTMANAGER_ENV: EnvBinding[] = [
+  // Also sources.alertmanager.url (bound by the source): one Alertmanager, read by both.
+  ['ALERTMANAGER_URL', ['url'], 'string'],
+];

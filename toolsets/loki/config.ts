@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import type { EnvBinding } from '../../src/registration/source.js';
+
+/** Grafana Loki (toolsets/loki): off without a URL. */
+export const LokiSettingsSchema = z.strictObject({
+  url: z.url().optional(),
+  /** Sent as X-Scope-OrgID, for a multi-tenant Loki. */
+  tenant: z.string().min(1).optional(),
+  bearerToken: z.string().min(1).optional(),
+  headers: z.record(z.string(), z.string()).default({}),
+});
+export type LokiSettings = z.infer<typeof LokiSettingsSchema>;
+
+/** Environment variables and where they land in `toolsets.loki`; env wins over the file. */
+export const LOKI_ENV: EnvBinding[] = [
+  ['LOKI_URL', ['url'], 'string'],
+  ['LOKI_TENANT', ['tenant'], 'string'],
+  ['LOKI_TOKEN', ['bearerToken'], 'string'],
+];
