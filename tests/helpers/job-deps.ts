@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { Job } from 'bullmq';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { InvestigateOptions, Investigator } from '../../src/investigation/investigator.js';
 import type { Issue } from '../../src/issue.js';
@@ -116,13 +116,15 @@ export interface JobDepsOnRedis {
 /**
  * Registers the file's hooks: a real redis-server and a client for all tests; before each test Redis is
  * flushed and new dependencies made (the secret redacted), closed after it. Call it once at the top level
- * of a test file, before the file's own hooks.
+ * of a test file, before the file's own hooks: a file's afterEach and afterAll then run before these
+ * (vitest runs after-hooks in reverse), so what it started on the client is closed first. `clientOptions`
+ * are the client's (`{ maxRetriesPerRequest: null }` where BullMQ queues share it).
  */
-export function jobDepsOnRedis(secret: string): JobDepsOnRedis {
+export function jobDepsOnRedis(secret: string, clientOptions: RedisOptions = {}): JobDepsOnRedis {
   const r = {} as JobDepsOnRedis;
   beforeAll(async () => {
     r.redis = await startRedis();
-    r.client = new Redis(r.redis.url);
+    r.client = new Redis(r.redis.url, clientOptions);
   });
   afterAll(async () => {
     r.client.disconnect();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- stryker.config.mjs is plain JavaScript without types
 import { FOLDERS } from '../../../stryker.config.mjs';
 import { globRegExps } from '../../../scripts/mutation-results.mjs';
+import { PROJECTS } from '../../../vitest.config.js';
 
 // A folder's mutation score counts only the tests in its list (stryker.config.mjs FOLDERS): a test file
 // written beside the folder's tests but left out of the list kills nothing there, and the folder's code it
@@ -51,5 +52,14 @@ describe('the test lists of the mutation folders', () => {
       expect(testFiles).toContain(f);
       expect(listed.some((r) => r.test(f))).toBe(false);
     }
+  });
+});
+
+// npm test runs vitest's projects (vitest.config.ts), vitest.stryker.config.ts the listed files without them: a
+// test file in no project would run under Stryker but never in npm test, and one in two projects twice.
+describe("vitest's projects", () => {
+  it('run every test file, each in exactly one project', () => {
+    const projects = Object.values(PROJECTS).map((include) => globRegExps(include));
+    expect(testFiles.filter((f) => projects.filter((res) => res.some((r) => r.test(f))).length !== 1)).toEqual([]);
   });
 });

@@ -17,6 +17,7 @@ import type { TicketDecision, TicketRef, WebhookHandler } from '../../../../src/
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { sample } from '../../../helpers/metrics-text.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 /**
  * What the webhook route tells an operator about each delivery: lestrade_webhook_deliveries_total by
@@ -36,21 +37,8 @@ const sink = new Writable({
   },
 });
 
-const issue = (n: string, status: Issue['status'] = 'open'): Issue => ({
-  identity: `T-${n}`,
-  fingerprint: `T-${n}`,
-  source: 'tickets',
-  sourceInstance: 't',
-  title: `ticket ${n}`,
-  description: '',
-  url: null,
-  severity: 'unknown',
-  status,
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T00:00:00.000Z',
-  raw: null,
-});
+const issue = (n: string, status: Issue['status'] = 'open'): Issue =>
+  anIssue(`T-${n}`, { sourceInstance: 't', title: `ticket ${n}`, severity: 'unknown', status });
 
 const withStatus = (status: number, message: string) => Object.assign(new Error(message), { status });
 

@@ -13,6 +13,7 @@ import type { Issue } from '../../../../src/issue.js';
 import type { WebhookHandler } from '../../../../src/registration/source.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 /** The engine's one webhook route, with a source of the test's own making, on real Redis. */
 let redis: TestRedis;
@@ -29,21 +30,8 @@ const sink = new Writable({
   },
 });
 
-const issue = (n: string): Issue => ({
-  identity: `T-${n}`,
-  fingerprint: `T-${n}`,
-  source: 'tickets',
-  sourceInstance: 't',
-  title: `ticket ${n}`,
-  description: '',
-  url: null,
-  severity: 'unknown',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T00:00:00.000Z',
-  raw: null,
-});
+const issue = (n: string): Issue =>
+  anIssue(`T-${n}`, { sourceInstance: 't', title: `ticket ${n}`, severity: 'unknown' });
 
 const handler: WebhookHandler = {
   checkHeaders: (h) => {

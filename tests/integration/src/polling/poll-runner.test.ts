@@ -10,25 +10,12 @@ import { QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { intakeOnRedis } from '../../../helpers/intake-on-redis.js';
 import { waitFor } from '../../../helpers/service.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 const db = intakeOnRedis();
 const log = createLogger('silent');
 
-const ticket = (key: string): Issue => ({
-  identity: key,
-  fingerprint: key,
-  source: 'tickets',
-  sourceInstance: 't',
-  title: key,
-  description: '',
-  url: null,
-  severity: 'unknown',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T00:00:00.000Z',
-  raw: null,
-});
+const ticket = (key: string): Issue => anIssue(key, { sourceInstance: 't', title: key, severity: 'unknown' });
 
 /** A source whose issues change over time; poll(cursor) answers those updated at or after the cursor. */
 function fakeSource(id = 'tickets:all') {

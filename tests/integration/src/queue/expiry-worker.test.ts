@@ -1,20 +1,19 @@
 import { Queue, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Issue } from '../../../../src/issue.js';
 import type { AwaitingTurn } from '../../../../src/model/loop-state.js';
 import { Continuations } from '../../../../src/queue/continuations.js';
 import { startExpiryWorker } from '../../../../src/queue/expiry-worker.js';
 import { EXPIRY_QUEUE_NAME, QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { RunControl } from '../../../../src/store/run-control.js';
-import { jobDeps, type TestJobDeps } from '../../../helpers/job-deps.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { waitFor } from '../../../helpers/service.js';
+import { anAlert } from '../../../helpers/issue.js';
 
 // Pauses nobody decided in time: the delayed expiry job ends them and queues the resume.
 
-let redis: TestRedis;
+const h = jobDepsOnRedis('sk-unused-secret', { maxRetriesPerRequest: null });
 let client: Redis;
 let store: InvestigationStore;
 let runs: RunControl;
@@ -25,21 +24,6 @@ let worker: Worker | undefined;
 let workerConn: Redis;
 let deps: TestJobDeps;
 
-const alert = (identity: string): Issue => ({
-  identity,
-  fingerprint: identity,
-  source: 'alertmanager',
-  sourceInstance: 'am',
-  title: identity,
-  description: '',
-  url: null,
-  severity: 'critical',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T08:00:00.000Z',
-  raw: null,
-});
 const turn = (seq: number): AwaitingTurn => ({
   seq,
   calls: [{ id: 'c1', name: 'restart', arguments: '{}' }],
@@ -47,37 +31,32 @@ const turn = (seq: number): AwaitingTurn => ({
   approvals: [{ toolCallId: 'c1', tool: 'restart', params: {}, reason: 'r', callKey: 'restart({})' }],
 });
 
-beforeAll(async () => {
-  redis = await startRedis();
-  client = new Redis(redis.url, { maxRetriesPerRequest: null });
+beforeAll(() => {
+  client = h.client;
   work = new Queue(QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
   expiries = new Queue(EXPIRY_QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
 });
 afterAll(async () => {
   await work.close();
   await expiries.close();
-  client.disconnect();
-  await redis.stop();
 });
-beforeEach(async () => {
-  await client.flushall();
-  deps = await jobDeps(redis.url, client, 'sk-unused-secret');
+beforeEach(() => {
+  deps = h.deps;
   store = deps.store;
   runs = deps.runs;
   continuations = new Continuations(client, { attempts: 2, backoffMs: 50, retentionSeconds: 900 });
-  workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
+  workerConn = new Redis(h.redis.url, { maxRetriesPerRequest: null });
   worker = startExpiryWorker(workerConn, runs, continuations, deps.log);
 });
 afterEach(async () => {
   await worker?.close();
   workerConn.disconnect();
   await continuations.close();
-  await deps.close();
 });
 
 /** A record paused at pause `seq`. */
 async function paused(identity: string, seq: number): Promise<string> {
-  const { id } = await store.claim(alert(identity));
+  const { id } = await store.claim(anAlert(identity));
   await runs.begin(id, 'investigation', 1, id);
   await runs.pause(id, 'investigation', turn(seq), 60);
   return id;

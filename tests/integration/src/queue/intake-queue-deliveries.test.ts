@@ -1,18 +1,18 @@
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PRIORITIES, IntakePolicy } from '../../../../src/intake-policy/intake-policy.js';
 import type { Issue } from '../../../../src/issue.js';
 import { Intake } from '../../../../src/queue/intake-queue.js';
 import { dispatchBacklog } from '../../../../src/queue/job-dispatcher.js';
-import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
+import { anAlert } from '../../../helpers/issue.js';
+import { workerQueue } from '../../../helpers/worker-queue.js';
 
 // Deliveries mixing related alerts, skip rules, groups and a small dispatch window.
 
-let redis: TestRedis;
+const q = workerQueue();
 let conn: Redis;
 let store: InvestigationStore;
 let intake: Intake;
@@ -24,38 +24,16 @@ const policy = new IntakePolicy({
   skip: [{ name: 'noisy', matchers: ['alertname="Noisy"'] }],
   skipResolvedWhileQueued: false,
 });
-const issue = (identity: string, over: Partial<Issue> = {}): Issue => ({
-  identity,
-  fingerprint: identity,
-  source: 'alertmanager',
-  sourceInstance: 'am',
-  title: identity,
-  description: '',
-  url: null,
-  severity: 'warning',
-  status: 'open',
-  labels: { alertname: 'X' },
-  annotations: {},
-  startedAt: '2026-11-30T08:00:00.000Z',
-  raw: null,
-  ...over,
-});
+const issue = (identity: string, over: Partial<Issue> = {}): Issue =>
+  anAlert(identity, { severity: 'warning', labels: { alertname: 'X' }, ...over });
 const incident = (identity: string, related: string[], over: Partial<Issue> = {}) =>
   issue(identity, { source: 'pager', related: related.map((r) => ({ source: 'alertmanager', identity: r })), ...over });
 const group = { key: 'g', title: 'Group g', quietSeconds: 0, maxWaitSeconds: 0 };
 
-beforeAll(async () => {
-  redis = await startRedis();
-  conn = new Redis(redis.url, { maxRetriesPerRequest: null });
-  queue = new Queue(QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
+beforeAll(() => {
+  ({ conn, queue } = q);
 });
-afterAll(async () => {
-  await queue.close();
-  conn.disconnect();
-  await redis.stop();
-});
-beforeEach(async () => {
-  await conn.flushall();
+beforeEach(() => {
   store = new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
   intake = new Intake(conn, store, { attempts: 1, backoffMs: 100, retentionSeconds: 3600, policy });
 });

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
 import { intakeOnRedis } from '../../../helpers/intake-on-redis.js';
 import { jobsDispatched } from '../../../helpers/service.js';
-import { ticketIssue } from '../../../helpers/ticket-issue.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 // What the service hears of a delivery's resolved issues (onResolved: the dashboard, the write-back's
 // "resolved" note), and the light claim a repeat of an issue this process already claimed costs.
@@ -17,8 +17,7 @@ beforeEach(() => {
   };
 });
 
-const issue = (identity: string, over: Partial<Issue> = {}): Issue => ({ ...ticketIssue(identity), ...over });
-const resolved = (identity: string, over: Partial<Issue> = {}) => issue(identity, { status: 'resolved', ...over });
+const resolved = (identity: string, over: Partial<Issue> = {}) => anIssue(identity, { status: 'resolved', ...over });
 const group = { key: 'g', title: 'group g', quietSeconds: 0, maxWaitSeconds: 0 };
 
 /** Bytes Redis has read from its clients so far. */
@@ -26,14 +25,14 @@ const bytesIn = async () => Number(/total_net_input_bytes:(\d+)/.exec(await h.co
 
 describe('resolved issues', () => {
   it('tell the service once per record a delivery resolved, and nothing of an issue never claimed', async () => {
-    const { queued } = await h.intake.accept([issue('a'), issue('b')]);
+    const { queued } = await h.intake.accept([anIssue('a'), anIssue('b')]);
     const out = await h.intake.accept([resolved('a'), resolved('a'), resolved('never-seen')]);
     expect(out.resolved).toEqual([queued[0]]);
     expect(told).toEqual([queued[0]]);
   });
 
   it("of a group: a member's resolve changes the record (told) but resolves it only with the last one", async () => {
-    const first = await h.intake.accept([issue('m1', { group }), issue('m2', { group })]);
+    const first = await h.intake.accept([anIssue('m1', { group }), anIssue('m2', { group })]);
     const id = first.queued[0]!;
     expect(first.joined).toEqual([id]);
     const partly = await h.intake.accept([resolved('m1', { group })]);
@@ -47,7 +46,7 @@ describe('resolved issues', () => {
 
 describe('a repeat of an issue this process claimed', () => {
   it('is claimed without its record (a lookup), and in full again once Redis has forgotten it', async () => {
-    const big = issue('big', { description: 'x'.repeat(200_000) });
+    const big = anIssue('big', { description: 'x'.repeat(200_000) });
     let before = await bytesIn();
     const { queued } = await h.intake.accept([big]);
     expect((await bytesIn()) - before).toBeGreaterThan(200_000);

@@ -1,50 +1,31 @@
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
 import { Intake } from '../../../../src/queue/intake-queue.js';
 import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import type { TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
+import { anAlert } from '../../../helpers/issue.js';
+import { workerQueue } from '../../../helpers/worker-queue.js';
 
 // Intake on real Redis and BullMQ: what each issue becomes, and what the queue holds.
 
+const q = workerQueue();
 let redis: TestRedis;
 let conn: Redis;
 let store: InvestigationStore;
 let intake: Intake;
 let queue: Queue;
 
-const issue = (identity: string, over: Partial<Issue> = {}): Issue => ({
-  identity,
-  fingerprint: identity.split('@')[0]!,
-  source: 'alertmanager',
-  sourceInstance: 'am',
-  title: `alert ${identity}`,
-  description: '',
-  url: null,
-  severity: 'critical',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T08:00:00.000Z',
-  raw: null,
-  ...over,
-});
+const issue = (identity: string, over: Partial<Issue> = {}): Issue =>
+  anAlert(identity, { fingerprint: identity.split('@')[0]!, title: `alert ${identity}`, ...over });
 
-beforeAll(async () => {
-  redis = await startRedis();
-  conn = new Redis(redis.url, { maxRetriesPerRequest: null });
-  queue = new Queue(QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
-});
-afterAll(async () => {
-  await queue.close();
-  conn.disconnect();
-  await redis.stop();
+beforeAll(() => {
+  ({ redis, conn, queue } = q);
 });
 beforeEach(async () => {
-  await conn.flushall();
   await intake?.close();
   store = new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
   intake = new Intake(conn, store, { attempts: 3, backoffMs: 250, retentionSeconds: 900 });

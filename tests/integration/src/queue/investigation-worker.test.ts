@@ -2,51 +2,30 @@ import type { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RetryableError } from '../../../../src/errors.js';
-import type { Issue } from '../../../../src/issue.js';
 import { startInvestigationWorker } from '../../../../src/queue/investigation-worker.js';
 import { QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { keys } from '../../../../src/redis/keys.js';
-import { jobDeps, type TestJobDeps } from '../../../helpers/job-deps.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { waitFor } from '../../../helpers/service.js';
+import { anAlert } from '../../../helpers/issue.js';
 
 // The worker's BullMQ settings, and how it settles a follow-up whose job BullMQ failed for good.
 
-let redis: TestRedis;
+const h = jobDepsOnRedis('sk-unused-secret', { maxRetriesPerRequest: null });
 let client: Redis;
 let workerConn: Redis;
 let deps: TestJobDeps;
 let worker: Worker;
 
-const alert = (identity: string): Issue => ({
-  identity,
-  fingerprint: identity,
-  source: 'alertmanager',
-  sourceInstance: 'am',
-  title: identity,
-  description: '',
-  url: null,
-  severity: 'critical',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T08:00:00.000Z',
-  raw: null,
+beforeAll(() => {
+  client = h.client;
+  workerConn = new Redis(h.redis.url, { maxRetriesPerRequest: null });
 });
-
-beforeAll(async () => {
-  redis = await startRedis();
-  client = new Redis(redis.url, { maxRetriesPerRequest: null });
-  workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
-});
-afterAll(async () => {
-  client.disconnect();
+afterAll(() => {
   workerConn.disconnect();
-  await redis.stop();
 });
-beforeEach(async () => {
-  await client.flushall();
-  deps = await jobDeps(redis.url, client, 'sk-unused-secret');
+beforeEach(() => {
+  deps = h.deps;
   worker = startInvestigationWorker(workerConn, deps, {
     concurrency: 3,
     backoffMs: 400,
@@ -56,7 +35,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await worker.close();
-  await deps.close();
 });
 
 describe('the investigation worker', () => {
@@ -77,7 +55,7 @@ describe('the investigation worker', () => {
   });
 
   it('fails a running follow-up whose job BullMQ failed for good, the investigation staying completed', async () => {
-    const { id } = await deps.store.claim(alert('ask'));
+    const { id } = await deps.store.claim(anAlert('ask'));
     await deps.store.complete(id, {
       rca: 'r',
       toolCalls: [],
@@ -110,7 +88,7 @@ describe('the investigation worker', () => {
   });
 
   it('leaves a follow-up that is not running alone', async () => {
-    const { id } = await deps.store.claim(alert('idle'));
+    const { id } = await deps.store.claim(anAlert('idle'));
     await deps.store.complete(id, {
       rca: 'r',
       toolCalls: [],

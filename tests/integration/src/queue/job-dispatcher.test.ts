@@ -1,46 +1,31 @@
 import { Writable } from 'node:stream';
-import { Queue, type JobsOptions } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Issue } from '../../../../src/issue.js';
+import type { JobsOptions, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/log.js';
 import { dispatchBacklog, JobDispatcher } from '../../../../src/queue/job-dispatcher.js';
-import { QUEUE_NAME, QUEUE_PREFIX, type InvestigationJobData } from '../../../../src/redis/queue-names.js';
+import type { InvestigationJobData } from '../../../../src/redis/queue-names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/redis/keys.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
+import { anAlert } from '../../../helpers/issue.js';
+import { workerQueue } from '../../../helpers/worker-queue.js';
 
 // The dispatch set turned into BullMQ jobs: priorities, the window, batches, the sweep.
 
-let redis: TestRedis;
+const q = workerQueue();
 let client: Redis;
 let store: InvestigationStore;
 let queue: Queue<InvestigationJobData>;
 let dispatcher: JobDispatcher | undefined;
 
-const issue = (identity: string): Issue => ({
-  identity,
-  fingerprint: identity,
-  source: 'alertmanager',
-  sourceInstance: 'am',
-  title: identity,
-  description: '',
-  url: null,
-  severity: 'critical',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T08:00:00.000Z',
-  raw: null,
-});
 const options = (id: string, priority: number): JobsOptions => ({ jobId: id, ...(priority > 0 ? { priority } : {}) });
 /** Claims n investigations at the given priority; their ids, in claim order. */
 async function claim(n: number, priority = 0, prefix = 'a'): Promise<string[]> {
   const { items } = await store.claimMany(
     Array.from({ length: n }, (_, i) => ({
       kind: 'claim' as const,
-      issue: issue(`${prefix}${i}`),
+      issue: anAlert(`${prefix}${i}`),
       status: 'queued' as const,
       priority,
     })),
@@ -75,18 +60,11 @@ function holdingAdds() {
   return { queue: held, adding, release };
 }
 
-beforeAll(async () => {
-  redis = await startRedis();
-  client = new Redis(redis.url, { maxRetriesPerRequest: null });
-  queue = new Queue(QUEUE_NAME, { connection: client, prefix: QUEUE_PREFIX });
+beforeAll(() => {
+  client = q.conn;
+  queue = q.queue as Queue<InvestigationJobData>;
 });
-afterAll(async () => {
-  await queue.close();
-  client.disconnect();
-  await redis.stop();
-});
-beforeEach(async () => {
-  await client.flushall();
+beforeEach(() => {
   store = new InvestigationStore(client, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
 });
 afterEach(async () => {
@@ -215,10 +193,10 @@ describe('dispatchBacklog', () => {
     expect(await dispatchBacklog(client)).toEqual({ count: 0, oldest: null });
     const t0 = new Date('2026-11-30T08:00:00.000Z');
     await store.claimMany(
-      [{ kind: 'claim', issue: issue('x'), status: 'queued', priority: 4 }],
+      [{ kind: 'claim', issue: anAlert('x'), status: 'queued', priority: 4 }],
       new Date(t0.getTime() + 5_000),
     );
-    await store.claimMany([{ kind: 'claim', issue: issue('y'), status: 'queued', priority: 9 }], t0);
+    await store.claimMany([{ kind: 'claim', issue: anAlert('y'), status: 'queued', priority: 9 }], t0);
     expect(await dispatchBacklog(client)).toEqual({ count: 2, oldest: t0.getTime() });
   });
 });

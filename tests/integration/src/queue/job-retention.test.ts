@@ -10,6 +10,7 @@ import { WriteBackQueue } from '../../../../src/writeback/write-back-queue.js';
 import { amFixture } from '../../../helpers/fixtures.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { startTestService, waitFor } from '../../../helpers/service.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 // Finished BullMQ jobs are kept as long as records, queue.retentionSeconds, whatever it is set to.
 
@@ -60,22 +61,15 @@ describe('BullMQ job retention', () => {
     const wb = new WriteBackQueue(conn, store, { attempts: 3, backoffMs: 99, retentionSeconds: 4321 });
     const queue = new Queue(WRITE_BACK_QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
     try {
-      const { id } = await store.claim({
-        identity: 'OPS-1',
-        fingerprint: 'OPS-1',
-        source: 'tickets',
-        sourceInstance: 't',
-        title: 't',
-        description: '',
-        url: null,
-        severity: 'high',
-        status: 'open',
-        labels: {},
-        annotations: {},
-        startedAt: '2026-01-01T00:00:00Z',
-        raw: null,
-        locator: { key: 'OPS-1', ref: { key: 'OPS-1' } },
-      });
+      const { id } = await store.claim(
+        anIssue('OPS-1', {
+          sourceInstance: 't',
+          title: 't',
+          severity: 'high',
+          startedAt: '2026-01-01T00:00:00Z',
+          locator: { key: 'OPS-1', ref: { key: 'OPS-1' } },
+        }),
+      );
       await wb.request((await store.get(id))!);
       const job = await queue.getJob(writeBackJobId(id));
       expect(job!.opts).toMatchObject({

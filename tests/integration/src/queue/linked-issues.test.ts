@@ -4,17 +4,20 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
 import { Intake } from '../../../../src/queue/intake-queue.js';
-import { QUEUE_NAME, QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, writeBackJobId } from '../../../../src/redis/queue-names.js';
+import { QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, writeBackJobId } from '../../../../src/redis/queue-names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { runWriteBack, type WriteBackDeps } from '../../../../src/writeback/run-write-back.js';
 import { WriteBackQueue } from '../../../../src/writeback/write-back-queue.js';
 import { startWriteBackWorker } from '../../../../src/writeback/write-back-worker.js';
 import { RecordingWriter } from '../../../helpers/recording-writer.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import type { TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
+import { anAlert } from '../../../helpers/issue.js';
+import { workerQueue } from '../../../helpers/worker-queue.js';
 
 /** One problem, one investigation: an incident made of alerts already investigated links to them. */
+const q = workerQueue();
 let redis: TestRedis;
 let conn: Redis;
 let store: InvestigationStore;
@@ -24,50 +27,26 @@ let deps: WriteBackDeps;
 let jobs: Queue;
 const linkedAsks: string[] = [];
 
-const base = {
-  description: '',
-  url: null,
-  severity: 'critical' as const,
-  status: 'open' as const,
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T08:00:00.000Z',
-  raw: null,
-};
-const alert = (fp: string): Issue => ({
-  ...base,
-  identity: `${fp}@2026-11-30T08:00:00.000Z`,
-  fingerprint: fp,
-  source: 'alertmanager',
-  sourceInstance: 'am',
-  title: `alert ${fp}`,
-});
-const incident = (id: string, fps: string[]): Issue => ({
-  ...base,
-  identity: id,
-  fingerprint: id,
-  source: 'pager',
-  sourceInstance: 'pd',
-  title: `incident ${id}`,
-  locator: { key: id, ref: { incidentId: id } },
-  related: fps.map((fp) => ({ source: 'alertmanager', identity: `${fp}@2026-11-30T08:00:00.000Z` })),
-});
+const alert = (fp: string): Issue =>
+  anAlert(`${fp}@2026-11-30T08:00:00.000Z`, { fingerprint: fp, title: `alert ${fp}` });
+const incident = (id: string, fps: string[]): Issue =>
+  anAlert(id, {
+    source: 'pager',
+    sourceInstance: 'pd',
+    title: `incident ${id}`,
+    locator: { key: id, ref: { incidentId: id } },
+    related: fps.map((fp) => ({ source: 'alertmanager', identity: `${fp}@2026-11-30T08:00:00.000Z` })),
+  });
 const finish = (id: string, rca: string) =>
   store.complete(id, { rca, toolCalls: [], usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 } });
 
-beforeAll(async () => {
-  redis = await startRedis();
-  conn = new Redis(redis.url, { maxRetriesPerRequest: null });
-  jobs = new Queue(QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
+beforeAll(() => {
+  ({ redis, conn, queue: jobs } = q);
 });
 afterAll(async () => {
   await intake?.close();
-  await jobs.close();
-  conn.disconnect();
-  await redis.stop();
 });
 beforeEach(async () => {
-  await conn.flushall();
   await intake?.close();
   store = new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
   intake = new Intake(conn, store, { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });

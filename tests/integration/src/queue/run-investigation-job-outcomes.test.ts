@@ -1,51 +1,29 @@
 import { UnrecoverableError } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError, PermanentError, RetryableError } from '../../../../src/errors.js';
 import type { Issue } from '../../../../src/issue.js';
 import { initialState, type LoopState } from '../../../../src/model/loop-state.js';
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
 import { keys } from '../../../../src/redis/keys.js';
-import { fakeJob, jobDeps, type TestJobDeps } from '../../../helpers/job-deps.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
+import { anAlert } from '../../../helpers/issue.js';
 
 // How a job's run ends: completed (usage accounted), failed or retried, and follow-up questions.
 
 const SECRET = 'sk-job-secret';
-let redis: TestRedis;
+const h = jobDepsOnRedis(SECRET);
 let client: Redis;
 let deps: TestJobDeps;
 let settled: unknown[][];
 
-const alert = (identity: string): Issue => ({
-  identity,
-  fingerprint: identity,
-  source: 'alertmanager',
-  sourceInstance: 'am',
-  title: `Alert ${identity}`,
-  description: '',
-  url: null,
-  severity: 'critical',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T08:00:00.000Z',
-  raw: null,
-});
+const alert = (identity: string): Issue => anAlert(identity, { title: `Alert ${identity}` });
 const usage = { promptTokens: 7, completionTokens: 3, llmCalls: 2 };
 const stepped = (): LoopState => ({ ...initialState([{ role: 'user', content: 'go' }]), usage, steps: 1 });
 
-beforeAll(async () => {
-  redis = await startRedis();
-  client = new Redis(redis.url);
-});
-afterAll(async () => {
-  client.disconnect();
-  await redis.stop();
-});
-beforeEach(async () => {
-  await client.flushall();
-  deps = await jobDeps(redis.url, client, SECRET);
+beforeEach(() => {
+  client = h.client;
+  deps = h.deps;
   settled = [];
   deps.hooks = {
     admit: async () => ({ kind: 'run' }),
@@ -53,9 +31,6 @@ beforeEach(async () => {
       settled.push([id, u]);
     },
   };
-});
-afterEach(async () => {
-  await deps.close();
 });
 
 describe('a completed investigation', () => {

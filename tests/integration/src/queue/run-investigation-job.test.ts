@@ -1,36 +1,20 @@
 import { DelayedError } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../../../src/errors.js';
 import type { Issue } from '../../../../src/issue.js';
 import { initialState, type AwaitingTurn, type LoopState } from '../../../../src/model/loop-state.js';
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
-import { fakeJob, jobDeps, type TestJobDeps } from '../../../helpers/job-deps.js';
-import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
+import { anAlert } from '../../../helpers/issue.js';
 
 // One job handled start to end, called directly: guards, admission, approvals, cancellation.
 
 const SECRET = 'sk-job-secret';
-let redis: TestRedis;
-let client: Redis;
+const h = jobDepsOnRedis(SECRET);
 let deps: TestJobDeps;
 
-const alert = (identity: string, over: Partial<Issue> = {}): Issue => ({
-  identity,
-  fingerprint: identity,
-  source: 'alertmanager',
-  sourceInstance: 'am',
-  title: `Alert ${identity}`,
-  description: '',
-  url: null,
-  severity: 'critical',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T08:00:00.000Z',
-  raw: null,
-  ...over,
-});
+const alert = (identity: string, over: Partial<Issue> = {}): Issue =>
+  anAlert(identity, { title: `Alert ${identity}`, ...over });
 const answer = (text = 'RCA', state: LoopState = initialState([{ role: 'user', content: 'go' }])) => ({
   answer: text,
   finishReason: 'answer' as const,
@@ -43,20 +27,8 @@ const turn: AwaitingTurn = {
   approvals: [{ toolCallId: 'c1', tool: 'restart', params: {}, reason: 'side effects', callKey: 'restart({})' }],
 };
 
-beforeAll(async () => {
-  redis = await startRedis();
-  client = new Redis(redis.url);
-});
-afterAll(async () => {
-  client.disconnect();
-  await redis.stop();
-});
-beforeEach(async () => {
-  await client.flushall();
-  deps = await jobDeps(redis.url, client, SECRET);
-});
-afterEach(async () => {
-  await deps.close();
+beforeEach(() => {
+  deps = h.deps;
 });
 
 describe('a job of a finished investigation', () => {

@@ -9,6 +9,7 @@ import type { Investigation } from '../../../../src/store/investigation.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { waitFor } from '../../../helpers/service.js';
 import { startTestWorker, workerQueue, type TestWorker } from '../../../helpers/worker-queue.js';
+import { anAlert } from '../../../helpers/issue.js';
 
 // A job whose investigation is already finished (redelivered after a crash, or enqueued again
 // by hand) must not run the LLM again: a completed one only asks for its write-back again, a
@@ -50,21 +51,7 @@ afterEach(async () => {
 });
 
 function alert(identity: string): Issue {
-  return {
-    identity,
-    fingerprint: identity,
-    source: 'alertmanager',
-    sourceInstance: 'am.test',
-    title: `Alert ${identity}`,
-    description: '',
-    url: null,
-    severity: 'critical',
-    status: 'open',
-    labels: { alertname: 'Test' },
-    annotations: {},
-    startedAt: '2026-11-30T08:00:00.000Z',
-    raw: null,
-  };
+  return anAlert(identity, { sourceInstance: 'am.test', title: `Alert ${identity}`, labels: { alertname: 'Test' } });
 }
 
 /** Enqueues the investigation's job and waits until BullMQ has finished it. */

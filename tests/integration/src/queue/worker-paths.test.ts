@@ -14,6 +14,7 @@ import { InvestigationStore } from '../../../../src/store/investigation-store.js
 import { RunControl } from '../../../../src/store/run-control.js';
 import { waitFor } from '../../../helpers/service.js';
 import { startTestWorker, workerQueue, type TestWorker } from '../../../helpers/worker-queue.js';
+import { anAlert } from '../../../helpers/issue.js';
 
 // Each way an investigation's job can end, with a scripted investigator on real Redis and BullMQ.
 
@@ -62,21 +63,7 @@ afterEach(async () => {
   await w?.close();
 });
 
-const alert = (identity: string): Issue => ({
-  identity,
-  fingerprint: identity,
-  source: 'alertmanager',
-  sourceInstance: 'am',
-  title: `Alert ${identity}`,
-  description: '',
-  url: null,
-  severity: 'critical',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T08:00:00.000Z',
-  raw: null,
-});
+const alert = (identity: string): Issue => anAlert(identity, { title: `Alert ${identity}` });
 
 /** A state after one tool call (what onStep hands over, and a checkpoint holds). */
 function stepped(text = 'see https://grafana.internal/d/1 and http://prom.internal:9090/graph'): LoopState {

@@ -5,6 +5,7 @@ import type { ClaimItem } from '../../../../src/store/claim-many.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 // Issues of one group (an Alertmanager group, investigateBy: group) claimed into one investigation.
 
@@ -13,23 +14,17 @@ let client: Redis;
 let store: InvestigationStore;
 
 const group = { key: 'g1', title: 'Group g1', quietSeconds: 30, maxWaitSeconds: 600 };
-const member = (identity: string, over: Partial<Issue> = {}): Issue => ({
-  identity,
-  fingerprint: `fp-${identity}`,
-  source: 'alertmanager',
-  sourceInstance: 'am',
-  title: `alert ${identity}`,
-  description: '',
-  url: null,
-  severity: 'warning',
-  status: 'open',
-  labels: { alertname: 'X', pod: identity },
-  annotations: {},
-  startedAt: `2026-11-30T00:00:0${identity.length}.000Z`,
-  raw: null,
-  group,
-  ...over,
-});
+const member = (identity: string, over: Partial<Issue> = {}): Issue =>
+  anIssue(identity, {
+    fingerprint: `fp-${identity}`,
+    source: 'alertmanager',
+    sourceInstance: 'am',
+    title: `alert ${identity}`,
+    labels: { alertname: 'X', pod: identity },
+    startedAt: `2026-11-30T00:00:0${identity.length}.000Z`,
+    group,
+    ...over,
+  });
 const claim = (i: Issue, over: Partial<Extract<ClaimItem, { kind: 'claim' }>> = {}): ClaimItem => ({
   kind: 'claim',
   issue: i,

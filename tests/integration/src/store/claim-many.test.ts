@@ -7,6 +7,7 @@ import type { ClaimItem } from '../../../../src/store/claim-many.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 // A delivery claimed in one script call: resolutions, repeats sent as known, skips, lost jobs.
 
@@ -15,22 +16,8 @@ let client: Redis;
 let store: InvestigationStore;
 let queue: Queue;
 
-const issue = (identity: string, over: Partial<Issue> = {}): Issue => ({
-  identity,
-  fingerprint: `fp-${identity}`,
-  source: 'tickets',
-  sourceInstance: 'x',
-  title: `t ${identity}`,
-  description: '',
-  url: null,
-  severity: 'warning',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T00:00:00.000Z',
-  raw: null,
-  ...over,
-});
+const issue = (identity: string, over: Partial<Issue> = {}): Issue =>
+  anIssue(identity, { fingerprint: `fp-${identity}`, ...over });
 const claim = (i: Issue, over: Partial<Extract<ClaimItem, { kind: 'claim' }>> = {}): ClaimItem => ({
   kind: 'claim',
   issue: i,

@@ -5,6 +5,7 @@ import { bindKeys, createKeys } from '../../../../src/redis/keys.js';
 import { ambiguityText, isIdPrefix, MAX_CANDIDATES, resolveInvestigationId } from '../../../../src/store/id-prefix.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 // Issue 29: `lestrade show bb76f41a`: an id's first 8 or more characters name it, through a lexical
 // index of the ids kept beside the time index (O(log N + M)), filled from the time index for records
@@ -15,21 +16,8 @@ let client: Redis;
 let store: InvestigationStore;
 const keys = createKeys('prefixes');
 
-const issue = (identity: string): Issue => ({
-  identity,
-  fingerprint: `fp-${identity}`,
-  source: 'tickets',
-  sourceInstance: 'x',
-  title: `t ${identity}`,
-  description: 'd',
-  url: null,
-  severity: 'warning',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T00:00:00.000Z',
-  raw: {},
-});
+const issue = (identity: string): Issue =>
+  anIssue(identity, { fingerprint: `fp-${identity}`, description: 'd', raw: {} });
 
 /** A record as a release before the id index wrote it: the hash and the time index only. */
 async function olderRecord(id: string, createdMs = Date.now()): Promise<void> {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Issue, Severity } from '../../../../src/issue.js';
+import type { Severity } from '../../../../src/issue.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { redisClient } from '../../../helpers/redis-client.js';
-import { ticketIssue } from '../../../helpers/ticket-issue.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 // The list behind GET /api/investigations and the dashboard, narrowed by status, source, severity and
 // creation time, newest first, read in pages of the index when a filter is given.
@@ -25,11 +25,7 @@ async function claimAll(specs: Spec[]): Promise<string[]> {
   const s = store();
   const ids: string[] = [];
   for (const [i, spec] of specs.entries()) {
-    const issue: Issue = {
-      ...ticketIssue(`i${i}`),
-      source: spec.source ?? 'tickets',
-      severity: spec.severity ?? 'warning',
-    };
+    const issue = anIssue(`i${i}`, { source: spec.source ?? 'tickets', severity: spec.severity ?? 'warning' });
     const { id } = await s.claim(issue);
     if (spec.running) await s.markRunning(id, 1);
     await db.client.zadd(keys.index(), BASE + i, id);

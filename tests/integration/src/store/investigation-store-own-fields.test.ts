@@ -5,6 +5,7 @@ import type { Redactor } from '../../../../src/redact.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 // Which fields the store hands to the redactor: free text only. Its own fields (ids, statuses,
 // times, counts, group timings) and JSON it redacted value by value before serialising never go
@@ -15,22 +16,12 @@ let client: Redis;
 let store: InvestigationStore;
 
 const blankAll = Object.assign((_text: string) => '#', { deep: <T>(value: T): T => value }) as Redactor;
-const issue: Issue = {
-  identity: 'a',
-  fingerprint: 'a',
+const issue: Issue = anIssue('a', {
   source: 'alertmanager',
   sourceInstance: 'am',
   title: 'a title',
-  description: '',
-  url: null,
-  severity: 'warning',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T00:00:00.000Z',
-  raw: null,
   group: { key: 'g', title: 'the group', quietSeconds: 30, maxWaitSeconds: 600 },
-};
+});
 const usage = { promptTokens: 4, completionTokens: 2, llmCalls: 1 };
 const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 

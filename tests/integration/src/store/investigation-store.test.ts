@@ -4,26 +4,14 @@ import type { Issue } from '../../../../src/issue.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 let redis: TestRedis;
 let client: Redis;
 let store: InvestigationStore;
 
-const issue = (identity: string, fingerprint = 'f00dfeedf00dfeed'): Issue => ({
-  identity,
-  fingerprint,
-  source: 'test',
-  sourceInstance: 'x',
-  title: `t ${identity}`,
-  description: '',
-  url: null,
-  severity: 'warning',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T00:00:00.000Z',
-  raw: {},
-});
+const issue = (identity: string, fingerprint = 'f00dfeedf00dfeed'): Issue =>
+  anIssue(identity, { fingerprint, source: 'test', raw: {} });
 
 beforeAll(async () => {
   redis = await startRedis();

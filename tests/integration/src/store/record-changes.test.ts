@@ -6,6 +6,7 @@ import { InvestigationStore } from '../../../../src/store/investigation-store.js
 import { RunControl } from '../../../../src/store/run-control.js';
 import { redisClient } from '../../../helpers/redis-client.js';
 import { waitFor } from '../../../helpers/service.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 const r = redisClient();
 let sub: Redis | undefined;
@@ -14,21 +15,8 @@ afterEach(() => {
   sub = undefined;
 });
 
-const issue = (identity: string): Issue => ({
-  identity,
-  fingerprint: `fp-${identity}`,
-  source: 'tickets',
-  sourceInstance: 'x',
-  title: `t ${identity}`,
-  description: 'd',
-  url: null,
-  severity: 'warning',
-  status: 'open',
-  labels: {},
-  annotations: {},
-  startedAt: '2026-11-30T00:00:00.000Z',
-  raw: {},
-});
+const issue = (identity: string): Issue =>
+  anIssue(identity, { fingerprint: `fp-${identity}`, description: 'd', raw: {} });
 
 async function listen(): Promise<string[]> {
   sub = new Redis(r.redis.url);

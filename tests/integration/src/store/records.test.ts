@@ -6,6 +6,7 @@ import { createRedactor } from '../../../../src/redact.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 // What each store operation leaves in the record, as get() and list() read it back.
 
@@ -14,22 +15,8 @@ let client: Redis;
 let store: InvestigationStore;
 const SECRET = 'sk-very-secret-key';
 
-const issue = (identity: string, over: Partial<Issue> = {}): Issue => ({
-  identity,
-  fingerprint: `fp-${identity}`,
-  source: 'tickets',
-  sourceInstance: 'x',
-  title: `t ${identity}`,
-  description: 'd',
-  url: null,
-  severity: 'warning',
-  status: 'open',
-  labels: { a: 'b' },
-  annotations: {},
-  startedAt: '2026-11-30T00:00:00.000Z',
-  raw: { k: 1 },
-  ...over,
-});
+const issue = (identity: string, over: Partial<Issue> = {}): Issue =>
+  anIssue(identity, { fingerprint: `fp-${identity}`, description: 'd', labels: { a: 'b' }, raw: { k: 1 }, ...over });
 const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const usage = { promptTokens: 3, completionTokens: 2, llmCalls: 1 };
 /** The fields of a record nothing has set yet: no pause, follow-up, context, cost, skip, wait or group. */

@@ -13,6 +13,7 @@ import { startWriteBackWorker } from '../../../../src/writeback/write-back-worke
 import { RecordingWriter } from '../../../helpers/recording-writer.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 let redis: TestRedis;
 let conn: Redis;
@@ -45,22 +46,16 @@ beforeEach(async () => {
 });
 
 function ticket(identity: string): Issue {
-  return {
-    identity,
+  return anIssue(identity, {
     fingerprint: 'OPS-7',
-    source: 'tickets',
     sourceInstance: 'tickets.test',
     title: 'Checkout is slow',
     description: 'See https://grafana.internal/d/1',
     url: 'https://tickets.test/OPS-7',
     severity: 'high',
-    status: 'open',
-    labels: {},
-    annotations: {},
     startedAt: '2026-11-30T08:00:00.000Z',
     locator: { key: 'OPS-7', ref: { issueKey: 'OPS-7' } },
-    raw: null,
-  };
+  });
 }
 
 async function completed(identity: string, rca: string): Promise<string> {

@@ -11,23 +11,19 @@ import { loadConfig } from '../../../../src/config/load-config.js';
 import { sources } from '../../../../sources/index.js';
 import { WebhookPayloadSchema } from '../../../../sources/alertmanager/schema.js';
 import { amFixture } from '../../../helpers/fixtures.js';
+import { anAlert } from '../../../helpers/issue.js';
 
-const issue = (fp: string, labels: Record<string, string>, extra: Partial<Issue> = {}): Issue => ({
-  identity: `${fp}@t`,
-  fingerprint: fp,
-  source: 'alertmanager',
-  sourceInstance: 'am',
-  title: `t ${fp}`,
-  description: 'same',
-  url: null,
-  severity: 'warning',
-  status: 'open',
-  labels,
-  annotations: { summary: `s ${fp}`, runbook_url: 'r' },
-  startedAt: `2026-11-30T08:00:0${fp.length % 10}.000Z`,
-  raw: null,
-  ...extra,
-});
+const issue = (fp: string, labels: Record<string, string>, extra: Partial<Issue> = {}): Issue =>
+  anAlert(`${fp}@t`, {
+    fingerprint: fp,
+    title: `t ${fp}`,
+    description: 'same',
+    severity: 'warning',
+    labels,
+    annotations: { summary: `s ${fp}`, runbook_url: 'r' },
+    startedAt: `2026-11-30T08:00:0${fp.length % 10}.000Z`,
+    ...extra,
+  });
 
 describe('label matchers', () => {
   it('match as Alertmanager does: anchored regexes, a missing label is the empty string, own keys only', () => {

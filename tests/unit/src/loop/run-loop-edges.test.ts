@@ -116,9 +116,11 @@ describe('runLoop, cancelled', () => {
           // `{ signal: opts.signal }` → `{}`: the tool waits out its fallback and never sees the abort.
           if (!ctx.signal) setTimeout(() => resolve({ status: 'success', data: 'no signal' }), 300);
           else ctx.signal.addEventListener('abort', done, { once: true });
+          // Cancelled once the tool runs, however long a busy machine took to get there (a fixed 50 ms
+          // from the start could pass before the tool began).
+          setTimeout(() => ctl.abort(), 0);
         }),
     };
-    setTimeout(() => ctl.abort(), 50);
     const { run } = await loopOn(
       [{ toolCalls: [{ name: 'wait', arguments: {} }] }, { content: 'RCA' }],
       {

@@ -2,25 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { marked, type Token } from 'marked';
 import type { Issue } from '../../../../src/issue.js';
 import { commentFor } from '../../../../src/writeback/comment-for.js';
+import { anIssue } from '../../../helpers/issue.js';
 
 function issue(over: Partial<Issue> = {}): Issue {
-  return {
-    identity: 'acme/shop#12',
-    fingerprint: 'acme/shop#12',
+  return anIssue('acme/shop#12', {
     source: 'github',
     sourceInstance: 'api.github.com',
     title: 'Checkout is slow',
     description: 'Since the deploy.',
     url: 'https://github.com/acme/shop/issues/12',
     severity: 'high',
-    status: 'open',
-    labels: {},
-    annotations: {},
     startedAt: '2026-01-01T00:00:00Z',
     raw: {},
     locator: { key: 'acme/shop#12', ref: { owner: 'acme', repo: 'shop', number: 12 } },
     ...over,
-  };
+  });
 }
 
 function liveLinks(md: string): string[] {
