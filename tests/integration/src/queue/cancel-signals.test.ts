@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../../../src/errors.js';
-import { createLogger } from '../../../../src/log.js';
 import { CancelSignals } from '../../../../src/queue/cancel-signals.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
+import { captureLog } from '../../../helpers/log-capture.js';
 
 // A cancel published by any process reaches the runs of that investigation in every worker.
 
@@ -22,16 +21,7 @@ afterAll(async () => {
 });
 
 function capture() {
-  const logs: Array<Record<string, unknown>> = [];
-  const log = createLogger(
-    'info',
-    new Writable({
-      write(c: Buffer, _e, cb) {
-        for (const l of c.toString().split('\n')) if (l.trim()) logs.push(JSON.parse(l));
-        cb();
-      },
-    }),
-  );
+  const { log, lines: logs } = captureLog('info');
   return { log, logs };
 }
 

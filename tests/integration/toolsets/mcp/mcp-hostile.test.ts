@@ -1,7 +1,5 @@
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServerSchema } from '../../../../toolsets/mcp/config.js';
-import { createLogger } from '../../../../src/log.js';
 import { toOpenAiTool } from '../../../../src/loop/tool-specs.js';
 import { PromptRenderer, SAMPLE_ISSUE } from '../../../../src/prompts/prompt-renderer.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
@@ -13,6 +11,7 @@ import {
   type RawCall,
   type RawToolDef,
 } from '../../../helpers/hostile-mcp-server.js';
+import { captureLog } from '../../../helpers/log-capture.js';
 
 let servers: HostileMcp[] = [];
 let resolved: ResolvedToolsets[] = [];
@@ -23,16 +22,7 @@ afterEach(async () => {
   resolved = [];
 });
 
-function capture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      for (const l of chunk.toString().split('\n')) if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
-      cb();
-    },
-  });
-  return { lines, log: createLogger('debug', sink) };
-}
+const capture = () => captureLog('debug');
 
 async function load(tools: RawToolDef[], answer: RawCall, extra: Record<string, unknown> = {}) {
   const mcp = await startHostileMcp(tools, answer);

@@ -1,8 +1,6 @@
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServerSchema, type McpServerConfig } from '../../../../toolsets/mcp/config.js';
-import { createLogger } from '../../../../src/log.js';
 import { toOpenAiTool } from '../../../../src/loop/tool-specs.js';
 import { callKey } from '../../../../src/tools/call-key.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
@@ -16,6 +14,7 @@ import { SERVER_INSTRUCTIONS } from '../../../helpers/mcp-tools.js';
 import { freePort } from '../../../helpers/free-port.js';
 import { startMcpHttp, type TestMcpHttp } from '../../../helpers/mcp-http-server.js';
 import { waitFor } from '../../../helpers/service.js';
+import { captureLog } from '../../../helpers/log-capture.js';
 
 const STDIO_SERVER = fileURLToPath(new URL('../../../helpers/mcp-stdio-server.ts', import.meta.url));
 
@@ -28,16 +27,7 @@ afterEach(async () => {
   resolved = [];
 });
 
-function capture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      for (const l of chunk.toString().split('\n')) if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
-      cb();
-    },
-  });
-  return { lines, log: createLogger('debug', sink) };
-}
+const capture = () => captureLog('debug');
 
 async function load(server: Record<string, unknown>, log = capture().log) {
   const cfg: McpServerConfig = McpServerSchema.parse(server);

@@ -1,25 +1,12 @@
 import type { Worker } from 'bullmq';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../../src/log.js';
 import { READY_WAIT_MS, closeWorker, drainWorker } from '../../../../src/queue/close-worker.js';
+import { captureLog } from '../../../helpers/log-capture.js';
 
 // Worker.close() can hang on a blocking connection caught reconnecting (bullmq#4656): a worker whose
 // close() never settles stands in for that, since a real hang cannot be caused on demand.
 
-function capture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const log = createLogger(
-    'info',
-    new Writable({
-      write(c: Buffer, _e, cb) {
-        for (const l of c.toString().split('\n')) if (l.trim()) lines.push(JSON.parse(l));
-        cb();
-      },
-    }),
-  );
-  return { log, lines };
-}
+const capture = () => captureLog('info');
 
 const fakeWorker = (close: () => Promise<void>) =>
   ({ name: 'investigations', close, waitUntilReady: async () => undefined }) as unknown as Worker;
