@@ -8,7 +8,7 @@
  */
 const LAYERS = {
   '(root)': 0,
-  model: 1,
+  records: 1,
   redis: 2,
   'outbound-http': 2,
   'intake-policy': 2,
@@ -27,11 +27,13 @@ const LAYERS = {
   budget: 8,
   queue: 9,
   writeback: 9,
-  dashboard: 10,
-  polling: 10,
-  destinations: 10,
-  http: 11,
-  app: 12,
+  actions: 10,
+  exporter: 10,
+  dashboard: 11,
+  polling: 11,
+  destinations: 11,
+  http: 12,
+  app: 13,
 };
 
 /** Folders that every source (or toolset) may share; any other cross-folder import is forbidden. */
@@ -70,6 +72,9 @@ function noCrossImports(root, shared) {
   };
 }
 
+/** The engine's folders at or above a layer: what the edges (sources/, toolsets/) may not reach into. */
+const atOrAbove = (layer) => Object.keys(LAYERS).filter((f) => LAYERS[f] >= layer);
+
 module.exports = {
   forbidden: [
     {
@@ -102,6 +107,21 @@ module.exports = {
     },
     noCrossImports('sources', SHARED_SOURCE_FOLDERS),
     noCrossImports('toolsets', SHARED_TOOLSET_FOLDERS),
+    {
+      name: 'no-cross-destinations',
+      comment:
+        'a folder of destinations/ never imports another destination (only the shared files directly in destinations/)',
+      severity: 'error',
+      from: { path: '^destinations/([^/]+)/' },
+      to: { path: '^destinations/[^/]+/', pathNot: '^destinations/$1/' },
+    },
+    {
+      name: 'edges-stay-low',
+      comment: `sources/ and toolsets/ build on the engine's lower layers (registration, render, outbound-http, tools, config, root types), never on what runs them (${atOrAbove(9).join(', ')})`,
+      severity: 'error',
+      from: { path: '^(sources|toolsets)/' },
+      to: { path: anyOf(atOrAbove(9)) },
+    },
     ...layerRules,
   ],
   options: {

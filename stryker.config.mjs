@@ -12,11 +12,11 @@ export const FOLDERS = {
   'src/loop': {
     mutate: ['src/loop/**/*.ts'],
     // loop-state.test.ts also tests the stop conditions (stepCountIs, tokenBudgetIs).
-    tests: ['tests/unit/src/loop/**/*.test.ts', 'tests/unit/src/model/**/*.test.ts'],
+    tests: ['tests/unit/src/loop/**/*.test.ts', 'tests/unit/src/records/**/*.test.ts'],
   },
-  'src/model': {
-    mutate: ['src/model/**/*.ts'],
-    tests: ['tests/unit/src/model/**/*.test.ts', 'tests/unit/src/loop/**/*.test.ts'],
+  'src/records': {
+    mutate: ['src/records/**/*.ts'],
+    tests: ['tests/unit/src/records/**/*.test.ts', 'tests/unit/src/loop/**/*.test.ts'],
   },
   'src/tools': {
     mutate: ['src/tools/**/*.ts'],
@@ -35,8 +35,21 @@ export const FOLDERS = {
       'tests/unit/src/retry-delay.test.ts',
       'tests/integration/src/queue/{intake-queue,intake-queue-batch,intake-queue-resolved,intake-queue-waiting,intake-queue-deliveries,worker,worker-guards,worker-paths,worker-retry-after,worker-failures,job-retention,linked-issues}.test.ts',
       'tests/integration/src/queue/{investigation-worker,job-run,run-investigation-job,run-investigation-job-outcomes,run-investigation-job-redelivered,job-dispatcher,continuations,continuations-rerun,cancel-signals,expiry-worker}.test.ts',
-      'tests/integration/src/queue/{approvals,ask-question,decide-calls,decide-calls-resumed,decide-for-issue,follow-up,follow-up-job,follow-up-usage,rerun,shared-state,shared-state-limits}.test.ts',
+      'tests/integration/src/queue/{approvals,follow-up,follow-up-job,follow-up-usage}.test.ts',
     ],
+  },
+  // The human commands (decisions, questions, re-runs) moved out of src/queue on 2026-12-07 with their results.
+  'src/actions': {
+    mutate: ['src/actions/{decide-calls,ask-question,rerun,decide-for-issue}.ts'],
+    tests: [
+      'tests/unit/src/actions/**/*.test.ts',
+      'tests/integration/src/actions/**/*.test.ts',
+      'tests/integration/src/queue/{approvals,follow-up}.test.ts',
+    ],
+  },
+  'src/exporter': {
+    mutate: ['src/exporter/shared-state.ts'],
+    tests: ['tests/integration/src/exporter/**/*.test.ts'],
   },
   'src/store': {
     mutate: ['src/store/**/*.ts'],

@@ -7,7 +7,8 @@
 import { Redis } from 'ioredis';
 import { issuesFromWebhook } from '../sources/alertmanager/map.js';
 import { WebhookPayloadSchema } from '../sources/alertmanager/schema.js';
-import { parseJsonBody, readJson } from '../src/http/read-json-body.js';
+import { parseJsonBody } from '../src/http/read-json-body.js';
+import { readJson } from '../src/read-json.js';
 import type { RedisClient } from '../src/redis/redis-connections.js';
 import { CLAIM_MANY } from '../src/store/claim-script.js';
 import { InvestigationStore } from '../src/store/investigation-store.js';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { initialState } from '../src/model/loop-state.js';
+import { initialState } from '../src/records/loop-state.js';
 import { runLoop } from '../src/loop/run-loop.js';
 import { ToolExecutor } from '../src/tools/tool-executor.js';
 import { freePort } from '../tests/helpers/free-port.js';

@@ -4,14 +4,14 @@ import type { Config } from '../src/config/schema.js';
 import { ConfigError, RetryableError } from '../src/errors.js';
 import type { Issue } from '../src/issue.js';
 import { isLlmConfigured } from '../src/llm/create-client.js';
-import type { LoopState } from '../src/model/loop-state.js';
+import type { LoopState } from '../src/records/loop-state.js';
 import type { Logger } from '../src/log.js';
 import type { AnySource } from '../src/registration/source.js';
 import { toToolCallRecord } from '../src/store/investigation.js';
 import { commentFor } from '../src/writeback/comment-for.js';
 import { vouchedHosts } from '../src/render/vouched-hosts.js';
 import { writeRca } from '../src/writeback/write-rca.js';
-import type { RcaWriter } from '../src/render/rca-writer.js';
+import type { RcaWriter } from '../src/registration/rca-writer.js';
 import { buildInvestigator } from './build-investigator.js';
 import {
   confirmPlan,

@@ -3,7 +3,7 @@ import type OpenAI from 'openai';
 import type { Config } from '../../src/config/schema.js';
 import type { ContextBudget } from '../../src/context/context-budget.js';
 import { Investigator } from '../../src/investigation/investigator.js';
-import type { LoopState } from '../../src/model/loop-state.js';
+import type { LoopState } from '../../src/records/loop-state.js';
 import type { PromptRenderer } from '../../src/prompts/prompt-renderer.js';
 import { hostsIn } from '../../src/render/sanitize-markdown.js';
 import { ToolExecutor } from '../../src/tools/tool-executor.js';

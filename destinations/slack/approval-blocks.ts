@@ -1,5 +1,5 @@
 import type { DestinationView, PendingCallView } from '../../src/destinations/destination.js';
-import type { DecidedBy } from '../../src/model/approval.js';
+import type { DecidedBy } from '../../src/records/approval.js';
 import { clip, context, header, renderRca, section, type Block, type SlackMessage } from './blocks.js';
 import { escapeMrkdwn } from './mrkdwn.js';
 

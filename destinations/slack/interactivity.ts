@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
-import type { HumanActions } from '../../src/destinations/human-actions.js';
+import type { HumanActions } from '../../src/actions/human-actions.js';
 import type { Logger } from '../../src/log.js';
-import type { DecidedBy } from '../../src/model/approval.js';
-import type { DecideReply } from '../../src/queue/decide-calls.js';
+import type { DecidedBy } from '../../src/records/approval.js';
+import type { DecideReply } from '../../src/actions/decide-calls.js';
 import type { DeliveryOutcome, WebhookHandler } from '../../src/registration/source.js';
 import type { Investigation } from '../../src/store/investigation.js';
 import { ACTION, who, type ButtonValue } from './approval-blocks.js';

@@ -1,5 +1,5 @@
 import { authorizationProblem, splitTokens } from '../../src/check-credentials.js';
-import { readJson } from '../../src/http/read-json-body.js';
+import { readJson } from '../../src/read-json.js';
 import { clip } from '../../src/log-safe.js';
 import type { WebhookHandler } from '../../src/registration/source.js';
 import type { AlertmanagerConfig } from './config.js';

@@ -1,5 +1,5 @@
 import type { IssueLocator } from '../../src/issue.js';
-import { rcaMarker } from '../../src/render/rca-writer.js';
+import { rcaMarker } from '../../src/registration/rca-writer.js';
 
 /** The hidden line at the end of every comment of ours, naming the issue it belongs to. */
 export function markerComment(locator: IssueLocator): string {

@@ -1,4 +1,4 @@
-import { readJson } from '../../src/http/read-json-body.js';
+import { readJson } from '../../src/read-json.js';
 import type { Logger } from '../../src/log.js';
 import type { DeliveryOutcome, WebhookHandler } from '../../src/registration/source.js';
 import type { GitHubApi } from './api.js';

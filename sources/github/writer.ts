@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PermanentError } from '../../src/errors.js';
 import type { IssueLocator } from '../../src/issue.js';
 import type { CommentDoc } from '../../src/render/compose-comment.js';
-import type { RcaWriter, WrittenComment } from '../../src/render/rca-writer.js';
+import type { RcaWriter, WrittenComment } from '../../src/registration/rca-writer.js';
 import type { GitHubApi } from './api.js';
 import type { GitHubConfig } from './config.js';
 import type { GhComment } from './map.js';

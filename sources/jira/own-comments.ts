@@ -1,4 +1,4 @@
-import { rcaMarker } from '../../src/render/rca-writer.js';
+import { rcaMarker } from '../../src/registration/rca-writer.js';
 import type { JiraUser } from './schema.js';
 
 /** Who Lestrade is on this Jira: accountId on Cloud, name and key on Data Center (GET /myself). */

@@ -1,7 +1,7 @@
 import type { IssueLocator } from '../../src/issue.js';
 import type { CommentDoc } from '../../src/render/compose-comment.js';
 import { fitToLimit } from '../../src/render/fit-to-limit.js';
-import { rcaMarker } from '../../src/render/rca-writer.js';
+import { rcaMarker } from '../../src/registration/rca-writer.js';
 import { codeSpan } from '../../src/render/sanitize-markdown.js';
 import type { Deployment } from './config.js';
 import { toAdf } from './render-adf.js';

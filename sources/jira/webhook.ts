@@ -1,5 +1,5 @@
 import { PermanentError } from '../../src/errors.js';
-import { readJson } from '../../src/http/read-json-body.js';
+import { readJson } from '../../src/read-json.js';
 import type { Issue } from '../../src/issue.js';
 import type { Logger } from '../../src/log.js';
 import type { DeliveryOutcome, WebhookHandler } from '../../src/registration/source.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PermanentError } from '../../src/errors.js';
 import type { IssueLocator } from '../../src/issue.js';
 import type { CommentDoc } from '../../src/render/compose-comment.js';
-import { rcaMarker, type RcaWriter, type WrittenComment } from '../../src/render/rca-writer.js';
+import { rcaMarker, type RcaWriter, type WrittenComment } from '../../src/registration/rca-writer.js';
 import { accessFor, keepOnEdit, projectOfLocator, type CommentAccess, type Visibility } from './comment-access.js';
 import type { JiraProject } from './config.js';
 import type { JiraApi } from './jira-api.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IssueLocator } from '../../src/issue.js';
 import { toMarkdown, type CommentDoc } from '../../src/render/compose-comment.js';
 import { fitToLimit } from '../../src/render/fit-to-limit.js';
-import { rcaMarker } from '../../src/render/rca-writer.js';
+import { rcaMarker } from '../../src/registration/rca-writer.js';
 
 /** OpsGenie's note limit (25,000 characters); JSM declares the same for a new alert's note. */
 export const NOTE_LIMIT = 25_000;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PermanentError, RetryableError } from '../../src/errors.js';
 import type { IssueLocator } from '../../src/issue.js';
-import type { RcaWriter, WriteContext, WrittenComment } from '../../src/render/rca-writer.js';
+import type { RcaWriter, WriteContext, WrittenComment } from '../../src/registration/rca-writer.js';
 import { statusOf } from './http-json.js';
 import { markedDigest, renderNote, type RenderedNote } from './note-text.js';
 import { isOwnNote, type AlertNote, type NotesApi } from './notes-api.js';

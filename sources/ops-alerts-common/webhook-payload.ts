@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../src/errors.js';
-import { readJson } from '../../src/http/read-json-body.js';
+import { readJson } from '../../src/read-json.js';
 import type { Delivery } from '../../src/registration/source.js';
 import { parseLosslessJson } from './lossless-json.js';
 

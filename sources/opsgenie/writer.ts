@@ -1,4 +1,4 @@
-import type { RcaWriter } from '../../src/render/rca-writer.js';
+import type { RcaWriter } from '../../src/registration/rca-writer.js';
 import { noteWriter, type NoteWriterOptions } from '../ops-alerts-common/note-writer.js';
 import type { NotesApi } from '../ops-alerts-common/notes-api.js';
 import { VENDOR, type OpsgenieApi } from './api.js';

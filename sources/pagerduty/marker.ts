@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IssueLocator } from '../../src/issue.js';
 import type { CommentDoc } from '../../src/render/compose-comment.js';
-import { rcaMarker } from '../../src/render/rca-writer.js';
+import { rcaMarker } from '../../src/registration/rca-writer.js';
 
 /** What every marker of ours starts with, whatever the incident: derived from the engine's format. */
 export const MARKER_PREFIX = rcaMarker({ key: '', ref: {} });

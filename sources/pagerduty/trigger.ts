@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readJson } from '../../src/http/read-json-body.js';
+import { readJson } from '../../src/read-json.js';
 import type { PagerDutyTriggers } from './config.js';
 import { carriesAnyMarker } from './marker.js';
 import { IncidentNoteDataSchema, IncidentSchema, WebhookEnvelopeSchema, type PdIncident } from './schema.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PermanentError } from '../../src/errors.js';
 import type { IssueLocator } from '../../src/issue.js';
-import type { RcaWriter, WrittenComment } from '../../src/render/rca-writer.js';
+import type { RcaWriter, WrittenComment } from '../../src/registration/rca-writer.js';
 import type { PagerDutyApi } from './api.js';
 import { markedDigest, rcaDigest } from './marker.js';
 import { renderNote } from './render-note.js';

@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { AnyDestination, Destination } from '../destinations/destination.js';
 import { compileRouter, type Router } from '../destinations/routing.js';
-import type { HumanActions } from '../destinations/human-actions.js';
+import type { HumanActions } from '../actions/human-actions.js';
 import type { MountedWebhook } from '../http/webhook-route.js';
 import type { Logger } from '../log.js';
 import type { SourceContext } from '../registration/source.js';

@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { MountedWebhook } from '../http/webhook-route.js';
 import type { AnySource, Poller, SourceContext, WebhookHandler } from '../registration/source.js';
-import type { RcaWriter } from '../render/rca-writer.js';
+import type { RcaWriter } from '../registration/rca-writer.js';
 
 /** A registered source with its config applied: on (with what it offers) or off (with why). */
 export interface MountedSource {

@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import type { Usage } from '../model/loop-state.js';
+import type { Usage } from '../records/loop-state.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { RedisScript } from '../redis/run-script.js';
 import { keysOf } from '../redis/keys.js';

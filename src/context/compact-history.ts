@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { CancelledError } from '../errors.js';
 import { classifyLlmError } from '../llm/classify-error.js';
-import type { Compaction, LoopState } from '../model/loop-state.js';
+import type { Compaction, LoopState } from '../records/loop-state.js';
 import type { ContextBudget } from './context-budget.js';
 import { fairTruncate } from './fair-truncate.js';
 import { noMetrics, type Metrics } from '../observability/metrics.js';

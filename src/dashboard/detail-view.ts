@@ -51,7 +51,7 @@ export function detailView(record: Investigation, redact: Redactor) {
     tokens: inv.usage.promptTokens + inv.usage.completionTokens,
     writeBacks: inv.writeBacks.map((w) => ({ ...w, link: sourceLink(w.url) })),
     cancellable: ['queued', 'running', 'awaiting_approval'].includes(inv.status),
-    // What POST /rerun takes (queue/rerun.ts): a finished run, no follow-up in progress.
+    // What POST /rerun takes (actions/rerun.ts): a finished run, no follow-up in progress.
     rerunnable: ['completed', 'failed', 'cancelled'].includes(inv.status) && !followUpActive(lastAsk?.status),
     planDone: (inv.plan ?? []).filter((p) => p.status === 'completed').length,
     toolCalls: inv.toolCalls.map((t) => ({ ...t, outputUrl: keptOutputUrl(inv.id, t), keyParam: keyParam(t.params) })),

@@ -1,5 +1,5 @@
 import { Lexer } from 'marked';
-import type { ApprovalDecision } from '../model/approval.js';
+import type { ApprovalDecision } from '../records/approval.js';
 import { sanitizeMarkdown } from '../render/sanitize-markdown.js';
 import type { Investigation } from '../store/investigation.js';
 import {

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { Severity } from '../issue.js';
 import type { Logger } from '../log.js';
-import type { DecidedBy } from '../model/approval.js';
+import type { DecidedBy } from '../records/approval.js';
 import type { EnvBinding, SourceContext, WebhookHandler } from '../registration/source.js';
-import type { HumanActions } from './human-actions.js';
+import type { HumanActions } from '../actions/human-actions.js';
 import type { CommentDoc } from '../render/compose-comment.js';
 
 /**

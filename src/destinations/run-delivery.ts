@@ -2,7 +2,7 @@ import { PermanentError, RetryableError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
-import type { WriteBackRecord } from '../model/write-back-record.js';
+import type { WriteBackRecord } from '../records/write-back-record.js';
 import type { Investigation } from '../store/investigation.js';
 import type { RunControl } from '../store/run-control.js';
 import type { Destination, DestinationView } from './destination.js';

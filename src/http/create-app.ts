@@ -21,7 +21,7 @@ import { usageRouter, withReached } from './usage-router.js';
 import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { UsageLedger } from '../budget/usage-ledger.js';
 import { webhookHandler, type MountedWebhook } from './webhook-route.js';
-import { decideForIssue } from '../queue/decide-for-issue.js';
+import { decideForIssue } from '../actions/decide-for-issue.js';
 import type { TicketDecision, TicketRef } from '../registration/source.js';
 import type { LlmProbe } from '../llm/llm-probe.js';
 import type { LlmRateLimiter } from '../llm/rate-limiter.js';

@@ -8,12 +8,12 @@ import type { Investigation } from '../store/investigation.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import { isInvestigationId } from '../redis/keys.js';
 import type { RunControl } from '../store/run-control.js';
-import { readJson } from './read-json-body.js';
-import { activeStatus, decideCalls } from '../queue/decide-calls.js';
-import { rerunInvestigation, rerunReply } from '../queue/rerun.js';
-import { askQuestion } from '../queue/ask-question.js';
+import { readJson } from '../read-json.js';
+import { activeStatus, decideCalls } from '../actions/decide-calls.js';
+import { rerunInvestigation, rerunReply } from '../actions/rerun.js';
+import { askQuestion } from '../actions/ask-question.js';
 import { actorOf, type Actor } from '../dashboard/dashboard-auth.js';
-import type { DecidedBy } from '../model/approval.js';
+import type { DecidedBy } from '../records/approval.js';
 import type { Logger } from '../log.js';
 
 export interface ActionDeps {

@@ -3,7 +3,7 @@ import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake-queue.js';
 import type { Delivery, DeliveryOutcome, TicketDecision, TicketRef, WebhookHandler } from '../registration/source.js';
-import type { DecideReply } from '../queue/decide-calls.js';
+import type { DecideReply } from '../actions/decide-calls.js';
 import { keysOf } from '../redis/keys.js';
 import { noMetrics, type Metrics, type WebhookOutcome } from '../observability/metrics.js';
 import { errorReply } from './error-handler.js';

@@ -1,9 +1,9 @@
 import { PermanentError } from '../errors.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { ToolResult } from '../tools/types.js';
-import { forModel } from '../model/tool-result.js';
-import type { ApprovalOutcome } from '../model/approval.js';
-import type { AwaitingTurn, LoopState, PendingApproval } from '../model/loop-state.js';
+import { forModel } from '../records/tool-result.js';
+import type { ApprovalOutcome } from '../records/approval.js';
+import type { AwaitingTurn, LoopState, PendingApproval } from '../records/loop-state.js';
 import { callKey } from '../tools/call-key.js';
 
 export const DENIED = 'A human reviewed this call and denied it; it did not run. Do not retry it as it is.';

@@ -1,9 +1,9 @@
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { describeZodIssues } from '../errors.js';
-import type { LoopState } from '../model/loop-state.js';
-import type { PlanTask } from '../model/plan.js';
-import type { ToolResult } from '../model/tool-result.js';
+import type { LoopState } from '../records/loop-state.js';
+import type { PlanTask } from '../records/plan.js';
+import type { ToolResult } from '../records/tool-result.js';
 
 /** The plan tool's name: the loop answers it itself (the plan lives in the loop's state). */
 export const TODO_WRITE = 'todo_write';

@@ -1,4 +1,4 @@
-import type { LoopState } from '../model/loop-state.js';
+import type { LoopState } from '../records/loop-state.js';
 
 /** A predicate over the loop's state; the loop stops (and forces an answer) when any is true. */
 export type StopCondition = (state: LoopState) => boolean;

@@ -1,7 +1,7 @@
 /**
  * The metrics port: what the engine records, in its own words. Layers below the HTTP side call
  * these methods and never import prom-client; `noMetrics` is the default where nobody listens
- * (the CLI, tests), src/http/prometheus-metrics.ts the implementation `serve` exposes on GET /metrics.
+ * (the CLI, tests), src/exporter/prometheus-metrics.ts the implementation `serve` exposes on GET /metrics.
  *
  * Label values come from closed sets (the unions below) or configured names (sources, toolsets,
  * tools, the model): never ids or free text, so the number of series stays small.

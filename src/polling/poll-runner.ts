@@ -1,4 +1,5 @@
 import { Queue, Worker } from 'bullmq';
+import { POLL_QUEUE_NAME } from '../redis/queue-names.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
@@ -6,8 +7,6 @@ import { closeWorker } from '../queue/close-worker.js';
 import type { Intake } from '../queue/intake-queue.js';
 import type { Poller } from '../registration/source.js';
 import { keysOf } from '../redis/keys.js';
-
-export const POLL_QUEUE_NAME = 'polls';
 
 interface PollJobData {
   pollerId: string;

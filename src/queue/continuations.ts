@@ -1,14 +1,8 @@
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Phase } from '../store/run-control.js';
-import {
-  askJobId,
-  EXPIRY_QUEUE_NAME,
-  QUEUE_NAME,
-  rerunJobId,
-  type ExpiryJobData,
-  type InvestigationJobData,
-} from '../redis/queue-names.js';
+import { EXPIRY_QUEUE_NAME, QUEUE_NAME } from '../redis/queue-names.js';
+import { askJobId, rerunJobId, type ExpiryJobData, type InvestigationJobData } from '../redis/job-data.js';
 import { keysOf } from '../redis/keys.js';
 
 export interface ContinuationOptions {

@@ -3,7 +3,8 @@ import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { RunControl } from '../store/run-control.js';
 import type { Continuations } from './continuations.js';
-import { EXPIRY_QUEUE_NAME, type ExpiryJobData } from '../redis/queue-names.js';
+import { EXPIRY_QUEUE_NAME } from '../redis/queue-names.js';
+import { type ExpiryJobData } from '../redis/job-data.js';
 import { keysOf } from '../redis/keys.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Job } from 'bullmq';
 import { PermanentError } from '../errors.js';
-import type { LoopState, Usage } from '../model/loop-state.js';
+import type { LoopState, Usage } from '../records/loop-state.js';
 import type { ConversationEntry, Investigation } from '../store/investigation.js';
-import { askJobId, type InvestigationJobData } from '../redis/queue-names.js';
+import { askJobId, type InvestigationJobData } from '../redis/job-data.js';
 import { runLoopJob, type JobDeps, type LoopJob } from './job-run.js';
 
 /**

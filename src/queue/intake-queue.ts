@@ -12,7 +12,8 @@ import type { Issue } from '../issue.js';
 import { PERMISSIVE_POLICY, type IntakePolicy } from '../intake-policy/intake-policy.js';
 import type { ClaimItem } from '../store/claim-many.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
-import { QUEUE_NAME, type InvestigationJobData } from '../redis/queue-names.js';
+import { QUEUE_NAME } from '../redis/queue-names.js';
+import { type InvestigationJobData } from '../redis/job-data.js';
 import { keysOf } from '../redis/keys.js';
 
 export interface IntakeOutcome {

@@ -1,6 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import type { RedisClient } from '../redis/redis-connections.js';
-import { QUEUE_NAME, type InvestigationJobData } from '../redis/queue-names.js';
+import { QUEUE_NAME } from '../redis/queue-names.js';
+import { type InvestigationJobData } from '../redis/job-data.js';
 import { keysOf } from '../redis/keys.js';
 import { retryDelay } from '../retry-delay.js';
 import { runInvestigationJob, type JobDeps } from './run-investigation-job.js';

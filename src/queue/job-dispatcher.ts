@@ -3,7 +3,7 @@ import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
 import { PRIORITY_SCALE } from '../store/claim-script.js';
 import { keysOf } from '../redis/keys.js';
-import type { InvestigationJobData } from '../redis/queue-names.js';
+import type { InvestigationJobData } from '../redis/job-data.js';
 
 /** Jobs per MULTI: small enough that one batch never holds Redis up for long (acknowledgements wait behind it). */
 const BATCH = 50;

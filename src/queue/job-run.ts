@@ -2,7 +2,7 @@ import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { asTypedError, CancelledError, InterruptedError, PermanentError, RetryableError } from '../errors.js';
 import type { InvestigateOptions, Investigator } from '../investigation/investigator.js';
 import type { LoopResult } from '../loop/run-loop.js';
-import type { LoopState } from '../model/loop-state.js';
+import type { LoopState } from '../records/loop-state.js';
 import type { Logger } from '../log.js';
 import { toToolCallRecord, type Investigation, type ToolCallRecord } from '../store/investigation.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
@@ -11,7 +11,7 @@ import type { WorkerHooks } from './admission.js';
 import type { CancelSignals } from './cancel-signals.js';
 import type { Continuations } from './continuations.js';
 import { runbooksUsed } from '../runbooks/runbooks-used.js';
-import type { InvestigationJobData } from '../redis/queue-names.js';
+import type { InvestigationJobData } from '../redis/job-data.js';
 import type { InvestigationOutcome, Metrics } from '../observability/metrics.js';
 import { GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
 

@@ -1,7 +1,7 @@
 import { DelayedError, type Job } from 'bullmq';
 import { toToolCallRecord, type Investigation } from '../store/investigation.js';
 import { vouchedHosts } from '../render/vouched-hosts.js';
-import type { InvestigationJobData } from '../redis/queue-names.js';
+import type { InvestigationJobData } from '../redis/job-data.js';
 import { runFollowUpJob } from './follow-up-job.js';
 import { runLoopJob, type JobDeps, type LoopJob } from './job-run.js';
 

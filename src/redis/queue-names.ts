@@ -1,40 +1,17 @@
 import { keys } from './keys.js';
 
+/**
+ * The name of every BullMQ queue, in one place (their jobs' data and ids are in job-data.ts). Each queue's
+ * keys start with keysOf(connection).queuePrefix, so every queue lives in the records' hash slot.
+ */
+
 /** BullMQ's prefix in the default namespace, for tests; code uses keysOf(connection).queuePrefix (see keys.ts). */
 export const QUEUE_PREFIX = keys.queuePrefix;
+/** Investigations, their re-runs and follow-up questions. */
 export const QUEUE_NAME = 'investigations';
-
-export interface InvestigationJobData {
-  investigationId: string;
-  /** Which run the job is for: the investigation (the default) or its follow-up question. */
-  phase?: 'investigation' | 'ask';
-}
-
-/** Delayed jobs that end a pause for approval nobody decided in time; a queue of their own. */
+/** Delayed jobs that end a pause for approval nobody decided in time. */
 export const EXPIRY_QUEUE_NAME = 'approval-expiries';
-
-export interface ExpiryJobData {
-  investigationId: string;
-  phase: 'investigation' | 'ask';
-  /** The pause this job ends, if it is still the one waiting. */
-  seq: number;
-}
-
+/** Write-backs to the sources and deliveries to destinations. */
 export const WRITE_BACK_QUEUE_NAME = 'writebacks';
-
-export interface WriteBackJobData {
-  investigationId: string;
-}
-
-/**
- * BullMQ job ids may not contain ':'. A re-run (run 2 on, see queue/rerun.ts) writes back under
- * an id of its own, since BullMQ ignores an add whose id it still holds from the first run.
- */
-export const writeBackJobId = (investigationId: string, run = 1) =>
-  run > 1 ? `wb-${investigationId}-run-${run}` : `wb-${investigationId}`;
-
-/** The job of re-run number `run` (2 and on) of an investigation: its run id. */
-export const rerunJobId = (investigationId: string, run: number) => `${investigationId}-rerun-${run}`;
-
-/** The job of follow-up question number `entry` (its index in the conversation) of an investigation. */
-export const askJobId = (investigationId: string, entry: number) => `${investigationId}-ask-${entry}`;
+/** The pollers' job schedulers (src/polling). */
+export const POLL_QUEUE_NAME = 'polls';

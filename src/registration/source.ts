@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { Issue, IssueLocator } from '../issue.js';
 import type { Logger } from '../log.js';
-import type { DecidedBy } from '../model/approval.js';
-import type { RcaWriter } from '../render/rca-writer.js';
+import type { DecidedBy } from '../records/approval.js';
+import type { RcaWriter } from './rca-writer.js';
 
 export type Env = Record<string, string | undefined>;
 

@@ -1,4 +1,4 @@
-import type { ToolResult } from '../model/tool-result.js';
+import type { ToolResult } from '../records/tool-result.js';
 import { hostsIn } from './sanitize-markdown.js';
 
 /**

@@ -35,7 +35,7 @@ export interface Runbook {
   body: string;
 }
 
-export type { RunbookUse } from '../model/runbook-use.js';
+export type { RunbookUse } from '../records/runbook-use.js';
 
 /** The tool that reads a runbook (toolsets/runbooks); the record lists what it read. */
 export const FETCH_RUNBOOK = 'fetch_runbook';

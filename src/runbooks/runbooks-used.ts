@@ -1,5 +1,5 @@
-import type { LoopState } from '../model/loop-state.js';
-import type { RunbookUse } from '../model/runbook-use.js';
+import type { LoopState } from '../records/loop-state.js';
+import type { RunbookUse } from '../records/runbook-use.js';
 import { FETCH_RUNBOOK } from './runbook.js';
 
 /**

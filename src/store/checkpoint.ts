@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CheckpointError, describeZodIssues } from '../errors.js';
-import type { LoopState } from '../model/loop-state.js';
+import type { LoopState } from '../records/loop-state.js';
 
 /**
  * Saved loop state is versioned: a checkpoint is `{version, savedAt, state}` and is parsed with

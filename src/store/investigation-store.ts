@@ -1,9 +1,9 @@
-import type { PlanTask } from '../model/plan.js';
-import type { RunbookUse } from '../model/runbook-use.js';
+import type { PlanTask } from '../records/plan.js';
+import type { RunbookUse } from '../records/runbook-use.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Issue, Severity } from '../issue.js';
 import { hasFilter, matches, type ListFilter } from './list-filter.js';
-import type { LoopState } from '../model/loop-state.js';
+import type { LoopState } from '../records/loop-state.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
 import type {
   AskStatus,
@@ -13,7 +13,7 @@ import type {
   InvestigationSummary,
   ToolCallRecord,
 } from './investigation.js';
-import type { WriteBackRecord } from '../model/write-back-record.js';
+import type { WriteBackRecord } from '../records/write-back-record.js';
 import { claimMany, type ClaimItem } from './claim-many.js';
 import type { ClaimReply } from './claim-script.js';
 import { extraFields, questionCostField } from './extra-fields.js';

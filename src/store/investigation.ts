@@ -1,10 +1,10 @@
-import type { PlanTask } from '../model/plan.js';
-import type { RunbookUse } from '../model/runbook-use.js';
+import type { PlanTask } from '../records/plan.js';
+import type { RunbookUse } from '../records/runbook-use.js';
 import type { Issue, Severity } from '../issue.js';
-import type { ContextStats, Usage } from '../model/loop-state.js';
-import type { ToolResult } from '../model/tool-result.js';
-import type { DecidedBy } from '../model/approval.js';
-import type { WriteBackRecord } from '../model/write-back-record.js';
+import type { ContextStats, Usage } from '../records/loop-state.js';
+import type { ToolResult } from '../records/tool-result.js';
+import type { DecidedBy } from '../records/approval.js';
+import type { WriteBackRecord } from '../records/write-back-record.js';
 import type { StormFields } from './extra-fields.js';
 
 /** A run is the investigation itself, or a follow-up question on a completed one. */
@@ -108,7 +108,7 @@ export interface Investigation extends InvestigationSummary, StormFields {
   plan: PlanTask[];
   /** The operators' runbooks the investigation was offered and read (docs/runbooks.md). */
   runbooks: RunbookUse[];
-  /** Which run this is: 1 for the first, one more for each re-run (queue/rerun.ts). Absent on older records. */
+  /** Which run this is: 1 for the first, one more for each re-run (actions/rerun.ts). Absent on older records. */
   run?: number;
   /** The run's id: the investigation's own id for the first run, its re-run job's id after (see rerunJobId). */
   runId?: string;

@@ -1,7 +1,7 @@
 import type { RedisClient } from '../redis/redis-connections.js';
 import { publishChange } from './record-changes.js';
-import type { ApprovalDecision, ApprovalOutcome } from '../model/approval.js';
-import type { AwaitingTurn } from '../model/loop-state.js';
+import type { ApprovalDecision, ApprovalOutcome } from '../records/approval.js';
+import type { AwaitingTurn } from '../records/loop-state.js';
 import { noSecrets, type Redactor } from '../redact.js';
 import type { ApprovalsView, ConversationEntry, Phase } from './investigation.js';
 import { keysOf } from '../redis/keys.js';

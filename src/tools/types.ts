@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { ToolOutput } from '../model/tool-result.js';
+import type { ToolOutput } from '../records/tool-result.js';
 
-export type { ToolOutput, ToolResult } from '../model/tool-result.js';
+export type { ToolOutput, ToolResult } from '../records/tool-result.js';
 
 /** What a tool says of one call before it runs: run it, refuse it, or ask a human first. */
 export type CallVerdict =

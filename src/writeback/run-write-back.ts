@@ -6,8 +6,8 @@ import { keysOf } from '../redis/keys.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';
 import { commentFor } from './comment-for.js';
-import type { RcaWriter } from '../render/rca-writer.js';
-import type { WriteBackRecord } from '../model/write-back-record.js';
+import type { RcaWriter } from '../registration/rca-writer.js';
+import type { WriteBackRecord } from '../records/write-back-record.js';
 import { WriteRefusedError, writeRca } from './write-rca.js';
 import type { Metrics, WriteBackOutcome } from '../observability/metrics.js';
 

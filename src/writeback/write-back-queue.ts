@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { RedisClient } from '../redis/redis-connections.js';
-import { WRITE_BACK_QUEUE_NAME, writeBackJobId, type WriteBackJobData } from '../redis/queue-names.js';
+import { WRITE_BACK_QUEUE_NAME } from '../redis/queue-names.js';
+import { writeBackJobId, type WriteBackJobData } from '../redis/job-data.js';
 import { keysOf } from '../redis/keys.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';

@@ -1,7 +1,8 @@
 import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { PermanentError } from '../errors.js';
-import { WRITE_BACK_QUEUE_NAME, type WriteBackJobData } from '../redis/queue-names.js';
+import { WRITE_BACK_QUEUE_NAME } from '../redis/queue-names.js';
+import { type WriteBackJobData } from '../redis/job-data.js';
 import { keysOf } from '../redis/keys.js';
 import { retryDelay } from '../retry-delay.js';
 import { runWriteBack, type WriteBackDeps } from './run-write-back.js';

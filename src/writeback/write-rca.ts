@@ -1,7 +1,7 @@
 import { PermanentError } from '../errors.js';
 import type { IssueLocator } from '../issue.js';
 import type { CommentDoc } from '../render/compose-comment.js';
-import type { RcaWriter, WriteContext, WrittenComment } from '../render/rca-writer.js';
+import type { RcaWriter, WriteContext, WrittenComment } from '../registration/rca-writer.js';
 
 export interface WriteOutcome {
   comment: WrittenComment;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ToolResult } from '../../src/model/tool-result.js';
+import type { ToolResult } from '../../src/records/tool-result.js';
 import { vouchedHosts } from '../../src/render/vouched-hosts.js';
 import { checkJsonSchemaArgs } from '../../src/tools/json-schema-args.js';
 import { parseApprovalCommands } from '../../sources/common/approval-commands.js';

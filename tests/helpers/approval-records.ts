@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { Issue } from '../../src/issue.js';
-import type { AwaitingTurn } from '../../src/model/loop-state.js';
+import type { AwaitingTurn } from '../../src/records/loop-state.js';
 import { Continuations } from '../../src/queue/continuations.js';
 import { createRedactor } from '../../src/redact.js';
 import { QUEUE_NAME, QUEUE_PREFIX } from '../../src/redis/queue-names.js';

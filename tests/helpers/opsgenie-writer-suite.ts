@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { composeComment } from '../../src/render/compose-comment.js';
-import type { RcaWriter } from '../../src/render/rca-writer.js';
+import type { RcaWriter } from '../../src/registration/rca-writer.js';
 import { OpsgenieApi } from '../../sources/opsgenie/api.js';
 import { opsgenieWriter } from '../../sources/opsgenie/writer.js';
 import { startOpsgenieDouble, type OgAlert, type OpsgenieDouble } from './doubles/opsgenie-double.js';

@@ -1,7 +1,12 @@
 import { PermanentError, RetryableError } from '../../src/errors.js';
 import type { IssueLocator } from '../../src/issue.js';
 import type { CommentDoc } from '../../src/render/compose-comment.js';
-import { rcaMarker, type RcaWriter, type WriteContext, type WrittenComment } from '../../src/render/rca-writer.js';
+import {
+  rcaMarker,
+  type RcaWriter,
+  type WriteContext,
+  type WrittenComment,
+} from '../../src/registration/rca-writer.js';
 
 /**
  * An RcaWriter over an in-memory comment list, for engine tests of the write-back job (lock,

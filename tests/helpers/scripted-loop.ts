@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { afterEach } from 'vitest';
 import { z } from 'zod';
-import { initialState } from '../../src/model/loop-state.js';
+import { initialState } from '../../src/records/loop-state.js';
 import { runLoop, type LoopOptions, type LoopResult } from '../../src/loop/run-loop.js';
 import { ToolExecutor } from '../../src/tools/tool-executor.js';
 import type { Tool } from '../../src/tools/types.js';

@@ -40,6 +40,12 @@ const TREE: Record<string, string> = {
   // Toolsets: none is shared yet.
   'toolsets/bash/index.ts': 'export const b = 1;\n',
   'toolsets/prometheus/index.ts': "import { b } from '../bash/index.js';\nexport const p = b;\n",
+  // Destinations: the shared file beside them (allowed), one destination into another (forbidden).
+  'destinations/http-post.ts': 'export const post = 1;\n',
+  'destinations/slack/index.ts': "import { post } from '../http-post.js';\nexport const s = post;\n",
+  'destinations/teams/index.ts': "import { s } from '../slack/index.js';\nexport const t = s;\n",
+  // A source reaching into what runs it (queue, layer 9) rather than the layers it builds on.
+  'sources/pagerduty/index.ts': "import type { Q } from '../../src/queue/jobs.js';\nexport type P = Q;\n",
   'cli/main.ts': "import { j } from '../sources/jira/index.js';\nexport const m = j;\n",
 };
 
@@ -62,7 +68,7 @@ beforeAll(async () => {
   // depcruise exits non-zero when it finds violations: its JSON is on stdout either way.
   const out = await run(
     process.execPath,
-    [BIN, 'src', 'sources', 'toolsets', 'cli', '--config', CONFIG, '--output-type', 'json'],
+    [BIN, 'src', 'sources', 'toolsets', 'destinations', 'cli', '--config', CONFIG, '--output-type', 'json'],
     { cwd: dir },
   ).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
   violations = (JSON.parse(out.stdout) as { summary: { violations: Violation[] } }).summary.violations;
@@ -102,7 +108,16 @@ describe('.dependency-cruiser.cjs', () => {
     expect(found('no-cross-toolsets')).toEqual(['toolsets/prometheus/index.ts → toolsets/bash/index.ts']);
   });
 
+  it('forbids one destination to import another, but not the shared files beside them', () => {
+    expect(found('no-cross-destinations')).toEqual(['destinations/teams/index.ts → destinations/slack/index.ts']);
+    expect(violations.map((v) => v.from)).not.toContain('destinations/slack/index.ts');
+  });
+
+  it('forbids a source or toolset to import the layers that run it', () => {
+    expect(found('edges-stay-low')).toEqual(['sources/pagerduty/index.ts → src/queue/jobs.ts']);
+  });
+
   it('finds nothing else', () => {
-    expect(violations).toHaveLength(6);
+    expect(violations).toHaveLength(8);
   });
 });

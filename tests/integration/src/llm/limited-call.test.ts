@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createLlmClient } from '../../../../src/llm/create-client.js';
 import { LlmRateLimiter } from '../../../../src/llm/rate-limiter.js';
 import { LlmConfigSchema } from '../../../../src/config/schema.js';
-import { initialState } from '../../../../src/model/loop-state.js';
+import { initialState } from '../../../../src/records/loop-state.js';
 import { runLoop } from '../../../../src/loop/run-loop.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import { createWorkerRedis } from '../../../../src/redis/redis-connections.js';

@@ -1,7 +1,7 @@
 import { Queue, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { AwaitingTurn } from '../../../../src/model/loop-state.js';
+import type { AwaitingTurn } from '../../../../src/records/loop-state.js';
 import { Continuations } from '../../../../src/queue/continuations.js';
 import { startExpiryWorker } from '../../../../src/queue/expiry-worker.js';
 import { EXPIRY_QUEUE_NAME, QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
-import { initialState, type LoopState } from '../../../../src/model/loop-state.js';
+import { initialState, type LoopState } from '../../../../src/records/loop-state.js';
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
 import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';

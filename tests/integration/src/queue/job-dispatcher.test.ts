@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/log.js';
 import { dispatchBacklog, JobDispatcher } from '../../../../src/queue/job-dispatcher.js';
-import type { InvestigationJobData } from '../../../../src/redis/queue-names.js';
+import type { InvestigationJobData } from '../../../../src/redis/job-data.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { waitFor } from '../../../helpers/service.js';

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PermanentError } from '../../../../src/errors.js';
-import { initialState, type AwaitingTurn, type LoopState } from '../../../../src/model/loop-state.js';
+import { initialState, type AwaitingTurn, type LoopState } from '../../../../src/records/loop-state.js';
 import type { Metrics } from '../../../../src/observability/metrics.js';
 import { startTracing } from '../../../../src/observability/otel-sdk.js';
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';

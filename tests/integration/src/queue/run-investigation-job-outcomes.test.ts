@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError, PermanentError, RetryableError } from '../../../../src/errors.js';
 import type { Issue } from '../../../../src/issue.js';
-import { initialState, type LoopState } from '../../../../src/model/loop-state.js';
+import { initialState, type LoopState } from '../../../../src/records/loop-state.js';
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';

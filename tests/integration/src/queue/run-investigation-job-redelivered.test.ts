@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Investigation } from '../../../../src/store/investigation.js';
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
 import { keys } from '../../../../src/redis/keys.js';
-import { rerunJobId } from '../../../../src/redis/queue-names.js';
+import { rerunJobId } from '../../../../src/redis/job-data.js';
 import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
 

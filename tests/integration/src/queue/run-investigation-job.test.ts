@@ -2,7 +2,7 @@ import { DelayedError } from 'bullmq';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../../../src/errors.js';
 import type { Issue } from '../../../../src/issue.js';
-import { initialState, type AwaitingTurn, type LoopState } from '../../../../src/model/loop-state.js';
+import { initialState, type AwaitingTurn, type LoopState } from '../../../../src/records/loop-state.js';
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
 import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { anAlert } from '../../../helpers/issue.js';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Investigator } from '../../../../src/investigation/investigator.js';
 import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
-import { initialState } from '../../../../src/model/loop-state.js';
+import { initialState } from '../../../../src/records/loop-state.js';
 import { Intake } from '../../../../src/queue/intake-queue.js';
 import { RunControl } from '../../../../src/store/run-control.js';
 import type { Investigation } from '../../../../src/store/investigation.js';

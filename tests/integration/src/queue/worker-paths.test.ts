@@ -4,7 +4,7 @@ import { CancelledError, PermanentError, RetryableError } from '../../../../src/
 import type { InvestigateOptions, Investigator } from '../../../../src/investigation/investigator.js';
 import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
-import { initialState, type LoopState } from '../../../../src/model/loop-state.js';
+import { initialState, type LoopState } from '../../../../src/records/loop-state.js';
 import type { LoopResult } from '../../../../src/loop/run-loop.js';
 import { Intake } from '../../../../src/queue/intake-queue.js';
 import { createRedactor } from '../../../../src/redact.js';

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EXPIRY_QUEUE_NAME,
   WRITE_BACK_QUEUE_NAME,
-  writeBackJobId,
   QUEUE_NAME,
   QUEUE_PREFIX,
 } from '../../../../src/redis/queue-names.js';
+import { writeBackJobId } from '../../../../src/redis/job-data.js';
 import {
   createFastFailRedis,
   createWorkerRedis,

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { initialState } from '../../../../src/model/loop-state.js';
+import { initialState } from '../../../../src/records/loop-state.js';
 import { createRedactor } from '../../../../src/redact.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/redis/keys.js';

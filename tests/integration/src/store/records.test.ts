@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Issue } from '../../../../src/issue.js';
-import { initialState } from '../../../../src/model/loop-state.js';
+import { initialState } from '../../../../src/records/loop-state.js';
 import { createRedactor } from '../../../../src/redact.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
@@ -79,7 +79,7 @@ describe('a claimed record', () => {
       linkedFrom: [],
       ...untouched,
       priority: 0,
-      // The first run's id is the investigation's own (re-runs count on: queue/rerun.ts).
+      // The first run's id is the investigation's own (re-runs count on: actions/rerun.ts).
       run: 1,
       runId: claim.id,
     });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AwaitingTurn } from '../../../../src/model/loop-state.js';
+import type { AwaitingTurn } from '../../../../src/records/loop-state.js';
 import { createRedactor } from '../../../../src/redact.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/redis/keys.js';

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
 import type { Issue } from '../../../../src/issue.js';
 import { createLogger } from '../../../../src/log.js';
-import { QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME, writeBackJobId } from '../../../../src/redis/queue-names.js';
+import { QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME } from '../../../../src/redis/queue-names.js';
+import { writeBackJobId } from '../../../../src/redis/job-data.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { runWriteBack, type WriteBackDeps } from '../../../../src/writeback/run-write-back.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { PrometheusMetrics } from '../../../../src/http/prometheus-metrics.js';
+import { PrometheusMetrics } from '../../../../src/exporter/prometheus-metrics.js';
 import { exportedSeriesNames, metricNames } from '../../../helpers/promql-names.js';
 import { requireBinary } from '../../../helpers/require-binary.js';
 

@@ -5,7 +5,7 @@ import { ContextBudget } from '../../../../src/context/context-budget.js';
 import { fairTruncate } from '../../../../src/context/fair-truncate.js';
 import { modelProfile } from '../../../../src/context/model-family.js';
 import { TokenCounter } from '../../../../src/context/token-counter.js';
-import { initialState } from '../../../../src/model/loop-state.js';
+import { initialState } from '../../../../src/records/loop-state.js';
 import { applyFilters, splitFilters } from '../../../../src/tools/output-filters.js';
 import { startScriptedLlm, type ScriptedLlm } from '../../../helpers/scripted-llm.js';
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InputError } from '../../../../src/errors.js';
 import { authorizationProblem, checkAuthorization, splitTokens } from '../../../../src/check-credentials.js';
-import { parseJsonBody, readJson } from '../../../../src/http/read-json-body.js';
+import { parseJsonBody } from '../../../../src/http/read-json-body.js';
+import { readJson } from '../../../../src/read-json.js';
 import { splitUrlCredentials, withUrlAuthorization } from '../../../../src/outbound-http/url-credentials.js';
 import { thrownBy } from '../../../helpers/failure-of.js';
 

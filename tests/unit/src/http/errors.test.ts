@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InputError } from '../../../../src/errors.js';
 import { checkAuthorization } from '../../../../src/check-credentials.js';
-import { readJson } from '../../../../src/http/read-json-body.js';
+import { readJson } from '../../../../src/read-json.js';
 import { isRedisUnavailable } from '../../../../src/http/redis-unavailable.js';
 import { withUrlAuthorization } from '../../../../src/outbound-http/url-credentials.js';
 import { freePort } from '../../../helpers/free-port.js';

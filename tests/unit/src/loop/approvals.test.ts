@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PermanentError } from '../../../../src/errors.js';
 import { abandonTurn, DENIED, EXPIRED, pauseTurn, resolveAwaiting } from '../../../../src/loop/approvals.js';
-import { initialState, type AwaitingTurn } from '../../../../src/model/loop-state.js';
+import { initialState, type AwaitingTurn } from '../../../../src/records/loop-state.js';
 import { callKey } from '../../../../src/tools/call-key.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import type { Tool, ToolResult } from '../../../../src/tools/types.js';

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { RetryableError } from '../../../../src/errors.js';
-import { initialState } from '../../../../src/model/loop-state.js';
+import { initialState } from '../../../../src/records/loop-state.js';
 import { runLoop } from '../../../../src/loop/run-loop.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import type { Tool } from '../../../../src/tools/types.js';

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { initialState } from '../../../../src/model/loop-state.js';
+import { initialState } from '../../../../src/records/loop-state.js';
 import { openTasksPushBack, planToolSpec, runTodoWrite, TODO_WRITE } from '../../../../src/loop/plan-tool.js';
 import { runLoop } from '../../../../src/loop/run-loop.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ContextBudget } from '../../../../src/context/context-budget.js';
 import { TokenCounter } from '../../../../src/context/token-counter.js';
-import { initialState, type LoopState } from '../../../../src/model/loop-state.js';
+import { initialState, type LoopState } from '../../../../src/records/loop-state.js';
 import { runLoop, type LoopOptions } from '../../../../src/loop/run-loop.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import type { Tool } from '../../../../src/tools/types.js';

@@ -6,7 +6,7 @@ import { TokenCounter } from '../../../../src/context/token-counter.js';
 import { CancelledError } from '../../../../src/errors.js';
 import type { LlmGate } from '../../../../src/llm/limited-call.js';
 import type { LlmRateLimiter } from '../../../../src/llm/rate-limiter.js';
-import { initialState, type LoopState } from '../../../../src/model/loop-state.js';
+import { initialState, type LoopState } from '../../../../src/records/loop-state.js';
 import { runLoop, type LoopOptions } from '../../../../src/loop/run-loop.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import type { Tool } from '../../../../src/tools/types.js';

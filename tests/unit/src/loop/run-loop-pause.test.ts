@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CancelledError, PermanentError } from '../../../../src/errors.js';
-import { initialState, type LoopState } from '../../../../src/model/loop-state.js';
+import { initialState, type LoopState } from '../../../../src/records/loop-state.js';
 import { callKey } from '../../../../src/tools/call-key.js';
 import { runLoop, type LoopOptions } from '../../../../src/loop/run-loop.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';

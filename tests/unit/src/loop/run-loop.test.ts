@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
-import { initialState } from '../../../../src/model/loop-state.js';
+import { initialState } from '../../../../src/records/loop-state.js';
 import { runLoop } from '../../../../src/loop/run-loop.js';
 import { toolCallCountIs } from '../../../../src/loop/stop-conditions.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createKeys, DEFAULT_PREFIX, HASH_TAG, isInvestigationId, keys } from '../../../../src/redis/keys.js';
-import {
-  askJobId,
-  EXPIRY_QUEUE_NAME,
-  QUEUE_NAME,
-  rerunJobId,
-  WRITE_BACK_QUEUE_NAME,
-} from '../../../../src/redis/queue-names.js';
+import { EXPIRY_QUEUE_NAME, QUEUE_NAME, WRITE_BACK_QUEUE_NAME } from '../../../../src/redis/queue-names.js';
+import { askJobId, rerunJobId } from '../../../../src/redis/job-data.js';
 import { decodeField, encodeField, losslessBytes } from '../../../../src/redis/lossless.js';
 
 /** The part of a key Redis Cluster hashes: the first non-empty {…}, else the whole key. */

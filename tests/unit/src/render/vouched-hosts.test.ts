@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolResult } from '../../../../src/model/tool-result.js';
+import type { ToolResult } from '../../../../src/records/tool-result.js';
 import { vouchedHosts } from '../../../../src/render/vouched-hosts.js';
 
 const result = (data: string, params: Record<string, unknown> = {}, over: Partial<ToolResult> = {}): ToolResult => ({

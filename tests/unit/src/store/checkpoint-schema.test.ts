@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointError } from '../../../../src/errors.js';
-import type { LoopState } from '../../../../src/model/loop-state.js';
+import type { LoopState } from '../../../../src/records/loop-state.js';
 
 // Every part of a saved loop state the schema checks: a full state reads back; each damage is
 // refused as a CheckpointError naming where it is.

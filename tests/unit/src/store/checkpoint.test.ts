@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CheckpointError } from '../../../../src/errors.js';
-import { initialState } from '../../../../src/model/loop-state.js';
+import { initialState } from '../../../../src/records/loop-state.js';
 import { CHECKPOINT_VERSION, decodeCheckpoint, encodeCheckpoint } from '../../../../src/store/checkpoint.js';
 import { thrownBy } from '../../../helpers/failure-of.js';
 

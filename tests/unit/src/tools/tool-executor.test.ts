@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { forModel } from '../../../../src/model/tool-result.js';
+import { forModel } from '../../../../src/records/tool-result.js';
 import { readsOutside } from '../../../../src/tools/reads-outside.js';
 import { shapeOutput } from '../../../../src/tools/shape-output.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';

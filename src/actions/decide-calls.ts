@@ -1,8 +1,8 @@
 import { clip } from '../log-safe.js';
-import type { ApprovalDecision } from '../model/approval.js';
+import type { ApprovalDecision } from '../records/approval.js';
 import type { Investigation, Phase } from '../store/investigation.js';
 import type { RunControl } from '../store/run-control.js';
-import type { Continuations } from './continuations.js';
+import type { Continuations } from '../queue/continuations.js';
 
 export interface DecideDeps {
   runs: RunControl;

@@ -1,7 +1,7 @@
 import type { Investigation } from '../store/investigation.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { RunControl } from '../store/run-control.js';
-import type { Continuations } from './continuations.js';
+import type { Continuations } from '../queue/continuations.js';
 import type { DecideReply } from './decide-calls.js';
 
 export interface AskDeps {

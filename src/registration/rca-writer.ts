@@ -1,5 +1,5 @@
 import type { IssueLocator } from '../issue.js';
-import type { CommentDoc } from './compose-comment.js';
+import type { CommentDoc } from '../render/compose-comment.js';
 
 /** A comment (or note) Lestrade wrote, as the vendor knows it. */
 export interface WrittenComment {

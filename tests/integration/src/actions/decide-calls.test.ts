@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { activeStatus, decideCalls } from '../../../../src/queue/decide-calls.js';
+import { activeStatus, decideCalls } from '../../../../src/actions/decide-calls.js';
 import { keys } from '../../../../src/redis/keys.js';
 import { EXPIRY_QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { approvalRecords, turn } from '../../../helpers/approval-records.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeStatus, decideCalls } from '../../../../src/queue/decide-calls.js';
+import { activeStatus, decideCalls } from '../../../../src/actions/decide-calls.js';
 import { approvalRecords } from '../../../helpers/approval-records.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
 

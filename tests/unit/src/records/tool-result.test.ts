@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forModel, type ToolResult } from '../../../../src/model/tool-result.js';
+import { forModel, type ToolResult } from '../../../../src/records/tool-result.js';
 
 describe('a tool result as the model sees it', () => {
   const result: ToolResult = { tool: 't', status: 'success', data: 'd', params: { a: 1 }, elapsedMs: 3 };

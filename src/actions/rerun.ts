@@ -1,11 +1,11 @@
 import type { RedisClient } from '../redis/redis-connections.js';
 import { keysOf, isInvestigationId } from '../redis/keys.js';
-import { rerunJobId } from '../redis/queue-names.js';
+import { rerunJobId } from '../redis/job-data.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';
 import { publishChange } from '../store/record-changes.js';
 import { clip } from '../log-safe.js';
-import type { Continuations } from './continuations.js';
+import type { Continuations } from '../queue/continuations.js';
 import type { DecideReply } from './decide-calls.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rerunReply } from '../../../../src/queue/rerun.js';
+import { rerunReply } from '../../../../src/actions/rerun.js';
 
 // The one wording of a re-run's outcome for the API, the CLI and Slack's Re-run button.
 

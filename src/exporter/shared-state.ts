@@ -1,12 +1,7 @@
 import { Queue } from 'bullmq';
-import { dispatchBacklog } from './job-dispatcher.js';
-import {
-  EXPIRY_QUEUE_NAME,
-  QUEUE_NAME,
-  WRITE_BACK_QUEUE_NAME,
-  type ExpiryJobData,
-  type InvestigationJobData,
-} from '../redis/queue-names.js';
+import { dispatchBacklog } from '../queue/job-dispatcher.js';
+import { EXPIRY_QUEUE_NAME, QUEUE_NAME, WRITE_BACK_QUEUE_NAME } from '../redis/queue-names.js';
+import { type ExpiryJobData, type InvestigationJobData } from '../redis/job-data.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { keysOf } from '../redis/keys.js';
 import type { LimiterSnapshot, LlmRateLimiter } from '../llm/rate-limiter.js';

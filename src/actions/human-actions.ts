@@ -1,10 +1,10 @@
-import type { ApprovalDecision } from '../model/approval.js';
-import { askQuestion } from '../queue/ask-question.js';
+import type { ApprovalDecision } from '../records/approval.js';
+import { askQuestion } from './ask-question.js';
 import type { Continuations } from '../queue/continuations.js';
-import { decideCalls, type CallDecision, type DecideReply } from '../queue/decide-calls.js';
+import { decideCalls, type CallDecision, type DecideReply } from './decide-calls.js';
 import { isInvestigationId, keysOf } from '../redis/keys.js';
 import type { RedisClient } from '../redis/redis-connections.js';
-import { rerunInvestigation, rerunReply } from '../queue/rerun.js';
+import { rerunInvestigation, rerunReply } from './rerun.js';
 import type { Investigation } from '../store/investigation.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { RunControl } from '../store/run-control.js';

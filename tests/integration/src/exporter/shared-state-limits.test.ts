@@ -1,14 +1,10 @@
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LlmRateLimiter, realClock } from '../../../../src/llm/rate-limiter.js';
-import { SCAN_LIMIT, SharedStateReader } from '../../../../src/queue/shared-state.js';
+import { SCAN_LIMIT, SharedStateReader } from '../../../../src/exporter/shared-state.js';
 import { keys } from '../../../../src/redis/keys.js';
-import {
-  EXPIRY_QUEUE_NAME,
-  QUEUE_NAME,
-  type ExpiryJobData,
-  type InvestigationJobData,
-} from '../../../../src/redis/queue-names.js';
+import { EXPIRY_QUEUE_NAME, QUEUE_NAME } from '../../../../src/redis/queue-names.js';
+import { type ExpiryJobData, type InvestigationJobData } from '../../../../src/redis/job-data.js';
 import { redisClient } from '../../../helpers/redis-client.js';
 
 // The bounds of a scrape (at most SCAN_LIMIT delayed jobs looked at per queue), the model's rate limit

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { initialState } from '../../../../src/model/loop-state.js';
-import { askQuestion, type AskDeps } from '../../../../src/queue/ask-question.js';
+import { initialState } from '../../../../src/records/loop-state.js';
+import { askQuestion, type AskDeps } from '../../../../src/actions/ask-question.js';
 import { keys } from '../../../../src/redis/keys.js';
-import { askJobId } from '../../../../src/redis/queue-names.js';
+import { askJobId } from '../../../../src/redis/job-data.js';
 import { approvalRecords } from '../../../helpers/approval-records.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
 

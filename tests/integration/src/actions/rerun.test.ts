@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Continuations } from '../../../../src/queue/continuations.js';
-import { rerunInvestigation } from '../../../../src/queue/rerun.js';
+import { rerunInvestigation } from '../../../../src/actions/rerun.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/redis/keys.js';
 import type { GithubDouble } from '../../../helpers/doubles/github-double.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../../../src/redis/keys.js';
-import { decideForIssue } from '../../../../src/queue/decide-for-issue.js';
+import { decideForIssue } from '../../../../src/actions/decide-for-issue.js';
 import { approvalRecords } from '../../../helpers/approval-records.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
 

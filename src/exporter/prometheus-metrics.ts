@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../config/schema.js';
 import type { Metrics, TokenUsage } from '../observability/metrics.js';
-import type { SharedState } from '../queue/shared-state.js';
+import type { SharedState } from './shared-state.js';
 
 export interface PrometheusMetricsOptions {
   version: string;

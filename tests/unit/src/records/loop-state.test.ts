@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { initialState, type LoopState } from '../../../../src/model/loop-state.js';
-import type { RunbookUse } from '../../../../src/model/runbook-use.js';
+import { initialState, type LoopState } from '../../../../src/records/loop-state.js';
+import type { RunbookUse } from '../../../../src/records/runbook-use.js';
 import { callKey } from '../../../../src/tools/call-key.js';
 import { stepCountIs, tokenBudgetIs, toolCallCountIs } from '../../../../src/loop/stop-conditions.js';
 

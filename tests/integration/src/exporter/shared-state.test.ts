@@ -1,14 +1,9 @@
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BACKLOG_STATE, QUEUE_STATES, SharedStateReader } from '../../../../src/queue/shared-state.js';
+import { BACKLOG_STATE, QUEUE_STATES, SharedStateReader } from '../../../../src/exporter/shared-state.js';
 import { keys } from '../../../../src/redis/keys.js';
-import {
-  EXPIRY_QUEUE_NAME,
-  QUEUE_NAME,
-  WRITE_BACK_QUEUE_NAME,
-  type ExpiryJobData,
-  type InvestigationJobData,
-} from '../../../../src/redis/queue-names.js';
+import { EXPIRY_QUEUE_NAME, QUEUE_NAME, WRITE_BACK_QUEUE_NAME } from '../../../../src/redis/queue-names.js';
+import { type ExpiryJobData, type InvestigationJobData } from '../../../../src/redis/job-data.js';
 import { redisClient } from '../../../helpers/redis-client.js';
 
 // What /metrics reports alike from every process, read from a real Redis: queue counts per state, the

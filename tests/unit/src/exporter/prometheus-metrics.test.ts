@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PrometheusMetrics } from '../../../../src/http/prometheus-metrics.js';
-import type { SharedState } from '../../../../src/queue/shared-state.js';
+import { PrometheusMetrics } from '../../../../src/exporter/prometheus-metrics.js';
+import type { SharedState } from '../../../../src/exporter/shared-state.js';
 import { sample } from '../../../helpers/metrics-text.js';
 
 const pricing = { currency: 'EUR', models: { priced: { inputPerMillion: 2, outputPerMillion: 10 } } };
