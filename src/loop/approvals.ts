@@ -102,8 +102,10 @@ async function runApproved(
   if (before.state === 'done') return before.result;
   if (before.state === 'started' && !executor.isIdempotent(call.name))
     return { tool: p.tool, status: 'error', error: INTERRUPTED, params: p.params, elapsedMs: 0 };
+  const again = before.state === 'started' ? { interruptedAt: before.at } : {};
   const approvalId = applied?.idOf(callId);
-  const result = await shape(call.id, await executor.execute(call, { approvedCallKey: p.callKey, signal, approvalId }));
+  const executed = await executor.execute(call, { approvedCallKey: p.callKey, signal, approvalId, ...again });
+  const result = await shape(call.id, executed);
   if (!signal?.aborted) await applied?.finish(callId, result);
   return result;
 }

@@ -42,6 +42,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** With an approved call: its id across runs (ToolContext.approvalId). */
   approvalId?: string;
+  /** With an approved call run again after a worker stopped during it: when it was started (ToolContext.interruptedAt). */
+  interruptedAt?: string;
 }
 
 /**
@@ -194,7 +196,7 @@ export class ToolExecutor {
     tool: Tool,
     params: Record<string, unknown>,
     approved: boolean,
-    { signal, approvalId }: ExecuteOptions,
+    { signal, approvalId, interruptedAt }: ExecuteOptions,
   ): Promise<ToolOutput> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
@@ -214,6 +216,7 @@ export class ToolExecutor {
         approved,
         ...(approved ? { approvedCall: paramsKey(tool.name, params) } : {}),
         ...(approved && approvalId !== undefined ? { approvalId } : {}),
+        ...(approved && interruptedAt !== undefined ? { interruptedAt } : {}),
       };
       return await Promise.race([tool.run(params, ctx), timeout]);
     } catch (err) {

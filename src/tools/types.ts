@@ -18,6 +18,11 @@ export interface ToolContext {
    * after a worker stopped (AppliedCallLog.idOf). An idempotent runner derives its marker from it.
    */
   approvalId?: string;
+  /**
+   * With an approved call of an idempotent tool run again: when a worker that stopped started it before (ISO). The
+   * tool's earlier write may or may not have happened; what was created after this time is not its target.
+   */
+  interruptedAt?: string;
 }
 
 export interface Tool {

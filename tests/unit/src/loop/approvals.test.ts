@@ -314,11 +314,13 @@ describe('resolveAwaiting: approved calls run at most once', () => {
 
   it('runs again a started call of an idempotent tool, handing it the call id across runs', async () => {
     const seen: Array<string | undefined> = [];
+    const interrupted: Array<string | undefined> = [];
     const idempotent: Tool = {
       ...restart,
       idempotent: true,
       run: async (_p, ctx) => {
         seen.push(ctx.approvalId);
+        interrupted.push(ctx.interruptedAt);
         return { status: 'success', data: 'set' };
       },
     };
@@ -327,6 +329,7 @@ describe('resolveAwaiting: approved calls run at most once', () => {
       applied: log,
     });
     expect(seen).toEqual(['job-1/1:c2']);
+    expect(interrupted).toEqual(['2026-12-07T00:00:00Z']);
     expect(results[1]).toMatchObject({ status: 'success', data: 'set' });
     expect(log.entries.get('1:c2')).toMatchObject({ state: 'done' });
   });
