@@ -55,6 +55,8 @@ export interface KubeDoubleOptions {
   writable?: boolean;
   /** A Status to answer a write with instead of applying it (code, reason, message), or undefined to apply it. */
   refuse?: (write: KubeWrite) => { code: number; reason: string; message: string } | undefined;
+  /** Applies the write, then never answers it: the client (a worker about to be killed) waits for ever. */
+  hold?: (write: KubeWrite) => boolean;
 }
 
 /** Resource name (plural) of each kind served, with its group version and short names. */
@@ -102,6 +104,7 @@ export async function startKubernetesApiDouble(
         writes.push(write);
         const refused = opts.refuse?.(write);
         body = refused ? status(refused.code, refused.reason, refused.message) : applyWrite(write, objects);
+        if (!refused && opts.hold?.(write)) return;
       } else body = status(405, 'MethodNotAllowed', 'read-only double');
       res.writeHead((body.code as number | undefined) ?? 200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
