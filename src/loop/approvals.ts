@@ -3,11 +3,16 @@ import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { ToolResult } from '../tools/types.js';
 import { forModel } from '../records/tool-result.js';
 import type { ApprovalOutcome } from '../records/approval.js';
-import { INTERRUPTED, type AppliedCallLog } from '../records/applied-call.js';
+import type { AppliedCallLog } from '../records/applied-call.js';
 import type { AwaitingTurn, LoopState, PendingApproval } from '../records/loop-state.js';
 import { callKey } from '../tools/call-key.js';
 
 export const DENIED = 'A human reviewed this call and denied it; it did not run. Do not retry it as it is.';
+/** Said to the model for an approved call a stopped worker may have run, of a tool that cannot tell. */
+export const INTERRUPTED =
+  'This approved call was started by a worker that stopped before recording its result, and approved calls run at ' +
+  'most once: it was not run again, and whether it took effect is unknown. Check its effect with a read before ' +
+  'proposing it again.';
 export const EXPIRED =
   'Not approved in time: nobody decided before the approval expired, so this call did not run. Finish with the evidence you have.';
 

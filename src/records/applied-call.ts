@@ -19,9 +19,3 @@ export interface AppliedCallLog {
   /** The call's id, unique across investigations and runs: what an idempotent tool derives its marker from. */
   idOf(callId: string): string;
 }
-
-/** Said to the model for an approved call a stopped worker may have run, of a tool that cannot tell. */
-export const INTERRUPTED =
-  'This approved call was started by a worker that stopped before recording its result, and approved calls run at ' +
-  'most once: it was not run again, and whether it took effect is unknown. Check its effect with a read before ' +
-  'proposing it again.';

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PermanentError } from '../../../../src/errors.js';
-import { abandonTurn, DENIED, EXPIRED, pauseTurn, resolveAwaiting } from '../../../../src/loop/approvals.js';
+import {
+  abandonTurn,
+  DENIED,
+  EXPIRED,
+  INTERRUPTED,
+  pauseTurn,
+  resolveAwaiting,
+} from '../../../../src/loop/approvals.js';
 import { initialState, type AwaitingTurn } from '../../../../src/records/loop-state.js';
-import { INTERRUPTED, type AppliedCallLog, type AppliedCallState } from '../../../../src/records/applied-call.js';
+import type { AppliedCallLog, AppliedCallState } from '../../../../src/records/applied-call.js';
 import { callKey } from '../../../../src/tools/call-key.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import type { Tool, ToolResult } from '../../../../src/tools/types.js';
@@ -303,6 +310,9 @@ describe('resolveAwaiting: approved calls run at most once', () => {
     const log = memoryLog(new Map([['1:c2', { state: 'started', at: '2026-12-07T00:00:00Z' }]]));
     const results = await resolveAwaiting(paused(), approveC2, executor(), { applied: log });
     expect(runs).toEqual([]);
+    expect(INTERRUPTED).toMatch(
+      /^This approved call was started by a worker that stopped .* most once: it was not run again/,
+    );
     expect(results[1]).toEqual({
       tool: 'restart',
       status: 'error',
