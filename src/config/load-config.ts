@@ -39,6 +39,7 @@ const ENV_MAP: EnvBinding[] = [
   ['OPENAI_API_KEY', ['llm', 'apiKey'], 'string'],
   ['OPENAI_BASE_URL', ['llm', 'baseUrl'], 'string'],
   ['LESTRADE_MODEL', ['llm', 'model'], 'string'],
+  ['LESTRADE_TOOL_CALL_FORMAT', ['llm', 'toolCallFormat'], 'string'],
   ['LESTRADE_MAX_STEPS', ['llm', 'maxSteps'], 'int'],
   ['LESTRADE_LLM_MAX_RETRIES', ['llm', 'maxRetries'], 'int'],
   ['LESTRADE_CONTEXT_WINDOW', ['llm', 'contextWindow'], 'int'],

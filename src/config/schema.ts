@@ -29,6 +29,12 @@ export const LlmConfigSchema = z.strictObject({
   /** SDK-level retries (honouring Retry-After) before the queue's own backoff takes over. */
   maxRetries: z.int().min(0).max(10).default(2),
   temperature: z.number().min(0).max(2).optional(),
+  /**
+   * How the model's tool calls are read (docs/configuration.md): `auto` also reads calls written as text
+   * (`<tool_call>…</tool_call>`, a fenced or bare JSON call) when none came the API's way; `native` only the API's;
+   * `text` describes the tools in a note instead of sending them, for servers that refuse `tools`.
+   */
+  toolCallFormat: z.enum(['auto', 'native', 'text']).default('auto'),
   /** The model's context window in tokens; unset, it follows the model's family (gpt-4o: 128k, gpt-4.1: 1M, ...). */
   contextWindow: z.int().min(2_000).optional(),
   /** Older turns are compacted (summarised) when a request would fill more than this share of the window. */

@@ -100,6 +100,7 @@ export class Investigator {
       maxSteps: this.deps.llm.maxSteps,
       maxParallelTools: this.deps.llm.maxParallelTools,
       temperature: this.deps.llm.temperature,
+      toolCallFormat: this.deps.llm.toolCallFormat,
       onStep: opts.onStep,
       signal: opts.signal,
       pauseForApproval: opts.pauseForApproval,

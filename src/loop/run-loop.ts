@@ -15,6 +15,7 @@ import type { AwaitingTurn, LoopState } from '../records/loop-state.js';
 import { callKey } from '../tools/call-key.js';
 import { openTasksPushBack, planToolSpec, runTodoWrite, TODO_WRITE } from './plan-tool.js';
 import { toOpenAiTool } from './tool-specs.js';
+import { stepCalls, textCallRetry, withTextToolsNote, type ToolCallFormat } from './step-calls.js';
 import type { StopCondition } from './stop-conditions.js';
 import { noMetrics, type Metrics } from '../observability/metrics.js';
 import { limitedCompletion, type LlmGate } from '../llm/limited-call.js';
@@ -50,6 +51,11 @@ export interface LoopOptions {
   metrics?: Metrics;
   /** Offers the todo_write plan tool, and sends an answer given with tasks still open back once. */
   plan?: boolean;
+  /**
+   * How tool calls are read: `native` (the API's tool_calls only), `auto` (also calls a model wrote as text, when
+   * it gave none the API's way), `text` (tools described in a note instead of sent, calls read from the text).
+   */
+  toolCallFormat?: ToolCallFormat;
   /** The model's shared rate limiter, at this run's priority; without it requests go straight out. */
   gate?: LlmGate;
 }
@@ -93,17 +99,19 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
     state.forceAnswer = null;
     const tools = forced ? [] : toolSpecsNow(opts);
     if (opts.budget) await fitContext(state, opts, opts.budget, tools);
-    const message = await callModel(state, opts, tools);
+    const step = stepCalls(await callModel(state, opts, tools), tools, opts.toolCallFormat ?? 'auto', state.steps);
     state.steps += 1;
-    const calls = (message.tool_calls ?? []).filter(isFunctionCall);
+    const { calls, content } = step;
     // On the forced step a model that still asks for tools gets no tools: its calls are dropped
     // from history, so no tool_call is ever left without an answer.
-    state.messages.push({
-      role: 'assistant',
-      content: message.content ?? null,
-      ...(calls.length && !forced ? { tool_calls: calls } : {}),
-    });
-    if (calls.length === 0 && !forced && !message.content?.trim()) {
+    state.messages.push({ role: 'assistant', content, ...(calls.length && !forced ? { tool_calls: calls } : {}) });
+    const retry = forced ? null : textCallRetry(state, step);
+    if (retry) {
+      state.messages.push({ role: 'user', content: retry });
+      await opts.onStep?.(state);
+      continue;
+    }
+    if (calls.length === 0 && !forced && !content?.trim()) {
       state.messages.push({ role: 'user', content: EMPTY_REPLY });
       await opts.onStep?.(state);
       continue;
@@ -116,7 +124,7 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
     }
     if (calls.length === 0 || forced) {
       await opts.onStep?.(state);
-      return { answer: message.content ?? '', finishReason: forced ? 'forced' : 'answer', state };
+      return { answer: content ?? '', finishReason: forced ? 'forced' : 'answer', state };
     }
     const results = await Promise.all(calls.map((call) => limit(() => runCall(state, opts, call))));
     throwIfCancelled(opts.signal);
@@ -205,8 +213,7 @@ async function callModel(state: LoopState, opts: LoopOptions, tools: ChatComplet
       opts.client.chat.completions.create(
         {
           model: opts.model,
-          messages: state.messages,
-          ...(tools.length ? { tools, tool_choice: 'auto' as const } : {}),
+          ...requestBody(state, opts, tools),
           ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
         },
         { signal: opts.signal },
@@ -222,6 +229,12 @@ async function callModel(state: LoopState, opts: LoopOptions, tools: ChatComplet
     if (opts.signal?.aborted) throw new CancelledError('investigation cancelled');
     throw classifyLlmError(err, opts.client.baseURL);
   }
+}
+
+/** The conversation and the tools, as the API takes them, or (toolCallFormat text) the tools in a note. */
+function requestBody(state: LoopState, opts: LoopOptions, tools: ChatCompletionTool[]) {
+  if (opts.toolCallFormat === 'text' && tools.length) return { messages: withTextToolsNote(state.messages, tools) };
+  return { messages: state.messages, ...(tools.length ? { tools, tool_choice: 'auto' as const } : {}) };
 }
 
 /** The tools offered this step: asked each time, as a toolset's tools may change while it runs (MCP). */
@@ -260,10 +273,6 @@ async function runCall(
     { signal: opts.signal },
   );
   return keepOversized(call.id, result, opts);
-}
-
-function isFunctionCall(call: { type: string }): call is ChatCompletionMessageFunctionToolCall {
-  return call.type === 'function';
 }
 
 function safeParams(raw: string): Record<string, unknown> {

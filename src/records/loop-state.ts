@@ -63,6 +63,8 @@ export interface LoopState {
   awaiting: AwaitingTurn | null;
   /** How many times this conversation paused for approval. */
   pauses: number;
+  /** How many times a tool call the model wrote as text could not be read and it was asked again (bounded). */
+  textCallRetries?: number;
   /** Set when approvals expired: the next step offers no tools and asks for the answer. */
   forceAnswer: 'approval_expired' | null;
   /** The follow-up question being answered, if any (kept visible through compaction). */
