@@ -1,4 +1,5 @@
-import { callJson, once, parseAnswer, queryParam, type JsonCall } from '../ops-alerts-common/http-json.js';
+import { once } from '../common/once.js';
+import { callJson, parseAnswer, queryParam, type JsonCall } from '../ops-alerts-common/http-json.js';
 import {
   requestStateOf,
   type AddNoteOutcome,

@@ -90,18 +90,6 @@ export function parseAnswer<T extends z.ZodType>(schema: T, data: unknown, vendo
   return parsed.data;
 }
 
-/** Remembers a successful lookup; a failed one is asked again next time. */
-export function once<T>(fn: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | null = null;
-  return () => {
-    pending ??= fn().catch((err: unknown) => {
-      pending = null;
-      throw err;
-    });
-    return pending;
-  };
-}
-
 /** A query parameter of a vendor's "next page" link: read, never followed (only our configured base URL is called). */
 export function queryParam(link: string | null | undefined, name: string): string | undefined {
   if (!link) return undefined;
