@@ -91,7 +91,7 @@ export const FOLDERS = {
       'sources/jira/text-of.ts',
       'sources/jira/jira-time.ts',
       'sources/pagerduty/{alert-details,am-alert,am-json-alerts,am-text-blocks,severity,related}.ts',
-      'sources/ops-alerts-common/{alert-fields,webhook-payload}.ts',
+      'sources/ops-alerts-common/{alert-fields,alert-origin,webhook-payload}.ts',
     ],
     tests: ['tests/unit/sources/**/*.test.ts'],
   },

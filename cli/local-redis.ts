@@ -73,8 +73,8 @@ export async function startLocalRedis(dataDir: string, port: number, log: Logger
   throw new Error(`local redis-server did not start on port ${port}`);
 }
 
-/** True when a Redis at url answers PING; never throws. */
-export async function redisAnswers(url: string): Promise<boolean> {
+/** `ask` of a short-lived connection to the Redis at url, or `fallback` when it will not answer; never throws. */
+async function probeRedis<T>(url: string, fallback: T, ask: (probe: Redis) => Promise<T>): Promise<T> {
   const probe = new Redis(url, {
     lazyConnect: true,
     retryStrategy: () => null,
@@ -84,32 +84,22 @@ export async function redisAnswers(url: string): Promise<boolean> {
   probe.on('error', () => {});
   try {
     await probe.connect();
-    return (await probe.ping()) === 'PONG';
+    return await ask(probe);
   } catch {
-    return false;
+    return fallback;
   } finally {
     probe.disconnect();
   }
 }
 
+/** True when a Redis at url answers PING; never throws. */
+export function redisAnswers(url: string): Promise<boolean> {
+  return probeRedis(url, false, async (probe) => (await probe.ping()) === 'PONG');
+}
+
 /** The data folder of the Redis at url (CONFIG GET dir), or null when it will not say. */
-async function redisDataDir(url: string): Promise<string | null> {
-  const probe = new Redis(url, {
-    lazyConnect: true,
-    retryStrategy: () => null,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 500,
-  });
-  probe.on('error', () => {});
-  try {
-    await probe.connect();
-    const reply = (await probe.config('GET', 'dir')) as string[];
-    return reply[1] ?? null;
-  } catch {
-    return null;
-  } finally {
-    probe.disconnect();
-  }
+function redisDataDir(url: string): Promise<string | null> {
+  return probeRedis(url, null, async (probe) => ((await probe.config('GET', 'dir')) as string[])[1] ?? null);
 }
 
 function sameDir(a: string, b: string): boolean {

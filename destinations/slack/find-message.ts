@@ -23,29 +23,24 @@ interface SlackMessageSeen {
 const MAX_PAGES = 5;
 const PAGE = 200;
 
-/**
- * Our earlier top-level message with this marker in the channel (posted by our bot, carrying our
- * metadata), or null: how a write whose answer was lost is found before posting again.
- */
-export async function findInHistory(
-  client: WebClient,
+interface SeenPage {
+  messages?: SlackMessageSeen[];
+  response_metadata?: { next_cursor?: string };
+}
+
+/** The first message a page of `list` holds that `wanted` accepts, following the cursor up to MAX_PAGES pages. */
+async function findInPages(
+  list: (page: { limit: number; include_all_metadata: true; cursor?: string }) => Promise<SeenPage>,
   channel: string,
-  me: SlackIdentity,
-  marker: Marker,
+  wanted: (m: SlackMessageSeen) => boolean,
 ): Promise<string | null> {
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const r = await slackCall(
-      () =>
-        client.conversations.history({
-          channel,
-          limit: PAGE,
-          include_all_metadata: true,
-          ...(cursor ? { cursor } : {}),
-        }),
+      () => list({ limit: PAGE, include_all_metadata: true, ...(cursor ? { cursor } : {}) }),
       channel,
     );
-    const found = r.messages?.find((m) => isOurs(m, me, marker));
+    const found = r.messages?.find(wanted);
     if (found?.ts) return found.ts;
     cursor = r.response_metadata?.next_cursor || undefined;
     if (!cursor) return null;
@@ -53,33 +48,36 @@ export async function findInHistory(
   return null;
 }
 
+/**
+ * Our earlier top-level message with this marker in the channel (posted by our bot, carrying our
+ * metadata), or null: how a write whose answer was lost is found before posting again.
+ */
+export function findInHistory(
+  client: WebClient,
+  channel: string,
+  me: SlackIdentity,
+  marker: Marker,
+): Promise<string | null> {
+  return findInPages(
+    (page) => client.conversations.history({ channel, ...page }),
+    channel,
+    (m) => isOurs(m, me, marker),
+  );
+}
+
 /** Our earlier reply with this marker in the thread of parentTs, or null. */
-export async function findInThread(
+export function findInThread(
   client: WebClient,
   channel: string,
   parentTs: string,
   me: SlackIdentity,
   marker: Marker,
 ): Promise<string | null> {
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const r = await slackCall(
-      () =>
-        client.conversations.replies({
-          channel,
-          ts: parentTs,
-          limit: PAGE,
-          include_all_metadata: true,
-          ...(cursor ? { cursor } : {}),
-        }),
-      channel,
-    );
-    const found = r.messages?.find((m) => m.ts !== parentTs && isOurs(m, me, marker));
-    if (found?.ts) return found.ts;
-    cursor = r.response_metadata?.next_cursor || undefined;
-    if (!cursor) return null;
-  }
-  return null;
+  return findInPages(
+    (page) => client.conversations.replies({ channel, ts: parentTs, ...page }),
+    channel,
+    (m) => m.ts !== parentTs && isOurs(m, me, marker),
+  );
 }
 
 /** Written by our bot (its bot id, or its user) and carrying exactly our marker. */

@@ -1,4 +1,5 @@
 import { Lexer, type MarkedToken, type Token, type Tokens } from 'marked';
+import { hostOf } from '../../src/render/sanitize-markdown.js';
 
 /**
  * Slack mrkdwn from Markdown the engine already sanitised. Everything from the model is
@@ -139,13 +140,4 @@ function decodeEntities(text: string): string {
     /&(lt|gt|amp|quot|#39);/g,
     (_m, e: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', '#39': "'" })[e] ?? _m,
   );
-}
-
-function hostOf(href: string): string | null {
-  try {
-    const url = new URL(href);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.hostname.toLowerCase() : null;
-  } catch {
-    return null;
-  }
 }

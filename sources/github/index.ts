@@ -7,6 +7,7 @@ import { githubPollers } from './pollers.js';
 import { githubPull } from './pull.js';
 import { githubWebhook } from './webhook.js';
 import { githubWriter } from './writer.js';
+import { perConfig } from '../common/per-config.js';
 
 /** The GitHub calls for one config, authenticated as a token's user or an App installation. */
 export function createGitHubApi(config: GitHubConfig, opts: ClientOptions = {}): GitHubApi {
@@ -14,12 +15,7 @@ export function createGitHubApi(config: GitHubConfig, opts: ClientOptions = {}):
 }
 
 // One client per config, so the webhook, the writer and the pollers share its pacing and our looked-up login.
-const apis = new WeakMap<GitHubConfig, GitHubApi>();
-function apiFor(config: GitHubConfig, ctx: SourceContext): GitHubApi {
-  let api = apis.get(config);
-  if (!api) apis.set(config, (api = createGitHubApi(config, { log: ctx.log })));
-  return api;
-}
+const apiFor = perConfig((config: GitHubConfig, ctx: SourceContext) => createGitHubApi(config, { log: ctx.log }));
 
 /** Said only by a process serving webhooks (not by `lestrade worker`). */
 function webhookWarnings(c: GitHubConfig): string[] {

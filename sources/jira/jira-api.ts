@@ -133,18 +133,6 @@ export function commentFields(marker: string, access: CommentAccess = { internal
   return { ...fields, properties: [...markerProperties(marker), ...fields.properties] };
 }
 
-/** Remembers a successful lookup; a failed one is asked again next time. */
-export function once<T>(fn: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | null = null;
-  return () => {
-    pending ??= fn().catch((err: unknown) => {
-      pending = null;
-      throw err;
-    });
-    return pending;
-  };
-}
-
 export const COMMENTS_PAGE_SIZE = 100;
 
 export function nextCommentPage(startAt: number, got: number, total: number | undefined): number | null {

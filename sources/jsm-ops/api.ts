@@ -1,4 +1,5 @@
-import { callJson, once, parseAnswer, queryParam, type JsonCall } from '../ops-alerts-common/http-json.js';
+import { once } from '../common/once.js';
+import { callApi, parseAnswer, queryParam, type CallOptions, type JsonCall } from '../ops-alerts-common/http-json.js';
 import {
   requestStateOf,
   type AddNoteOutcome,
@@ -32,8 +33,6 @@ export interface JsmOpsConnection {
   timeoutMs: number;
 }
 
-type Query = Record<string, string | number | undefined>;
-
 /**
  * The JSM Operations alert calls Lestrade makes (…/jsm/ops/api/{cloudId}/v1/alerts…), over Node's
  * fetch with basic auth (Atlassian account email + API token), timeouts, zod-checked answers and
@@ -48,27 +47,16 @@ export class JsmOpsApi {
     this.cloudId = once(async () => c.cloudId ?? lookUpCloudId(c.site ?? '', c.timeoutMs));
   }
 
-  private async call(
-    method: JsonCall['method'],
-    path: string,
-    what: string,
-    opts: { query?: Query; body?: unknown; accept?: number[] } = {},
-  ) {
+  private async call(method: JsonCall['method'], path: string, what: string, opts: CallOptions = {}) {
     const base = `${this.c.apiUrl.replace(/\/+$/, '')}/jsm/ops/api/${pathSegment(await this.cloudId())}/v1`;
-    const url = new URL(`${base}${path}`);
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const basic = Buffer.from(`${this.c.email}:${this.c.apiToken}`).toString('base64');
-    return callJson({
+    const api = {
       vendor: VENDOR,
-      what,
-      method,
-      url,
-      body: opts.body,
-      accept: opts.accept,
       timeoutMs: this.c.timeoutMs,
       headers: { authorization: `Basic ${basic}` },
       reasonOf: jsmReason,
-    });
+    };
+    return callApi(api, base, method, path, what, opts);
   }
 
   /** One page of GET /alerts (newest first); `more` while JSM links a next page. */

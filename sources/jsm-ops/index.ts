@@ -5,24 +5,20 @@ import { SOURCE, type JsmContext } from './map.js';
 import { jsmOpsPull } from './pull.js';
 import { jsmOpsWebhook } from './webhook.js';
 import { jsmOpsWriter } from './writer.js';
+import { perConfig } from '../common/per-config.js';
 
 // One client per config, so the cloudId is looked up once for the writer and pull mode.
-const apis = new WeakMap<JsmOpsConfig, JsmOpsApi>();
-function apiFor(c: JsmOpsConfig): JsmOpsApi {
-  let api = apis.get(c);
-  if (!api) {
-    api = new JsmOpsApi({
+const apiFor = perConfig(
+  (c: JsmOpsConfig) =>
+    new JsmOpsApi({
       apiUrl: c.apiUrl,
       site: siteOf(c),
       cloudId: c.cloudId,
       email: c.email ?? '',
       apiToken: c.apiToken ?? '',
       timeoutMs: c.timeoutMs,
-    });
-    apis.set(c, api);
-  }
-  return api;
-}
+    }),
+);
 
 function ctxFor(c: JsmOpsConfig): JsmContext {
   const site = siteOf(c);

@@ -1,11 +1,6 @@
 import { linkSegment } from '../../src/outbound-http/path-segment.js';
 import type { Issue } from '../../src/issue.js';
-import {
-  fieldsFromRest,
-  fieldsFromWebhook,
-  issueFromAlert,
-  type AlertFields,
-} from '../ops-alerts-common/alert-fields.js';
+import { issueFromActionPayload, issueFromRestAlert, type AlertOrigin } from '../ops-alerts-common/alert-origin.js';
 import type { ActionPayload } from '../ops-alerts-common/webhook-payload.js';
 import type { JsmAlert } from './schema.js';
 
@@ -25,29 +20,16 @@ export function alertUrl(site: string | null, alertId: string): string | null {
   return site && id ? `${site}/jira/ops/alerts/${id}` : null;
 }
 
-function toIssue(
-  fields: AlertFields,
-  ctx: JsmContext,
-  status: Issue['status'],
-  extraRaw: Record<string, unknown>,
-): Issue {
-  return issueFromAlert(fields, {
-    source: SOURCE,
-    sourceInstance: ctx.instance,
-    url: alertUrl(ctx.site, fields.id),
-    status,
-    extraRaw,
-  });
+function originOf(ctx: JsmContext): AlertOrigin {
+  return { source: SOURCE, instance: ctx.instance, urlOf: (id) => alertUrl(ctx.site, id), now: ctx.now };
 }
 
 /** Pull mode: investigated as asked, whatever the alert's status. */
 export function issueFromApiAlert(a: JsmAlert, ctx: JsmContext): Issue {
-  return toIssue(fieldsFromRest(a, a.extraProperties, ctx.now), ctx, 'open', {});
+  return issueFromRestAlert(a, a.extraProperties, originOf(ctx));
 }
 
+/** A Create (open) or Close (resolved) action payload. */
 export function issueFromAction(p: ActionPayload, ctx: JsmContext, status: Issue['status']): Issue {
-  return toIssue(fieldsFromWebhook(p.alert, ctx.now), ctx, status, {
-    action: p.action,
-    integrationName: p.integrationName ?? null,
-  });
+  return issueFromActionPayload(p, originOf(ctx), status);
 }

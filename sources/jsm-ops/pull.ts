@@ -1,36 +1,27 @@
 import type { Issue } from '../../src/issue.js';
-import { listAllPages } from '../ops-alerts-common/list-pages.js';
-import type { PullSpec, SourceClient } from '../../src/registration/source.js';
+import type { PullSpec } from '../../src/registration/source.js';
+import { alertPullSpec, AlertSearchPull } from '../ops-alerts-common/alert-pull.js';
 import type { JsmOpsApi } from './api.js';
 import type { JsmOpsConfig } from './config.js';
 import { issueFromApiAlert, type JsmContext } from './map.js';
+import type { JsmAlert } from './schema.js';
 
 export const DEFAULT_PULL_QUERY = 'status: open';
 /** JSM refuses offset + size of 20,000 or more. */
 const MAX_OFFSET = 19_999;
 
-export interface JsmOpsQuery {
-  query: string;
-  limit?: number;
-}
-
 /** Pull mode: the alerts a JSM alert search finds, newest first, every page followed (up to `limit`). */
-export class JsmOpsPull implements SourceClient<JsmOpsQuery> {
+export class JsmOpsPull extends AlertSearchPull<JsmAlert> {
   constructor(
-    private readonly api: JsmOpsApi,
+    api: JsmOpsApi,
     private readonly ctx: JsmContext,
-    private readonly pageSize = 100,
-  ) {}
+    pageSize = 100,
+  ) {
+    super(api, MAX_OFFSET, pageSize);
+  }
 
-  async fetchIssues(q: JsmOpsQuery): Promise<Issue[]> {
-    const want = q.limit ?? Infinity;
-    const listed = await listAllPages(
-      (offset, size) => this.api.listAlertsPage(q.query, offset, size),
-      want,
-      this.pageSize,
-      MAX_OFFSET,
-    );
-    return listed.map((a) => issueFromApiAlert(a, this.ctx));
+  protected issuesOf(listed: JsmAlert[]): Promise<Issue[]> {
+    return Promise.resolve(listed.map((a) => issueFromApiAlert(a, this.ctx)));
   }
 }
 
@@ -39,22 +30,12 @@ export function jsmOpsPull(
   apiFor: (c: JsmOpsConfig) => JsmOpsApi,
   ctxFor: (c: JsmOpsConfig) => JsmContext,
 ): PullSpec<JsmOpsConfig> {
-  return {
-    description: 'investigate the JSM Operations alerts a search query finds (GET /jsm/ops/api/{cloudId}/v1/alerts)',
-    noun: 'alert',
-    options: [
-      {
-        flags: '--query <query>',
-        description: 'JSM alert search, e.g. "status: open AND priority: P1"',
-        defaultValue: DEFAULT_PULL_QUERY,
-      },
-    ],
-    prepare(config, opts) {
-      const query: JsmOpsQuery = {
-        query: (opts.query as string | undefined) ?? DEFAULT_PULL_QUERY,
-        limit: opts.limit as number | undefined,
-      };
-      return { client: new JsmOpsPull(apiFor(config), ctxFor(config)), query };
+  return alertPullSpec(
+    {
+      description: 'investigate the JSM Operations alerts a search query finds (GET /jsm/ops/api/{cloudId}/v1/alerts)',
+      queryHelp: 'JSM alert search, e.g. "status: open AND priority: P1"',
+      defaultQuery: DEFAULT_PULL_QUERY,
     },
-  };
+    (config) => new JsmOpsPull(apiFor(config), ctxFor(config)),
+  );
 }

@@ -125,24 +125,6 @@ function cut(text: string): string {
     : `${text.slice(0, MAX_UNTRUSTED_CHARS)}\n[… ${text.length - MAX_UNTRUSTED_CHARS} characters cut]`;
 }
 
-/** An OpsGenie-style webhook alert's fields (the payload format both vendors send). */
-export function fieldsFromWebhook(a: WebhookAlert, now: () => Date = () => new Date()): AlertFields {
-  return {
-    id: a.alertId,
-    tinyId: a.tinyId ?? undefined,
-    alias: a.alias ?? undefined,
-    message: a.message ?? '',
-    description: a.description ?? '',
-    details: detailsOf(a.details),
-    tags: a.tags ?? [],
-    priority: a.priority ?? undefined,
-    entity: a.entity ?? undefined,
-    alertSource: a.source ?? undefined,
-    createdAt: isoFromEpochMs(a.createdAt) ?? now().toISOString(),
-    updatedAt: a.updatedAt ?? undefined,
-  };
-}
-
 type Maybe = string | null | undefined;
 
 /** The fields both REST APIs name alike (OpsGenie's BaseAlert/Alert, JSM's AlertResponse). */
@@ -161,12 +143,11 @@ export interface RestAlert {
   tags?: string[] | null;
 }
 
-/** An alert from either REST API; `details` is OpsGenie's `details` or JSM's `extraProperties`, as parsed. */
-export function fieldsFromRest(a: RestAlert, details: unknown, now: () => Date = () => new Date()): AlertFields {
-  const created =
-    a.createdAt && !Number.isNaN(Date.parse(a.createdAt)) ? new Date(a.createdAt).toISOString() : now().toISOString();
+/** What a webhook alert and a REST alert name alike, and read alike. */
+type SharedAlert = Omit<RestAlert, 'id' | 'status' | 'createdAt'>;
+
+function sharedFields(a: SharedAlert, details: unknown): Omit<AlertFields, 'id' | 'status' | 'createdAt'> {
   return {
-    id: a.id,
     tinyId: a.tinyId ?? undefined,
     alias: a.alias ?? undefined,
     message: a.message ?? '',
@@ -174,12 +155,26 @@ export function fieldsFromRest(a: RestAlert, details: unknown, now: () => Date =
     details: detailsOf(details),
     tags: a.tags ?? [],
     priority: a.priority ?? undefined,
-    status: a.status ?? undefined,
     entity: a.entity ?? undefined,
     alertSource: a.source ?? undefined,
-    createdAt: created,
     updatedAt: a.updatedAt ?? undefined,
   };
+}
+
+/** An OpsGenie-style webhook alert's fields (the payload format both vendors send). */
+export function fieldsFromWebhook(a: WebhookAlert, now: () => Date = () => new Date()): AlertFields {
+  return {
+    id: a.alertId,
+    ...sharedFields(a, a.details),
+    createdAt: isoFromEpochMs(a.createdAt) ?? now().toISOString(),
+  };
+}
+
+/** An alert from either REST API; `details` is OpsGenie's `details` or JSM's `extraProperties`, as parsed. */
+export function fieldsFromRest(a: RestAlert, details: unknown, now: () => Date = () => new Date()): AlertFields {
+  const created =
+    a.createdAt && !Number.isNaN(Date.parse(a.createdAt)) ? new Date(a.createdAt).toISOString() : now().toISOString();
+  return { id: a.id, ...sharedFields(a, details), status: a.status ?? undefined, createdAt: created };
 }
 
 export function isoFromEpochMs(ms: number | null | undefined): string | undefined {

@@ -58,6 +58,33 @@ export async function callJson(c: JsonCall): Promise<JsonAnswer> {
   throw err;
 }
 
+/** A query string's parameters; undefined ones are left out. */
+export type Query = Record<string, string | number | undefined>;
+
+/** What one call adds to its API's settings. */
+export interface CallOptions {
+  query?: Query;
+  body?: unknown;
+  accept?: number[];
+}
+
+/** What every call of one API shares: the vendor's name, auth, timeout and how it says why and how long. */
+export type ApiSettings = Pick<JsonCall, 'vendor' | 'timeoutMs' | 'headers' | 'reasonOf' | 'waitHeaders'>;
+
+/** callJson for `path` below `base` (given without a trailing slash), with the query's defined parameters. */
+export function callApi(
+  api: ApiSettings,
+  base: string,
+  method: JsonCall['method'],
+  path: string,
+  what: string,
+  opts: CallOptions = {},
+): Promise<JsonAnswer> {
+  const url = new URL(`${base}${path}`);
+  for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  return callJson({ ...api, what, method, url, body: opts.body, accept: opts.accept });
+}
+
 const answered = new WeakMap<Error, number>();
 
 /** The HTTP status a failed call was answered with; undefined when no answer came (or for other errors). */
@@ -88,18 +115,6 @@ export function parseAnswer<T extends z.ZodType>(schema: T, data: unknown, vendo
   if (!parsed.success)
     throw new PermanentError(`unexpected answer from ${vendor} (${what}): ${describeZodIssues(parsed.error.issues)}`);
   return parsed.data;
-}
-
-/** Remembers a successful lookup; a failed one is asked again next time. */
-export function once<T>(fn: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | null = null;
-  return () => {
-    pending ??= fn().catch((err: unknown) => {
-      pending = null;
-      throw err;
-    });
-    return pending;
-  };
 }
 
 /** A query parameter of a vendor's "next page" link: read, never followed (only our configured base URL is called). */

@@ -1,4 +1,4 @@
-import { callJson, parseAnswer, queryParam, type JsonCall } from '../ops-alerts-common/http-json.js';
+import { callApi, parseAnswer, queryParam, type CallOptions, type JsonCall } from '../ops-alerts-common/http-json.js';
 import { requestStateOf, type AlertNote, type RequestState } from '../ops-alerts-common/notes-api.js';
 import { pathSegment } from '../../src/outbound-http/path-segment.js';
 import {
@@ -14,8 +14,6 @@ import {
 export const VENDOR = 'OpsGenie';
 const PAGE = 100;
 const MAX_NOTE_PAGES = 100;
-
-type Query = Record<string, string | number | undefined>;
 
 /**
  * The OpsGenie Alert API v2 calls Lestrade makes, over Node's fetch: `Authorization: GenieKey`,
@@ -35,26 +33,15 @@ export class OpsgenieApi {
     this.instance = new URL(this.base).host;
   }
 
-  private call(
-    method: JsonCall['method'],
-    path: string,
-    what: string,
-    opts: { query?: Query; body?: unknown; accept?: number[] } = {},
-  ) {
-    const url = new URL(`${this.base}${path}`);
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    return callJson({
+  private call(method: JsonCall['method'], path: string, what: string, opts: CallOptions = {}) {
+    const api = {
       vendor: VENDOR,
-      what,
-      method,
-      url,
-      body: opts.body,
-      accept: opts.accept,
       timeoutMs: this.timeoutMs,
       headers: { authorization: `GenieKey ${this.apiKey}` },
       reasonOf: opsgenieReason,
       waitHeaders: ['x-ratelimit-period-in-sec'],
-    });
+    };
+    return callApi(api, this.base, method, path, what, opts);
   }
 
   /** One page of GET /v2/alerts (newest first); `more` while OpsGenie names a next page. */

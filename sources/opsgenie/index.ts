@@ -5,14 +5,12 @@ import { SOURCE } from './map.js';
 import { opsgeniePull } from './pull.js';
 import { opsgenieWebhook } from './webhook.js';
 import { opsgenieWriter } from './writer.js';
+import { perConfig } from '../common/per-config.js';
 
 // One client per config, shared by the writer and pull mode.
-const apis = new WeakMap<OpsgenieConfig, OpsgenieApi>();
-function apiFor(config: OpsgenieConfig): OpsgenieApi {
-  let api = apis.get(config);
-  if (!api) apis.set(config, (api = new OpsgenieApi(config.apiUrl, config.apiKey ?? '', config.timeoutMs)));
-  return api;
-}
+const apiFor = perConfig(
+  (config: OpsgenieConfig) => new OpsgenieApi(config.apiUrl, config.apiKey ?? '', config.timeoutMs),
+);
 
 /**
  * OpsGenie alerts: webhook (Create starts, Close resolves, our own AddNote is recognised), pull

@@ -1,11 +1,6 @@
 import { linkSegment } from '../../src/outbound-http/path-segment.js';
 import type { Issue } from '../../src/issue.js';
-import {
-  fieldsFromRest,
-  fieldsFromWebhook,
-  issueFromAlert,
-  type AlertFields,
-} from '../ops-alerts-common/alert-fields.js';
+import { issueFromActionPayload, issueFromRestAlert, type AlertOrigin } from '../ops-alerts-common/alert-origin.js';
 import type { ActionPayload } from '../ops-alerts-common/webhook-payload.js';
 import { appBaseOf } from './config.js';
 import type { OgAlert } from './schema.js';
@@ -25,30 +20,16 @@ export function alertUrl(apiUrl: string, alertId: string): string | null {
   return app && id ? `${app}/alert/detail/${id}/details` : null;
 }
 
-function toIssue(
-  fields: AlertFields,
-  ctx: OgContext,
-  status: Issue['status'],
-  extraRaw: Record<string, unknown>,
-): Issue {
-  return issueFromAlert(fields, {
-    source: SOURCE,
-    sourceInstance: new URL(ctx.apiUrl).host,
-    url: alertUrl(ctx.apiUrl, fields.id),
-    status,
-    extraRaw,
-  });
+function originOf(ctx: OgContext): AlertOrigin {
+  return { source: SOURCE, instance: new URL(ctx.apiUrl).host, urlOf: (id) => alertUrl(ctx.apiUrl, id), now: ctx.now };
 }
 
 /** Pull mode: investigated as asked, whatever the alert's status. */
 export function issueFromApiAlert(a: OgAlert, ctx: OgContext): Issue {
-  return toIssue(fieldsFromRest(a, a.details, ctx.now), ctx, 'open', {});
+  return issueFromRestAlert(a, a.details, originOf(ctx));
 }
 
 /** A Create (open) or Close (resolved) action payload. */
 export function issueFromAction(p: ActionPayload, ctx: OgContext, status: Issue['status']): Issue {
-  return toIssue(fieldsFromWebhook(p.alert, ctx.now), ctx, status, {
-    action: p.action,
-    integrationName: p.integrationName ?? null,
-  });
+  return issueFromActionPayload(p, originOf(ctx), status);
 }

@@ -1,7 +1,5 @@
-import type { DeliveryOutcome, WebhookHandler } from '../../src/registration/source.js';
-import { headerTokenCheck } from '../ops-alerts-common/header-token.js';
-import { decideAction } from '../ops-alerts-common/triggers.js';
-import { readActionPayload } from '../ops-alerts-common/webhook-payload.js';
+import type { WebhookHandler } from '../../src/registration/source.js';
+import { actionWebhook } from '../ops-alerts-common/action-webhook.js';
 import type { OpsgenieConfig } from './config.js';
 import { issueFromAction } from './map.js';
 
@@ -14,18 +12,11 @@ import { issueFromAction } from './map.js';
  */
 export function opsgenieWebhook(config: OpsgenieConfig): WebhookHandler {
   const ctx = { apiUrl: config.apiUrl };
-  return {
-    checkHeaders: headerTokenCheck(config.webhookToken, 'OPSGENIE_WEBHOOK_TOKEN'),
-    handle(_body, delivery): DeliveryOutcome {
-      const p = readActionPayload(delivery);
-      const d = decideAction(p, config.triggers, { noteUser: config.noteUser });
-      if (d.kind === 'ignored') return { kind: 'ignored', reason: d.reason };
-      const issue = issueFromAction(p, ctx, d.kind === 'resolve' ? 'resolved' : 'open');
-      return {
-        kind: 'issues',
-        issues: [issue],
-        log: { alertId: p.alert.alertId, tinyId: p.alert.tinyId, action: p.action },
-      };
-    },
-  };
+  return actionWebhook({
+    token: config.webhookToken,
+    tokenSetting: 'OPSGENIE_WEBHOOK_TOKEN',
+    triggers: config.triggers,
+    noteUser: config.noteUser,
+    issueOf: (p, status) => issueFromAction(p, ctx, status),
+  });
 }

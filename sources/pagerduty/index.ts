@@ -13,6 +13,7 @@ import { SOURCE } from './map.js';
 import { pagerdutyPull } from './pull.js';
 import { pagerdutyWebhook } from './webhook.js';
 import { pagerdutyWriter } from './writer.js';
+import { perConfig } from '../common/per-config.js';
 
 /** The REST client of one config (region or apiUrl, key, timeout). */
 export function createPagerDutyApi(config: PagerDutyConfig): PagerDutyApi {
@@ -20,12 +21,7 @@ export function createPagerDutyApi(config: PagerDutyConfig): PagerDutyApi {
   return new PagerDutyApi({ baseUrl: apiBaseOf(config), apiKey: config.apiKey, timeoutMs: config.requestTimeoutMs });
 }
 
-const apis = new WeakMap<PagerDutyConfig, PagerDutyApi>();
-function apiFor(config: PagerDutyConfig): PagerDutyApi {
-  let api = apis.get(config);
-  if (!api) apis.set(config, (api = createPagerDutyApi(config)));
-  return api;
-}
+const apiFor = perConfig(createPagerDutyApi);
 
 /**
  * PagerDuty incidents: V3 webhook (incident.triggered within the trigger filters; resolved marks

@@ -2,22 +2,11 @@ import { z } from 'zod';
 import { PermanentError } from '../../src/errors.js';
 import type { IssueLocator } from '../../src/issue.js';
 import type { RcaWriter, WrittenComment } from '../../src/registration/rca-writer.js';
+import { once } from '../common/once.js';
 import type { PagerDutyApi } from './api.js';
 import { markedDigest, rcaDigest } from './marker.js';
 import { renderNote } from './render-note.js';
 import type { PdNote } from './schema.js';
-
-/** Remembers a successful lookup; a failed one is asked again next time. */
-function once<T>(fn: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | null = null;
-  return () => {
-    pending ??= fn().catch((err: unknown) => {
-      pending = null;
-      throw err;
-    });
-    return pending;
-  };
-}
 
 const RefSchema = z.object({ incidentId: z.string().regex(/^[A-Za-z0-9]+$/), url: z.string().optional() });
 

@@ -1,6 +1,7 @@
+import { SeveritySchema } from '../issue.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
-import type { InvestigationSummary } from '../store/investigation.js';
+import type { InvestigationStatus, InvestigationSummary } from '../store/investigation.js';
 import { issueFacts, type IssueFacts } from '../store/issue-facts.js';
 
 /** The newest records a list page looks through: filters and counts cover these. */
@@ -8,6 +9,7 @@ export const SCAN_LIMIT = 1000;
 export const PAGE_SIZE = 25;
 
 export const SINCE = { '1h': 3600, '24h': 86_400, '7d': 7 * 86_400, '30d': 30 * 86_400 } as const;
+/** Every investigation status, in the order the dashboard shows them; GET /api/investigations accepts the same. */
 export const STATUSES = [
   'queued',
   'running',
@@ -17,8 +19,8 @@ export const STATUSES = [
   'cancelled',
   'linked',
   'skipped',
-] as const;
-export const SEVERITIES = ['critical', 'high', 'warning', 'info', 'unknown'] as const;
+] as const satisfies readonly InvestigationStatus[];
+export const SEVERITIES = SeveritySchema.options;
 
 export interface ListFilters {
   status: string;

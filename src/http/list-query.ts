@@ -1,18 +1,9 @@
 import { InputError } from '../errors.js';
 import { SeveritySchema, type Severity } from '../issue.js';
+import { STATUSES } from '../dashboard/list-view.js';
 import type { InvestigationStatus } from '../store/investigation.js';
 import type { ListFilter } from '../store/list-filter.js';
 
-const STATUSES: readonly InvestigationStatus[] = [
-  'queued',
-  'running',
-  'awaiting_approval',
-  'completed',
-  'failed',
-  'cancelled',
-  'linked',
-  'skipped',
-];
 const DURATION = /^(\d{1,9})(s|m|h|d|w)$/;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;

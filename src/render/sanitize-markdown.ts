@@ -86,7 +86,8 @@ function lex(md: string): Token[] {
   return Lexer.lex(md, { gfm: true });
 }
 
-function hostOf(href: string): string | null {
+/** The lowercase host of an http(s) URL; null for another scheme or what is not a URL. */
+export function hostOf(href: string): string | null {
   try {
     const url = new URL(href);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.hostname.toLowerCase() : null;
