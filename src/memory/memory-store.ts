@@ -2,7 +2,7 @@ import { InputError } from '../errors.js';
 import type { Keys } from '../redis/keys.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { DEFAULT_IDENTIFYING_LABELS } from '../config/memory-schema.js';
-import { exactKeysOfQuery, indexKeysOfRecord, wordKeysOfQuery } from './memory-index.js';
+import { exactKeysOfQuery, indexKeysOfRecord, rarestKeysOfQuery } from './memory-index.js';
 import { clip, isVerdict, normaliseRecord } from './memory-normalise.js';
 import { putMemoryScript } from './memory-put-script.js';
 import {
@@ -40,9 +40,13 @@ export interface VerdictUpdate {
 
 const DAY_MS = 86_400_000;
 /** Newest entries read from each index for one query: bounds the work however large memory grows. */
-const PER_INDEX = 100;
-/** Title-word indexes read for one ticket-like query: the rarest words say the most. */
-const WORD_INDEXES = 6;
+const PER_INDEX = 50;
+/**
+ * Alert-and-label (or title-word) indexes read for one query, the smallest first: a true repeat is in
+ * every one of the labels both sides have, so the rarest few find it even where one label is missing
+ * on one side; the rarest words of a ticket say the most.
+ */
+const RAREST_INDEXES = 3;
 /** Tries of a compare-and-set write before giving up (each loses only to another write of the same record). */
 const CAS_TRIES = 8;
 
@@ -142,34 +146,27 @@ export class MemoryStore {
 
   private async candidates(q: MemoryQuery, now: number): Promise<Set<string>> {
     const cutoff = now - this.retentionMs();
-    const wordKeys = wordKeysOfQuery(this.keys, q);
-    const rarest = wordKeys.length > WORD_INDEXES ? await this.rarest(wordKeys) : wordKeys;
+    const rarest = await this.rarest(rarestKeysOfQuery(this.keys, q));
     const batch = this.redis.pipeline();
     for (const key of [...exactKeysOfQuery(this.keys, q), ...rarest]) {
       batch.zrevrangebyscore(key, '+inf', cutoff, 'LIMIT', 0, PER_INDEX);
     }
-    const replies = (await batch.exec()) ?? [];
     const ids = new Set<string>();
-    for (const [err, list] of replies) {
-      if (err) throw err;
-      for (const id of list as string[]) ids.add(id);
-    }
+    for (const list of await run(batch)) for (const id of list as string[]) ids.add(id);
     return ids;
   }
 
-  /** The WORD_INDEXES smallest (rarest) of the title-word indexes that exist. */
-  private async rarest(wordKeys: string[]): Promise<string[]> {
+  /** The RAREST_INDEXES smallest of `keys` that exist (all of them when there are no more). */
+  private async rarest(keys: string[]): Promise<string[]> {
+    if (keys.length <= 1) return keys;
     const batch = this.redis.pipeline();
-    for (const key of wordKeys) batch.zcard(key);
-    const sizes = ((await batch.exec()) ?? []).map(([err, n]) => {
-      if (err) throw err;
-      return Number(n);
-    });
-    return wordKeys
+    for (const key of keys) batch.zcard(key);
+    const sizes = (await run(batch)).map(Number);
+    return keys
       .map((key, i) => ({ key, size: sizes[i] ?? 0 }))
       .filter((k) => k.size > 0)
       .sort((a, b) => a.size - b.size)
-      .slice(0, WORD_INDEXES)
+      .slice(0, RAREST_INDEXES)
       .map((k) => k.key);
   }
 
@@ -210,6 +207,14 @@ function keepPersonsWord(old: MemoryRecord | null, next: MemoryRecord): MemoryRe
   const { confirmedBy, verdict } = old;
   const cause = old.rootCauseBy === 'person' ? { rootCause: old.rootCause, rootCauseBy: old.rootCauseBy } : {};
   return { ...next, ...cause, verdict, ...(confirmedBy ? { confirmedBy } : {}) };
+}
+
+/** A pipeline's replies, or its first error. */
+async function run(batch: ReturnType<RedisClient['pipeline']>): Promise<unknown[]> {
+  return ((await batch.exec()) ?? []).map(([err, reply]) => {
+    if (err) throw err;
+    return reply;
+  });
 }
 
 function parse(json: string | null): MemoryRecord | null {
