@@ -4,6 +4,7 @@ import type { RedisClient } from '../redis/redis-connections.js';
 import { DEFAULT_IDENTIFYING_LABELS } from '../config/memory-schema.js';
 import { exactKeysOfQuery, indexKeysOfRecord, rarestKeysOfQuery } from './memory-index.js';
 import { clip, isVerdict, normaliseRecord } from './memory-normalise.js';
+import { findMemoryScript } from './memory-find-script.js';
 import { putMemoryScript } from './memory-put-script.js';
 import {
   identifyingLabelsOf,
@@ -54,8 +55,8 @@ const CAS_TRIES = 8;
  * Memory of past incidents in Redis (docs/memory.md): one JSON record per finished investigation
  * under its own key (expiring memory.retentionDays after the investigation finished), listed in
  * sorted-set indexes scored by time; similar incidents are found by reading a few small indexes and
- * scoring the candidates here (memory-score.ts). Every key carries the namespace's hash tag, so
- * scripts and MGETs work on a Redis Cluster.
+ * their records (memory-find-script.ts, then one MGET) and scoring the candidates here
+ * (memory-score.ts). Every key carries the namespace's hash tag, so the scripts work on a Redis Cluster.
  */
 export class MemoryStore {
   private readonly labelNames: readonly string[];
@@ -122,11 +123,14 @@ export class MemoryStore {
   /** Past incidents like `query`, best first; [] when none scores memory.minScore (declining is an answer). */
   async findSimilar(query: MemoryQuery, opts: FindOptions = {}, now = Date.now()): Promise<SimilarIncident[]> {
     const q = { ...query, labels: identifyingLabelsOf(query.labels, this.labelNames) };
-    const ids = await this.candidates(q, now);
-    ids.delete(opts.excludeId ?? '');
-    if (ids.size === 0) return [];
-    const list = [...ids];
-    const raw = await this.redis.mget(list.map((id) => this.keys.memoryRecord(id)));
+    const exact = exactKeysOfQuery(this.keys, q);
+    const ids = (await findMemoryScript.run(
+      this.redis,
+      [...exact, ...rarestKeysOfQuery(this.keys, q)],
+      [exact.length, now - this.retentionMs(), PER_INDEX, RAREST_INDEXES, opts.excludeId ?? ''],
+    )) as string[];
+    if (ids.length === 0) return [];
+    const raw = await this.redis.mget(ids.map((id) => this.keys.memoryRecord(id)));
     const prepared = prepareQuery(q);
     const minScore = opts.minScore ?? this.options.minScore;
     const found: SimilarIncident[] = [];
@@ -142,32 +146,6 @@ export class MemoryStore {
 
   private retentionMs(): number {
     return this.options.retentionDays * DAY_MS;
-  }
-
-  private async candidates(q: MemoryQuery, now: number): Promise<Set<string>> {
-    const cutoff = now - this.retentionMs();
-    const rarest = await this.rarest(rarestKeysOfQuery(this.keys, q));
-    const batch = this.redis.pipeline();
-    for (const key of [...exactKeysOfQuery(this.keys, q), ...rarest]) {
-      batch.zrevrangebyscore(key, '+inf', cutoff, 'LIMIT', 0, PER_INDEX);
-    }
-    const ids = new Set<string>();
-    for (const list of await run(batch)) for (const id of list as string[]) ids.add(id);
-    return ids;
-  }
-
-  /** The RAREST_INDEXES smallest of `keys` that exist (all of them when there are no more). */
-  private async rarest(keys: string[]): Promise<string[]> {
-    if (keys.length <= 1) return keys;
-    const batch = this.redis.pipeline();
-    for (const key of keys) batch.zcard(key);
-    const sizes = (await run(batch)).map(Number);
-    return keys
-      .map((key, i) => ({ key, size: sizes[i] ?? 0 }))
-      .filter((k) => k.size > 0)
-      .sort((a, b) => a.size - b.size)
-      .slice(0, RAREST_INDEXES)
-      .map((k) => k.key);
   }
 
   /**
@@ -207,14 +185,6 @@ function keepPersonsWord(old: MemoryRecord | null, next: MemoryRecord): MemoryRe
   const { confirmedBy, verdict } = old;
   const cause = old.rootCauseBy === 'person' ? { rootCause: old.rootCause, rootCauseBy: old.rootCauseBy } : {};
   return { ...next, ...cause, verdict, ...(confirmedBy ? { confirmedBy } : {}) };
-}
-
-/** A pipeline's replies, or its first error. */
-async function run(batch: ReturnType<RedisClient['pipeline']>): Promise<unknown[]> {
-  return ((await batch.exec()) ?? []).map(([err, reply]) => {
-    if (err) throw err;
-    return reply;
-  });
 }
 
 function parse(json: string | null): MemoryRecord | null {
