@@ -71,6 +71,11 @@ loaded in ${s.loadSeconds.toFixed(1)} s (64 writes in flight), then ${s.queries.
 | Redis memory per record, indexes included (used_memory delta / records) | | ${s.bytesPerRecord.toFixed(0)} bytes |
 | the record's own key (MEMORY USAGE, mean of 200) | | ${s.recordKeyBytes.toFixed(0)} bytes |
 
+Latency is of the whole call as the engine makes it (one Lua script reading at most five indexes, one MGET of the
+candidates, scoring in the process), with no other Redis traffic. On a shared machine the p99 is mostly time spent
+waiting for a core (Node's and Redis's); the p50 is closer to the work itself. It does not grow with memory: each
+query reads at most 50 entries of each of five indexes, however many records there are.
+
 Reproduce: \`npm run bench:memory\` (BENCH_MEMORY_RECORDS and BENCH_MEMORY_QUERIES change the scale); it rewrites this section.
 `;
 }
