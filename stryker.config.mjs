@@ -57,7 +57,11 @@ export const FOLDERS = {
   },
   'src/memory': {
     mutate: ['src/memory/**/*.ts', 'src/config/memory-schema.ts'],
-    tests: ['tests/unit/src/memory/**/*.test.ts', 'tests/integration/src/memory/**/*.test.ts'],
+    // Not memory-cluster.test.ts: a cluster takes long to start.
+    tests: [
+      'tests/unit/src/memory/**/*.test.ts',
+      'tests/integration/src/memory/{memory-store,retrieval-quality}.test.ts',
+    ],
   },
   'src/redis': {
     mutate: ['src/redis/**/*.ts'],
