@@ -55,8 +55,7 @@ const DRIVERS: Record<string, { field: 'status' | 'askStatus'; run: (id: string)
   rerun: {
     field: 'status',
     run: async (id) =>
-      ((await RERUN.run(db.client, [keys.investigation(id), keys.approvals(id)], ['now', id])) as string[])[0] ===
-      'ok',
+      ((await RERUN.run(db.client, [keys.investigation(id), keys.approvals(id)], ['now', id])) as string[])[0] === 'ok',
   },
 };
 
