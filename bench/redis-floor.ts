@@ -38,7 +38,7 @@ async function recordCalls(count: number, perDelivery: number, offset: number): 
   for (const body of alertBodies({ count, perDelivery, offset })) {
     // Parsed and validated as the webhook does (the schema's defaults included), then mapped.
     const issues = issuesFromWebhook(readJson(parseJsonBody(body), WebhookPayloadSchema));
-    await store.claimMany(
+    await store.claims.claimMany(
       issues.map((issue) => ({ kind: 'claim' as const, issue, status: 'queued' as const, priority: 3 })),
     );
   }

@@ -5,31 +5,19 @@ import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';
 import { publishChange } from '../store/record-changes.js';
 import { clip } from '../log-safe.js';
+import { RedisScript } from '../redis/run-script.js';
+import { RERUN_LUA } from '../store/run-control-lua.js';
 import type { Continuations } from '../queue/continuations.js';
 import type { DecideReply } from './decide-calls.js';
 
 /**
- * KEYS: record, approvals. ARGV: now, the investigation id. A finished run (completed, failed or
- * cancelled) with no follow-up in progress goes back to queued as run number n + 1: its RCA,
- * error, tool calls, plan, usage, cost (so the usage ledger counts the new run once too) and times are
- * cleared, and the record (with a group's member sets) is kept while it runs. The issue, the conversation (follow-up job ids count its entries) and the write-back records stay.
- * Returns {outcome, detail}: {'ok', run}, {'not_finished' | 'busy', status}, {'not_found', ''}.
+ * The re-run transition (run-control-lua.ts, its guard from run-transitions.ts): a finished run
+ * (completed, failed or cancelled) with no follow-up in progress goes back to queued as run number
+ * n + 1: its RCA, error, tool calls, plan, usage, cost (so the usage ledger counts the new run once
+ * too) and times are cleared, and the record (with a group's member sets) is kept while it runs. The
+ * issue, the conversation (follow-up job ids count its entries) and the write-back records stay.
  */
-const RERUN_LUA = `
-local s = redis.call('HGET', KEYS[1], 'status')
-if not s then return {'not_found', ''} end
-if s ~= 'completed' and s ~= 'failed' and s ~= 'cancelled' then return {'not_finished', s} end
-local a = redis.call('HGET', KEYS[1], 'askStatus')
-if a == 'queued' or a == 'running' or a == 'awaiting_approval' then return {'busy', a} end
-local run = tonumber(redis.call('HGET', KEYS[1], 'run') or '1') + 1
-redis.call('HSET', KEYS[1], 'status', 'queued', 'run', run, 'runId', ARGV[2] .. '-rerun-' .. run,
-  'rerunAt', ARGV[1], 'updatedAt', ARGV[1], 'attempts', 0, 'toolCalls', '[]', 'linkHosts', '[]')
-redis.call('HDEL', KEYS[1], 'startedAt', 'finishedAt', 'error', 'rca', 'usage', 'context', 'approvals', 'cost', 'plan')
-redis.call('DEL', KEYS[2])
-redis.call('PERSIST', KEYS[1])
-for _, side in ipairs({':members', ':fps', ':resolved'}) do redis.call('PERSIST', KEYS[1] .. side) end
-return {'ok', tostring(run)}
-`;
+const RERUN = new RedisScript(RERUN_LUA);
 
 export interface RerunDeps {
   redis: RedisClient;
@@ -58,13 +46,10 @@ export async function rerunInvestigation(deps: RerunDeps, id: string): Promise<R
   const inv = isInvestigationId(id) ? await deps.store.get(id) : null;
   if (!inv) return { outcome: 'not_found' };
   const keys = keysOf(deps.redis);
-  const [outcome, detail] = (await deps.redis.eval(
-    RERUN_LUA,
-    2,
-    keys.investigation(id),
-    keys.approvals(id),
-    new Date().toISOString(),
-    id,
+  const [outcome, detail] = (await RERUN.run(
+    deps.redis,
+    [keys.investigation(id), keys.approvals(id)],
+    [new Date().toISOString(), id],
   )) as [string, string];
   if (outcome === 'not_found') return { outcome };
   if (outcome !== 'ok') return (await repaired(deps, inv)) ?? { outcome: outcome as 'busy', status: detail };
@@ -115,5 +100,5 @@ async function repaired(deps: RerunDeps, inv: Investigation): Promise<RerunResul
 async function reopenWriteBacks(store: InvestigationStore, inv: Investigation): Promise<void> {
   const own = inv.writeBacks.find((w) => !w.destination);
   if (own && own.status !== 'pending')
-    await store.saveWriteBack(inv.id, { ...own, status: 'pending', attempts: 0, error: null });
+    await store.writeBacks.saveWriteBack(inv.id, { ...own, status: 'pending', attempts: 0, error: null });
 }

@@ -34,14 +34,6 @@ export function mountSources(registrations: readonly AnySource[], config: Config
   });
 }
 
-/** What a process says at start-up about a source: a worker serves no webhooks, so it says nothing about them. */
-export function startupWarnings(
-  m: Pick<MountedSource, 'warnings' | 'webhookWarnings'>,
-  servesWebhooks: boolean,
-): string[] {
-  return servesWebhooks ? [...m.warnings, ...m.webhookWarnings] : [...m.warnings];
-}
-
 /** What the HTTP side mounts under /webhooks/<name>: every source with a webhook, or the reason it is off. */
 export function webhookMounts(
   mounted: readonly MountedSource[],

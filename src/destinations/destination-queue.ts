@@ -43,7 +43,7 @@ export class DestinationQueue {
     if (inv.status !== 'completed') return;
     for (const d of this.router.route(inv.issue)) {
       if (!inv.writeBacks.some((w) => w.destination === d.ref)) {
-        await this.store.saveDestinationWriteBack(inv.id, {
+        await this.store.writeBacks.saveDestinationWriteBack(inv.id, {
           target: d.ref,
           destination: d.ref,
           status: 'pending',

@@ -62,7 +62,7 @@ export async function runDelivery(
   const current = inv.writeBacks.find((w) => w.destination === job.ref);
   const record = recorder(job.ref, attempt, current, () => destination?.describe(target) ?? job.ref);
   if (!destination) {
-    await deps.store.saveDestinationWriteBack(
+    await deps.store.writeBacks.saveDestinationWriteBack(
       inv.id,
       record({ status: 'failed', error: `destination ${name} is off` }),
     );
@@ -85,7 +85,7 @@ export async function runDelivery(
     );
     const out = await destination.deliver(view, target, ctx);
     if (!out) return 'skipped';
-    await deps.store.saveDestinationWriteBack(
+    await deps.store.writeBacks.saveDestinationWriteBack(
       inv.id,
       record({ status: 'written', commentId: out.id, url: out.url, error: null }),
     );
@@ -135,7 +135,10 @@ async function failed(
   const permanent = err instanceof PermanentError || lastAttempt;
   // A resolve that fails leaves the RCA's record as it was written; only its own state is logged.
   if (job.event === 'completed' || currentStatus !== 'written') {
-    await deps.store.saveDestinationWriteBack(id, record({ status: permanent ? 'failed' : 'pending', error: message }));
+    await deps.store.writeBacks.saveDestinationWriteBack(
+      id,
+      record({ status: permanent ? 'failed' : 'pending', error: message }),
+    );
   }
   deps.log[permanent ? 'error' : 'warn'](
     { id, destination: job.ref, err: message },

@@ -16,7 +16,7 @@ import { callKey } from '../tools/call-key.js';
 import { openTasksPushBack, planToolSpec, runTodoWrite, TODO_WRITE } from './plan-tool.js';
 import { toOpenAiTool } from './tool-specs.js';
 import { stepCalls, textCallRetry, withTextToolsNote, type ToolCallFormat } from './step-calls.js';
-import type { StopCondition } from './stop-conditions.js';
+import { stepCountIs, type StopCondition } from './stop-conditions.js';
 import { noMetrics, type Metrics } from '../observability/metrics.js';
 import { limitedCompletion, type LlmGate } from '../llm/limited-call.js';
 
@@ -75,10 +75,18 @@ const APPROVALS_EXPIRED =
 
 const EMPTY_REPLY = 'Your reply was empty. Continue the investigation or give the root-cause analysis now.';
 
-/** What forces this step to answer without tools: expired approvals, the last step, a stop condition; else null. */
-function forcingMessage(state: LoopState, opts: LoopOptions, maxSteps: number): string | null {
+/**
+ * The loop's stop conditions, the one mechanism that ends it: the step budget (`maxSteps` steps,
+ * the last of them without tools) and the caller's own.
+ */
+function stopConditions(opts: LoopOptions): StopCondition[] {
+  return [stepCountIs((opts.maxSteps ?? 40) - 1), ...(opts.stopWhen ?? [])];
+}
+
+/** What forces this step to answer without tools: expired approvals, a stop condition; else null. */
+function forcingMessage(state: LoopState, stops: readonly StopCondition[]): string | null {
   if (state.forceAnswer) return APPROVALS_EXPIRED;
-  if (state.steps >= maxSteps - 1 || (opts.stopWhen ?? []).some((stop) => stop(state))) return FORCE_ANSWER;
+  if (stops.some((stop) => stop(state))) return FORCE_ANSWER;
   return null;
 }
 
@@ -88,12 +96,12 @@ function forcingMessage(state: LoopState, opts: LoopOptions, maxSteps: number): 
  * returns; started again with the humans' decisions, it answers that turn and carries on.
  */
 export async function runLoop(state: LoopState, opts: LoopOptions): Promise<LoopResult> {
-  const maxSteps = opts.maxSteps ?? 40;
+  const stops = stopConditions(opts);
   const limit = pLimit(opts.maxParallelTools ?? 4);
   if (state.awaiting) await finishPausedTurn(state, opts);
   for (;;) {
     throwIfCancelled(opts.signal);
-    const forcedBy = forcingMessage(state, opts, maxSteps);
+    const forcedBy = forcingMessage(state, stops);
     const forced = forcedBy !== null;
     if (forcedBy) state.messages.push({ role: 'user', content: forcedBy });
     state.forceAnswer = null;

@@ -140,7 +140,7 @@ export class Intake {
         }
       }
     });
-    await this.store.addLinkedFromMany(linkedFrom);
+    await this.store.claims.addLinkedFromMany(linkedFrom);
     // The claims are durable and include the dispatch entries: the jobs are added right after,
     // off the acknowledgement's path (see job-dispatcher.ts).
     // Entries left by a process that died before dispatching are picked up here too.
@@ -161,10 +161,10 @@ export class Intake {
   /** One script call; a second, in full, for the rare repeat this process knew but Redis no longer does (expired). */
   private async claimAll(items: ClaimItem[]): Promise<{ items: ClaimReply[]; undispatched: number }> {
     const now = new Date((this.opts.now ?? Date.now)());
-    const first = await this.store.claimMany(items, now);
+    const first = await this.store.claims.claimMany(items, now);
     const retry = first.items.flatMap((r, i) => (r.code === 'unknown' ? [i] : []));
     if (retry.length === 0) return first;
-    const again = await this.store.claimMany(
+    const again = await this.store.claims.claimMany(
       retry.map((i) => ({ ...items[i]!, known: false }) as ClaimItem),
       now,
     );
@@ -182,7 +182,7 @@ export class Intake {
    */
   private async plan(issues: Issue[]): Promise<ClaimItem[]> {
     const refs = issues.flatMap((i) => (i.status === 'open' ? (i.related ?? []) : []));
-    const found = await this.store.lookup(refs);
+    const found = await this.store.claims.lookup(refs);
     let at = 0;
     return issues.map((issue): ClaimItem => {
       if (issue.status === 'resolved') return { kind: 'resolve', issue };

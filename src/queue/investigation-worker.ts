@@ -57,7 +57,7 @@ async function settleFailedJob(job: Job<InvestigationJobData>, err: Error, deps:
           { askStatus: 'failed', updatedAt: new Date().toISOString() },
           true,
         )
-      : await deps.store.failIfUnfinished(id, reason);
+      : await deps.runs.failIfUnfinished(id, reason);
   if (settled)
     deps.log.error(
       { id, phase: job.data.phase ?? 'investigation', err: reason },

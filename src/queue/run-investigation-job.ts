@@ -59,7 +59,7 @@ async function admitted(
 ): Promise<boolean> {
   const gate = deps.hooks ? await deps.hooks.admit(inv) : { kind: 'run' as const };
   if (gate.kind === 'skip') {
-    await deps.store.skip(inv.id, gate.reason);
+    await deps.runs.skip(inv.id, gate.reason);
     deps.metrics?.investigationRun({
       source: inv.source,
       phase: 'investigation',
@@ -94,7 +94,7 @@ function investigation(inv: Investigation, deps: JobDeps): LoopJob {
     async finish(result, progress) {
       const { usage, toolCalls } = result.state;
       // Only results read from an outside system vouch for a link, never text the model chose (vouched-hosts.ts).
-      const completed = await deps.store.complete(id, {
+      const completed = await deps.runs.complete(id, {
         rca: result.answer,
         ...progress,
         linkHosts: vouchedHosts(toolCalls),
@@ -113,13 +113,13 @@ function investigation(inv: Investigation, deps: JobDeps): LoopJob {
         const progress = f.partial
           ? { toolCalls: f.partial.toolCalls.map(toToolCallRecord), usage: f.partial.usage }
           : undefined;
-        await deps.store.fail(id, message, progress);
+        await deps.runs.fail(id, message, progress);
         if (progress)
           await deps.hooks
             ?.settled(id, progress.usage)
             .catch((err2: Error) => deps.log.warn({ id, err: err2.message }, 'could not record usage'));
       } else {
-        await deps.store.requeue(id, message);
+        await deps.runs.requeue(id, message);
       }
     },
   };

@@ -13,84 +13,30 @@ import type {
   InvestigationSummary,
   ToolCallRecord,
 } from './investigation.js';
-import type { WriteBackRecord } from '../records/write-back-record.js';
-import { claimMany, type ClaimItem } from './claim-many.js';
-import type { ClaimReply } from './claim-script.js';
 import { extraFields, questionCostField } from './extra-fields.js';
 import { loadGroupIssue } from './group-members.js';
 import { isInvestigationId, keysOf } from '../redis/keys.js';
 import { decodeField, encodeField } from '../redis/lossless.js';
 import { noSecrets, type Redactor } from '../redact.js';
-import { MANY_CHANGED, publishChange } from './record-changes.js';
+import { updateRecord } from './record-fields.js';
+import { Claims, type StoreOptions } from './claims.js';
+import { WriteBackRecords, writeBacksOf } from './write-back-records.js';
+
+export type { StoreOptions } from './claims.js';
 
 /**
- * HSET only on a record that still exists, so an expired one is never half re-created.
- * ARGV: TTL in seconds to set ('' for none), then field, value pairs.
+ * An investigation's record as the API, the dashboard and the worker read it, and what a run
+ * writes as it goes (checkpoints, outputs, plan, progress). Its other parts: claims (creating
+ * records), writeBacks (where the RCA went); a run's status changes only by RunControl
+ * (run-control.ts, the table in run-transitions.ts).
  */
-const UPDATE_LUA = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
-if ARGV[1] ~= '' then
-  redis.call('EXPIRE', KEYS[1], ARGV[1])
-  for _, side in ipairs({':members', ':fps', ':resolved'}) do redis.call('EXPIRE', KEYS[1] .. side, ARGV[1]) end
-end
-return 1
-`;
-
-/** Completes an existing record, unless it was cancelled meanwhile. ARGV: TTL, then field pairs. */
-const COMPLETE_LUA = `
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status or status == 'cancelled' then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-return 1
-`;
-
-/** Fails a record only while it is unfinished (queued or running); returns 1 if it did. ARGV: TTL, then field pairs. */
-const FAIL_UNFINISHED_LUA = `
-local status = redis.call('HGET', KEYS[1], 'status')
-if status ~= 'queued' and status ~= 'running' then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-for _, side in ipairs({':members', ':fps', ':resolved'}) do redis.call('EXPIRE', KEYS[1] .. side, ARGV[1]) end
-return 1
-`;
-
-export interface ClaimResult {
-  created: boolean;
-  id: string;
-  status: InvestigationStatus | '';
-}
-
-export interface StoreOptions {
-  dedupTtlSeconds: number;
-  retentionSeconds: number;
-}
-
-/** Ids, statuses and timestamps are ours; everything else may quote a secret and is redacted first. */
-const OWN_FIELDS = new Set([
-  'id',
-  'source',
-  'severity',
-  'status',
-  'askStatus',
-  'issueStatus',
-  'createdAt',
-  'updatedAt',
-  'startedAt',
-  'finishedAt',
-  'resolvedAt',
-  'attempts',
-  'context',
-  'priority',
-  'quietMs',
-  'maxWaitMs',
-  'waitingUntil',
-  'run',
-  'runId',
-]);
-
 export class InvestigationStore {
+  /** Issues' identities: claiming them, finding them, linking them. */
+  readonly claims: Claims;
+
+  /** Where the RCA was (or is being) written. */
+  readonly writeBacks: WriteBackRecords;
+
   /** The configuration's secrets, blanked: applied to every text and JSON value written, and by the worker to what it hands BullMQ. */
   readonly redact: Redactor;
 
@@ -104,152 +50,18 @@ export class InvestigationStore {
   ) {
     this.redact = redact;
     this.keys = keysOf(redis);
-  }
-
-  /**
-   * Claims the issue's identity. With `linkTo`, the record points at those investigations; with
-   * `linkedOnly`, it starts as `linked` (no investigation of its own will run).
-   */
-  async claim(issue: Issue, link: { linkTo?: string[]; linkedOnly?: boolean } = {}): Promise<ClaimResult> {
-    const {
-      items: [r],
-    } = await this.claimMany([
-      { kind: 'claim', issue, status: link.linkedOnly ? 'linked' : 'queued', priority: 0, linkTo: link.linkTo },
-    ]);
-    return { created: r!.code === 'created', id: r!.id, status: r!.status as ClaimResult['status'] };
-  }
-
-  /** Claims and resolves every issue of a delivery in one atomic round trip (see claim-script.ts). */
-  async claimMany(
-    items: readonly ClaimItem[],
-    now = new Date(),
-  ): Promise<{ items: ClaimReply[]; undispatched: number }> {
-    const claimed = await claimMany(
-      this.redis,
-      items,
-      { ...this.opts, redact: this.redact, encode: (f) => this.encode(f) },
-      now,
-    );
-    if (claimed.items.length > 0)
-      await publishChange(this.redis, claimed.items.length === 1 ? claimed.items[0]!.id : MANY_CHANGED);
-    return claimed;
-  }
-
-  /** The investigation ids of identities as their sources know them, null where none was claimed. */
-  async lookup(refs: ReadonlyArray<{ source: string; identity: string }>): Promise<Array<string | null>> {
-    if (refs.length === 0) return [];
-    return this.redis.mget(...refs.map((r) => this.keys.dedup(r.source, r.identity)));
-  }
-
-  /** The latest investigation claimed under a fingerprint (an issue investigated again), or null. */
-  async latest(source: string, fingerprint: string): Promise<string | null> {
-    return this.redis.get(this.keys.latest(source, fingerprint));
-  }
-
-  /** Records that `fromId` (another source's issue) links to investigation `id`. */
-  async addLinkedFrom(id: string, fromId: string): Promise<void> {
-    await this.redis
-      .multi()
-      .sadd(this.keys.linkedFrom(id), fromId)
-      .expire(this.keys.linkedFrom(id), this.opts.retentionSeconds)
-      .exec();
-  }
-
-  /** addLinkedFrom for many [id, fromId] pairs in one round trip. */
-  async addLinkedFromMany(pairs: ReadonlyArray<readonly [string, string]>): Promise<void> {
-    if (pairs.length === 0) return;
-    const tx = this.redis.multi();
-    for (const [id, fromId] of pairs)
-      tx.sadd(this.keys.linkedFrom(id), fromId).expire(this.keys.linkedFrom(id), this.opts.retentionSeconds);
-    await tx.exec();
-  }
-
-  /**
-   * Marks the investigation of a resolved issue: the one of the same identity, else the latest
-   * of the same fingerprint. Returns its id, or null if there is none.
-   */
-  async markIssueResolved(issue: Pick<Issue, 'source' | 'identity' | 'fingerprint'>): Promise<string | null> {
-    const id =
-      (await this.redis.get(this.keys.dedup(issue.source, issue.identity))) ??
-      (await this.redis.get(this.keys.latest(issue.source, issue.fingerprint)));
-    if (!id) return null;
-    const now = new Date().toISOString();
-    return (await this.update(id, { issueStatus: 'resolved', resolvedAt: now, updatedAt: now })) ? id : null;
-  }
-
-  /** Ends a queued investigation without running it (a rule, or its issue resolved first); nothing finishes it later. */
-  async skip(id: string, reason: string): Promise<boolean> {
-    const now = new Date().toISOString();
-    return this.changed(
-      id,
-      await this.redis.eval(
-        FAIL_UNFINISHED_LUA,
-        1,
-        this.keys.investigation(id),
-        this.opts.retentionSeconds,
-        ...this.encode({ status: 'skipped', skipReason: reason, finishedAt: now, updatedAt: now }),
-      ),
-    );
+    this.claims = new Claims(redis, opts, redact);
+    this.writeBacks = new WriteBackRecords(redis, redact);
   }
 
   /** Says why a queued investigation waits (a budget, a group's quiet time); '' when it no longer does. */
   async setWaiting(id: string, reason: string, until: string | null): Promise<void> {
-    await this.update(id, { waitingReason: reason, waitingUntil: until ?? '' });
-  }
-
-  async markRunning(id: string, attempt: number): Promise<void> {
-    const now = new Date().toISOString();
-    await this.update(id, { status: 'running', startedAt: now, updatedAt: now, attempts: String(attempt) });
-  }
-
-  async requeue(id: string, error: string): Promise<void> {
-    await this.update(id, { status: 'queued', error, updatedAt: new Date().toISOString() });
-  }
-
-  /**
-   * The investigation's RCA, tool calls and usage. Its checkpoint is kept (for follow-up
-   * questions, within the retention). A cancelled investigation stays cancelled.
-   */
-  async complete(
-    id: string,
-    r: {
-      rca: string;
-      toolCalls: ToolCallRecord[];
-      usage: LoopState['usage'];
-      linkHosts?: string[];
-      context?: LoopState['context'];
-      runbooks?: RunbookUse[];
-    },
-  ): Promise<boolean> {
-    const now = new Date().toISOString();
-    const fields = {
-      status: 'completed',
-      rca: r.rca,
-      toolCalls: JSON.stringify(this.redact.deep(r.toolCalls)),
-      usage: JSON.stringify(r.usage),
-      linkHosts: JSON.stringify(r.linkHosts ?? []),
-      error: '',
-      finishedAt: now,
-      updatedAt: now,
-      approvals: '',
-      ...(r.context ? { context: JSON.stringify(r.context) } : {}),
-      ...(r.runbooks ? { runbooks: JSON.stringify(r.runbooks) } : {}),
-    };
-    return this.changed(
-      id,
-      await this.redis.eval(
-        COMPLETE_LUA,
-        1,
-        this.keys.investigation(id),
-        this.opts.retentionSeconds,
-        ...this.encode(fields),
-      ),
-    );
+    await updateRecord(this.redis, this.redact, id, { waitingReason: reason, waitingUntil: until ?? '' });
   }
 
   /** The model's plan (todo_write) as it stands: shown by the API while the run goes on and after. */
   async savePlan(id: string, plan: PlanTask[]): Promise<void> {
-    await this.update(id, { plan: JSON.stringify(this.redact.deep(plan)) });
+    await updateRecord(this.redis, this.redact, id, { plan: JSON.stringify(this.redact.deep(plan)) });
   }
 
   /** Progress of a run that is not finished (tool calls, usage, context), for the API. */
@@ -262,7 +74,7 @@ export class InvestigationStore {
       runbooks?: RunbookUse[];
     },
   ): Promise<void> {
-    await this.update(id, {
+    await updateRecord(this.redis, this.redact, id, {
       toolCalls: JSON.stringify(this.redact.deep(p.toolCalls)),
       usage: JSON.stringify(p.usage),
       context: JSON.stringify(p.context),
@@ -270,88 +82,7 @@ export class InvestigationStore {
     });
   }
 
-  async fail(
-    id: string,
-    error: string,
-    partial?: { toolCalls: ToolCallRecord[]; usage: LoopState['usage'] },
-  ): Promise<void> {
-    const now = new Date().toISOString();
-    await this.update(
-      id,
-      {
-        status: 'failed',
-        error,
-        finishedAt: now,
-        updatedAt: now,
-        ...(partial
-          ? { toolCalls: JSON.stringify(this.redact.deep(partial.toolCalls)), usage: JSON.stringify(partial.usage) }
-          : {}),
-      },
-      this.opts.retentionSeconds,
-    );
-  }
-
-  /** Records the state of the investigation's write-back to its own issue (one per investigation). */
-  async saveWriteBack(id: string, record: WriteBackRecord): Promise<boolean> {
-    return this.update(id, { writeBacks: JSON.stringify([record]), updatedAt: new Date().toISOString() });
-  }
-
-  /** Records the state of one routed destination's write-back: a field of its own, so destinations never race. */
-  async saveDestinationWriteBack(id: string, record: WriteBackRecord & { destination: string }): Promise<boolean> {
-    return this.update(id, { [`${DESTINATION_FIELD}${record.destination}`]: JSON.stringify(record) });
-  }
-
-  /**
-   * For jobs BullMQ failed without our handler finishing the record (stalled too often, a crash
-   * between steps): ends a queued or running record as failed; leaves finished ones alone.
-   */
-  async failIfUnfinished(id: string, error: string): Promise<boolean> {
-    const now = new Date().toISOString();
-    const fields = { status: 'failed', error, finishedAt: now, updatedAt: now };
-    return this.changed(
-      id,
-      await this.redis.eval(
-        FAIL_UNFINISHED_LUA,
-        1,
-        this.keys.investigation(id),
-        this.opts.retentionSeconds,
-        ...this.encode(fields),
-      ),
-    );
-  }
-
-  /** Sets fields on an existing record; with ttlSeconds, (re)starts its expiry. */
-  private async update(id: string, fields: Record<string, string>, ttlSeconds?: number): Promise<boolean> {
-    return this.changed(
-      id,
-      await this.redis.eval(UPDATE_LUA, 1, this.keys.investigation(id), ttlSeconds ?? '', ...this.encode(fields)),
-    );
-  }
-
-  /** A script's reply 1 means the record changed: tells the dashboards (see record-changes.ts). */
-  private async changed(id: string, reply: unknown): Promise<boolean> {
-    if (reply !== 1) return false;
-    await publishChange(this.redis, id);
-    return true;
-  }
-
-  /** Field, value pairs for HSET: free text redacted (JSON values were redacted before serialising), all stored losslessly. */
-  private encode(fields: Record<string, string>): string[] {
-    return Object.entries(fields).flatMap(([k, v]) => [
-      k,
-      encodeField(
-        OWN_FIELDS.has(k) ||
-          k === 'issue' ||
-          k === 'toolCalls' ||
-          k === 'usage' ||
-          k === 'approvals' ||
-          k === 'conversation'
-          ? v
-          : this.redact(v),
-      ),
-    ]);
-  }
-
+  /** The loop's state after a step: what a resumed run (approvals, a retry, a follow-up) starts from. */
   async saveCheckpoint(id: string, state: LoopState): Promise<void> {
     await this.redis.set(
       this.keys.checkpoint(id),
@@ -493,18 +224,6 @@ function conversationOf(h: Record<string, string>): ConversationEntry[] {
   if (last && h.askStatus && last.status !== 'answered' && last.status !== 'failed')
     last.status = h.askStatus as AskStatus;
   return entries;
-}
-
-const DESTINATION_FIELD = 'wb:';
-
-/** The write-back to the issue's own source first, then each routed destination's, by name. */
-function writeBacksOf(h: Record<string, string>): WriteBackRecord[] {
-  const own = JSON.parse(h.writeBacks ?? '[]') as WriteBackRecord[];
-  const routed = Object.keys(h)
-    .filter((k) => k.startsWith(DESTINATION_FIELD))
-    .sort()
-    .map((k) => JSON.parse(h[k]!) as WriteBackRecord);
-  return [...own, ...routed];
 }
 
 function decodeHash(h: Record<string, string>): Record<string, string> {

@@ -9,7 +9,32 @@ import { decodeField, encodeField } from '../redis/lossless.js';
 export type { ApprovalsView, Phase } from './investigation.js';
 import type { AppliedCallLog } from '../records/applied-call.js';
 import { RedisAppliedCalls } from './applied-calls.js';
-import { ASK_LUA, BEGIN_LUA, CANCEL_LUA, DECIDE_LUA, EXPIRE_LUA, PAUSE_LUA, UPDATE_IF_LUA } from './run-control-lua.js';
+import type { LoopState } from '../records/loop-state.js';
+import type { RunbookUse } from '../records/runbook-use.js';
+import type { ToolCallRecord } from './investigation.js';
+import { RedisScript } from '../redis/run-script.js';
+import {
+  ASK_LUA,
+  BEGIN_LUA,
+  CANCEL_LUA,
+  DECIDE_LUA,
+  EXPIRE_LUA,
+  PAUSE_LUA,
+  TRANSITION_LUA,
+} from './run-control-lua.js';
+import { TRANSITIONS, type TransitionName } from './run-transitions.js';
+import { changeRecord, encodeFields } from './record-fields.js';
+
+const TRANSITION = new RedisScript(TRANSITION_LUA);
+const BEGIN = new RedisScript(BEGIN_LUA);
+const PAUSE = new RedisScript(PAUSE_LUA);
+const DECIDE = new RedisScript(DECIDE_LUA);
+const EXPIRE = new RedisScript(EXPIRE_LUA);
+const CANCEL = new RedisScript(CANCEL_LUA);
+const ASK = new RedisScript(ASK_LUA);
+
+/** How a transition that only sets fields treats the record's expiry: none, the record's, or with a group's member sets too. */
+type Expiry = 'none' | 'record' | 'with-members';
 
 export const statusField = (phase: Phase) => (phase === 'ask' ? 'askStatus' : 'status');
 
@@ -22,8 +47,10 @@ export type DecideResult =
 export type AskResult = { outcome: 'ok'; entry: number } | { outcome: 'not_completed' | 'busy'; status: string };
 
 /**
- * The state machine of runs, each change one atomic script: begin, pause for approval, decide,
- * expire, cancel, ask a follow-up, finish. Free text is redacted and every field stored losslessly.
+ * The state machine of runs, each change one atomic script guarded by the one table of
+ * transitions (run-transitions.ts): begin (start), pause for approval, decide and expire (resume),
+ * cancel, ask a follow-up, and finish (complete, fail, skip, requeue). Free text is redacted and
+ * every field stored losslessly.
  */
 export class RunControl {
   /** The namespace of the connection (see keys.ts). */
@@ -44,18 +71,8 @@ export class RunControl {
 
   /** Starts the run for this job; false when it is not queued (or is running under another job). */
   async begin(id: string, phase: Phase, attempt: number, jobId: string): Promise<boolean> {
-    return this.changed(
-      id,
-      await this.redis.eval(
-        BEGIN_LUA,
-        1,
-        this.keys.investigation(id),
-        statusField(phase),
-        new Date().toISOString(),
-        attempt,
-        jobId,
-      ),
-    );
+    const args = [statusField(phase), new Date().toISOString(), attempt, jobId];
+    return changeRecord(this.redis, BEGIN, id, [this.keys.investigation(id)], args);
   }
 
   async pause(id: string, phase: Phase, turn: AwaitingTurn, timeoutSeconds: number): Promise<ApprovalsView | null> {
@@ -67,19 +84,15 @@ export class RunControl {
       expiresAt: new Date(now.getTime() + timeoutSeconds * 1000).toISOString(),
       pending: turn.approvals.map(({ toolCallId, tool, params, reason }) => ({ toolCallId, tool, params, reason })),
     };
-    const ok = await this.redis.eval(
-      PAUSE_LUA,
-      2,
-      this.keys.investigation(id),
-      this.keys.approvals(id),
+    const args = [
       statusField(phase),
       view.requestedAt,
       turn.seq,
       this.field(view),
       this.retentionSeconds,
       ...turn.approvals.map((a) => a.toolCallId),
-    );
-    return (await this.changed(id, ok)) ? view : null;
+    ];
+    return (await changeRecord(this.redis, PAUSE, id, this.recordKeys(id), args)) ? view : null;
   }
 
   async decide(
@@ -96,15 +109,11 @@ export class RunControl {
         decidedAt: new Date().toISOString(),
       }),
     ]);
-    const [outcome, detail] = (await this.redis.eval(
-      DECIDE_LUA,
-      2,
-      this.keys.investigation(id),
-      this.keys.approvals(id),
+    const [outcome, detail] = (await DECIDE.run(this.redis, this.recordKeys(id), [
       statusField(phase),
       new Date().toISOString(),
       ...pairs,
-    )) as [string, string];
+    ])) as [string, string];
     if (outcome === 'partial' || outcome === 'complete') await publishChange(this.redis, id);
     if (outcome === 'not_awaiting') return { outcome, status: detail };
     if (outcome === 'unknown' || outcome === 'decided') return { outcome, toolCallId: detail };
@@ -135,28 +144,16 @@ export class RunControl {
   }
 
   async expire(id: string, phase: Phase, seq: number): Promise<boolean> {
-    return this.changed(
-      id,
-      await this.redis.eval(
-        EXPIRE_LUA,
-        2,
-        this.keys.investigation(id),
-        this.keys.approvals(id),
-        statusField(phase),
-        seq,
-        new Date().toISOString(),
-      ),
-    );
+    const args = [statusField(phase), seq, new Date().toISOString()];
+    return changeRecord(this.redis, EXPIRE, id, this.recordKeys(id), args);
   }
 
   /** Cancels the active run; null when nothing was queued, running or waiting. */
   async cancel(id: string): Promise<{ phase: Phase; previous: string } | { phase: null; status: string }> {
-    const [phase, previous] = (await this.redis.eval(
-      CANCEL_LUA,
-      1,
-      this.keys.investigation(id),
-      new Date().toISOString(),
-      this.retentionSeconds,
+    const [phase, previous] = (await CANCEL.run(
+      this.redis,
+      [this.keys.investigation(id)],
+      [new Date().toISOString(), this.retentionSeconds],
     )) as [string, string];
     if (phase === 'investigation' || phase === 'ask') {
       await publishChange(this.redis, id);
@@ -174,12 +171,10 @@ export class RunControl {
       answeredAt: null,
       error: null,
     };
-    const [outcome, status] = (await this.redis.eval(
-      ASK_LUA,
-      1,
-      this.keys.investigation(id),
-      entry.askedAt,
-      this.field([...conversation, entry]),
+    const [outcome, status] = (await ASK.run(
+      this.redis,
+      [this.keys.investigation(id)],
+      [entry.askedAt, this.field([...conversation, entry])],
     )) as [string, string];
     if (outcome !== 'ok') return { outcome: outcome as 'busy' | 'not_completed', status };
     await publishChange(this.redis, id);
@@ -187,8 +182,76 @@ export class RunControl {
   }
 
   /**
-   * Sets fields only while the run's status is `expected`; with a TTL, restarts the record's
-   * expiry. Values are text (JSON already serialised), redacted and stored losslessly.
+   * The investigation's RCA, tool calls and usage. Its checkpoint is kept (for follow-up
+   * questions, within the retention). A cancelled investigation stays cancelled.
+   */
+  async complete(
+    id: string,
+    r: {
+      rca: string;
+      toolCalls: ToolCallRecord[];
+      usage: LoopState['usage'];
+      linkHosts?: string[];
+      context?: LoopState['context'];
+      runbooks?: RunbookUse[];
+    },
+  ): Promise<boolean> {
+    const now = new Date().toISOString();
+    return this.transition(id, 'complete', 'record', {
+      rca: r.rca,
+      toolCalls: JSON.stringify(this.redact.deep(r.toolCalls)),
+      usage: JSON.stringify(r.usage),
+      linkHosts: JSON.stringify(r.linkHosts ?? []),
+      error: '',
+      finishedAt: now,
+      updatedAt: now,
+      approvals: '',
+      ...(r.context ? { context: JSON.stringify(r.context) } : {}),
+      ...(r.runbooks ? { runbooks: JSON.stringify(r.runbooks) } : {}),
+    });
+  }
+
+  /** The investigation's job gave up: failed, with what the run got done when there is any. */
+  async fail(
+    id: string,
+    error: string,
+    partial?: { toolCalls: ToolCallRecord[]; usage: LoopState['usage'] },
+  ): Promise<boolean> {
+    const now = new Date().toISOString();
+    return this.transition(id, 'fail', 'with-members', {
+      error,
+      finishedAt: now,
+      updatedAt: now,
+      ...(partial
+        ? { toolCalls: JSON.stringify(this.redact.deep(partial.toolCalls)), usage: JSON.stringify(partial.usage) }
+        : {}),
+    });
+  }
+
+  /**
+   * For jobs BullMQ failed without our handler finishing the record (stalled too often, a crash
+   * between steps): ends a queued or running record as failed; leaves finished ones alone.
+   */
+  async failIfUnfinished(id: string, error: string): Promise<boolean> {
+    const now = new Date().toISOString();
+    return this.transition(id, 'failUnfinished', 'with-members', { error, finishedAt: now, updatedAt: now });
+  }
+
+  /** Ends a queued investigation without running it (a rule, or its issue resolved first); nothing finishes it later. */
+  async skip(id: string, reason: string): Promise<boolean> {
+    const now = new Date().toISOString();
+    return this.transition(id, 'skip', 'with-members', { skipReason: reason, finishedAt: now, updatedAt: now });
+  }
+
+  /** A failed attempt that will be retried: back to queued, with why. */
+  async requeue(id: string, error: string): Promise<boolean> {
+    return this.transition(id, 'requeue', 'none', { error, updatedAt: new Date().toISOString() });
+  }
+
+  /**
+   * Sets fields only while the run's status is `expected` (a follow-up answered, failed or back
+   * to the queue); with a TTL, restarts the record's expiry. Values are text (JSON already
+   * serialised), redacted and stored losslessly.
    */
   async updateIf(
     id: string,
@@ -198,25 +261,38 @@ export class RunControl {
     withTtl = false,
   ): Promise<boolean> {
     const pairs = Object.entries(fields).flatMap(([k, v]) => [k, encodeField(this.redact(v))]);
-    return this.changed(
-      id,
-      await this.redis.eval(
-        UPDATE_IF_LUA,
-        1,
-        this.keys.investigation(id),
-        statusField(phase),
-        expected,
-        withTtl ? this.retentionSeconds : '',
-        ...pairs,
-      ),
-    );
+    const ttl = withTtl ? this.retentionSeconds : '';
+    return this.runTransition(id, statusField(phase), [expected], ttl, '', pairs);
   }
 
-  /** A script's reply 1 means the record changed: tells the dashboards (see record-changes.ts). */
-  private async changed(id: string, reply: unknown): Promise<boolean> {
-    if (reply !== 1) return false;
-    await publishChange(this.redis, id);
-    return true;
+  /** An investigation transition that sets fields: its guard and new status from the table. */
+  private async transition(
+    id: string,
+    name: TransitionName,
+    expiry: Expiry,
+    fields: Record<string, string>,
+  ): Promise<boolean> {
+    const { from, to } = TRANSITIONS[name];
+    const pairs = encodeFields(this.redact, { status: to, ...fields });
+    const ttl = expiry === 'none' ? '' : this.retentionSeconds;
+    return this.runTransition(id, 'status', from, ttl, expiry === 'with-members' ? '1' : '', pairs);
+  }
+
+  private async runTransition(
+    id: string,
+    field: string,
+    from: readonly string[],
+    ttl: number | '',
+    members: '1' | '',
+    pairs: string[],
+  ): Promise<boolean> {
+    const args = [field, from.join(','), ttl, members, ...pairs];
+    return changeRecord(this.redis, TRANSITION, id, [this.keys.investigation(id)], args);
+  }
+
+  /** The record and its pause's approvals: the keys of the scripts that pause and resume. */
+  private recordKeys(id: string): string[] {
+    return [this.keys.investigation(id), this.keys.approvals(id)];
   }
 
   /** A value as a stored field: redacted JSON, encoded losslessly. */

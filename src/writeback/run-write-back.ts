@@ -70,7 +70,7 @@ export async function runWriteBack(
   const writer = deps.writers.get(inv.source);
   if (!writer || 'failure' in answer) {
     const error = 'failure' in answer ? answer.failure : `source ${inv.source} has no write-back configured`;
-    await deps.store.saveWriteBack(id, record({ status: 'failed', error }));
+    await deps.store.writeBacks.saveWriteBack(id, record({ status: 'failed', error }));
     deps.metrics?.writeBack(inv.source, 'failed');
     return 'failed';
   }
@@ -126,7 +126,7 @@ async function writeUnderLock(
   const refKey = keysOf(deps.redis).writtenComment(inv.source, locator.key);
   const stored = parseRef(await deps.redis.get(refKey));
   if (stored && stored.investigationId !== inv.id && stored.createdAt > inv.createdAt) {
-    await deps.store.saveWriteBack(
+    await deps.store.writeBacks.saveWriteBack(
       inv.id,
       record({
         status: 'superseded',
@@ -160,7 +160,7 @@ async function writeUnderLock(
     createdAt: inv.createdAt,
   };
   await deps.redis.set(refKey, JSON.stringify(ref), 'EX', deps.retentionSeconds);
-  await deps.store.saveWriteBack(
+  await deps.store.writeBacks.saveWriteBack(
     inv.id,
     record({ status: 'written', commentId: out.comment.id, url: out.comment.url, error: null }),
   );
@@ -180,12 +180,12 @@ async function recordFailure(
 ): Promise<never> {
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof WriteRefusedError) {
-    await deps.store.saveWriteBack(id, record({ status: 'refused', error: message }));
+    await deps.store.writeBacks.saveWriteBack(id, record({ status: 'refused', error: message }));
     deps.log.warn({ id, reason: message }, 'write-back refused');
     throw err;
   }
   const permanent = err instanceof PermanentError || lastAttempt;
-  await deps.store.saveWriteBack(id, record({ status: permanent ? 'failed' : 'pending', error: message }));
+  await deps.store.writeBacks.saveWriteBack(id, record({ status: permanent ? 'failed' : 'pending', error: message }));
   deps.log[permanent ? 'error' : 'warn'](
     { id, err: message, retryAfterMs: (err as RetryableError).retryAfterMs },
     permanent ? 'write-back failed' : 'write-back will be retried',

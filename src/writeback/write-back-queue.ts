@@ -37,7 +37,7 @@ export class WriteBackQueue {
     const current = inv.writeBacks.find((w) => !w.destination);
     if (current && current.status !== 'pending') return;
     if (!current) {
-      await this.store.saveWriteBack(inv.id, {
+      await this.store.writeBacks.saveWriteBack(inv.id, {
         target: locator.key,
         status: 'pending',
         commentId: null,

@@ -10,6 +10,7 @@ import { InvestigationStore } from '../../src/store/investigation-store.js';
 import { RunControl } from '../../src/store/run-control.js';
 import { startRedis, type TestRedis } from './redis-server.js';
 import { ticketIssue } from './ticket-issue.js';
+import { claimIssue } from './store-paths.js';
 
 /** Records paused for approval on real Redis, and what a decision on them needs: store, runs, continuations. */
 export interface ApprovalRecords {
@@ -60,7 +61,7 @@ export function approvalRecords(): ApprovalRecords {
     r.continuations = new Continuations(r.client, { attempts: 2, backoffMs: 100, retentionSeconds: 60 });
   });
   r.awaiting = async (issue, calls, seq = 1) => {
-    const { id } = await r.store.claim(typeof issue === 'string' ? ticketIssue(issue) : issue);
+    const { id } = await claimIssue(r.store, typeof issue === 'string' ? ticketIssue(issue) : issue);
     await r.runs.begin(id, 'investigation', 1, `job-${id}`);
     await r.runs.pause(id, 'investigation', turn(seq, calls), 60);
     return id;

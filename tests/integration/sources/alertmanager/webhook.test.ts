@@ -11,6 +11,7 @@ import { WebhookPayloadSchema } from '../../../../sources/alertmanager/schema.js
 import { amCaptured, amFixture } from '../../../helpers/fixtures.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { getJson, jobsDispatched, startTestService, waitFor, type TestService } from '../../../helpers/service.js';
+import { beginRun, claimIssue } from '../../../helpers/store-paths.js';
 
 const TOKEN = 's3cret';
 let redis: TestRedis;
@@ -104,7 +105,7 @@ describe('POST /webhooks/alertmanager', () => {
   it('re-enqueues a claimed investigation whose enqueue never happened (crash in between)', async () => {
     const store = new InvestigationStore(admin, { dedupTtlSeconds: 60, retentionSeconds: 60 });
     const issue = issuesFromWebhook(WebhookPayloadSchema.parse(amFixture('group-next').body))[0]!;
-    const claim = await store.claim(issue);
+    const claim = await claimIssue(store, issue);
     expect(await jobCount()).toBe(0);
     const res = await (await post(amFixture('group-next').body)).json();
     expect(res.duplicates).toContain(claim.id);
@@ -116,10 +117,10 @@ describe('POST /webhooks/alertmanager', () => {
     const store = new InvestigationStore(admin, { dedupTtlSeconds: 60, retentionSeconds: 60 });
     const [first, second] = issuesFromWebhook(WebhookPayloadSchema.parse(amFixture('group-next').body));
     // A running record without a job (e.g. removed by hand or lost).
-    const gone = await store.claim(first!);
-    await store.markRunning(gone.id, 1);
+    const gone = await claimIssue(store, first!);
+    await beginRun(store, gone.id, 1);
     // A queued record whose job BullMQ failed without our handler running (e.g. stalled too often).
-    const failed = await store.claim(second!);
+    const failed = await claimIssue(store, second!);
     await queue.add('investigate', { investigationId: failed.id }, { jobId: failed.id });
     const rogue = new Worker(
       QUEUE_NAME,

@@ -5,6 +5,7 @@ import { keys } from '../../../../src/redis/keys.js';
 import { askJobId } from '../../../../src/redis/job-data.js';
 import { approvalRecords } from '../../../helpers/approval-records.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
+import { beginRun, rerunRecord, claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // The one path of a follow-up question (API, CLI, Slack): queued only for a completed investigation
 // whose conversation is still stored, and never twice at once; every refusal says why.
@@ -15,10 +16,10 @@ const issue = ticketIssue('a');
 
 /** A completed investigation with its checkpoint, as the API reads it. */
 async function completed() {
-  const { id } = await r.store.claim(issue);
-  await r.store.markRunning(id, 1);
+  const { id } = await claimIssue(r.store, issue);
+  await beginRun(r.store, id, 1);
   await r.store.saveCheckpoint(id, initialState([{ role: 'user', content: 'investigate' }]));
-  await r.store.complete(id, { rca: 'the database', toolCalls: [], usage: initialState([]).usage });
+  await runsOf(r.store).complete(id, { rca: 'the database', toolCalls: [], usage: initialState([]).usage });
   return (await r.store.get(id))!;
 }
 
@@ -32,7 +33,7 @@ describe('askQuestion', () => {
   });
 
   it('refuses an investigation that has not completed, naming its status, and queues nothing', async () => {
-    const { id } = await r.store.claim(issue);
+    const { id } = await claimIssue(r.store, issue);
     const inv = (await r.store.get(id))!;
     expect(await askQuestion(deps(), inv, 'why?')).toEqual({
       status: 409,
@@ -65,7 +66,8 @@ describe('askQuestion', () => {
 
   it('refuses when the investigation stopped being completed after it was read (a re-run began)', async () => {
     const inv = await completed();
-    await r.store.markRunning(inv.id, 2);
+    await rerunRecord(r.store, inv.id);
+    await beginRun(r.store, inv.id, 2);
     expect(await askQuestion(deps(), inv, 'why?')).toEqual({
       status: 409,
       body: { error: 'only a completed investigation takes follow-up questions (status: running)' },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { activeStatus, decideCalls } from '../../../../src/actions/decide-calls.js';
 import { approvalRecords } from '../../../helpers/approval-records.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
+import { beginRun, rerunRecord, claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // A decision on a run under way again: resumed after its pause was decided (the pause still on record),
 // or re-run with the last run's conversation kept. Nothing is queued, and the answer names the run's status.
@@ -23,15 +24,17 @@ describe('decideCalls on a run resumed since', () => {
   });
 
   it('names the status of a re-run, not the follow-up its conversation kept from the last run', async () => {
-    const { id } = await r.store.claim(ticketIssue('rerun'));
-    await r.store.complete(id, {
+    const { id } = await claimIssue(r.store, ticketIssue('rerun'));
+    await runsOf(r.store).complete(id, {
       rca: 'r',
       toolCalls: [],
       usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 },
     });
     await r.runs.ask(id, [], 'why?');
+    await r.runs.cancel(id);
     // A re-run keeps the conversation (rerun.ts) while the investigation runs again.
-    await r.store.markRunning(id, 2);
+    await rerunRecord(r.store, id);
+    await beginRun(r.store, id, 2);
     const inv = (await r.store.get(id))!;
     expect(inv.conversation).toHaveLength(1);
     expect(activeStatus(inv)).toBe('running');
@@ -44,7 +47,7 @@ describe('decideCalls on a run resumed since', () => {
     const id = await r.awaiting('b', ['c1']);
     await r.runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: true }]);
     await r.runs.begin(id, 'investigation', 2, 'resume-job');
-    await r.store.complete(id, {
+    await runsOf(r.store).complete(id, {
       rca: 'r',
       toolCalls: [],
       usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 },

@@ -5,6 +5,7 @@ import { keys } from '../../../../src/redis/keys.js';
 import { EXPIRY_QUEUE_NAME, QUEUE_PREFIX } from '../../../../src/redis/queue-names.js';
 import { approvalRecords, turn } from '../../../helpers/approval-records.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
+import { claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // Humans' decisions on pending calls (API, CLI, Slack, tickets all come here), on real Redis: what each
 // answer says, what is recorded, and when the resume is queued.
@@ -17,8 +18,8 @@ const usage = { promptTokens: 1, completionTokens: 1, llmCalls: 1 };
 
 /** A completed investigation whose follow-up question is paused on the calls named. */
 async function askAwaiting(calls: string[]): Promise<string> {
-  const { id } = await r.store.claim(ticketIssue('asked'));
-  await r.store.complete(id, { rca: 'r', toolCalls: [], usage });
+  const { id } = await claimIssue(r.store, ticketIssue('asked'));
+  await runsOf(r.store).complete(id, { rca: 'r', toolCalls: [], usage });
   await r.runs.ask(id, [], 'why?');
   await r.runs.begin(id, 'ask', 1, 'q1');
   await r.runs.pause(id, 'ask', turn(1, calls), 60);
@@ -100,7 +101,7 @@ describe('decideCalls', () => {
   });
 
   it('answers 409 naming the status of a run that is not paused, queuing nothing', async () => {
-    const { id } = await r.store.claim(ticketIssue('running'));
+    const { id } = await claimIssue(r.store, ticketIssue('running'));
     await r.runs.begin(id, 'investigation', 1, 'j1');
     expect(await decideCalls(deps(), await get(id), [approve('c1')])).toEqual({
       status: 409,
@@ -165,8 +166,8 @@ describe('decideCalls', () => {
   });
 
   it('names a completed investigation without a follow-up by its status alone', async () => {
-    const { id } = await r.store.claim(ticketIssue('done'));
-    await r.store.complete(id, { rca: 'r', toolCalls: [], usage });
+    const { id } = await claimIssue(r.store, ticketIssue('done'));
+    await runsOf(r.store).complete(id, { rca: 'r', toolCalls: [], usage });
     expect(activeStatus(await get(id))).toBe('completed');
     expect((await decideCalls(deps(), await get(id), [approve('c1')])).body).toEqual({
       error: 'investigation is not awaiting approval (status: completed)',

@@ -10,6 +10,7 @@ import { RunControl } from '../../../../src/store/run-control.js';
 import { jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { waitFor } from '../../../helpers/service.js';
 import { anAlert } from '../../../helpers/issue.js';
+import { claimIssue } from '../../../helpers/store-paths.js';
 
 // Pauses nobody decided in time: the delayed expiry job ends them and queues the resume.
 
@@ -56,7 +57,7 @@ afterEach(async () => {
 
 /** A record paused at pause `seq`. */
 async function paused(identity: string, seq: number): Promise<string> {
-  const { id } = await store.claim(anAlert(identity));
+  const { id } = await claimIssue(store, anAlert(identity));
   await runs.begin(id, 'investigation', 1, id);
   await runs.pause(id, 'investigation', turn(seq), 60);
   return id;

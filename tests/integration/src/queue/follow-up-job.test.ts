@@ -4,6 +4,7 @@ import { initialState, type LoopState } from '../../../../src/records/loop-state
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
 import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
+import { claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // A follow-up question's job at its edges: redelivered mid-run, given up after some LLM calls, retried,
 // and an answer whose accounting fails. What the question used is counted once, on its own entry.
@@ -28,8 +29,8 @@ beforeEach(() => {
 
 /** A completed investigation with one answered question and a second one queued (entry 1). */
 async function asked(identity: string): Promise<string> {
-  const { id } = await deps.store.claim(ticketIssue(identity));
-  await deps.store.complete(id, { rca: 'r', toolCalls: [], usage: before });
+  const { id } = await claimIssue(deps.store, ticketIssue(identity));
+  await runsOf(deps.store).complete(id, { rca: 'r', toolCalls: [], usage: before });
   await deps.store.saveCheckpoint(id, { ...stepped(), questionUsage: before });
   const first = {
     question: 'first?',

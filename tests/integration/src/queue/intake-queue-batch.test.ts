@@ -120,7 +120,7 @@ describe('a delivery of many alerts', () => {
     const store = new InvestigationStore(admin, { dedupTtlSeconds: 60, retentionSeconds: 60 });
     const issues = issuesFromWebhook(WebhookPayloadSchema.parse(delivery(4, 0)));
     // The first attempt got as far as the claim script: every alert claimed, no job added.
-    const { items: claimed } = await store.claimMany(
+    const { items: claimed } = await store.claims.claimMany(
       issues.map((issue) => ({ kind: 'claim' as const, issue, status: 'queued' as const, priority: 3 })),
     );
     expect(await jobIds()).toEqual([]);

@@ -115,7 +115,7 @@ describe('jobs', () => {
   it('left in the dispatch set by a process that died are added by the sweep', async () => {
     const {
       items: [c],
-    } = await store.claimMany([{ kind: 'claim', issue: issue('orphan'), status: 'queued', priority: 0 }]);
+    } = await store.claims.claimMany([{ kind: 'claim', issue: issue('orphan'), status: 'queued', priority: 0 }]);
     intake.startDispatchSweep(30);
     await waitFor('the sweep', async () => (await queue.getJob(c!.id)) !== undefined, 3_000);
   });

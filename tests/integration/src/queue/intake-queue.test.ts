@@ -9,6 +9,7 @@ import type { TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
 import { anAlert } from '../../../helpers/issue.js';
 import { workerQueue } from '../../../helpers/worker-queue.js';
+import { beginRun, runsOf } from '../../../helpers/store-paths.js';
 
 // Intake on real Redis and BullMQ: what each issue becomes, and what the queue holds.
 
@@ -93,12 +94,12 @@ describe('Intake.accept', () => {
 
   it('does not enqueue a repeat of a finished investigation again', async () => {
     const [done, failed] = (await accept([issue('a@1'), issue('b@1')])).queued;
-    await store.complete(done!, {
+    await runsOf(store).complete(done!, {
       rca: 'r',
       toolCalls: [],
       usage: { promptTokens: 0, completionTokens: 0, llmCalls: 1 },
     });
-    await store.fail(failed!, 'x');
+    await runsOf(store).fail(failed!, 'x');
     await queue.obliterate({ force: true });
     expect(await accept([issue('a@1'), issue('b@1')])).toMatchObject({ duplicates: [done, failed] });
     expect(await queue.getJob(done!)).toBeUndefined();
@@ -138,7 +139,7 @@ describe('Intake.accept', () => {
 
   it('gives a running investigation whose job is gone, or finished and in no list, a new job', async () => {
     const [gone, lost] = (await accept([issue('gone@1'), issue('lost@1')])).queued as [string, string];
-    await store.markRunning(gone, 1);
+    await beginRun(store, gone, 1);
     await (await queue.getJob(gone))!.remove();
     // A finished job whose id is in no list (its state "unknown"): the claim sees it finished,
     // and the finished job is removed before the new one is added under the same id.
@@ -152,7 +153,7 @@ describe('Intake.accept', () => {
 
   it('leaves a job in no list alone while it is not finished: the claim goes by the job, not by its lists', async () => {
     const [id] = (await accept([issue('odd@1')])).queued as [string];
-    await store.markRunning(id, 1);
+    await beginRun(store, id, 1);
     await conn.zrem(`${QUEUE_PREFIX}:${QUEUE_NAME}:prioritized`, id);
     expect((await accept([issue('odd@1')])).duplicates).toEqual([id]);
     expect(await queue.getJobState(id)).toBe('unknown');

@@ -8,6 +8,7 @@ import { keys } from '../../../../src/redis/keys.js';
 import { jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { waitFor } from '../../../helpers/service.js';
 import { anAlert } from '../../../helpers/issue.js';
+import { claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // The worker's BullMQ settings, and how it settles a follow-up whose job BullMQ failed for good.
 
@@ -55,8 +56,8 @@ describe('the investigation worker', () => {
   });
 
   it('fails a running follow-up whose job BullMQ failed for good, the investigation staying completed', async () => {
-    const { id } = await deps.store.claim(anAlert('ask'));
-    await deps.store.complete(id, {
+    const { id } = await claimIssue(deps.store, anAlert('ask'));
+    await runsOf(deps.store).complete(id, {
       rca: 'r',
       toolCalls: [],
       usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
@@ -88,8 +89,8 @@ describe('the investigation worker', () => {
   });
 
   it('leaves a follow-up that is not running alone', async () => {
-    const { id } = await deps.store.claim(anAlert('idle'));
-    await deps.store.complete(id, {
+    const { id } = await claimIssue(deps.store, anAlert('idle'));
+    await runsOf(deps.store).complete(id, {
       rca: 'r',
       toolCalls: [],
       usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },

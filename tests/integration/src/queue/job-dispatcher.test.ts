@@ -22,7 +22,7 @@ let dispatcher: JobDispatcher | undefined;
 const options = (id: string, priority: number): JobsOptions => ({ jobId: id, ...(priority > 0 ? { priority } : {}) });
 /** Claims n investigations at the given priority; their ids, in claim order. */
 async function claim(n: number, priority = 0, prefix = 'a'): Promise<string[]> {
-  const { items } = await store.claimMany(
+  const { items } = await store.claims.claimMany(
     Array.from({ length: n }, (_, i) => ({
       kind: 'claim' as const,
       issue: anAlert(`${prefix}${i}`),
@@ -192,11 +192,11 @@ describe('dispatchBacklog', () => {
   it('counts the undispatched and says since when the oldest waits, whatever its priority', async () => {
     expect(await dispatchBacklog(client)).toEqual({ count: 0, oldest: null });
     const t0 = new Date('2026-11-30T08:00:00.000Z');
-    await store.claimMany(
+    await store.claims.claimMany(
       [{ kind: 'claim', issue: anAlert('x'), status: 'queued', priority: 4 }],
       new Date(t0.getTime() + 5_000),
     );
-    await store.claimMany([{ kind: 'claim', issue: anAlert('y'), status: 'queued', priority: 9 }], t0);
+    await store.claims.claimMany([{ kind: 'claim', issue: anAlert('y'), status: 'queued', priority: 9 }], t0);
     expect(await dispatchBacklog(client)).toEqual({ count: 2, oldest: t0.getTime() });
   });
 });

@@ -12,6 +12,7 @@ import { amFixture } from '../../../helpers/fixtures.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { startTestService, waitFor } from '../../../helpers/service.js';
 import { anIssue } from '../../../helpers/issue.js';
+import { claimIssue } from '../../../helpers/store-paths.js';
 
 // Finished BullMQ jobs are kept as long as records, queue.retentionSeconds, whatever it is set to.
 
@@ -62,7 +63,8 @@ describe('BullMQ job retention', () => {
     const wb = new WriteBackQueue(conn, store, { attempts: 3, backoffMs: 99, retentionSeconds: 4321 });
     const queue = new Queue(WRITE_BACK_QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
     try {
-      const { id } = await store.claim(
+      const { id } = await claimIssue(
+        store,
         anIssue('OPS-1', {
           sourceInstance: 't',
           title: 't',

@@ -8,6 +8,7 @@ import type { Investigation } from '../../../../src/store/investigation.js';
 import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { startOtlpReceiver } from '../../../helpers/otlp-receiver.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
+import { claimIssue } from '../../../helpers/store-paths.js';
 
 // What every run shares (job-run.ts), seen from outside: a run another job holds is left alone, each run's
 // end is measured, the model's plan is saved as it changes, a pause is shown where people look, and the
@@ -37,7 +38,7 @@ const answer = (s: LoopState = state()) => ({
   finishReason: 'answer' as const,
   state: s,
 });
-const claimed = async (identity: string) => (await deps.store.claim(ticketIssue(identity))).id;
+const claimed = async (identity: string) => (await claimIssue(deps.store, ticketIssue(identity))).id;
 const plan = (status: 'pending' | 'completed') => [{ id: '1', content: 'check the disk', status }];
 
 describe('a run', () => {

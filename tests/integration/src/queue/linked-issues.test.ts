@@ -16,6 +16,7 @@ import type { TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
 import { anAlert } from '../../../helpers/issue.js';
 import { workerQueue } from '../../../helpers/worker-queue.js';
+import { runsOf } from '../../../helpers/store-paths.js';
 
 /** One problem, one investigation: an incident made of alerts already investigated links to them. */
 const q = workerQueue();
@@ -39,7 +40,7 @@ const incident = (id: string, fps: string[]): Issue =>
     related: fps.map((fp) => ({ source: 'alertmanager', identity: `${fp}@2026-11-30T08:00:00.000Z` })),
   });
 const finish = (id: string, rca: string) =>
-  store.complete(id, { rca, toolCalls: [], usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 } });
+  runsOf(store).complete(id, { rca, toolCalls: [], usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 } });
 
 beforeAll(() => {
   ({ redis, conn, queue: jobs } = q);
@@ -139,7 +140,7 @@ describe('an incident made of alerts already investigated', () => {
 
   it('fails the write-back with the reason when the linked investigation failed', async () => {
     const [am] = (await intake.accept([alert('aaaa')])).queued;
-    await store.fail(am!, 'LLM said no');
+    await runsOf(store).fail(am!, 'LLM said no');
     const pd = (await intake.accept([incident('P4', ['aaaa'])])).linked![0]!;
     expect(await runWriteBack(pd, 1, false, deps)).toBe('failed');
     expect((await store.get(pd))!.writeBacks[0]).toMatchObject({

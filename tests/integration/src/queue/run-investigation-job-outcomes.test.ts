@@ -8,6 +8,7 @@ import { runInvestigationJob } from '../../../../src/queue/run-investigation-job
 import { keys } from '../../../../src/redis/keys.js';
 import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { anAlert } from '../../../helpers/issue.js';
+import { claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // How a job's run ends: completed (usage accounted), failed or retried, and follow-up questions.
 
@@ -35,7 +36,7 @@ beforeEach(() => {
 
 describe('a completed investigation', () => {
   it('has its usage accounted and its write-back asked for', async () => {
-    const { id } = await deps.store.claim(alert('ok'));
+    const { id } = await claimIssue(deps.store, alert('ok'));
     deps.script = async () => ({ answer: 'RCA', finishReason: 'answer', state: stepped() });
     await runInvestigationJob(fakeJob(id), deps);
     expect(settled).toEqual([[id, usage]]);
@@ -44,7 +45,7 @@ describe('a completed investigation', () => {
   });
 
   it('stays completed when its usage cannot be recorded, saying so', async () => {
-    const { id } = await deps.store.claim(alert('ledger'));
+    const { id } = await claimIssue(deps.store, alert('ledger'));
     deps.hooks = {
       admit: async () => ({ kind: 'run' }),
       settled: async () => {
@@ -63,7 +64,7 @@ describe('a completed investigation', () => {
   });
 
   it('cancelled while its answer was being written, is neither accounted, logged completed, nor written back', async () => {
-    const { id } = await deps.store.claim(alert('late-cancel'));
+    const { id } = await claimIssue(deps.store, alert('late-cancel'));
     deps.script = async () => {
       await deps.runs.cancel(id);
       return { answer: 'RCA', finishReason: 'answer', state: stepped() };
@@ -76,7 +77,7 @@ describe('a completed investigation', () => {
   });
 
   it('goes on when its job is redelivered while the record says running (a worker died)', async () => {
-    const { id } = await deps.store.claim(alert('redelivered'));
+    const { id } = await claimIssue(deps.store, alert('redelivered'));
     await deps.runs.begin(id, 'investigation', 1, id);
     deps.script = async () => ({ answer: 'RCA', finishReason: 'answer', state: stepped() });
     await runInvestigationJob(fakeJob(id, { attemptsMade: 1 }), deps);
@@ -84,7 +85,7 @@ describe('a completed investigation', () => {
   });
 
   it('ends quietly on a cancellation the loop raised itself', async () => {
-    const { id } = await deps.store.claim(alert('raised'));
+    const { id } = await claimIssue(deps.store, alert('raised'));
     deps.script = async () => {
       throw new CancelledError('investigation cancelled');
     };
@@ -95,7 +96,7 @@ describe('a completed investigation', () => {
 
 describe('a failed investigation', () => {
   it('has the usage of its progress accounted when it gives up after a step', async () => {
-    const { id } = await deps.store.claim(alert('fail'));
+    const { id } = await claimIssue(deps.store, alert('fail'));
     deps.script = async ({ opts }) => {
       await opts.onStep!(stepped());
       throw new PermanentError('bad key');
@@ -108,7 +109,7 @@ describe('a failed investigation', () => {
         throw new Error('ledger down');
       },
     };
-    const other = await deps.store.claim(alert('fail-2'));
+    const other = await claimIssue(deps.store, alert('fail-2'));
     await expect(runInvestigationJob(fakeJob(other.id), deps)).rejects.toThrow('bad key');
     expect(deps.logs.find((l) => l.msg === 'could not record usage')).toMatchObject({
       id: other.id,
@@ -117,7 +118,7 @@ describe('a failed investigation', () => {
   });
 
   it('accounts nothing when it failed before its first step', async () => {
-    const { id } = await deps.store.claim(alert('early'));
+    const { id } = await claimIssue(deps.store, alert('early'));
     deps.script = async () => {
       throw new PermanentError('bad key');
     };
@@ -128,8 +129,8 @@ describe('a failed investigation', () => {
 
 describe('a follow-up question', () => {
   async function asked(identity: string, checkpoint = true): Promise<string> {
-    const { id } = await deps.store.claim(alert(identity));
-    await deps.store.complete(id, { rca: 'r', toolCalls: [], usage });
+    const { id } = await claimIssue(deps.store, alert(identity));
+    await runsOf(deps.store).complete(id, { rca: 'r', toolCalls: [], usage });
     if (checkpoint) await deps.store.saveCheckpoint(id, stepped());
     const earlier = (question: string) => ({
       question,

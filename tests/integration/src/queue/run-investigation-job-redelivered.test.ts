@@ -5,6 +5,7 @@ import { keys } from '../../../../src/redis/keys.js';
 import { rerunJobId } from '../../../../src/redis/job-data.js';
 import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { ticketIssue } from '../../../helpers/ticket-issue.js';
+import { claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // A completed investigation's job redelivered (the process died before BullMQ heard it finished): the
 // write-back request may be what was lost, so it is asked for again, for the job of the record's
@@ -24,8 +25,8 @@ beforeEach(() => {
 });
 
 async function completed(identity: string): Promise<string> {
-  const { id } = await deps.store.claim(ticketIssue(identity));
-  await deps.store.complete(id, { rca: 'the cause', toolCalls: [], usage });
+  const { id } = await claimIssue(deps.store, ticketIssue(identity));
+  await runsOf(deps.store).complete(id, { rca: 'the cause', toolCalls: [], usage });
   return id;
 }
 

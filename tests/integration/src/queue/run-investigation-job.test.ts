@@ -6,6 +6,7 @@ import { initialState, type AwaitingTurn, type LoopState } from '../../../../src
 import { runInvestigationJob } from '../../../../src/queue/run-investigation-job.js';
 import { fakeJob, jobDepsOnRedis, type TestJobDeps } from '../../../helpers/job-deps.js';
 import { anAlert } from '../../../helpers/issue.js';
+import { claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // One job handled start to end, called directly: guards, admission, approvals, cancellation.
 
@@ -33,8 +34,8 @@ beforeEach(() => {
 
 describe('a job of a finished investigation', () => {
   it("asks again for a completed one's write-back when it is the investigation's own job; a resume job does nothing", async () => {
-    const { id } = await deps.store.claim(alert('done'));
-    await deps.store.complete(id, {
+    const { id } = await claimIssue(deps.store, alert('done'));
+    await runsOf(deps.store).complete(id, {
       rca: 'r',
       toolCalls: [],
       usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },
@@ -56,10 +57,10 @@ describe('a job of a finished investigation', () => {
       }),
       settled: async () => {},
     };
-    const cancelled = (await deps.store.claim(alert('cancelled'))).id;
+    const cancelled = (await claimIssue(deps.store, alert('cancelled'))).id;
     await deps.runs.cancel(cancelled);
-    const failed = (await deps.store.claim(alert('failed'))).id;
-    await deps.store.fail(failed, 'bad key');
+    const failed = (await claimIssue(deps.store, alert('failed'))).id;
+    await runsOf(deps.store).fail(failed, 'bad key');
     for (const [id, status] of [
       [cancelled, 'cancelled'],
       [failed, 'failed'],
@@ -75,7 +76,7 @@ describe('a job of a finished investigation', () => {
 
 describe('admission', () => {
   it('skips an investigation the hooks say to skip, without running it', async () => {
-    const { id } = await deps.store.claim(alert('skip'));
+    const { id } = await claimIssue(deps.store, alert('skip'));
     deps.hooks = { admit: async () => ({ kind: 'skip', reason: 'its issue resolved first' }), settled: async () => {} };
     await runInvestigationJob(fakeJob(id), deps);
     expect(await deps.store.get(id)).toMatchObject({ status: 'skipped', skipReason: 'its issue resolved first' });
@@ -86,7 +87,7 @@ describe('admission', () => {
   });
 
   it('puts a held-back job back until later, saying why, without starting it', async () => {
-    const { id } = await deps.store.claim(alert('wait'));
+    const { id } = await claimIssue(deps.store, alert('wait'));
     deps.hooks = {
       admit: async () => ({
         kind: 'wait',
@@ -113,7 +114,7 @@ describe('admission', () => {
   });
 
   it('clears the reason it waited once it is let through', async () => {
-    const { id } = await deps.store.claim(alert('go'));
+    const { id } = await claimIssue(deps.store, alert('go'));
     await deps.store.setWaiting(id, 'budget reached', '2026-11-30T09:00:00.000Z');
     deps.hooks = { admit: async () => ({ kind: 'run' }), settled: async () => {} };
     deps.script = async () => answer();
@@ -123,10 +124,10 @@ describe('admission', () => {
 
   it("runs a group's investigation over the members that joined until it began", async () => {
     const group = { key: 'g', title: 'Group g', quietSeconds: 0, maxWaitSeconds: 0 };
-    const { id } = await deps.store.claim(alert('m1', { group }));
+    const { id } = await claimIssue(deps.store, alert('m1', { group }));
     deps.hooks = {
       admit: async () => {
-        await deps.store.claim(alert('m2', { group }));
+        await claimIssue(deps.store, alert('m2', { group }));
         return { kind: 'run' };
       },
       settled: async () => {},
@@ -139,7 +140,7 @@ describe('admission', () => {
 
 describe('a run', () => {
   it('does not start while another job runs the same investigation', async () => {
-    const { id } = await deps.store.claim(alert('busy'));
+    const { id } = await claimIssue(deps.store, alert('busy'));
     await deps.runs.begin(id, 'investigation', 1, 'other-job');
     await runInvestigationJob(fakeJob(id), deps);
     expect(deps.calls).toEqual([]);
@@ -147,7 +148,7 @@ describe('a run', () => {
   });
 
   it('saves each step and its kept outputs, and stops when the record says it was cancelled', async () => {
-    const { id } = await deps.store.claim(alert('cancel'));
+    const { id } = await claimIssue(deps.store, alert('cancel'));
     const aborted: boolean[] = [];
     deps.script = async ({ opts }) => {
       const state = initialState([{ role: 'user', content: 'go' }]);
@@ -172,7 +173,7 @@ describe('a run', () => {
   });
 
   it('pauses for approval: the expiry first, then the progress and the pause, and no write-back', async () => {
-    const { id } = await deps.store.claim(alert('pause'));
+    const { id } = await claimIssue(deps.store, alert('pause'));
     const state = initialState([{ role: 'user', content: 'go' }]);
     state.awaiting = turn;
     state.toolCalls = [{ tool: 'query', status: 'success', params: {}, elapsedMs: 4 }];
@@ -197,7 +198,7 @@ describe('a run', () => {
   });
 
   it('resumes a paused run from its checkpoint with the decisions made', async () => {
-    const { id } = await deps.store.claim(alert('resume'));
+    const { id } = await claimIssue(deps.store, alert('resume'));
     await deps.runs.begin(id, 'investigation', 1, id);
     await deps.runs.pause(id, 'investigation', turn, 60);
     await deps.runs.decide(id, 'investigation', [{ toolCallId: 'c1', approved: true }]);

@@ -10,6 +10,7 @@ import { InvestigationStore } from '../../../../src/store/investigation-store.js
 import { waitFor } from '../../../helpers/service.js';
 import { startTestWorker, workerQueue, type TestWorker } from '../../../helpers/worker-queue.js';
 import { anAlert } from '../../../helpers/issue.js';
+import { claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // A job whose investigation is already finished (redelivered after a crash, or enqueued again
 // by hand) must not run the LLM again: a completed one only asks for its write-back again, a
@@ -66,7 +67,7 @@ async function runJob(id: string): Promise<void> {
 
 describe('the investigation worker', () => {
   it('runs a queued investigation, and hands the completed record on for its write-back', async () => {
-    const { id } = await store.claim(alert('a1'));
+    const { id } = await claimIssue(store, alert('a1'));
     await runJob(id);
     expect(investigated.map((i) => i.identity)).toEqual(['a1']);
     expect(await store.get(id)).toMatchObject({ status: 'completed', rca: 'fresh RCA of Alert a1', attempts: 1 });
@@ -74,8 +75,8 @@ describe('the investigation worker', () => {
   });
 
   it('does not investigate a completed investigation again; it asks for the write-back again', async () => {
-    const { id } = await store.claim(alert('a2'));
-    await store.complete(id, {
+    const { id } = await claimIssue(store, alert('a2'));
+    await runsOf(store).complete(id, {
       rca: 'the first RCA',
       toolCalls: [],
       usage: { promptTokens: 5, completionTokens: 1, llmCalls: 1 },
@@ -88,8 +89,8 @@ describe('the investigation worker', () => {
   });
 
   it('does not investigate a failed investigation again, nor ask for a write-back', async () => {
-    const { id } = await store.claim(alert('a3'));
-    await store.fail(id, 'LLM answered 401: bad key');
+    const { id } = await claimIssue(store, alert('a3'));
+    await runsOf(store).fail(id, 'LLM answered 401: bad key');
     const before = await store.get(id);
     await runJob(id);
     expect(investigated).toEqual([]);

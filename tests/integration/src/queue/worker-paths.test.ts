@@ -15,6 +15,7 @@ import { RunControl } from '../../../../src/store/run-control.js';
 import { waitFor } from '../../../helpers/service.js';
 import { startTestWorker, workerQueue, type TestWorker } from '../../../helpers/worker-queue.js';
 import { anAlert } from '../../../helpers/issue.js';
+import { beginRun, claimIssue } from '../../../helpers/store-paths.js';
 
 // Each way an investigation's job can end, with a scripted investigator on real Redis and BullMQ.
 
@@ -184,8 +185,8 @@ describe('an investigation job', () => {
     });
     const ids: string[] = [];
     for (const state of ['failed', 'unknown', 'delayed', 'waiting']) {
-      const { id } = await store.claim(alert(`settle-${state}`));
-      await store.markRunning(id, 1);
+      const { id } = await claimIssue(store, alert(`settle-${state}`));
+      await beginRun(store, id, 1);
       ids.push(id);
       w!.worker.emit(
         'failed',
@@ -215,7 +216,7 @@ describe('an investigation job', () => {
   });
 
   it("uses the error's message when BullMQ kept no reason, and logs what it could not settle", async () => {
-    const { id } = await store.claim(alert('no-reason'));
+    const { id } = await claimIssue(store, alert('no-reason'));
     w!.worker.emit(
       'failed',
       { id, data: { investigationId: id }, failedReason: '', getState: async () => 'failed' } as never,
@@ -350,7 +351,7 @@ describe('an investigation job', () => {
   it('fails at once on a damaged checkpoint (a permanent error), without investigating or retrying', async () => {
     script = async () => ({ answer: 'never', finishReason: 'answer', state: initialState([]) });
     const intake = new Intake(q.conn, store, { attempts: 2, backoffMs: 50, retentionSeconds: 3600 });
-    const { id } = await store.claim(alert('corrupt'));
+    const { id } = await claimIssue(store, alert('corrupt'));
     await q.conn.set(keys.checkpoint(id), '{not json');
     await intake.enqueue(id);
     await waitFor('the job to fail for good', async () => (await q.queue.getJobState(id)) === 'failed');

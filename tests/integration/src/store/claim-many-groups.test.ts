@@ -6,6 +6,7 @@ import { InvestigationStore } from '../../../../src/store/investigation-store.js
 import { keys } from '../../../../src/redis/keys.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { anIssue } from '../../../helpers/issue.js';
+import { beginRun } from '../../../helpers/store-paths.js';
 
 // Issues of one group (an Alertmanager group, investigateBy: group) claimed into one investigation.
 
@@ -51,7 +52,7 @@ describe('a group', () => {
     const now = new Date('2026-11-30T01:00:00.000Z');
     const {
       items: [a, b],
-    } = await store.claimMany([claim(member('a')), claim(member('bb'))], now);
+    } = await store.claims.claimMany([claim(member('a')), claim(member('bb'))], now);
     expect(a).toMatchObject({ code: 'created', flag: false });
     expect(b).toEqual({ code: 'joined', id: a!.id, status: 'queued', flag: false });
     const inv = (await store.get(a!.id))!;
@@ -71,7 +72,7 @@ describe('a group', () => {
   it('lists every member however many joined, and falls back to the first issue when the member list is gone', async () => {
     const {
       items: [a],
-    } = await store.claimMany([claim(member('a')), claim(member('bb')), claim(member('ccc'))]);
+    } = await store.claims.claimMany([claim(member('a')), claim(member('bb')), claim(member('ccc'))]);
     expect((await store.get(a!.id))!.issue.alerts!.map((m) => m.identity)).toEqual(['a', 'bb', 'ccc']);
     await client.del(`${keys.investigation(a!.id)}:members`);
     const inv = (await store.get(a!.id))!;
@@ -82,10 +83,10 @@ describe('a group', () => {
   it('shows a member that resolved as resolved, the group open while another fires', async () => {
     const {
       items: [a],
-    } = await store.claimMany([claim(member('a')), claim(member('bb'))]);
+    } = await store.claims.claimMany([claim(member('a')), claim(member('bb'))]);
     const {
       items: [r],
-    } = await store.claimMany([
+    } = await store.claims.claimMany([
       { kind: 'resolve', issue: { source: 'alertmanager', identity: 'a', fingerprint: 'fp-a' } },
     ]);
     expect(r).toMatchObject({ code: 'resolved', id: a!.id, status: 'partly' });
@@ -97,15 +98,15 @@ describe('a group', () => {
   it("raises the group's priority when a more urgent member joins", async () => {
     const {
       items: [a],
-    } = await store.claimMany([claim(member('a'))]);
+    } = await store.claims.claimMany([claim(member('a'))]);
     const {
       items: [b],
-    } = await store.claimMany([claim(member('bb'), { priority: 2 })]);
+    } = await store.claims.claimMany([claim(member('bb'), { priority: 2 })]);
     expect(b).toEqual({ code: 'joined', id: a!.id, status: 'queued', flag: true });
     expect((await store.get(a!.id))!.priority).toBe(2);
     const {
       items: [c],
-    } = await store.claimMany([claim(member('ccc'), { priority: 9 })]);
+    } = await store.claims.claimMany([claim(member('ccc'), { priority: 9 })]);
     expect(c!.flag).toBe(false);
   });
 
@@ -114,8 +115,8 @@ describe('a group', () => {
     const later = new Date(now.getTime() + 5_000);
     const {
       items: [a],
-    } = await store.claimMany([claim(member('a'))], now);
-    await store.claimMany([claim(member('bb'), { priority: 2 })], later);
+    } = await store.claims.claimMany([claim(member('a'))], now);
+    await store.claims.claimMany([claim(member('bb'), { priority: 2 })], later);
     expect(await client.zrange(keys.dispatch(), 0, -1, 'WITHSCORES')).toEqual([
       `2|000000|${a!.id}`,
       String(2e13 + now.getTime()),
@@ -123,7 +124,7 @@ describe('a group', () => {
     await client.flushall();
     const {
       items: [c, d, e],
-    } = await store.claimMany(
+    } = await store.claims.claimMany(
       [claim(member('c')), claim(member('dd'), { priority: 2 }), claim(member('eee'), { priority: 1 })],
       now,
     );
@@ -138,11 +139,11 @@ describe('a group', () => {
   it('once its investigation has started, a new member starts a follow-up that points at it', async () => {
     const {
       items: [a],
-    } = await store.claimMany([claim(member('a'))]);
-    await store.markRunning(a!.id, 1);
+    } = await store.claims.claimMany([claim(member('a'))]);
+    await beginRun(store, a!.id, 1);
     const {
       items: [b],
-    } = await store.claimMany([claim(member('bb'))]);
+    } = await store.claims.claimMany([claim(member('bb'))]);
     expect(b).toMatchObject({ code: 'created', status: 'queued', flag: true });
     expect(b!.id).not.toBe(a!.id);
     expect(await store.get(b!.id)).toMatchObject({ followUpOf: a!.id, title: 'Group g1' });
@@ -151,10 +152,10 @@ describe('a group', () => {
   it('is not joined by a member claimed as skipped or linked: those get records of their own', async () => {
     const {
       items: [a],
-    } = await store.claimMany([claim(member('a'))]);
+    } = await store.claims.claimMany([claim(member('a'))]);
     const {
       items: [s],
-    } = await store.claimMany([claim(member('bb'), { status: 'skipped', skippedBy: 'r' })]);
+    } = await store.claims.claimMany([claim(member('bb'), { status: 'skipped', skippedBy: 'r' })]);
     expect(s).toMatchObject({ code: 'created', status: 'skipped' });
     expect(s!.id).not.toBe(a!.id);
     const skipped = (await store.get(s!.id))!;

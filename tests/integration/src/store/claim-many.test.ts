@@ -8,6 +8,7 @@ import { InvestigationStore } from '../../../../src/store/investigation-store.js
 import { keys } from '../../../../src/redis/keys.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { anIssue } from '../../../helpers/issue.js';
+import { beginRun, runsOf } from '../../../helpers/store-paths.js';
 
 // A delivery claimed in one script call: resolutions, repeats sent as known, skips, lost jobs.
 
@@ -45,17 +46,17 @@ describe('claimMany', () => {
   it('answers an empty delivery without asking Redis', async () => {
     const offline = new Redis(redis.url, { lazyConnect: true, enableOfflineQueue: false });
     const cut = new InvestigationStore(offline, { dedupTtlSeconds: 100, retentionSeconds: 200 });
-    expect(await cut.claimMany([])).toEqual({ items: [], undispatched: 0 });
+    expect(await cut.claims.claimMany([])).toEqual({ items: [], undispatched: 0 });
     offline.disconnect();
   });
 
   it('counts the new investigations still waiting for their job', async () => {
-    const first = await store.claimMany([claim(issue('a')), claim(issue('b'))]);
+    const first = await store.claims.claimMany([claim(issue('a')), claim(issue('b'))]);
     expect(first.items.map((r) => r.code)).toEqual(['created', 'created']);
     expect(first.undispatched).toBe(2);
-    expect((await store.claimMany([claim(issue('c'))])).undispatched).toBe(3);
+    expect((await store.claims.claimMany([claim(issue('c'))])).undispatched).toBe(3);
     expect(
-      (await store.claimMany([claim(issue('a')), claim(issue('s'), { status: 'skipped', skippedBy: 'r' })]))
+      (await store.claims.claimMany([claim(issue('a')), claim(issue('s'), { status: 'skipped', skippedBy: 'r' })]))
         .undispatched,
     ).toBe(3);
   });
@@ -63,8 +64,8 @@ describe('claimMany', () => {
   it('resolves by identity or fingerprint, and says when there is nothing to resolve', async () => {
     const {
       items: [a],
-    } = await store.claimMany([claim(issue('a'))]);
-    const { items } = await store.claimMany([
+    } = await store.claims.claimMany([claim(issue('a'))]);
+    const { items } = await store.claims.claimMany([
       { kind: 'resolve', issue: { source: 'tickets', identity: 'a', fingerprint: 'fp-a' } },
       { kind: 'resolve', issue: { source: 'tickets', identity: 'zz', fingerprint: 'fp-zz' } },
     ]);
@@ -78,9 +79,9 @@ describe('claimMany', () => {
   it('sends a repeat it knows without its record; one that expired meanwhile comes back unknown, nothing written', async () => {
     const {
       items: [a],
-    } = await store.claimMany([claim(issue('a'))]);
-    await store.markRunning(a!.id, 1);
-    const { items } = await store.claimMany([
+    } = await store.claims.claimMany([claim(issue('a'))]);
+    await beginRun(store, a!.id, 1);
+    const { items } = await store.claims.claimMany([
       claim(issue('a'), { known: true }),
       claim(issue('gone'), { known: true }),
     ]);
@@ -88,7 +89,7 @@ describe('claimMany', () => {
       { code: 'seen', id: a!.id, status: 'running', flag: false },
       { code: 'unknown', id: '', status: '', flag: false },
     ]);
-    expect(await store.lookup([{ source: 'tickets', identity: 'gone' }])).toEqual([null]);
+    expect(await store.claims.lookup([{ source: 'tickets', identity: 'gone' }])).toEqual([null]);
     expect(await client.zcard(keys.index())).toBe(1);
   });
 
@@ -96,7 +97,7 @@ describe('claimMany', () => {
     const now = new Date('2026-11-30T01:00:00.000Z');
     const {
       items: [a, again, b],
-    } = await store.claimMany(
+    } = await store.claims.claimMany(
       [claim(issue('a'), { priority: 3 }), claim(issue('a'), { priority: 3 }), claim(issue('b'), { priority: 7 })],
       now,
     );
@@ -112,7 +113,7 @@ describe('claimMany', () => {
   it('records a skipped issue as finished, by the rule that matched, with no job to wait for', async () => {
     const {
       items: [s],
-    } = await store.claimMany([claim(issue('s'), { status: 'skipped', skippedBy: 'noisy', priority: 3 })]);
+    } = await store.claims.claimMany([claim(issue('s'), { status: 'skipped', skippedBy: 'noisy', priority: 3 })]);
     expect(s).toMatchObject({ code: 'created', status: 'skipped' });
     const inv = (await store.get(s!.id))!;
     expect(inv).toMatchObject({
@@ -129,8 +130,8 @@ describe('claimMany', () => {
   it('flags a repeat whose unfinished record has no job waiting, running or dispatched', async () => {
     const {
       items: [a, b, c],
-    } = await store.claimMany([claim(issue('a')), claim(issue('b')), claim(issue('c'))]);
-    const repeat = () => store.claimMany([claim(issue('a')), claim(issue('b')), claim(issue('c'))]);
+    } = await store.claims.claimMany([claim(issue('a')), claim(issue('b')), claim(issue('c'))]);
+    const repeat = () => store.claims.claimMany([claim(issue('a')), claim(issue('b')), claim(issue('c'))]);
     // Still in the dispatch set: its job is on its way.
     expect((await repeat()).items.map((r) => r.flag)).toEqual([false, false, false]);
     await client.del(keys.dispatch());
@@ -143,7 +144,7 @@ describe('claimMany', () => {
       ['seen', false],
       ['seen', true],
     ]);
-    await store.complete(a!.id, {
+    await runsOf(store).complete(a!.id, {
       rca: 'r',
       toolCalls: [],
       usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0 },

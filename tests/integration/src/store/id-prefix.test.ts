@@ -6,6 +6,7 @@ import { ambiguityText, isIdPrefix, MAX_CANDIDATES, resolveInvestigationId } fro
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { anIssue } from '../../../helpers/issue.js';
+import { claimIssue } from '../../../helpers/store-paths.js';
 
 // Issue 29: `lestrade show bb76f41a`: an id's first 8 or more characters name it, through a lexical
 // index of the ids kept beside the time index (O(log N + M)), filled from the time index for records
@@ -43,7 +44,7 @@ afterAll(async () => {
 
 describe('resolveInvestigationId', () => {
   it('finds a claimed investigation by its first 8 or more characters, upper case too', async () => {
-    const { id } = await store.claim(issue('a'));
+    const { id } = await claimIssue(store, issue('a'));
     expect(await client.zscore(keys.idIndex(), id)).toBe('0');
     for (const ref of [id.slice(0, 8), id.slice(0, 13), id.slice(0, 20).toUpperCase(), ` ${id.slice(0, 9)} `])
       expect(await resolveInvestigationId(client, ref), ref).toEqual({ kind: 'found', id });
@@ -83,7 +84,7 @@ describe('resolveInvestigationId', () => {
   it('fills the id index from the time index once, for records claimed before it existed', async () => {
     await olderRecord(ID_A);
     await client.expire(keys.index(), 500);
-    const { id } = await store.claim(issue('new'));
+    const { id } = await claimIssue(store, issue('new'));
     // The claim indexed its own id; the older record is in the time index only, until the first lookup.
     expect(await client.zscore(keys.idIndex(), ID_A)).toBeNull();
     expect(await resolveInvestigationId(client, 'bb76f41a')).toEqual({ kind: 'found', id: ID_A });
@@ -137,13 +138,13 @@ describe('isIdPrefix', () => {
 
 describe('the id index', () => {
   it('is pruned with the time index: ids past the retention leave both when a later claim prunes', async () => {
-    const old = await store.claimMany(
+    const old = await store.claims.claimMany(
       [{ kind: 'claim', issue: issue('old'), status: 'queued', priority: 0 }],
       new Date(Date.now() - 300_000),
     );
     const oldId = old.items[0]!.id;
     expect(await client.zscore(keys.idIndex(), oldId)).toBe('0');
-    const { id } = await store.claim(issue('new'));
+    const { id } = await claimIssue(store, issue('new'));
     expect(await client.zscore(keys.idIndex(), oldId)).toBeNull();
     expect(await client.zscore(keys.index(), oldId)).toBeNull();
     expect(await client.zrange(keys.idIndex(), 0, -1)).toEqual([id]);
@@ -151,7 +152,7 @@ describe('the id index', () => {
   });
 
   it('loses an id when list() finds its record gone', async () => {
-    const { id } = await store.claim(issue('a'));
+    const { id } = await claimIssue(store, issue('a'));
     await client.del(keys.investigation(id));
     expect(await store.list()).toEqual([]);
     expect(await client.zscore(keys.idIndex(), id)).toBeNull();

@@ -4,6 +4,7 @@ import { keys } from '../../../../src/redis/keys.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { redisClient } from '../../../helpers/redis-client.js';
 import { anIssue } from '../../../helpers/issue.js';
+import { beginRun, claimIssue } from '../../../helpers/store-paths.js';
 
 // The list behind GET /api/investigations and the dashboard, narrowed by status, source, severity and
 // creation time, newest first, read in pages of the index when a filter is given.
@@ -26,8 +27,8 @@ async function claimAll(specs: Spec[]): Promise<string[]> {
   const ids: string[] = [];
   for (const [i, spec] of specs.entries()) {
     const issue = anIssue(`i${i}`, { source: spec.source ?? 'tickets', severity: spec.severity ?? 'warning' });
-    const { id } = await s.claim(issue);
-    if (spec.running) await s.markRunning(id, 1);
+    const { id } = await claimIssue(s, issue);
+    if (spec.running) await beginRun(s, id, 1);
     await db.client.zadd(keys.index(), BASE + i, id);
     ids.push(id);
   }

@@ -6,6 +6,7 @@ import { InvestigationStore } from '../../../../src/store/investigation-store.js
 import { keys } from '../../../../src/redis/keys.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { anIssue } from '../../../helpers/issue.js';
+import { beginRun, claimIssue, resolveIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // Which fields the store hands to the redactor: free text only. Its own fields (ids, statuses,
 // times, counts, group timings) and JSON it redacted value by value before serialising never go
@@ -42,16 +43,16 @@ describe("the store's own fields", () => {
   it('are written as they are, while free text goes through the redactor', async () => {
     const {
       items: [c],
-    } = await store.claimMany([{ kind: 'claim', issue, status: 'queued', priority: 7 }]);
+    } = await store.claims.claimMany([{ kind: 'claim', issue, status: 'queued', priority: 7 }]);
     const id = c!.id;
-    await store.markRunning(id, 2);
+    await beginRun(store, id, 2);
     await store.setWaiting(id, 'a budget', '2026-11-30T02:00:00.000Z');
     await store.saveProgress(id, {
       toolCalls: [],
       usage,
       context: { windowTokens: 10, peakTokens: 5, compactions: [] },
     });
-    await store.markIssueResolved(issue);
+    await resolveIssue(store, issue);
     const inv = (await store.get(id))!;
     expect(inv).toMatchObject({
       id,
@@ -71,8 +72,8 @@ describe("the store's own fields", () => {
   });
 
   it('include the pause view, which completion clears without redacting it again', async () => {
-    const { id } = await store.claim({ ...issue, group: undefined });
-    expect(await store.complete(id, { rca: 'r', toolCalls: [], usage })).toBe(true);
+    const { id } = await claimIssue(store, { ...issue, group: undefined });
+    expect(await runsOf(store).complete(id, { rca: 'r', toolCalls: [], usage })).toBe(true);
     expect(await client.hget(keys.investigation(id), 'approvals')).toBe('');
     const raw = await client.hgetall(keys.investigation(id));
     expect(raw).toMatchObject({

@@ -6,6 +6,7 @@ import { InvestigationStore } from '../../../../src/store/investigation-store.js
 import { keys } from '../../../../src/redis/keys.js';
 import { redisClient } from '../../../helpers/redis-client.js';
 import { ticketIssue as issue } from '../../../helpers/ticket-issue.js';
+import { beginRun, claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // Store operations around a run: skips, waits, progress, kept outputs, checkpoints, completion.
 
@@ -24,9 +25,9 @@ beforeEach(async () => {
 describe('skip', () => {
   it('ends a queued or running investigation as skipped, with the reason, starting its retention', async () => {
     for (const running of [false, true]) {
-      const { id } = await store.claim(issue(`s-${running}`));
-      if (running) await store.markRunning(id, 1);
-      expect(await store.skip(id, `resolved first ${SECRET}`)).toBe(true);
+      const { id } = await claimIssue(store, issue(`s-${running}`));
+      if (running) await beginRun(store, id, 1);
+      expect(await runsOf(store).skip(id, `resolved first ${SECRET}`)).toBe(true);
       const inv = (await store.get(id))!;
       expect(inv).toMatchObject({
         status: 'skipped',
@@ -40,18 +41,18 @@ describe('skip', () => {
   });
 
   it('leaves a finished investigation, or a missing one, alone', async () => {
-    const { id } = await store.claim(issue('done'));
-    await store.complete(id, { rca: 'r', toolCalls: [], usage });
-    expect(await store.skip(id, 'late')).toBe(false);
+    const { id } = await claimIssue(store, issue('done'));
+    await runsOf(store).complete(id, { rca: 'r', toolCalls: [], usage });
+    expect(await runsOf(store).skip(id, 'late')).toBe(false);
     expect(await store.get(id)).toMatchObject({ status: 'completed', skipReason: null });
-    expect(await store.skip(MISSING, 'late')).toBe(false);
+    expect(await runsOf(store).skip(MISSING, 'late')).toBe(false);
     expect(await db.client.exists(keys.investigation(MISSING))).toBe(0);
   });
 });
 
 describe('setWaiting', () => {
   it('says why and until when a queued investigation waits, and clears both', async () => {
-    const { id } = await store.claim(issue('w'));
+    const { id } = await claimIssue(store, issue('w'));
     await store.setWaiting(id, 'budget: 10 investigations an hour', '2026-11-30T02:00:00.000Z');
     expect(await store.get(id)).toMatchObject({
       waitingReason: 'budget: 10 investigations an hour',
@@ -65,8 +66,8 @@ describe('setWaiting', () => {
 
 describe('saveProgress', () => {
   it('shows the tool calls (redacted), usage and context of a run still going, its status untouched', async () => {
-    const { id } = await store.claim(issue('p'));
-    await store.markRunning(id, 1);
+    const { id } = await claimIssue(store, issue('p'));
+    await beginRun(store, id, 1);
     await store.saveProgress(id, {
       toolCalls: [{ name: 'q', params: { token: SECRET }, status: 'success', durationMs: 3 }],
       usage,
@@ -83,24 +84,24 @@ describe('saveProgress', () => {
 
 describe('complete', () => {
   it("keeps the run's context, and says it completed", async () => {
-    const { id } = await store.claim(issue('c'));
-    expect(await store.complete(id, { rca: 'r', toolCalls: [], usage, context })).toBe(true);
+    const { id } = await claimIssue(store, issue('c'));
+    expect(await runsOf(store).complete(id, { rca: 'r', toolCalls: [], usage, context })).toBe(true);
     expect((await store.get(id))!.context).toEqual(context);
   });
 
   it('leaves a cancelled investigation cancelled, and a missing one missing, saying it did not complete them', async () => {
-    const { id } = await store.claim(issue('x'));
+    const { id } = await claimIssue(store, issue('x'));
     await db.client.hset(keys.investigation(id), 'status', 'cancelled');
-    expect(await store.complete(id, { rca: 'r', toolCalls: [], usage })).toBe(false);
+    expect(await runsOf(store).complete(id, { rca: 'r', toolCalls: [], usage })).toBe(false);
     expect(await store.get(id)).toMatchObject({ status: 'cancelled', rca: null });
-    expect(await store.complete(MISSING, { rca: 'r', toolCalls: [], usage })).toBe(false);
+    expect(await runsOf(store).complete(MISSING, { rca: 'r', toolCalls: [], usage })).toBe(false);
     expect(await db.client.exists(keys.investigation(MISSING))).toBe(0);
   });
 });
 
 describe('kept outputs', () => {
   it('read back exactly as saved, redacted, for the retention', async () => {
-    const { id } = await store.claim(issue('o'));
+    const { id } = await claimIssue(store, issue('o'));
     await store.saveOutput(id, 'call_1', `big output with ${SECRET} and a lone \ud800`);
     expect(await store.getOutput(id, 'call_1')).toBe('big output with [redacted] and a lone \ud800');
     expect(await store.getOutput(id, 'call_2')).toBeNull();
@@ -120,7 +121,7 @@ describe('kept outputs', () => {
 
 describe('hasCheckpoint', () => {
   it('is true once a checkpoint is saved', async () => {
-    const { id } = await store.claim(issue('h'));
+    const { id } = await claimIssue(store, issue('h'));
     expect(await store.hasCheckpoint(id)).toBe(false);
     await store.saveCheckpoint(id, initialState([{ role: 'user', content: 'go' }]));
     expect(await store.hasCheckpoint(id)).toBe(true);
@@ -129,10 +130,10 @@ describe('hasCheckpoint', () => {
 
 describe('addLinkedFromMany', () => {
   it('records every pair in one go, each set for the retention', async () => {
-    const a = await store.claim(issue('a'));
-    const b = await store.claim(issue('b'));
+    const a = await claimIssue(store, issue('a'));
+    const b = await claimIssue(store, issue('b'));
     const from = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
-    await store.addLinkedFromMany([
+    await store.claims.addLinkedFromMany([
       [a.id, from[0]!],
       [b.id, from[0]!],
       [a.id, from[1]!],
@@ -140,6 +141,6 @@ describe('addLinkedFromMany', () => {
     expect((await store.get(a.id))!.linkedFrom).toEqual(from);
     expect((await store.get(b.id))!.linkedFrom).toEqual([from[0]]);
     expect(await db.client.ttl(keys.linkedFrom(b.id))).toBeGreaterThan(190);
-    await store.addLinkedFromMany([]);
+    await store.claims.addLinkedFromMany([]);
   });
 });

@@ -7,6 +7,7 @@ import { RunControl } from '../../../../src/store/run-control.js';
 import { redisClient } from '../../../helpers/redis-client.js';
 import { waitFor } from '../../../helpers/service.js';
 import { anIssue } from '../../../helpers/issue.js';
+import { beginRun, claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 const r = redisClient();
 let sub: Redis | undefined;
@@ -31,17 +32,21 @@ describe('record changes published for the dashboard', () => {
     const seen = await listen();
     const store = new InvestigationStore(r.client, { dedupTtlSeconds: 100, retentionSeconds: 200 });
     const runs = new RunControl(r.client, 200);
-    const { id } = await store.claim(issue('a'));
+    const { id } = await claimIssue(store, issue('a'));
     await waitFor('the claim', async () => seen.length === 1);
     expect(seen).toEqual([id]);
     await runs.begin(id, 'investigation', 1, 'job-1');
-    await store.complete(id, { rca: 'r', toolCalls: [], usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 } });
+    await runsOf(store).complete(id, {
+      rca: 'r',
+      toolCalls: [],
+      usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 },
+    });
     await runs.ask(id, [], 'why?');
     await waitFor('three more', async () => seen.length === 4);
     // No record: nothing changed, nothing published.
-    await store.markRunning('00000000-0000-4000-8000-000000000000', 1);
+    await beginRun(store, '00000000-0000-4000-8000-000000000000', 1);
     expect(await runs.begin('00000000-0000-4000-8000-000000000001', 'investigation', 1, 'j')).toBe(false);
-    await store.claim(issue('b'));
+    await claimIssue(store, issue('b'));
     await waitFor('the second claim', async () => seen.length === 5);
     expect(seen.slice(0, 4)).toEqual([id, id, id, id]);
     expect(seen[4]).not.toBe(id);
@@ -51,7 +56,7 @@ describe('record changes published for the dashboard', () => {
     const seen = await listen();
     const store = new InvestigationStore(r.client, { dedupTtlSeconds: 100, retentionSeconds: 200 });
     const runs = new RunControl(r.client, 200);
-    const { id } = await store.claim(issue('decided'));
+    const { id } = await claimIssue(store, issue('decided'));
     await runs.begin(id, 'investigation', 1, 'job-1');
     const call = (callId: string) => ({ id: callId, name: 'restart', arguments: '{}' });
     const approval = (callId: string) => ({
@@ -83,7 +88,7 @@ describe('record changes published for the dashboard', () => {
     expect(await runs.decide(id, 'investigation', [{ toolCallId: 'c2', approved: true }])).toMatchObject({
       outcome: 'not_awaiting',
     });
-    const other = await store.claim(issue('after'));
+    const other = await claimIssue(store, issue('after'));
     await waitFor('the last claim', async () => seen.includes(other.id));
     expect(seen).toEqual([id, id, id, id, id, other.id]);
   });

@@ -7,6 +7,7 @@ import { keys } from '../../../../src/redis/keys.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { anIssue } from '../../../helpers/issue.js';
+import { beginRun, claimIssue, resolveIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // What each store operation leaves in the record, as get() and list() read it back.
 
@@ -51,7 +52,7 @@ afterAll(async () => {
 
 describe('a claimed record', () => {
   it('reads back with every field at its starting value', async () => {
-    const claim = await store.claim(issue('a'));
+    const claim = await claimIssue(store, issue('a'));
     expect(claim).toEqual({ created: true, id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'queued' });
     const inv = (await store.get(claim.id))!;
     expect(inv).toEqual({
@@ -86,30 +87,31 @@ describe('a claimed record', () => {
   });
 
   it('claimed again, is the same record with its current status', async () => {
-    const { id } = await store.claim(issue('a'));
-    await store.markRunning(id, 1);
-    expect(await store.claim(issue('a'))).toEqual({ created: false, id, status: 'running' });
+    const { id } = await claimIssue(store, issue('a'));
+    await beginRun(store, id, 1);
+    expect(await claimIssue(store, issue('a'))).toEqual({ created: false, id, status: 'running' });
     expect(await store.list()).toHaveLength(1);
   });
 
   it('links to the investigations it is made of; linked only, it starts linked and expires with the retention', async () => {
-    const a = await store.claim(issue('a'));
-    const b = await store.claim(issue('b'));
-    const pointing = await store.claim(issue('inc-1'), { linkTo: [a.id, b.id] });
+    const a = await claimIssue(store, issue('a'));
+    const b = await claimIssue(store, issue('b'));
+    const pointing = await claimIssue(store, issue('inc-1'), { linkTo: [a.id, b.id] });
     expect(await store.get(pointing.id)).toMatchObject({ status: 'queued', linkedTo: [a.id, b.id] });
     expect(await client.ttl(keys.investigation(pointing.id))).toBe(-1);
-    const linked = await store.claim(issue('inc-2'), { linkTo: [a.id], linkedOnly: true });
+    const linked = await claimIssue(store, issue('inc-2'), { linkTo: [a.id], linkedOnly: true });
     expect(linked).toMatchObject({ created: true, status: 'linked' });
     expect(await store.get(linked.id)).toMatchObject({ status: 'linked', linkedTo: [a.id] });
     const ttl = await client.ttl(keys.investigation(linked.id));
     expect(ttl).toBeGreaterThan(190);
     expect(ttl).toBeLessThanOrEqual(200);
-    expect(await store.claim(issue('inc-3'), { linkTo: [] })).toMatchObject({ status: 'queued' });
-    expect((await store.get((await store.claim(issue('inc-4'), { linkTo: [] })).id))!.linkedTo).toEqual([]);
+    expect(await claimIssue(store, issue('inc-3'), { linkTo: [] })).toMatchObject({ status: 'queued' });
+    expect((await store.get((await claimIssue(store, issue('inc-4'), { linkTo: [] })).id))!.linkedTo).toEqual([]);
   });
 
   it('blanks secrets in the free text it stores, not in its own fields', async () => {
-    const { id } = await store.claim(
+    const { id } = await claimIssue(
+      store,
       issue('a', { title: `leaked ${SECRET}`, description: `key=${SECRET}`, source: 'tickets' }),
     );
     const inv = (await store.get(id))!;
@@ -121,10 +123,10 @@ describe('a claimed record', () => {
 
 describe('lookups', () => {
   it('finds investigations by their source identities, null where none', async () => {
-    const a = await store.claim(issue('a'));
-    expect(await store.lookup([])).toEqual([]);
+    const a = await claimIssue(store, issue('a'));
+    expect(await store.claims.lookup([])).toEqual([]);
     expect(
-      await store.lookup([
+      await store.claims.lookup([
         { source: 'tickets', identity: 'a' },
         { source: 'tickets', identity: 'zz' },
         { source: 'other', identity: 'a' },
@@ -133,10 +135,10 @@ describe('lookups', () => {
   });
 
   it('lists who linked to an investigation, sorted, for as long as the retention', async () => {
-    const { id } = await store.claim(issue('a'));
+    const { id } = await claimIssue(store, issue('a'));
     const from = Array.from({ length: 40 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
-    for (const f of [...from].reverse()) await store.addLinkedFrom(id, f);
-    await store.addLinkedFrom(id, from[0]!);
+    await store.claims.addLinkedFromMany([...from].reverse().map((f) => [id, f] as const));
+    await store.claims.addLinkedFromMany([[id, from[0]!]]);
     expect((await store.get(id))!.linkedFrom).toEqual(from);
     expect(await client.ttl(keys.linkedFrom(id))).toBeGreaterThan(190);
   });
@@ -149,8 +151,8 @@ describe('lookups', () => {
 
 describe('the life of a record', () => {
   it('running: status, start time and attempt', async () => {
-    const { id } = await store.claim(issue('a'));
-    await store.markRunning(id, 3);
+    const { id } = await claimIssue(store, issue('a'));
+    await beginRun(store, id, 3);
     const inv = (await store.get(id))!;
     expect(inv).toMatchObject({
       status: 'running',
@@ -162,9 +164,9 @@ describe('the life of a record', () => {
   });
 
   it('requeued: queued again with the error that made it so', async () => {
-    const { id } = await store.claim(issue('a'));
-    await store.markRunning(id, 1);
-    await store.requeue(id, `LLM answered 429 for ${SECRET}`);
+    const { id } = await claimIssue(store, issue('a'));
+    await beginRun(store, id, 1);
+    await runsOf(store).requeue(id, `LLM answered 429 for ${SECRET}`);
     expect(await store.get(id)).toMatchObject({
       status: 'queued',
       error: 'LLM answered 429 for [redacted]',
@@ -173,12 +175,17 @@ describe('the life of a record', () => {
   });
 
   it('completed: the RCA, tool calls, usage and link hosts, the error cleared, the checkpoint kept for follow-ups', async () => {
-    const { id } = await store.claim(issue('a'));
-    await store.requeue(id, 'earlier failure');
+    const { id } = await claimIssue(store, issue('a'));
+    await runsOf(store).requeue(id, 'earlier failure');
     const state = initialState([{ role: 'user', content: 'go' }]);
     await store.saveCheckpoint(id, state);
     const toolCalls = [{ name: 'q', params: { token: SECRET }, status: 'success' as const, durationMs: 5 }];
-    await store.complete(id, { rca: `## Root cause\nx ${SECRET}`, toolCalls, usage, linkHosts: ['grafana.internal'] });
+    await runsOf(store).complete(id, {
+      rca: `## Root cause\nx ${SECRET}`,
+      toolCalls,
+      usage,
+      linkHosts: ['grafana.internal'],
+    });
     const inv = (await store.get(id))!;
     expect(inv).toMatchObject({
       status: 'completed',
@@ -191,14 +198,14 @@ describe('the life of a record', () => {
     });
     expect(inv.updatedAt).toBe(inv.finishedAt);
     expect(await store.loadCheckpoint(id)).toEqual(state);
-    const noHosts = await store.claim(issue('b'));
-    await store.complete(noHosts.id, { rca: 'r', toolCalls: [], usage });
+    const noHosts = await claimIssue(store, issue('b'));
+    await runsOf(store).complete(noHosts.id, { rca: 'r', toolCalls: [], usage });
     expect((await store.get(noHosts.id))!.linkHosts).toEqual([]);
   });
 
   it('failed: the error, and the progress made when there was any', async () => {
-    const { id } = await store.claim(issue('a'));
-    await store.fail(id, 'gave up', {
+    const { id } = await claimIssue(store, issue('a'));
+    await runsOf(store).fail(id, 'gave up', {
       toolCalls: [{ name: 'q', params: {}, status: 'error', durationMs: 1, error: 'x' }],
       usage,
     });
@@ -209,8 +216,8 @@ describe('the life of a record', () => {
       toolCalls: [{ name: 'q', error: 'x' }],
       finishedAt: expect.stringMatching(iso),
     });
-    const bare = await store.claim(issue('b'));
-    await store.fail(bare.id, 'no progress');
+    const bare = await claimIssue(store, issue('b'));
+    await runsOf(store).fail(bare.id, 'no progress');
     expect(await store.get(bare.id)).toMatchObject({
       status: 'failed',
       toolCalls: [],
@@ -220,15 +227,15 @@ describe('the life of a record', () => {
   });
 
   it('resolved: the issue status and the time, the investigation status untouched', async () => {
-    const { id } = await store.claim(issue('a'));
-    expect(await store.markIssueResolved(issue('a'))).toBe(id);
+    const { id } = await claimIssue(store, issue('a'));
+    expect(await resolveIssue(store, issue('a'))).toBe(id);
     const inv = (await store.get(id))!;
     expect(inv).toMatchObject({ status: 'queued', issueStatus: 'resolved', resolvedAt: expect.stringMatching(iso) });
     expect(inv.updatedAt).toBe(inv.resolvedAt);
   });
 
   it('written back: the write-back record, only on a record that exists', async () => {
-    const { id } = await store.claim(issue('a'));
+    const { id } = await claimIssue(store, issue('a'));
     const wb = {
       target: 'OPS-1',
       status: 'written' as const,
@@ -238,9 +245,9 @@ describe('the life of a record', () => {
       error: null,
       updatedAt: '2026-11-30T00:00:00.000Z',
     };
-    expect(await store.saveWriteBack(id, wb)).toBe(true);
+    expect(await store.writeBacks.saveWriteBack(id, wb)).toBe(true);
     expect((await store.get(id))!.writeBacks).toEqual([wb]);
-    expect(await store.saveWriteBack('00000000-0000-4000-8000-000000000000', wb)).toBe(false);
+    expect(await store.writeBacks.saveWriteBack('00000000-0000-4000-8000-000000000000', wb)).toBe(false);
     expect(await client.exists(keys.investigation('00000000-0000-4000-8000-000000000000'))).toBe(0);
   });
 });
@@ -248,9 +255,9 @@ describe('the life of a record', () => {
 describe('failIfUnfinished', () => {
   it('fails a queued or running record, with the reason and the retention', async () => {
     for (const running of [false, true]) {
-      const { id } = await store.claim(issue(`u-${running}`));
-      if (running) await store.markRunning(id, 2);
-      expect(await store.failIfUnfinished(id, `stalled ${SECRET}`)).toBe(true);
+      const { id } = await claimIssue(store, issue(`u-${running}`));
+      if (running) await beginRun(store, id, 2);
+      expect(await runsOf(store).failIfUnfinished(id, `stalled ${SECRET}`)).toBe(true);
       expect(await store.get(id)).toMatchObject({
         status: 'failed',
         error: 'stalled [redacted]',
@@ -261,13 +268,13 @@ describe('failIfUnfinished', () => {
   });
 
   it('leaves a finished or linked record, and a missing one, alone', async () => {
-    const done = await store.claim(issue('done'));
-    await store.complete(done.id, { rca: 'r', toolCalls: [], usage });
-    const failed = await store.claim(issue('failed'));
-    await store.fail(failed.id, 'first reason');
-    const linked = await store.claim(issue('linked'), { linkTo: [done.id], linkedOnly: true });
+    const done = await claimIssue(store, issue('done'));
+    await runsOf(store).complete(done.id, { rca: 'r', toolCalls: [], usage });
+    const failed = await claimIssue(store, issue('failed'));
+    await runsOf(store).fail(failed.id, 'first reason');
+    const linked = await claimIssue(store, issue('linked'), { linkTo: [done.id], linkedOnly: true });
     for (const id of [done.id, failed.id, linked.id, '00000000-0000-4000-8000-000000000000'])
-      expect(await store.failIfUnfinished(id, 'late'), id).toBe(false);
+      expect(await runsOf(store).failIfUnfinished(id, 'late'), id).toBe(false);
     expect(await store.get(done.id)).toMatchObject({ status: 'completed', error: null });
     expect(await store.get(failed.id)).toMatchObject({ status: 'failed', error: 'first reason' });
     expect((await store.get(linked.id))!.status).toBe('linked');
@@ -276,7 +283,7 @@ describe('failIfUnfinished', () => {
 
 describe('checkpoints', () => {
   it('are kept redacted for the retention, and read back as saved', async () => {
-    const { id } = await store.claim(issue('a'));
+    const { id } = await claimIssue(store, issue('a'));
     expect(await store.loadCheckpoint(id)).toBeNull();
     const state = initialState([{ role: 'user', content: `token ${SECRET}` }]);
     state.steps = 2;
@@ -295,7 +302,7 @@ describe('list', () => {
   it('is newest first, in pages, with the summary fields only', async () => {
     const ids: string[] = [];
     for (const n of ['1', '2', '3']) {
-      ids.push((await store.claim(issue(n))).id);
+      ids.push((await claimIssue(store, issue(n))).id);
       await new Promise((r) => setTimeout(r, 5));
     }
     const all = await store.list();
@@ -327,18 +334,18 @@ describe('list', () => {
   });
 
   it('drops index entries whose record has expired, from the answer and the index', async () => {
-    const a = await store.claim(issue('a'));
-    const b = await store.claim(issue('b'));
+    const a = await claimIssue(store, issue('a'));
+    const b = await claimIssue(store, issue('b'));
     await client.del(keys.investigation(a.id));
     expect((await store.list()).map((i) => i.id)).toEqual([b.id]);
     expect(await client.zrange(keys.index(), 0, -1)).toEqual([b.id]);
   });
 
   it('shows the statuses as they are now', async () => {
-    const { id } = await store.claim(issue('a'));
-    await store.markRunning(id, 1);
-    await store.complete(id, { rca: 'r', toolCalls: [], usage });
-    await store.markIssueResolved(issue('a'));
+    const { id } = await claimIssue(store, issue('a'));
+    await beginRun(store, id, 1);
+    await runsOf(store).complete(id, { rca: 'r', toolCalls: [], usage });
+    await resolveIssue(store, issue('a'));
     expect((await store.list())[0]).toMatchObject({
       status: 'completed',
       issueStatus: 'resolved',
@@ -356,21 +363,21 @@ describe('our own fields', () => {
       { dedupTtlSeconds: 100, retentionSeconds: 200 },
       createRedactor(['tickets', 'open', 'queued', 'running', 'completed', 'resolved', year]),
     );
-    const { id } = await strict.claim(issue('a', { title: 'open tickets' }));
+    const { id } = await claimIssue(strict, issue('a', { title: 'open tickets' }));
     expect(await strict.get(id)).toMatchObject({
       source: 'tickets',
       status: 'queued',
       issueStatus: 'open',
       title: '[redacted] [redacted]',
     });
-    await strict.markRunning(id, 1);
+    await beginRun(strict, id, 1);
     expect((await strict.get(id))!.status).toBe('running');
-    await strict.complete(id, {
+    await runsOf(strict).complete(id, {
       rca: 'r',
       toolCalls: [],
       usage: { promptTokens: 1, completionTokens: 0, llmCalls: 1 },
     });
-    await strict.markIssueResolved(issue('a'));
+    await resolveIssue(strict, issue('a'));
     const inv = (await strict.get(id))!;
     expect(inv).toMatchObject({
       status: 'completed',
@@ -389,9 +396,9 @@ describe('JSON fields', () => {
       { dedupTtlSeconds: 100, retentionSeconds: 200 },
       createRedactor(['1234']),
     );
-    const { id } = await digits.claim(issue('a', { raw: { count: 1234, note: 'pin 1234' } }));
-    await digits.markRunning(id, 1234);
-    await digits.complete(id, {
+    const { id } = await claimIssue(digits, issue('a', { raw: { count: 1234, note: 'pin 1234' } }));
+    await beginRun(digits, id, 1234);
+    await runsOf(digits).complete(id, {
       rca: 'r',
       toolCalls: [{ name: 'q', params: { n: 1234 }, status: 'success', durationMs: 1234 }],
       usage: { promptTokens: 1234, completionTokens: 1, llmCalls: 1 },

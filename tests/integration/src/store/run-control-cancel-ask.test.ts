@@ -6,6 +6,7 @@ import { keys } from '../../../../src/redis/keys.js';
 import { RunControl } from '../../../../src/store/run-control.js';
 import { redisClient } from '../../../helpers/redis-client.js';
 import { ticketIssue as issue } from '../../../helpers/ticket-issue.js';
+import { claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // Cancelling a run, asking follow-ups, and conditional updates, on real Redis.
 
@@ -30,15 +31,15 @@ beforeEach(async () => {
 });
 
 async function completed(identity = 'a'): Promise<string> {
-  const { id } = await store.claim(issue(identity));
-  await store.complete(id, { rca: 'r', toolCalls: [], usage });
+  const { id } = await claimIssue(store, issue(identity));
+  await runsOf(store).complete(id, { rca: 'r', toolCalls: [], usage });
   return id;
 }
 
 describe('cancel', () => {
   it('cancels a queued, running or waiting investigation, finishing it and starting its retention', async () => {
     for (const status of ['queued', 'running', 'awaiting_approval']) {
-      const { id } = await store.claim(issue(status));
+      const { id } = await claimIssue(store, issue(status));
       await db.client.hset(keys.investigation(id), 'status', status);
       expect(await runs.cancel(id)).toEqual({ phase: 'investigation', previous: status });
       const inv = (await store.get(id))!;
@@ -103,7 +104,7 @@ describe('ask', () => {
       await db.client.hset(keys.investigation(id), 'askStatus', status);
       expect((await runs.ask(id, [], 'three')).outcome).toBe('ok');
     }
-    const { id: queued } = await store.claim(issue('q'));
+    const { id: queued } = await claimIssue(store, issue('q'));
     expect(await runs.ask(queued, [], 'q')).toEqual({ outcome: 'not_completed', status: 'queued' });
     expect(await runs.ask('00000000-0000-4000-8000-000000000000', [], 'q')).toEqual({
       outcome: 'not_completed',
@@ -130,7 +131,7 @@ describe('ask', () => {
 
 describe('updateIf', () => {
   it('sets redacted fields only while the run has the expected status', async () => {
-    const { id } = await store.claim(issue('u'));
+    const { id } = await claimIssue(store, issue('u'));
     expect(await runs.updateIf(id, 'investigation', 'running', { error: 'x' })).toBe(false);
     expect((await store.get(id))!.error).toBeNull();
     expect(await runs.updateIf(id, 'investigation', 'queued', { error: `leaked ${SECRET}`, rca: 'lone \ud800' })).toBe(

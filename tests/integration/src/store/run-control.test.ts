@@ -6,6 +6,7 @@ import { keys } from '../../../../src/redis/keys.js';
 import { RunControl } from '../../../../src/store/run-control.js';
 import { redisClient } from '../../../helpers/redis-client.js';
 import { ticketIssue as issue } from '../../../helpers/ticket-issue.js';
+import { claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 // The run state machine on real Redis: begin, pause, decide, expire, cancel, ask, updateIf.
 
@@ -35,15 +36,15 @@ beforeEach(async () => {
 
 /** A record running under job j1. */
 async function running(identity = 'a'): Promise<string> {
-  const { id } = await store.claim(issue(identity));
+  const { id } = await claimIssue(store, issue(identity));
   expect(await runs.begin(id, 'investigation', 1, 'j1')).toBe(true);
   return id;
 }
 
 /** A completed record whose follow-up is running under job q1. */
 async function askRunning(): Promise<string> {
-  const { id } = await store.claim(issue('asked'));
-  await store.complete(id, { rca: 'r', toolCalls: [], usage });
+  const { id } = await claimIssue(store, issue('asked'));
+  await runsOf(store).complete(id, { rca: 'r', toolCalls: [], usage });
   expect(await runs.ask(id, [], 'why?')).toEqual({ outcome: 'ok', entry: 0 });
   expect(await runs.begin(id, 'ask', 1, 'q1')).toBe(true);
   return id;
@@ -51,7 +52,7 @@ async function askRunning(): Promise<string> {
 
 describe('begin', () => {
   it('starts a queued investigation: running, its start time and attempt', async () => {
-    const { id } = await store.claim(issue('a'));
+    const { id } = await claimIssue(store, issue('a'));
     expect(await runs.begin(id, 'investigation', 3, 'j1')).toBe(true);
     const inv = (await store.get(id))!;
     expect(inv).toMatchObject({ status: 'running', attempts: 3, startedAt: expect.any(String) });
@@ -62,7 +63,7 @@ describe('begin', () => {
     const id = await running();
     expect(await runs.begin(id, 'investigation', 2, 'j1')).toBe(true);
     expect(await runs.begin(id, 'investigation', 2, 'j2')).toBe(false);
-    await store.complete(id, { rca: 'r', toolCalls: [], usage });
+    await runsOf(store).complete(id, { rca: 'r', toolCalls: [], usage });
     expect(await runs.begin(id, 'investigation', 3, 'j1')).toBe(false);
     expect(await runs.begin('00000000-0000-4000-8000-000000000000', 'investigation', 1, 'j1')).toBe(false);
   });
@@ -99,7 +100,7 @@ describe('pause and decide', () => {
   });
 
   it('does not pause a run that is not running', async () => {
-    const { id } = await store.claim(issue('q'));
+    const { id } = await claimIssue(store, issue('q'));
     expect(await runs.pause(id, 'investigation', turn(1, ['c1']), 60)).toBeNull();
     expect(await store.get(id)).toMatchObject({ status: 'queued', approvals: null });
     expect(await runs.pauseState(id)).toBeNull();

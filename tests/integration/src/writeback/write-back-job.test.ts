@@ -15,6 +15,7 @@ import { RecordingWriter } from '../../../helpers/recording-writer.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
 import { anIssue } from '../../../helpers/issue.js';
+import { claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 let redis: TestRedis;
 let conn: Redis;
@@ -60,8 +61,8 @@ function ticket(identity: string): Issue {
 }
 
 async function completed(identity: string, rca: string): Promise<string> {
-  const { id } = await store.claim(ticket(identity));
-  await store.complete(id, {
+  const { id } = await claimIssue(store, ticket(identity));
+  await runsOf(store).complete(id, {
     rca,
     toolCalls: [],
     usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 },
