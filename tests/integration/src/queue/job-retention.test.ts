@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_NAME, QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME } from '../../../../src/redis/queue-names.js';
 import { writeBackJobId } from '../../../../src/redis/job-data.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
-import { WriteBackQueue } from '../../../../src/writeback/write-back-queue.js';
+import { WriteBackQueue } from '../../../../src/delivery/write-back-queue.js';
 import { amFixture } from '../../../helpers/fixtures.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { startTestService, waitFor } from '../../../helpers/service.js';

@@ -8,9 +8,9 @@ import { QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME } from '../../../../src/redis/queue
 import { writeBackJobId } from '../../../../src/redis/job-data.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/redis/keys.js';
-import { runWriteBack, type WriteBackDeps } from '../../../../src/writeback/run-write-back.js';
-import { WriteBackQueue } from '../../../../src/writeback/write-back-queue.js';
-import { startWriteBackWorker } from '../../../../src/writeback/write-back-worker.js';
+import { runWriteBack, type WriteBackDeps } from '../../../../src/delivery/run-write-back.js';
+import { WriteBackQueue } from '../../../../src/delivery/write-back-queue.js';
+import { startWriteBackWorker } from '../../../../src/delivery/delivery-worker.js';
 import { RecordingWriter } from '../../../helpers/recording-writer.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
