@@ -1,47 +1,56 @@
 import { randomUUID } from 'node:crypto';
-import { Queue } from 'bullmq';
-import { keysOf } from '../redis/keys.js';
+import type { Queue } from 'bullmq';
 import { WRITE_BACK_QUEUE_NAME } from '../redis/queue-names.js';
+import { writeBackJobId, type WriteBackJobData } from '../redis/job-data.js';
+import { openQueue, retriedJob, type RetriedJobSettings } from '../redis/open-queue.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';
 import type { DestinationRef, Router } from './routing.js';
 import type { DeliveryJobData } from './run-delivery.js';
 
-/** Job name of a routed delivery in the write-back queue (a source's own write-back is "write-back"). */
+/** Job name of a source's own write-back in the delivery queue (as every version before this one named it). */
+export const WRITE_BACK_JOB = 'write-back';
+/** Job name of a routed delivery in the delivery queue. */
 export const DELIVERY_JOB = 'destination';
 
-export interface DestinationQueueOptions {
-  attempts: number;
-  backoffMs: number;
-  retentionSeconds: number;
+/** A delivery job's data: a source's write-back names only the investigation. */
+export type DeliveryJob = WriteBackJobData | DeliveryJobData;
+
+/** Where an investigation is delivered: its own source (when that source writes back) and the routed destinations. */
+export interface DeliveryTargets {
+  /** The sources with a write-back that is on (their RcaWriters by name). */
+  writers: { has(source: string): boolean };
+  router: Pick<Router, 'route'>;
 }
 
 /**
- * Requests one write-back job per routed destination, in the same queue as sources' write-backs:
- * retried with the same backoff (honouring Retry-After), kept as long. A job id per
- * (destination, investigation, event and resolved count): requesting twice is harmless, and each
- * change of a group's state is one more job.
+ * Requests the deliveries of an investigation as durable jobs in one queue, so a vendor failure is
+ * retried on its own and never re-runs the LLM: one for its source's own issue, one per routed
+ * destination, each retried with the same backoff (honouring Retry-After) and kept as long.
+ * Requesting twice is harmless: a source's job id is the investigation's (and run's); a destination's
+ * is per (destination, investigation, event and revision), so each change of a group's state is one more job.
  */
-export class DestinationQueue {
-  private readonly queue: Queue<DeliveryJobData>;
+export class DeliveryQueue {
+  private readonly queue: Queue<DeliveryJob>;
 
   constructor(
     redis: RedisClient,
     private readonly store: InvestigationStore,
-    private readonly router: Router,
-    private readonly opts: DestinationQueueOptions,
+    private readonly targets: DeliveryTargets,
+    private readonly opts: RetriedJobSettings,
   ) {
-    this.queue = new Queue<DeliveryJobData>(WRITE_BACK_QUEUE_NAME, {
-      connection: redis,
-      prefix: keysOf(redis).queuePrefix,
-    });
+    this.queue = openQueue<DeliveryJob>(redis, WRITE_BACK_QUEUE_NAME);
   }
 
-  /** The investigation completed: its RCA goes to every routed destination. */
+  /**
+   * The investigation completed (or its issue was linked to another's): the RCA goes back to its
+   * source's issue, and a completed one to every routed destination.
+   */
   async completed(inv: Investigation): Promise<void> {
+    if (this.targets.writers.has(inv.source)) await this.writeBack(inv);
     if (inv.status !== 'completed') return;
-    for (const d of this.router.route(inv.issue)) {
+    for (const d of this.targets.router.route(inv.issue)) {
       if (!inv.writeBacks.some((w) => w.destination === d.ref)) {
         await this.store.saveDestinationWriteBack(inv.id, {
           target: d.ref,
@@ -59,16 +68,44 @@ export class DestinationQueue {
     }
   }
 
+  /** The source's own issue: a pending record (unless one is already there) and its write-back job. */
+  private async writeBack(inv: Pick<Investigation, 'id' | 'issue' | 'writeBacks' | 'run'>): Promise<void> {
+    const locator = inv.issue.locator;
+    if (!locator) return;
+    const current = inv.writeBacks.find((w) => !w.destination);
+    if (current && current.status !== 'pending') return;
+    if (!current) {
+      await this.store.saveWriteBack(inv.id, {
+        target: locator.key,
+        status: 'pending',
+        commentId: null,
+        url: null,
+        attempts: 0,
+        error: null,
+        updatedAt: new Date().toISOString(),
+      });
+    }
+    const data: WriteBackJobData = { investigationId: inv.id };
+    await this.queue.add(WRITE_BACK_JOB, data, retriedJob(writeBackJobId(inv.id, inv.run), this.opts));
+  }
+
+  /** Runs a waiting (delayed) write-back now: the investigation a linked issue waited for has finished. */
+  async nudge(investigationId: string): Promise<void> {
+    const job = await this.queue.getJob(writeBackJobId(investigationId));
+    // A job that left the delayed state meanwhile (its delay ran out, a worker took it) runs anyway.
+    if (job && (await job.getState()) === 'delayed') await job.promote().catch(() => undefined);
+  }
+
   /** The run paused for a human: every routed destination shows the pending calls (Slack with buttons). */
   async awaiting(inv: Investigation): Promise<void> {
     if (!inv.approvals) return;
-    for (const d of this.router.route(inv.issue))
+    for (const d of this.targets.router.route(inv.issue))
       await this.add(inv, d, 'awaiting_approval', `await-${inv.approvals.phase}-${inv.approvals.seq}`);
   }
 
   /** A human decided, asked or re-ran: each destination that was written to re-renders its message in place. */
   async updated(inv: Investigation): Promise<void> {
-    for (const d of this.router.route(inv.issue)) {
+    for (const d of this.targets.router.route(inv.issue)) {
       if (inv.writeBacks.some((w) => w.destination === d.ref && w.status === 'written'))
         await this.add(inv, d, 'updated', `upd-${Date.now()}-${randomUUID().slice(0, 8)}`);
     }
@@ -79,7 +116,7 @@ export class DestinationQueue {
    * the thread). One job per question: asking it twice is harmless.
    */
   async answered(inv: Investigation, entry: number): Promise<void> {
-    for (const d of this.router.route(inv.issue)) {
+    for (const d of this.targets.router.route(inv.issue)) {
       if (inv.writeBacks.some((w) => w.destination === d.ref && w.status === 'written'))
         await this.add(inv, d, 'answered', `ans-${entry}`);
     }
@@ -89,7 +126,7 @@ export class DestinationQueue {
   async resolved(inv: Investigation): Promise<void> {
     const resolved = inv.issue.alerts?.filter((a) => a.status === 'resolved').length ?? 0;
     const revision = `${inv.issueStatus}-${resolved}`;
-    for (const d of this.router.route(inv.issue)) {
+    for (const d of this.targets.router.route(inv.issue)) {
       if (inv.writeBacks.some((w) => w.destination === d.ref && w.status === 'written'))
         await this.add(inv, d, 'resolved', revision);
     }
@@ -103,17 +140,8 @@ export class DestinationQueue {
   ): Promise<void> {
     // BullMQ job ids may not contain ':'.
     const jobId = `dest-${Buffer.from(d.ref).toString('base64url')}-${inv.id}-${revision}`;
-    await this.queue.add(
-      DELIVERY_JOB,
-      { investigationId: inv.id, event, ref: d.ref },
-      {
-        jobId,
-        attempts: this.opts.attempts,
-        backoff: { type: 'retry-after', delay: this.opts.backoffMs },
-        removeOnComplete: { age: this.opts.retentionSeconds },
-        removeOnFail: { age: this.opts.retentionSeconds },
-      },
-    );
+    const data: DeliveryJobData = { investigationId: inv.id, event, ref: d.ref };
+    await this.queue.add(DELIVERY_JOB, data, retriedJob(jobId, this.opts));
   }
 
   async close(): Promise<void> {

@@ -1,28 +1,10 @@
-import { PermanentError, RetryableError } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { RedisClient } from '../redis/redis-connections.js';
-import type { InvestigationStore } from '../store/investigation-store.js';
 import type { WriteBackRecord } from '../records/write-back-record.js';
 import type { Investigation } from '../store/investigation.js';
-import type { RunControl } from '../store/run-control.js';
-import type { Destination, DestinationView } from './destination.js';
+import type { DeliveryDeps } from './delivery-deps.js';
+import { recorder, recordFailure, saveRecord } from './delivery-record.js';
+import type { DestinationView } from './destination.js';
 import { DestinationBusyError, redisMemo } from './destination-memo.js';
 import { destinationView } from './destination-view.js';
-
-export interface DeliveryDeps {
-  redis: RedisClient;
-  store: InvestigationStore;
-  /** Every destination that is on, by registration name. */
-  destinations: ReadonlyMap<string, Destination>;
-  log: Logger;
-  publicUrl?: string;
-  /** writeBack.linkHosts and writeBack.allowMentions, as for ticket comments. */
-  linkHosts?: readonly string[];
-  allowMentions?: boolean;
-  retentionSeconds: number;
-  /** The decisions of a paused turn, shown beside its pending calls; without it none are shown. */
-  runs?: Pick<RunControl, 'outcome'>;
-}
 
 const WAITING = new Set(['awaiting_approval', 'queued', 'running']);
 
@@ -60,12 +42,9 @@ export async function runDelivery(
   const target = rest.length ? rest.join(':') : null;
   const destination = deps.destinations.get(name ?? '');
   const current = inv.writeBacks.find((w) => w.destination === job.ref);
-  const record = recorder(job.ref, attempt, current, () => destination?.describe(target) ?? job.ref);
+  const record = recorder({ target: destination?.describe(target) ?? job.ref, destination: job.ref }, attempt, current);
   if (!destination) {
-    await deps.store.saveDestinationWriteBack(
-      inv.id,
-      record({ status: 'failed', error: `destination ${name} is off` }),
-    );
+    await saveRecord(deps.store, inv.id, record({ status: 'failed', error: `destination ${name} is off` }));
     return 'failed';
   }
   const ctx = {
@@ -85,63 +64,23 @@ export async function runDelivery(
     );
     const out = await destination.deliver(view, target, ctx);
     if (!out) return 'skipped';
-    await deps.store.saveDestinationWriteBack(
-      inv.id,
-      record({ status: 'written', commentId: out.id, url: out.url, error: null }),
-    );
+    await saveRecord(deps.store, inv.id, record({ status: 'written', commentId: out.id, url: out.url, error: null }));
     deps.log.info({ id: inv.id, destination: job.ref, event: job.event, action: out.action, attempt }, 'RCA delivered');
     return 'written';
   } catch (err) {
     if (err instanceof DestinationBusyError) return 'waiting';
-    return await failed(err, job, inv.id, current?.status, lastAttempt, record, deps);
+    // A resolve that fails leaves the RCA's record as it was written; only its own state is logged.
+    const save = job.event === 'completed' || current?.status !== 'written';
+    const fields = { destination: job.ref };
+    return await recordFailure(err, {
+      id: inv.id,
+      lastAttempt,
+      record,
+      store: deps.store,
+      log: deps.log,
+      what: 'delivery',
+      fields,
+      save,
+    });
   }
-}
-
-type DestinationRecord = WriteBackRecord & { destination: string };
-type Recorder = (patch: Partial<WriteBackRecord>) => DestinationRecord;
-
-/** The destination's record as it stands (or a pending one), with this attempt and the patch applied. */
-function recorder(
-  ref: string,
-  attempt: number,
-  current: WriteBackRecord | undefined,
-  describe: () => string,
-): Recorder {
-  return (patch) => ({
-    status: 'pending',
-    commentId: null,
-    url: null,
-    error: null,
-    ...current,
-    target: describe(),
-    destination: ref,
-    attempts: attempt,
-    updatedAt: new Date().toISOString(),
-    ...patch,
-  });
-}
-
-/** A failed attempt: recorded (failed when permanent or the last, pending otherwise), logged, and thrown typed. */
-async function failed(
-  err: unknown,
-  job: DeliveryJobData,
-  id: string,
-  currentStatus: WriteBackRecord['status'] | undefined,
-  lastAttempt: boolean,
-  record: Recorder,
-  deps: DeliveryDeps,
-): Promise<never> {
-  const message = err instanceof Error ? err.message : String(err);
-  const permanent = err instanceof PermanentError || lastAttempt;
-  // A resolve that fails leaves the RCA's record as it was written; only its own state is logged.
-  if (job.event === 'completed' || currentStatus !== 'written') {
-    await deps.store.saveDestinationWriteBack(id, record({ status: permanent ? 'failed' : 'pending', error: message }));
-  }
-  deps.log[permanent ? 'error' : 'warn'](
-    { id, destination: job.ref, err: message },
-    permanent ? 'delivery failed' : 'delivery will be retried',
-  );
-  throw err instanceof PermanentError || err instanceof RetryableError
-    ? err
-    : new RetryableError(message, { cause: err });
 }
