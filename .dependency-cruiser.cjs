@@ -27,12 +27,11 @@ const LAYERS = {
   investigation: 8,
   budget: 8,
   queue: 9,
-  writeback: 9,
   actions: 10,
   exporter: 10,
   dashboard: 11,
   polling: 11,
-  destinations: 11,
+  delivery: 11,
   http: 12,
   app: 13,
 };

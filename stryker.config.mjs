@@ -68,7 +68,7 @@ export const FOLDERS = {
     // Not redis-cluster.test.ts or redis-tls.test.ts: a cluster and TLS servers each take long to start.
     tests: [
       'tests/unit/src/redis/**/*.test.ts',
-      'tests/integration/src/redis/{redis-connections,redis-connections-options,run-script}.test.ts',
+      'tests/integration/src/redis/{redis-connections,redis-connections-options,run-script,with-lock,open-queue}.test.ts',
       'tests/integration/src/store/{records,claim-many}.test.ts',
     ],
   },

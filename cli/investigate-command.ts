@@ -8,9 +8,9 @@ import type { LoopState } from '../src/records/loop-state.js';
 import type { Logger } from '../src/log.js';
 import type { AnySource } from '../src/registration/source.js';
 import { toToolCallRecord } from '../src/store/investigation.js';
-import { commentFor } from '../src/writeback/comment-for.js';
+import { commentFor } from '../src/delivery/comment-for.js';
 import { vouchedHosts } from '../src/render/vouched-hosts.js';
-import { writeRca } from '../src/writeback/write-rca.js';
+import { writeRca } from '../src/delivery/write-rca.js';
 import type { RcaWriter } from '../src/registration/rca-writer.js';
 import { buildInvestigator } from './build-investigator.js';
 import {

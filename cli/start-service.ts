@@ -35,8 +35,7 @@ import { InvestigationStore } from '../src/store/investigation-store.js';
 import type { Investigation } from '../src/store/investigation.js';
 import type { Investigator } from '../src/investigation/investigator.js';
 import { RunControl } from '../src/store/run-control.js';
-import { WriteBackQueue } from '../src/writeback/write-back-queue.js';
-import { startWriteBackWorker } from '../src/writeback/write-back-worker.js';
+import { startDeliveryWorker } from '../src/delivery/delivery-worker.js';
 import { sources } from '../sources/index.js';
 import type { ToolsetStatus } from '../src/tools/types.js';
 import { buildInvestigator, buildToolsets } from './build-investigator.js';
@@ -48,8 +47,7 @@ import { BUILTIN_YAML_DIR } from '../toolsets/index.js';
 import { destinations as destinationRegistry } from '../destinations/index.js';
 import { destinationWebhooks, mountDestinations, type MountedDestinations } from '../src/app/mount-destinations.js';
 import { humanActions } from '../src/actions/human-actions.js';
-import { DELIVERY_JOB, DestinationQueue } from '../src/destinations/destination-queue.js';
-import { runDelivery, type DeliveryJobData } from '../src/destinations/run-delivery.js';
+import { DeliveryQueue, type DeliveryTargets } from '../src/delivery/delivery-queue.js';
 import { startupFields, startupMessage, startupSummary, type SummaryInput } from './startup-summary.js';
 import { holdRequests } from './hold-requests.js';
 
@@ -101,10 +99,9 @@ interface Core {
   llmConfigured: boolean;
   mounted: ReturnType<typeof mountSources>;
   writers: Map<string, RcaWriter>;
-  writeBacks: WriteBackQueue;
-  requestWriteBack: (inv: Investigation) => Promise<void>;
   routed: MountedDestinations;
-  deliveries: DestinationQueue;
+  /** Every delivery of an RCA: to its source's issue and to the routed destinations. */
+  deliveries: DeliveryQueue;
   /** What every layer records, served on GET /metrics. */
   metrics: PrometheusMetrics;
   /** Closed in this order: the HTTP server, then every worker at once, then queues and connections. */
@@ -199,14 +196,7 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
     () => shared.close(),
     async () => tracing?.shutdown(),
   ];
-  const { writeBacks, requestWriteBack, deliveries } = wireWriteBack(
-    redis,
-    config,
-    stores,
-    writers,
-    routed.router,
-    closers,
-  );
+  const deliveries = wireDeliveries(redis, config, stores, { writers, router: routed.router }, closers);
   return {
     config,
     host,
@@ -220,8 +210,6 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
     llmConfigured,
     mounted,
     writers,
-    writeBacks,
-    requestWriteBack,
     routed,
     deliveries,
     closers,
@@ -283,42 +271,30 @@ function startObservability(
 }
 
 /**
- * The write-back and delivery queues: a completed investigation is written back to its source (when the source
- * has a writer) and delivered to the routed destinations; intake's linked and resolved hooks feed them too.
+ * The delivery queue: a completed investigation is written back to its source (when the source has a writer) and
+ * delivered to the routed destinations; intake's linked and resolved hooks feed it too.
  */
-function wireWriteBack(
+function wireDeliveries(
   redis: Core['redis'],
   config: Config,
   { store, intake }: Stores,
-  writers: Map<string, RcaWriter>,
-  router: MountedDestinations['router'],
+  targets: DeliveryTargets,
   closers: Closer[],
-): Pick<Core, 'writeBacks' | 'requestWriteBack' | 'deliveries'> {
-  const writeBacks = new WriteBackQueue(redis, store, {
+): DeliveryQueue {
+  const deliveries = new DeliveryQueue(redis, store, targets, {
     ...config.writeBack,
     retentionSeconds: config.queue.retentionSeconds,
   });
-  const deliveries = new DestinationQueue(redis, store, router, {
-    ...config.writeBack,
-    retentionSeconds: config.queue.retentionSeconds,
-  });
-  const requestWriteBack = async (inv: Investigation) => {
-    if (writers.has(inv.source)) await writeBacks.request(inv);
-    await deliveries.completed(inv);
-  };
   intake.onLinked = async (id) => {
     const inv = await store.get(id);
-    if (inv) await requestWriteBack(inv);
+    if (inv) await deliveries.completed(inv);
   };
   intake.onResolved = async (id) => {
     const inv = await store.get(id);
     if (inv) await deliveries.resolved(inv);
   };
-  closers.push(
-    () => writeBacks.close(),
-    () => deliveries.close(),
-  );
-  return { writeBacks, requestWriteBack, deliveries };
+  closers.push(() => deliveries.close());
+  return deliveries;
 }
 
 /** Route warnings; credentials checked in the background: reported, never fatal (off ones are in the summary). */
@@ -335,9 +311,13 @@ async function startWorkers(core: Core): Promise<void> {
   // once: none takes work, so nothing is accepted or logged as done, before the start-up summary that follows.
   // Without an LLM, issues are queued and wait (the start-up summary says so).
   const investigations = core.llmConfigured ? await prepareInvestigations(core) : null;
-  const wbDeps = {
+  const deliveryDeps = {
     redis,
     store,
+    writers,
+    destinations: core.routed.destinations,
+    runs: core.runs,
+    metrics,
     log,
     publicUrl: config.server.publicUrl,
     linkHosts: config.writeBack.linkHosts,
@@ -351,24 +331,12 @@ async function startWorkers(core: Core): Promise<void> {
     intake,
     log,
   );
-  const wbWorker = startWriteBackWorker(
-    workerRedis,
-    { ...wbDeps, writers, metrics },
-    {
-      concurrency: config.queue.concurrency,
-      backoffMs: config.writeBack.backoffMs,
-      linkedPollMs: config.writeBack.linkedPollMs,
-    },
-    {
-      [DELIVERY_JOB]: (data, attempt, last) =>
-        runDelivery(data as DeliveryJobData, attempt, last, {
-          ...wbDeps,
-          destinations: core.routed.destinations,
-          runs: core.runs,
-        }),
-    },
-  );
-  core.workerClosers.push(stopPolling, () => closeWorker(wbWorker, log, SHORT_CLOSE_MS));
+  const deliveryWorker = startDeliveryWorker(workerRedis, deliveryDeps, {
+    concurrency: config.queue.concurrency,
+    backoffMs: config.writeBack.backoffMs,
+    linkedPollMs: config.writeBack.linkedPollMs,
+  });
+  core.workerClosers.push(stopPolling, () => closeWorker(deliveryWorker, log, SHORT_CLOSE_MS));
   if (investigations) startInvestigationWorkers(core, workerRedis, investigations);
   core.closers.push(async () => workerRedis.disconnect());
 }
@@ -395,11 +363,11 @@ function startInvestigationWorkers(
   workerRedis: ReturnType<typeof createWorkerRedis>,
   { investigator, cancels }: { investigator: Investigator; cancels: CancelSignals },
 ): void {
-  const { config, log, store, runs, continuations, policy, budgets, ledger, clock, intake, writeBacks } = core;
+  const { config, log, store, runs, continuations, policy, budgets, ledger, clock, intake, deliveries } = core;
   const onCompleted = async (inv: Investigation) => {
-    await core.requestWriteBack(inv);
+    await deliveries.completed(inv);
     // Incidents linked to this investigation were waiting for its RCA.
-    for (const linked of inv.linkedFrom) await writeBacks.nudge(linked);
+    for (const linked of inv.linkedFrom) await deliveries.nudge(linked);
   };
   const worker = startInvestigationWorker(
     workerRedis,

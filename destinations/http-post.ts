@@ -1,4 +1,4 @@
-import type { Delivered, DeliveryContext } from '../src/destinations/destination.js';
+import type { Delivered, DeliveryContext } from '../src/delivery/destination.js';
 import { PermanentError } from '../src/errors.js';
 import { vendorFailure, vendorUnreachable } from '../src/outbound-http/http-failure.js';
 

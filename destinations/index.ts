@@ -1,4 +1,4 @@
-import type { AnyDestination } from '../src/destinations/destination.js';
+import type { AnyDestination } from '../src/delivery/destination.js';
 import { slack } from './slack/index.js';
 import { teams } from './teams/index.js';
 import { webhook } from './webhook/index.js';

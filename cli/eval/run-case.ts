@@ -8,7 +8,7 @@ import type { PromptRenderer } from '../../src/prompts/prompt-renderer.js';
 import { hostsIn } from '../../src/render/sanitize-markdown.js';
 import { ToolExecutor } from '../../src/tools/tool-executor.js';
 import type { Toolset } from '../../src/tools/types.js';
-import { commentFor } from '../../src/writeback/comment-for.js';
+import { commentFor } from '../../src/delivery/comment-for.js';
 import type { EvalCase } from './eval-case.js';
 import type { JudgeUsage, LlmJudge } from './llm-judge.js';
 import { mockToolsets, type MockedCall, type MockedToolsets, type ToolsetOverrides } from './mock-tools.js';

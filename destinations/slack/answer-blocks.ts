@@ -1,4 +1,4 @@
-import type { AnswerView, DestinationView } from '../../src/destinations/destination.js';
+import type { AnswerView, DestinationView } from '../../src/delivery/destination.js';
 import { clip, context, MAX_BLOCKS, MAX_SECTION_CHARS, section, splitText, type SlackMessage } from './blocks.js';
 import { escapeMrkdwn, inlineMrkdwn, toMrkdwn } from './mrkdwn.js';
 

@@ -1,4 +1,4 @@
-import type { DestinationView, PendingCallView } from '../../src/destinations/destination.js';
+import type { DestinationView, PendingCallView } from '../../src/delivery/destination.js';
 import type { DecidedBy } from '../../src/records/approval.js';
 import { clip, context, header, renderRca, section, type Block, type SlackMessage } from './blocks.js';
 import { escapeMrkdwn } from './mrkdwn.js';

@@ -1,4 +1,4 @@
-import type { DestinationView } from '../../src/destinations/destination.js';
+import type { DestinationView } from '../../src/delivery/destination.js';
 import { escapeMrkdwn, inlineMrkdwn, neutraliseMentions, toMrkdwn } from './mrkdwn.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { DestinationRegistration } from '../../src/destinations/destination.js';
+import type { DestinationRegistration } from '../../src/delivery/destination.js';
 import { Approvers } from './approvers.js';
 import { channelError, SLACK_ENV, SlackConfigSchema, type SlackConfig } from './config.js';
 import { interactivityWebhook } from './interactivity.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
-import type { Delivered, DeliveryContext, Destination, DestinationView } from '../../src/destinations/destination.js';
+import type { Delivered, DeliveryContext, Destination, DestinationView } from '../../src/delivery/destination.js';
 import { PermanentError } from '../../src/errors.js';
 import { renderReply } from './approval-blocks.js';
 import { parentStateOf, renderParent, type ParentState, type SlackMessage } from './blocks.js';

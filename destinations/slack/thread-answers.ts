@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { DeliveryContext, DestinationView } from '../../src/destinations/destination.js';
+import type { DeliveryContext, DestinationView } from '../../src/delivery/destination.js';
 import { renderAnswer } from './answer-blocks.js';
 import type { SlackMessage } from './blocks.js';
 import { ANSWER_EVENT, findInThread } from './find-message.js';

@@ -1,4 +1,4 @@
-import type { DestinationView } from '../../src/destinations/destination.js';
+import type { DestinationView } from '../../src/delivery/destination.js';
 
 /**
  * The Adaptive Card (schema 1.4, which Teams renders) for one investigation, wrapped as a Teams

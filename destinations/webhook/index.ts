@@ -5,7 +5,7 @@ import type {
   Destination,
   DestinationRegistration,
   DestinationView,
-} from '../../src/destinations/destination.js';
+} from '../../src/delivery/destination.js';
 import { splitTokens } from '../../src/check-credentials.js';
 import { postOnce } from '../http-post.js';
 import { webhookPayload, type WebhookPayloadV1 } from './payload.js';

@@ -1,4 +1,4 @@
-import type { AnswerView, DestinationView } from '../../src/destinations/destination.js';
+import type { AnswerView, DestinationView } from '../../src/delivery/destination.js';
 import { toMarkdown } from '../../src/render/compose-comment.js';
 
 /** The body of a webhook delivery, version 1 (schemas/webhook-v1.schema.json). */

@@ -37,7 +37,7 @@ export interface HumanActionsDeps {
   store: InvestigationStore;
   runs: RunControl;
   continuations: Continuations;
-  /** Queues the re-rendering of the investigation's messages (DestinationQueue.updated). */
+  /** Queues the re-rendering of the investigation's messages (DeliveryQueue.updated). */
   refresh(inv: Investigation): Promise<void>;
 }
 

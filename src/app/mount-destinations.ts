@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
-import type { AnyDestination, Destination } from '../destinations/destination.js';
-import { compileRouter, type Router } from '../destinations/routing.js';
+import type { AnyDestination, Destination } from '../delivery/destination.js';
+import { compileRouter, type Router } from '../delivery/routing.js';
 import type { HumanActions } from '../actions/human-actions.js';
 import type { MountedWebhook } from '../http/webhook-route.js';
 import type { Logger } from '../log.js';

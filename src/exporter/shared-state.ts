@@ -1,9 +1,10 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { dispatchBacklog } from '../queue/job-dispatcher.js';
 import { EXPIRY_QUEUE_NAME, QUEUE_NAME, WRITE_BACK_QUEUE_NAME } from '../redis/queue-names.js';
 import { type ExpiryJobData, type InvestigationJobData } from '../redis/job-data.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { keysOf } from '../redis/keys.js';
+import { openQueue } from '../redis/open-queue.js';
 import type { LimiterSnapshot, LlmRateLimiter } from '../llm/rate-limiter.js';
 
 /** What every process reports alike, because it is read from Redis at scrape time. */
@@ -45,12 +46,8 @@ export class SharedStateReader {
     private readonly now: () => number = Date.now,
     private readonly limiter?: LlmRateLimiter,
   ) {
-    const prefix = keysOf(redis).queuePrefix;
     this.queues = new Map(
-      [QUEUE_NAME, WRITE_BACK_QUEUE_NAME, EXPIRY_QUEUE_NAME].map((name) => [
-        name,
-        new Queue(name, { connection: redis, prefix }),
-      ]),
+      [QUEUE_NAME, WRITE_BACK_QUEUE_NAME, EXPIRY_QUEUE_NAME].map((name) => [name, openQueue(redis, name)]),
     );
   }
 

@@ -1,18 +1,17 @@
-import { Queue, Worker } from 'bullmq';
+import { Worker, type Queue } from 'bullmq';
 import { POLL_QUEUE_NAME } from '../redis/queue-names.js';
 import type { RedisClient } from '../redis/redis-connections.js';
-import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { closeWorker } from '../queue/close-worker.js';
 import type { Intake } from '../queue/intake-queue.js';
 import type { Poller } from '../registration/source.js';
 import { keysOf } from '../redis/keys.js';
+import { openQueue } from '../redis/open-queue.js';
+import { withLock } from '../redis/with-lock.js';
 
 interface PollJobData {
   pollerId: string;
 }
-
-const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 /**
  * One poll: read the cursor, ask the source for what changed since, hand it to intake (which
@@ -26,22 +25,32 @@ export async function runPoll(
   log: Logger,
 ): Promise<{ queued: number; seen: number } | null> {
   const lockKey = `${keysOf(redis).pollCursor(poller.id)}:lock`;
-  const token = randomUUID();
-  if ((await redis.set(lockKey, token, 'PX', Math.max(60_000, poller.everyMs * 2), 'NX')) !== 'OK') return null;
-  try {
-    const cursor = await redis.get(keysOf(redis).pollCursor(poller.id));
-    const result = await poller.poll(cursor);
-    const outcome = await intake.accept(result.issues);
-    await redis.set(keysOf(redis).pollCursor(poller.id), result.cursor);
-    log.info(
-      { poller: poller.id, seen: result.issues.length, queued: outcome.queued.length, cursor: result.cursor },
-      'poll done',
-    );
-    return { queued: outcome.queued.length, seen: result.issues.length };
-  } finally {
-    // A lock not released expires (PX above) and only delays the next poll; the poll's own error matters more.
-    await redis.eval(RELEASE_LUA, 1, lockKey, token).catch(() => undefined);
-  }
+  // A lock not released expires (its time below) and only delays the next poll.
+  return withLock(
+    redis,
+    lockKey,
+    Math.max(60_000, poller.everyMs * 2),
+    () => pollOnce(poller, redis, intake, log),
+    () => null,
+  );
+}
+
+/** The poll itself, under runPoll's lock. */
+async function pollOnce(
+  poller: Poller,
+  redis: RedisClient,
+  intake: Intake,
+  log: Logger,
+): Promise<{ queued: number; seen: number }> {
+  const cursor = await redis.get(keysOf(redis).pollCursor(poller.id));
+  const result = await poller.poll(cursor);
+  const outcome = await intake.accept(result.issues);
+  await redis.set(keysOf(redis).pollCursor(poller.id), result.cursor);
+  log.info(
+    { poller: poller.id, seen: result.issues.length, queued: outcome.queued.length, cursor: result.cursor },
+    'poll done',
+  );
+  return { queued: outcome.queued.length, seen: result.issues.length };
 }
 
 /**
@@ -60,7 +69,7 @@ export async function startPolling(
     return async () => undefined;
   }
   const byId = new Map(pollers.map((p) => [p.id, p]));
-  const queue = new Queue<PollJobData>(POLL_QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
+  const queue = openQueue<PollJobData>(redis, POLL_QUEUE_NAME);
   await dropStaleSchedulers(redis, new Set(pollers.map((p) => schedulerId(p.id))), queue);
   for (const p of pollers) {
     await queue.upsertJobScheduler(
@@ -103,8 +112,7 @@ async function dropStaleSchedulers(
   wanted: Set<string>,
   existing?: Queue<PollJobData>,
 ): Promise<void> {
-  const queue =
-    existing ?? new Queue<PollJobData>(POLL_QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
+  const queue = existing ?? openQueue<PollJobData>(redis, POLL_QUEUE_NAME);
   try {
     for (const s of await queue.getJobSchedulers()) {
       if (s.key && !wanted.has(s.key)) await queue.removeJobScheduler(s.key);

@@ -1,9 +1,9 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Phase } from '../store/run-control.js';
 import { EXPIRY_QUEUE_NAME, QUEUE_NAME } from '../redis/queue-names.js';
 import { askJobId, rerunJobId, type ExpiryJobData, type InvestigationJobData } from '../redis/job-data.js';
-import { keysOf } from '../redis/keys.js';
+import { openQueue, retriedJob } from '../redis/open-queue.js';
 
 export interface ContinuationOptions {
   attempts: number;
@@ -27,11 +27,8 @@ export class Continuations {
     redis: RedisClient,
     private readonly opts: ContinuationOptions,
   ) {
-    this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
-    this.expiries = new Queue<ExpiryJobData>(EXPIRY_QUEUE_NAME, {
-      connection: redis,
-      prefix: keysOf(redis).queuePrefix,
-    });
+    this.queue = openQueue<InvestigationJobData>(redis, QUEUE_NAME);
+    this.expiries = openQueue<ExpiryJobData>(redis, EXPIRY_QUEUE_NAME);
   }
 
   /** Runs the paused run on, on any worker, after its decisions (seq: the pause). */
@@ -44,14 +41,7 @@ export class Continuations {
     await this.expiries.add(
       'expire',
       { investigationId: id, phase, seq },
-      {
-        jobId: expiryJobId(id, seq),
-        delay: delayMs,
-        attempts: this.opts.attempts,
-        backoff: { type: 'exponential', delay: 1_000 },
-        removeOnComplete: { age: this.opts.retentionSeconds },
-        removeOnFail: { age: this.opts.retentionSeconds },
-      },
+      { ...retriedJob(expiryJobId(id, seq), this.opts, { type: 'exponential', delay: 1_000 }), delay: delayMs },
     );
   }
 
@@ -80,13 +70,7 @@ export class Continuations {
   }
 
   private async add(jobId: string, data: InvestigationJobData): Promise<void> {
-    await this.queue.add('investigate', data, {
-      jobId,
-      attempts: this.opts.attempts,
-      backoff: { type: 'retry-after', delay: this.opts.backoffMs },
-      removeOnComplete: { age: this.opts.retentionSeconds },
-      removeOnFail: { age: this.opts.retentionSeconds },
-    });
+    await this.queue.add('investigate', data, retriedJob(jobId, this.opts));
   }
 
   async close(): Promise<void> {

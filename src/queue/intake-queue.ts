@@ -1,4 +1,4 @@
-import { Queue, type JobsOptions } from 'bullmq';
+import type { JobsOptions, Queue } from 'bullmq';
 import type { Logger } from '../log.js';
 import { dispatchBacklog, JobDispatcher } from './job-dispatcher.js';
 import { KnownIdentities } from './known-identities.js';
@@ -14,7 +14,7 @@ import type { ClaimItem } from '../store/claim-many.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import { QUEUE_NAME } from '../redis/queue-names.js';
 import { type InvestigationJobData } from '../redis/job-data.js';
-import { keysOf } from '../redis/keys.js';
+import { openQueue, retriedJob } from '../redis/open-queue.js';
 
 export interface IntakeOutcome {
   queued: string[];
@@ -80,7 +80,7 @@ export class Intake {
     private readonly store: InvestigationStore,
     private readonly opts: IntakeOptions,
   ) {
-    this.queue = new Queue<InvestigationJobData>(QUEUE_NAME, { connection: redis, prefix: keysOf(redis).queuePrefix });
+    this.queue = openQueue<InvestigationJobData>(redis, QUEUE_NAME);
     this.policy = opts.policy ?? PERMISSIVE_POLICY;
     this.dispatcher = new JobDispatcher(
       redis,
@@ -198,14 +198,7 @@ export class Intake {
   }
 
   private jobOptions(id: string, priority: number): JobsOptions {
-    return {
-      jobId: id,
-      attempts: this.opts.attempts,
-      backoff: { type: 'retry-after', delay: this.opts.backoffMs },
-      removeOnComplete: { age: this.opts.retentionSeconds },
-      removeOnFail: { age: this.opts.retentionSeconds },
-      ...(priority > 0 ? { priority } : {}),
-    };
+    return { ...retriedJob(id, this.opts), ...(priority > 0 ? { priority } : {}) };
   }
 
   async enqueue(id: string, priority = 0): Promise<void> {

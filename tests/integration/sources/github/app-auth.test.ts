@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeComment } from '../../../../src/render/compose-comment.js';
-import { writeRca } from '../../../../src/writeback/write-rca.js';
+import { writeRca } from '../../../../src/delivery/write-rca.js';
 import { GitHubConfigSchema } from '../../../../sources/github/config.js';
 import { createGitHubApi } from '../../../../sources/github/index.js';
 import { locatorFor } from '../../../../sources/github/map.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
 import { composeComment } from '../../../../src/render/compose-comment.js';
-import { writeRca, WriteRefusedError } from '../../../../src/writeback/write-rca.js';
+import { writeRca, WriteRefusedError } from '../../../../src/delivery/write-rca.js';
 import { githubWriter } from '../../../../sources/github/writer.js';
 import { locatorFor } from '../../../../sources/github/map.js';
 import type { GithubDouble } from '../../../helpers/doubles/github-double.js';

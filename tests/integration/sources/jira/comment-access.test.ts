@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
 import type { IssueLocator } from '../../../../src/issue.js';
 import { composeComment } from '../../../../src/render/compose-comment.js';
-import { writeRca } from '../../../../src/writeback/write-rca.js';
+import { writeRca } from '../../../../src/delivery/write-rca.js';
 import { cloudApi } from '../../../../sources/jira/cloud-api.js';
 import { JiraConfigSchema } from '../../../../sources/jira/config.js';
 import { dataCenterApi } from '../../../../sources/jira/datacenter-api.js';

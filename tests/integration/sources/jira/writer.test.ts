@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
 import { composeComment } from '../../../../src/render/compose-comment.js';
-import { writeRca } from '../../../../src/writeback/write-rca.js';
+import { writeRca } from '../../../../src/delivery/write-rca.js';
 import type { RcaWriter } from '../../../../src/registration/rca-writer.js';
 import { cloudApi } from '../../../../sources/jira/cloud-api.js';
 import { dataCenterApi } from '../../../../sources/jira/datacenter-api.js';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
 import { composeComment } from '../../../../src/render/compose-comment.js';
 import type { RcaWriter } from '../../../../src/registration/rca-writer.js';
-import { writeRca } from '../../../../src/writeback/write-rca.js';
+import { writeRca } from '../../../../src/delivery/write-rca.js';
 import { JsmOpsApi } from '../../../../sources/jsm-ops/api.js';
 import { jsmOpsWriter } from '../../../../sources/jsm-ops/writer.js';
 import { startJsmOpsDouble, type JsmAlert, type JsmOpsDouble } from '../../../helpers/doubles/jsm-ops-double.js';

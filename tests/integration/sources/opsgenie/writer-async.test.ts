@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
-import { writeRca } from '../../../../src/writeback/write-rca.js';
+import { writeRca } from '../../../../src/delivery/write-rca.js';
 import { failureOf as fail } from '../../../helpers/failure-of.js';
 import { opsgenieDoc as doc, opsgenieWriterSuite } from '../../../helpers/opsgenie-writer-suite.js';
 

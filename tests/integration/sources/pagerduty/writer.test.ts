@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PermanentError, RetryableError } from '../../../../src/errors.js';
 import { composeComment } from '../../../../src/render/compose-comment.js';
 import type { RcaWriter } from '../../../../src/registration/rca-writer.js';
-import { writeRca } from '../../../../src/writeback/write-rca.js';
+import { writeRca } from '../../../../src/delivery/write-rca.js';
 import { locatorOf } from '../../../../sources/pagerduty/map.js';
 import { pagerdutyWriter } from '../../../../sources/pagerduty/writer.js';
 import { startPagerDutyDouble, type PagerDutyDouble } from '../../../helpers/doubles/pagerduty-double.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_NAME, QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME } from '../../../../src/redis/queue-names.js';
 import { writeBackJobId } from '../../../../src/redis/job-data.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
-import { WriteBackQueue } from '../../../../src/writeback/write-back-queue.js';
+import { DeliveryQueue } from '../../../../src/delivery/delivery-queue.js';
 import { amFixture } from '../../../helpers/fixtures.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { startTestService, waitFor } from '../../../helpers/service.js';
@@ -60,7 +60,12 @@ describe('BullMQ job retention', () => {
 
   it('of write-back jobs follows the retention it is given', async () => {
     const store = new InvestigationStore(conn, { dedupTtlSeconds: 60, retentionSeconds: 60 });
-    const wb = new WriteBackQueue(conn, store, { attempts: 3, backoffMs: 99, retentionSeconds: 4321 });
+    const wb = new DeliveryQueue(
+      conn,
+      store,
+      { writers: new Set(['tickets']), router: { route: () => [] } },
+      { attempts: 3, backoffMs: 99, retentionSeconds: 4321 },
+    );
     const queue = new Queue(WRITE_BACK_QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
     try {
       const { id } = await claimIssue(
@@ -73,7 +78,7 @@ describe('BullMQ job retention', () => {
           locator: { key: 'OPS-1', ref: { key: 'OPS-1' } },
         }),
       );
-      await wb.request((await store.get(id))!);
+      await wb.completed((await store.get(id))!);
       const job = await queue.getJob(writeBackJobId(id));
       expect(job!.opts).toMatchObject({
         attempts: 3,

@@ -8,9 +8,10 @@ import { QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME } from '../../../../src/redis/queue
 import { writeBackJobId } from '../../../../src/redis/job-data.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/redis/keys.js';
-import { runWriteBack, type WriteBackDeps } from '../../../../src/writeback/run-write-back.js';
-import { WriteBackQueue } from '../../../../src/writeback/write-back-queue.js';
-import { startWriteBackWorker } from '../../../../src/writeback/write-back-worker.js';
+import type { DeliveryDeps } from '../../../../src/delivery/delivery-deps.js';
+import { runWriteBack } from '../../../../src/delivery/run-write-back.js';
+import { DeliveryQueue } from '../../../../src/delivery/delivery-queue.js';
+import { startDeliveryWorker } from '../../../../src/delivery/delivery-worker.js';
 import { RecordingWriter } from '../../../helpers/recording-writer.js';
 import type { TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
@@ -25,7 +26,7 @@ let conn: Redis;
 let store: InvestigationStore;
 let intake: Intake;
 let writer: RecordingWriter;
-let deps: WriteBackDeps;
+let deps: DeliveryDeps;
 let jobs: Queue;
 const linkedAsks: string[] = [];
 
@@ -61,6 +62,7 @@ beforeEach(async () => {
     redis: conn,
     store,
     writers: new Map([['pager', writer]]),
+    destinations: new Map(),
     log: createLogger('silent'),
     retentionSeconds: 3600,
   };
@@ -108,11 +110,16 @@ describe('an incident made of alerts already investigated', () => {
     const pd = (await intake.accept([incident('P3', ['aaaa'])])).linked![0]!;
     expect(await runWriteBack(pd, 1, false, deps)).toBe('waiting');
     const workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
-    const queue = new WriteBackQueue(conn, store, { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 });
-    const worker = startWriteBackWorker(workerConn, deps, { concurrency: 1, backoffMs: 1000, linkedPollMs: 60_000 });
+    const queue = new DeliveryQueue(
+      conn,
+      store,
+      { writers: deps.writers, router: { route: () => [] } },
+      { attempts: 1, backoffMs: 1000, retentionSeconds: 3600 },
+    );
+    const worker = startDeliveryWorker(workerConn, deps, { concurrency: 1, backoffMs: 1000, linkedPollMs: 60_000 });
     const probe = new Queue(WRITE_BACK_QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
     try {
-      await queue.request((await store.get(pd))!);
+      await queue.completed((await store.get(pd))!);
       const job = await waitFor('the write-back to wait', async () => {
         const j = await probe.getJob(writeBackJobId(pd));
         return j && (await j.getState()) === 'delayed' && j;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DestinationView } from '../../../../src/destinations/destination.js';
+import type { DestinationView } from '../../../../src/delivery/destination.js';
 import { renderAnswer } from '../../../../destinations/slack/answer-blocks.js';
 
 const view = {

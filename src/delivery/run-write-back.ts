@@ -1,30 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '../redis/redis-connections.js';
 import { PermanentError, RetryableError } from '../errors.js';
-import type { Logger } from '../log.js';
 import { keysOf } from '../redis/keys.js';
+import { withLock } from '../redis/with-lock.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';
 import { commentFor } from './comment-for.js';
+import type { DeliveryDeps } from './delivery-deps.js';
+import { recorder, recordFailure, saveRecord, type Recorder } from './delivery-record.js';
 import type { RcaWriter } from '../registration/rca-writer.js';
 import type { WriteBackRecord } from '../records/write-back-record.js';
 import { WriteRefusedError, writeRca } from './write-rca.js';
-import type { Metrics, WriteBackOutcome } from '../observability/metrics.js';
-
-export interface WriteBackDeps {
-  redis: RedisClient;
-  store: InvestigationStore;
-  /** The write-back of every source that has one and is on, by source name. */
-  writers: ReadonlyMap<string, RcaWriter>;
-  log: Logger;
-  publicUrl?: string;
-  /** writeBack.linkHosts and writeBack.allowMentions (see commentFor). */
-  linkHosts?: readonly string[];
-  allowMentions?: boolean;
-  retentionSeconds: number;
-  /** Counts each attempt by target (the source written to) and outcome. */
-  metrics?: Metrics;
-}
+import type { WriteBackOutcome } from '../observability/metrics.js';
 
 /** What we remember of our comment on one issue: the first place a write-back looks. */
 interface WrittenRef {
@@ -36,7 +21,6 @@ interface WrittenRef {
 
 const LOCK_MS = 120_000;
 const RESUME_TTL_SECONDS = 24 * 3600;
-const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 /**
  * One attempt at writing an investigation's RCA to its issue. Serialised per issue by a lock,
@@ -47,7 +31,7 @@ export async function runWriteBack(
   id: string,
   attempt: number,
   lastAttempt: boolean,
-  deps: WriteBackDeps,
+  deps: DeliveryDeps,
 ): Promise<WriteBackRecord['status'] | 'skipped' | 'waiting'> {
   const inv = await deps.store.get(id);
   const locator = inv?.issue.locator;
@@ -56,40 +40,36 @@ export async function runWriteBack(
   if (current && current.status !== 'pending') return 'skipped';
   const answer = await answerOf(inv, deps.store);
   if (answer === 'waiting' || answer === null) return answer ?? 'skipped';
-  const record = (patch: Partial<WriteBackRecord>): WriteBackRecord => ({
-    target: locator.key,
-    status: 'pending',
-    commentId: null,
-    url: null,
-    error: null,
-    ...current,
-    attempts: attempt,
-    updatedAt: new Date().toISOString(),
-    ...patch,
-  });
+  const record = recorder({ target: locator.key }, attempt, current);
   const writer = deps.writers.get(inv.source);
   if (!writer || 'failure' in answer) {
     const error = 'failure' in answer ? answer.failure : `source ${inv.source} has no write-back configured`;
-    await deps.store.writeBacks.saveWriteBack(id, record({ status: 'failed', error }));
+    await saveRecord(deps.store, id, record({ status: 'failed', error }));
     deps.metrics?.writeBack(inv.source, 'failed');
     return 'failed';
   }
-  const lockKey = keysOf(deps.redis).writeLock(inv.source, locator.key);
-  const token = randomUUID();
-  if ((await deps.redis.set(lockKey, token, 'PX', LOCK_MS, 'NX')) !== 'OK') {
+  const busy = () => {
     throw new RetryableError(`another write-back to ${locator.key} is running`, { retryAfterMs: 2_000 });
-  }
-  try {
-    const written = await writeUnderLock(inv, answer, writer, attempt, record, deps);
-    deps.metrics?.writeBack(inv.source, written);
-    return written;
-  } catch (err) {
-    deps.metrics?.writeBack(inv.source, failureOutcome(err, lastAttempt));
-    return await recordFailure(id, err, lastAttempt, record, deps);
-  } finally {
-    // A lock not released expires (LOCK_MS) and only delays a retry; the write-back's own outcome matters more.
-    await deps.redis.eval(RELEASE_LUA, 1, lockKey, token).catch(() => undefined);
-  }
+  };
+  // Serialised per issue: a lock not released expires (LOCK_MS) and only delays a retry.
+  return withLock(
+    deps.redis,
+    keysOf(deps.redis).writeLock(inv.source, locator.key),
+    LOCK_MS,
+    async () => {
+      try {
+        const written = await writeUnderLock(inv, answer, writer, attempt, record, deps);
+        deps.metrics?.writeBack(inv.source, written);
+        return written;
+      } catch (err) {
+        deps.metrics?.writeBack(inv.source, failureOutcome(err, lastAttempt));
+        const fields = { retryAfterMs: (err as RetryableError).retryAfterMs };
+        const f = { id, lastAttempt, record, store: deps.store, log: deps.log, what: 'write-back', fields, save: true };
+        return await recordFailure(err, f);
+      }
+    },
+    busy,
+  );
 }
 
 const FINISHED = new Set<Investigation['status']>(['completed', 'failed', 'cancelled', 'linked', 'skipped']);
@@ -119,14 +99,15 @@ async function writeUnderLock(
   answer: Answer,
   writer: RcaWriter,
   attempt: number,
-  record: (p: Partial<WriteBackRecord>) => WriteBackRecord,
-  deps: WriteBackDeps,
+  record: Recorder,
+  deps: DeliveryDeps,
 ) {
   const locator = inv.issue.locator!;
   const refKey = keysOf(deps.redis).writtenComment(inv.source, locator.key);
   const stored = parseRef(await deps.redis.get(refKey));
   if (stored && stored.investigationId !== inv.id && stored.createdAt > inv.createdAt) {
-    await deps.store.writeBacks.saveWriteBack(
+    await saveRecord(
+      deps.store,
       inv.id,
       record({
         status: 'superseded',
@@ -160,7 +141,8 @@ async function writeUnderLock(
     createdAt: inv.createdAt,
   };
   await deps.redis.set(refKey, JSON.stringify(ref), 'EX', deps.retentionSeconds);
-  await deps.store.writeBacks.saveWriteBack(
+  await saveRecord(
+    deps.store,
     inv.id,
     record({ status: 'written', commentId: out.comment.id, url: out.comment.url, error: null }),
   );
@@ -169,30 +151,6 @@ async function writeUnderLock(
     'RCA written back',
   );
   return 'written' as const;
-}
-
-async function recordFailure(
-  id: string,
-  err: unknown,
-  lastAttempt: boolean,
-  record: (p: Partial<WriteBackRecord>) => WriteBackRecord,
-  deps: WriteBackDeps,
-): Promise<never> {
-  const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof WriteRefusedError) {
-    await deps.store.writeBacks.saveWriteBack(id, record({ status: 'refused', error: message }));
-    deps.log.warn({ id, reason: message }, 'write-back refused');
-    throw err;
-  }
-  const permanent = err instanceof PermanentError || lastAttempt;
-  await deps.store.writeBacks.saveWriteBack(id, record({ status: permanent ? 'failed' : 'pending', error: message }));
-  deps.log[permanent ? 'error' : 'warn'](
-    { id, err: message, retryAfterMs: (err as RetryableError).retryAfterMs },
-    permanent ? 'write-back failed' : 'write-back will be retried',
-  );
-  throw err instanceof PermanentError || err instanceof RetryableError
-    ? err
-    : new RetryableError(message, { cause: err });
 }
 
 /** What recordFailure makes of an error: refused, given up, or to be tried again. */

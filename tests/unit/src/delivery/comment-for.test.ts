@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { marked, type Token } from 'marked';
 import type { Issue } from '../../../../src/issue.js';
-import { commentFor } from '../../../../src/writeback/comment-for.js';
+import { commentFor } from '../../../../src/delivery/comment-for.js';
 import { anIssue } from '../../../helpers/issue.js';
 
 function issue(over: Partial<Issue> = {}): Issue {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileRouter, RoutingConfigSchema } from '../../../../src/destinations/routing.js';
+import { compileRouter, RoutingConfigSchema } from '../../../../src/delivery/routing.js';
 import { ConfigError } from '../../../../src/errors.js';
 
 const known = [

@@ -8,7 +8,7 @@ import {
   MAX_RCA_CHARS,
   resultsUrlOf,
   type CommentOptions,
-} from '../writeback/comment-for.js';
+} from '../delivery/comment-for.js';
 import type { AnswerView, DestinationView } from './destination.js';
 
 const HEADLINE_CHARS = 200;

@@ -8,9 +8,10 @@ import { QUEUE_PREFIX, WRITE_BACK_QUEUE_NAME } from '../../../../src/redis/queue
 import { writeBackJobId } from '../../../../src/redis/job-data.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { keys } from '../../../../src/redis/keys.js';
-import { runWriteBack, type WriteBackDeps } from '../../../../src/writeback/run-write-back.js';
-import { WriteBackQueue } from '../../../../src/writeback/write-back-queue.js';
-import { startWriteBackWorker } from '../../../../src/writeback/write-back-worker.js';
+import type { DeliveryDeps } from '../../../../src/delivery/delivery-deps.js';
+import { runWriteBack } from '../../../../src/delivery/run-write-back.js';
+import { DeliveryQueue } from '../../../../src/delivery/delivery-queue.js';
+import { startDeliveryWorker } from '../../../../src/delivery/delivery-worker.js';
 import { RecordingWriter } from '../../../helpers/recording-writer.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
@@ -21,7 +22,7 @@ let redis: TestRedis;
 let conn: Redis;
 let store: InvestigationStore;
 let writer: RecordingWriter;
-let deps: WriteBackDeps;
+let deps: DeliveryDeps;
 const log = createLogger('silent');
 const opts = { dedupTtlSeconds: 3600, retentionSeconds: 3600 };
 
@@ -41,6 +42,7 @@ beforeEach(async () => {
     redis: conn,
     store,
     writers: new Map([['tickets', writer]]),
+    destinations: new Map(),
     log,
     retentionSeconds: 3600,
     publicUrl: 'https://lestrade.example',
@@ -169,8 +171,13 @@ describe('the write-back queue and worker', () => {
 
   it("delays a rate-limited write by the vendor's Retry-After, then writes exactly once", async () => {
     const workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
-    const queue = new WriteBackQueue(conn, store, { attempts: 5, backoffMs: 60_000, retentionSeconds: 3600 });
-    const worker = startWriteBackWorker(workerConn, deps, { concurrency: 1, backoffMs: 60_000, linkedPollMs: 60_000 });
+    const queue = new DeliveryQueue(
+      conn,
+      store,
+      { writers: deps.writers, router: { route: () => [] } },
+      { attempts: 5, backoffMs: 60_000, retentionSeconds: 3600 },
+    );
+    const worker = startDeliveryWorker(workerConn, deps, { concurrency: 1, backoffMs: 60_000, linkedPollMs: 60_000 });
     const probe = new Queue(WRITE_BACK_QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
     close = async () => {
       await worker.close();
@@ -180,7 +187,7 @@ describe('the write-back queue and worker', () => {
     };
     const id = await completed('OPS-7', '## Root cause\nx');
     writer.failures.push(new RetryableError('tickets answered HTTP 429', { retryAfterMs: 1_500 }));
-    await queue.request((await store.get(id))!);
+    await queue.completed((await store.get(id))!);
     expect((await store.get(id))!.writeBacks[0]!.status).toBe('pending');
     const job = await waitFor('the job delayed', async () => {
       const j = await probe.getJob(writeBackJobId(id));
@@ -189,7 +196,33 @@ describe('the write-back queue and worker', () => {
     // The vendor's 1.5 s, not the 60 s exponential backoff configured.
     expect(job.delay).toBe(1_500);
     await waitFor('written', async () => (await store.get(id))!.writeBacks[0]!.status === 'written', 10_000);
-    await queue.request((await store.get(id))!);
+    await queue.completed((await store.get(id))!);
     expect(writer.comments).toHaveLength(1);
+  });
+
+  it('writes back a job an older version queued (name "write-back", id wb-<id>, data the id alone) after an upgrade', async () => {
+    const workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const before = new Queue(WRITE_BACK_QUEUE_NAME, { connection: conn, prefix: QUEUE_PREFIX });
+    const id = await completed('OPS-7', '## Root cause\nx');
+    await store.writeBacks.saveWriteBack(id, {
+      target: 'OPS-7',
+      status: 'pending',
+      commentId: null,
+      url: null,
+      attempts: 0,
+      error: null,
+      updatedAt: new Date().toISOString(),
+    });
+    // Exactly what the release before the delivery pipeline added, before any worker of this one runs.
+    await before.add('write-back', { investigationId: id }, { jobId: writeBackJobId(id), attempts: 3 });
+    const worker = startDeliveryWorker(workerConn, deps, { concurrency: 1, backoffMs: 1_000, linkedPollMs: 60_000 });
+    close = async () => {
+      await worker.close();
+      await before.close();
+      workerConn.disconnect();
+    };
+    await waitFor('written', async () => (await store.get(id))!.writeBacks[0]!.status === 'written', 10_000);
+    expect(writer.comments).toHaveLength(1);
+    expect(await (await before.getJob(writeBackJobId(id)))!.getState()).toBe('completed');
   });
 });
