@@ -61,6 +61,8 @@ export interface Metrics {
   llmRequest(model: string, outcome: LlmOutcome, seconds: number, usage: TokenUsage | null): void;
   toolCall(toolset: string, tool: string, status: ToolStatus, outcome: ToolOutcome, seconds: number): void;
   writeBack(target: string, outcome: WriteBackOutcome): void;
+  /** An investigation answered with a confirmed predecessor's RCA, without running the model (memory.reuseConfirmed). */
+  memoryReused(source: string): void;
 }
 
 /** Records nothing. */
@@ -70,4 +72,5 @@ export const noMetrics: Metrics = {
   llmRequest() {},
   toolCall() {},
   writeBack() {},
+  memoryReused() {},
 };

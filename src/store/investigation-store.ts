@@ -17,6 +17,7 @@ import type { WriteBackRecord } from '../records/write-back-record.js';
 import { claimMany, type ClaimItem } from './claim-many.js';
 import type { ClaimReply } from './claim-script.js';
 import { extraFields, questionCostField } from './extra-fields.js';
+import { memoryFields, memoryFieldValues, type MemoryFields } from './memory-fields.js';
 import { loadGroupIssue } from './group-members.js';
 import { isInvestigationId, keysOf } from '../redis/keys.js';
 import { decodeField, encodeField } from '../redis/lossless.js';
@@ -247,6 +248,11 @@ export class InvestigationStore {
     );
   }
 
+  /** What memory found as a run starts (similar past incidents, a reused predecessor): replaces the last run's. */
+  async saveMemoryUse(id: string, m: MemoryFields): Promise<boolean> {
+    return this.update(id, memoryFieldValues(m));
+  }
+
   /** The model's plan (todo_write) as it stands: shown by the API while the run goes on and after. */
   async savePlan(id: string, plan: PlanTask[]): Promise<void> {
     await this.update(id, { plan: JSON.stringify(this.redact.deep(plan)) });
@@ -423,6 +429,7 @@ export class InvestigationStore {
       run: Number(h.run ?? 1),
       runId: h.runId || (h.id ?? ''),
       ...extraFields(h),
+      ...memoryFields(h),
     };
   }
 
