@@ -50,6 +50,8 @@ import { DELIVERY_JOB, DestinationQueue } from '../src/destinations/destination-
 import { runDelivery, type DeliveryJobData } from '../src/destinations/run-delivery.js';
 import { startupFields, startupMessage, startupSummary, type SummaryInput } from './startup-summary.js';
 import { holdRequests } from './hold-requests.js';
+import { mountMemory } from '../src/app/mount-memory.js';
+import type { InvestigationMemory } from '../src/recall/investigation-memory.js';
 
 export interface ServiceOptions {
   http: boolean;
@@ -116,6 +118,8 @@ interface Core {
   limiter?: LlmRateLimiter;
   /** Opens the servers' held requests once the service has said it is up (hold-requests.ts). */
   holds: Array<() => void>;
+  /** Memory of past incidents (docs/memory.md); undefined with memory.enabled false. */
+  memory?: InvestigationMemory;
 }
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
@@ -228,6 +232,7 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
     metrics,
     limiter,
     holds: [],
+    memory: mountMemory(redis, config, stores.store, log),
   };
 }
 
@@ -398,6 +403,8 @@ function startInvestigationWorkers(
     await core.requestWriteBack(inv);
     // Incidents linked to this investigation were waiting for its RCA.
     for (const linked of inv.linkedFrom) await writeBacks.nudge(linked);
+    // Remembered after the write-back is requested: a failure here retries the job, which requests both again.
+    await core.memory?.remember(inv);
   };
   const worker = startInvestigationWorker(
     workerRedis,
@@ -413,6 +420,7 @@ function startInvestigationWorkers(
       onPaused: (inv) => core.deliveries.awaiting(inv),
       onAnswered: (inv, entry) => core.deliveries.answered(inv, entry),
       metrics: core.metrics,
+      memory: core.memory,
       hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),
     },
     config.queue,
