@@ -18,6 +18,7 @@ const LAYERS = {
   runbooks: 3,
   config: 4,
   store: 5,
+  memory: 5,
   tools: 5,
   llm: 5,
   prompts: 5,

@@ -55,6 +55,10 @@ export const FOLDERS = {
     mutate: ['src/store/**/*.ts'],
     tests: ['tests/unit/src/store/**/*.test.ts', 'tests/integration/src/store/**/*.test.ts'],
   },
+  'src/memory': {
+    mutate: ['src/memory/**/*.ts', 'src/config/memory-schema.ts'],
+    tests: ['tests/unit/src/memory/**/*.test.ts', 'tests/integration/src/memory/**/*.test.ts'],
+  },
   'src/redis': {
     mutate: ['src/redis/**/*.ts'],
     // Not redis-cluster.test.ts or redis-tls.test.ts: a cluster and TLS servers each take long to start.

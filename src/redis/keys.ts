@@ -69,6 +69,12 @@ export function createKeys(prefix: string = DEFAULT_PREFIX) {
     usageDay: (date: string) => `${P}:usage:${date}`,
     /** The LLM rate limiter of one model, shared by every process (see src/llm/rate-limiter.ts): one slot. */
     llmLimit: (model: string) => `${P}:llmlimit:${digest(model)}`,
+    /** One memory record (src/memory): kept memory.retentionDays, far longer than the investigation's record. */
+    memoryRecord: (id: string) => `${P}:mem:rec:${id}`,
+    /** Every memory record's id scored by when its investigation finished, for retention trimming. */
+    memoryTimeline: () => `${P}:mem:all`,
+    /** Memory records sharing one value of a kind (fingerprint, alert name and label, title word), scored by time. */
+    memoryIndex: (kind: string, value: string) => `${P}:mem:ix:${kind}:${digest(value)}`,
     /** Stands in a script's key list where an item has no key of that kind. */
     placeholder: () => `${P}:none`,
   };
