@@ -146,7 +146,13 @@ async function freshRun(
   opts: InvestigateOptions,
   deps: JobDeps,
 ): Promise<{ result: LoopResult; reused: Investigation | null }> {
-  const recalled = deps.memory ? await deps.memory.recall(inv, issue) : null;
+  // Memory helps; it never stops an investigation: without it the model runs, told of nothing past.
+  const recalled = deps.memory
+    ? await deps.memory.recall(inv, issue).catch((err: Error) => {
+        deps.log.warn({ id: inv.id, err: err.message }, 'memory could not be read; investigating without it');
+        return null;
+      })
+    : null;
   if (recalled?.reuse) return { result: reusedAnswer(recalled.reuse), reused: recalled.reuse };
   const result = await deps.investigator.investigate(issue, {
     ...opts,
