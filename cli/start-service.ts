@@ -51,6 +51,7 @@ import { runDelivery, type DeliveryJobData } from '../src/destinations/run-deliv
 import { startupFields, startupMessage, startupSummary, type SummaryInput } from './startup-summary.js';
 import { holdRequests } from './hold-requests.js';
 import { mountMemory } from '../src/app/mount-memory.js';
+import { FeedbackStore } from '../src/store/feedback-store.js';
 import type { InvestigationMemory } from '../src/recall/investigation-memory.js';
 
 export interface ServiceOptions {
@@ -118,6 +119,8 @@ interface Core {
   limiter?: LlmRateLimiter;
   /** Opens the servers' held requests once the service has said it is up (hold-requests.ts). */
   holds: Array<() => void>;
+  /** People's verdicts on RCAs (docs/memory.md): each one updates the memory of its investigation. */
+  feedback: FeedbackStore;
   /** Memory of past incidents (docs/memory.md); undefined with memory.enabled false. */
   memory?: InvestigationMemory;
 }
@@ -180,7 +183,7 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   const apiTokens = apiTokensOf(config.server);
   const redis = await connectRedis(config, redisUrl, log);
   const clock = opts.clock ?? Date.now;
-  const stores = openStores(redis, config, clock);
+  const stores = openStores(redis, config, clock, log);
   stores.intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
   const limiter = llmConfigured ? new LlmRateLimiter(redis, config.llm.model, config.llm.rateLimit) : undefined;
@@ -232,7 +235,7 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
     metrics,
     limiter,
     holds: [],
-    memory: mountMemory(redis, config, stores.store, log),
+    memory: mountMemory(redis, config, stores.store, stores.feedback, log),
   };
 }
 
@@ -249,10 +252,10 @@ async function connectRedis(config: Config, redisUrl: string, log: Logger): Prom
   return redis;
 }
 
-type Stores = Pick<Core, 'store' | 'runs' | 'continuations' | 'policy' | 'ledger' | 'budgets' | 'intake'>;
+type Stores = Pick<Core, 'store' | 'runs' | 'continuations' | 'policy' | 'ledger' | 'budgets' | 'intake' | 'feedback'>;
 
 /** The stores over Redis (secrets redacted on the way in), the budgets, and intake (its sweep not yet started). */
-function openStores(redis: Core['redis'], config: Config, clock: () => number): Stores {
+function openStores(redis: Core['redis'], config: Config, clock: () => number, log: Logger): Stores {
   const redact = redactorFromConfig(config);
   const store = new InvestigationStore(redis, config.queue, redact);
   const runs = new RunControl(redis, config.queue.retentionSeconds, redact);
@@ -266,7 +269,8 @@ function openStores(redis: Core['redis'], config: Config, clock: () => number): 
     now: clock,
     dispatchWindow: config.queue.dispatchWindow,
   });
-  return { store, runs, continuations, policy, ledger, budgets, intake };
+  const feedback = new FeedbackStore(redis, { redact, log });
+  return { store, runs, continuations, policy, ledger, budgets, intake, feedback };
 }
 
 /** The metrics GET /metrics serves (over the state every process shares), and tracing when it is configured. */

@@ -5,6 +5,7 @@ import { InvestigationMemory } from '../recall/investigation-memory.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { keysOf } from '../redis/keys.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
+import type { FeedbackStore } from '../store/feedback-store.js';
 
 /**
  * Memory of past incidents for the service (docs/memory.md), or undefined with memory.enabled false: the
@@ -14,15 +15,19 @@ export function mountMemory(
   redis: RedisClient,
   config: Pick<Config, 'memory'>,
   store: InvestigationStore,
+  feedback: FeedbackStore,
   log: Pick<Logger, 'info'>,
 ): InvestigationMemory | undefined {
   const m = config.memory;
   if (!m.enabled) return undefined;
   const memory = new MemoryStore(redis, keysOf(redis), m);
-  return new InvestigationMemory(
-    memory,
-    store,
-    { identifyingLabels: m.identifyingLabels, reuseConfirmed: m.reuseConfirmed, reuseWithinHours: m.reuseWithinHours },
-    log,
-  );
+  const options = {
+    identifyingLabels: m.identifyingLabels,
+    reuseConfirmed: m.reuseConfirmed,
+    reuseWithinHours: m.reuseWithinHours,
+  };
+  const recall = new InvestigationMemory(memory, store, options, log, feedback);
+  // A verdict from any channel (API, dashboard, CLI, Slack, ticket comment) updates the memory it is about.
+  feedback.onFeedback((id, entry) => recall.verdictGiven(id, entry));
+  return recall;
 }

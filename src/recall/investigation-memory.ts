@@ -43,6 +43,8 @@ export class InvestigationMemory {
     private readonly store: InvestigationStore,
     private readonly opts: InvestigationMemoryOptions,
     private readonly log?: Pick<Logger, 'info'>,
+    /** People's verdicts so far (FeedbackStore.list), oldest first: one given before the memory existed still counts. */
+    private readonly verdicts?: { list(investigationId: string): Promise<GivenVerdict[]> },
   ) {}
 
   /** Before a fresh run (its first, or a re-run): similar past incidents, recorded on the investigation. */
@@ -62,6 +64,9 @@ export class InvestigationMemory {
   async remember(inv: Investigation, now = Date.now()): Promise<void> {
     if (inv.status !== 'completed' || !inv.rca) return;
     await this.memory.remember(recordOf(inv, now));
+    // A verdict given between completion and now found no memory to update: the latest one counts here.
+    const latest = (await this.verdicts?.list(inv.id))?.at(-1);
+    if (latest) await this.verdictGiven(inv.id, latest);
   }
 
   /** A person's verdict (and stated root cause) on an investigation's RCA; false when it is not remembered. */

@@ -4,6 +4,7 @@ import { MemoryStore } from '../../../../src/memory/memory-store.js';
 import { InvestigationMemory, type InvestigationMemoryOptions } from '../../../../src/recall/investigation-memory.js';
 import { createKeys } from '../../../../src/redis/keys.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
+import { FeedbackStore } from '../../../../src/store/feedback-store.js';
 import type { Investigation } from '../../../../src/store/investigation.js';
 import { anAlert } from '../../../helpers/issue.js';
 import { redisClient } from '../../../helpers/redis-client.js';
@@ -11,6 +12,8 @@ import { redisClient } from '../../../helpers/redis-client.js';
 const r = redisClient();
 const HOUR = 3_600_000;
 const LABELS = { alertname: 'KubePodCrashLooping', namespace: 'payments', service: 'checkout', cluster: 'prod' };
+const OPTS = { identifyingLabels: ['namespace', 'service', 'cluster'], reuseConfirmed: false, reuseWithinHours: 24 };
+const USAGE = { promptTokens: 1, completionTokens: 1, llmCalls: 1 };
 const RCA = (cause: string) => `## Key findings\n- restarts\n\n## Root cause\n${cause}\n\n## Next steps\n- fix it`;
 
 function setUp(opts: Partial<InvestigationMemoryOptions> = {}) {
@@ -112,6 +115,31 @@ describe('InvestigationMemory: remembering', () => {
     expect(
       await s.im.verdictGiven('00000000-0000-4000-8000-000000000000', { verdict: 'correct', by: { user: 'x' } }),
     ).toBe(false);
+  });
+});
+
+describe('InvestigationMemory with the feedback store', () => {
+  it('a verdict recorded before the investigation was remembered still counts (the latest one)', async () => {
+    const s = setUp();
+    const feedback = new FeedbackStore(r.client);
+    const im = new InvestigationMemory(s.memory, s.store, OPTS, undefined, feedback);
+    const { id } = await s.store.claim(crash('early'));
+    await s.store.complete(id, { rca: RCA('The network.'), toolCalls: [], usage: USAGE });
+    const by = (user: string) => ({ via: 'api' as const, user });
+    await feedback.record(id, { verdict: 'partly', by: by('bob'), at: '2026-12-07T10:00:00.000Z' });
+    await feedback.record(id, {
+      verdict: 'wrong',
+      rootCause: 'A full disk.',
+      by: by('alice'),
+      at: '2026-12-07T11:00:00.000Z',
+    });
+    await im.remember((await s.store.get(id))!);
+    expect(await s.memory.get(id)).toMatchObject({
+      verdict: 'wrong',
+      rootCause: 'A full disk.',
+      rootCauseBy: 'person',
+      confirmedBy: 'alice',
+    });
   });
 });
 
