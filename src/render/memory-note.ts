@@ -43,7 +43,7 @@ export function reusedNote(m: MemoryNoteInput, ownId: string): string | null {
 
 function pastLink(m: MemoryNoteInput, id: string): string {
   const url = m.pageUrl(id);
-  return url ? `[past investigation ${codeSpan(id)}](<${url}>)` : `past investigation ${codeSpan(id)}`;
+  return url ? `[past investigation](<${url}>)` : `past investigation ${codeSpan(id)}`;
 }
 
 /** One line: whitespace runs as one space, cut at `max` characters with "…". */

@@ -49,7 +49,7 @@ describe('the comment says "Seen before" when a confirmed similar past incident 
     const seen = doc.sections.at(-1)!;
     expect(seen).toBe(
       '**Seen before:** 3 times, last 2026-12-01 — The disk filled up. (confirmed by alice) · ' +
-        '[past investigation `p-right`](<https://lestrade.example/investigations/p-right>)',
+        '[past investigation](<https://lestrade.example/investigations/p-right>)',
     );
     // The RCA's own sections come first: the headline is still the RCA's.
     expect(doc.sections[0]).toBe('## Root cause\nThe disk filled up.');
