@@ -10,7 +10,7 @@ const ROOT_CAUSE_HEADING = /^\W*root[\s-]*causes?\b/i;
  */
 export function rootCauseOf(rca: string): string {
   const tokens = Lexer.lex(rca, { gfm: true });
-  const start = tokens.findIndex((t) => t.type === 'heading' && ROOT_CAUSE_HEADING.test(t.text));
+  const start = tokens.findIndex((t) => t.type === 'heading' && ROOT_CAUSE_HEADING.test(String(t.text)));
   if (start < 0) return rca.trim();
   const depth = (tokens[start] as { depth: number }).depth;
   let text = '';
