@@ -138,8 +138,12 @@ describe('memory in investigations', () => {
       "Root cause as a person stated it (the person's correction): The node disk is full: kubelet evicts the pods.",
     );
     expect(prompt).not.toContain('The network is flaky');
-    // No "Seen before" for a match that was marked wrong.
     expect(inv.reused).toBeNull();
+    // The dashboard's page lists it, linked, with the person's correction said as such.
+    const page = await (await fetch(`${svc.base}/investigations/${similar}`)).text();
+    expect(page).toContain(`<a href="/investigations/${first}">`);
+    expect(page).toContain('marked wrong</span> by alice');
+    expect(page).toContain('Root cause, as a person stated it: The node disk is full: kubelet evicts the pods.');
 
     const novel = await deliver(svc, {
       alertname: 'CertificateExpiring',
