@@ -30,6 +30,8 @@ export interface GivenVerdict {
   verdict: PastVerdict;
   rootCause?: string;
   by: { user: string };
+  /** When it was given (ISO 8601). */
+  at?: string;
 }
 
 /**
@@ -90,9 +92,21 @@ export class InvestigationMemory {
     for (const s of confirmed) {
       if (!s.sameFingerprint && !(await this.sameGroup(issue, s.id))) continue;
       const past = await this.store.get(s.id);
-      if (past?.status === 'completed' && past.rca) return past;
+      if (past?.status === 'completed' && past.rca && (await this.confirmedSinceRun(past))) return past;
     }
     return null;
+  }
+
+  /**
+   * Whether people's latest verdict is "correct" and was given after the RCA now stored: a verdict on an earlier
+   * run (before a re-run replaced the RCA) confirms an answer that is no longer there. Without the feedback
+   * store (tests, the CLI) memory's verdict is taken as it is.
+   */
+  private async confirmedSinceRun(past: Investigation): Promise<boolean> {
+    if (!this.verdicts) return true;
+    const latest = (await this.verdicts.list(past.id)).at(-1);
+    if (latest?.verdict !== 'correct') return false;
+    return !latest.at || !past.finishedAt || latest.at >= past.finishedAt;
   }
 
   private async sameGroup(issue: Issue, id: string): Promise<boolean> {

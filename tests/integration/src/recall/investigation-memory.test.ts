@@ -143,6 +143,38 @@ describe('InvestigationMemory with the feedback store', () => {
   });
 });
 
+describe('InvestigationMemory: reuse checks the verdicts against the RCA now stored', () => {
+  it('reuses a predecessor people confirmed after its RCA was written, not one whose re-run replaced the RCA they confirmed', async () => {
+    const s = setUp();
+    const feedback = new FeedbackStore(r.client);
+    const im = new InvestigationMemory(s.memory, s.store, { ...OPTS, reuseConfirmed: true }, undefined, feedback);
+    feedback.onFeedback((id, entry) => im.verdictGiven(id, entry));
+    const issue = (n: string) => crash('same', { identity: `same@${n}` });
+    const { id: past } = await s.store.claim(issue('1'));
+    await s.store.complete(past, { rca: RCA('DB_URL is not set.'), toolCalls: [], usage: USAGE });
+    await im.remember((await s.store.get(past))!);
+    await feedback.record(past, {
+      verdict: 'correct',
+      by: { via: 'api', user: 'alice' },
+      at: new Date().toISOString(),
+    });
+    const inv = await fresh(s, issue('2'));
+    expect((await im.recall(inv, inv.issue)).reuse?.id).toBe(past);
+    // A re-run completes later with another RCA: the verdict was about the one before.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await s.store.complete(past, { rca: RCA('Something else.'), toolCalls: [], usage: USAGE });
+    await im.remember((await s.store.get(past))!);
+    expect((await im.recall(inv, inv.issue)).reuse).toBeNull();
+    // Confirmed again, after it: reused again.
+    await feedback.record(past, {
+      verdict: 'correct',
+      by: { via: 'api', user: 'bob' },
+      at: new Date(Date.now() + 1000).toISOString(),
+    });
+    expect((await im.recall(inv, inv.issue)).reuse?.id).toBe(past);
+  });
+});
+
 describe('InvestigationMemory: recalling before a fresh run', () => {
   it('finds the same alert on the same service (another pod) and records it on the investigation', async () => {
     const s = setUp({ reuseConfirmed: false });
