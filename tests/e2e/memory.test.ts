@@ -91,7 +91,7 @@ function promptAbout(requests: ChatRequest[], pod: string): string {
  * A person's verdict through the FeedbackStore, with memory wired to it by the composition root's own function
  * (the service's instance is in-process; a verdict given through any channel reaches memory the same way).
  */
-function feedbackFor(svc: TestService, env: Record<string, string>) {
+function feedbackFor(env: Record<string, string>) {
   const config = loadConfig({ ...env });
   const feedback = new FeedbackStore(h.admin);
   const store = new InvestigationStore(h.admin, config.queue);
@@ -113,7 +113,7 @@ describe('memory in investigations', () => {
     const env = { OPENAI_API_KEY: 'sk-mem', OPENAI_BASE_URL: h.llm.baseUrl, ALERTMANAGER_WEBHOOK_TOKEN: TOKEN };
     h.svc = await startTestService(h.redis.url, env);
     const svc = h.svc;
-    const verdict = feedbackFor(svc, env);
+    const verdict = feedbackFor(env);
 
     const first = await deliver(svc, { ...CRASH, pod: 'checkout-7d9f-a', fingerprint: 'a000000000000001' });
     expect((await completed(svc, first)).similar).toEqual([]);
@@ -189,7 +189,7 @@ describe('memory in investigations', () => {
     };
     h.svc = await startTestService(h.redis.url, env);
     const svc = h.svc;
-    const verdict = feedbackFor(svc, env);
+    const verdict = feedbackFor(env);
 
     const alert = { ...CRASH, pod: 'checkout-7d9f-a', fingerprint: 'e000000000000005' };
     const first = await deliver(svc, alert);
