@@ -2,11 +2,13 @@ import { z } from 'zod';
 
 /**
  * The labels that say which workload or place an issue is about (not which pod, instance or day):
- * a past incident is the same problem when these agree. `cluster`, `region`, `zone`, `env` and
- * `environment` say where it ran and weigh less (see src/memory/memory-score.ts).
+ * a past incident is the same problem when none of these differs. `workload` is derived from `pod`
+ * (a Deployment's, StatefulSet's or DaemonSet's name); `cluster`, `region`, `zone`, `env` and
+ * `environment` say where it ran (see src/memory/memory-score.ts).
  */
 export const DEFAULT_IDENTIFYING_LABELS: readonly string[] = [
   'namespace',
+  'workload',
   'service',
   'job',
   'app',
@@ -15,6 +17,8 @@ export const DEFAULT_IDENTIFYING_LABELS: readonly string[] = [
   'statefulset',
   'daemonset',
   'container',
+  'horizontalpodautoscaler',
+  'consumergroup',
   'database',
   'queue',
   'project',

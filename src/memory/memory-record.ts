@@ -1,5 +1,6 @@
 import { DEFAULT_IDENTIFYING_LABELS } from '../config/memory-schema.js';
 import type { Issue } from '../issue.js';
+import { podWorkload } from './pod-workload.js';
 
 /** What a person said of an RCA: right, partly right, or wrong. */
 export type Verdict = 'correct' | 'partly' | 'wrong';
@@ -61,18 +62,23 @@ export const MAX_TITLE_CHARS = 300;
 export const MAX_ROOT_CAUSE_CHARS = 2_000;
 
 /**
- * Only the identifying labels of `labels`, by name (`memory.identifyingLabels`), empty values left out.
- * A Map would do too; Object.create(null) keeps a vendor's "__proto__" label a plain key.
+ * Only the identifying labels of `labels`, by name (`memory.identifyingLabels`), empty values left
+ * out; `workload`, when named and not a label already, is derived from `pod` (see pod-workload.ts),
+ * so alerts that carry only a pod (kube-state-metrics, cAdvisor) still name their Deployment.
  */
 export function identifyingLabelsOf(
   labels: Record<string, string>,
   names: readonly string[] = DEFAULT_IDENTIFYING_LABELS,
 ): Record<string, string> {
   const out: Record<string, string> = {};
+  const value = (name: string) => (Object.hasOwn(labels, name) ? labels[name]?.trim() : undefined);
   for (const name of names) {
-    const value = Object.hasOwn(labels, name) ? labels[name] : undefined;
-    if (value !== undefined && value.trim() !== '') out[name] = value;
+    const v = value(name);
+    if (v) out[name] = v;
   }
+  const pod = value('pod');
+  const workload = pod && !out.workload && names.includes('workload') ? podWorkload(pod) : undefined;
+  if (workload) out.workload = workload;
   return out;
 }
 

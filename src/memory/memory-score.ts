@@ -5,9 +5,9 @@ import { titleTokens, tokenOverlap } from './title-tokens.js';
  * How alike a past incident is to a new issue, 0–1 (docs/memory.md explains the choice):
  *
  * - **what** (half): the same alert name; where neither has one (tickets), how alike the titles are;
- * - **where** (0.35): the identifying labels. Labels naming the workload (namespace, service, job,
- *   container, project, …) must not contradict: one that does makes it another workload and this
- *   part 0. Labels naming the place (cluster, region, zone, env) may differ and only weigh less;
+ * - **where** (0.35): the identifying labels. None may contradict: a differing namespace, workload,
+ *   service, job, container, project or cluster makes it another workload or place, and this part 0.
+ *   Labels known on one side only dilute the agreement; place labels (cluster, region, …) weigh half;
  * - **title words** (0.15): the tie-breaker between repeats;
  * - the same source and fingerprint (the very same alert or ticket) scores 1, anything else at most 0.99.
  *
@@ -57,17 +57,18 @@ function what(q: MemoryQuery, r: MemoryRecord, text: number): number {
   return text / 2;
 }
 
-/** Agreement of identifying labels, 0–1; 0 when a workload label contradicts. */
+/**
+ * Agreement of identifying labels, 0–1: 0 when any label both sides have differs (another workload,
+ * or the same workload in another cluster: another place); a label only one side has dilutes.
+ */
 export function where(a: Record<string, string>, b: Record<string, string>): number {
   let agree = 0;
   let total = 0;
   for (const name of new Set([...Object.keys(a), ...Object.keys(b)])) {
     const weight = PLACE_LABELS.has(name) ? PLACE_WEIGHT : WORKLOAD_WEIGHT;
-    const inA = Object.hasOwn(a, name);
-    const inB = Object.hasOwn(b, name);
-    if (inA && inB) {
-      if (a[name] === b[name]) agree += weight;
-      else if (weight === WORKLOAD_WEIGHT) return 0;
+    if (Object.hasOwn(a, name) && Object.hasOwn(b, name)) {
+      if (a[name] !== b[name]) return 0;
+      agree += weight;
       total += weight;
     } else {
       // Known on one side only: neither for nor against, but it dilutes the agreement.

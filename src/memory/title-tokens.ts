@@ -1,8 +1,9 @@
 /**
  * The words of a title that say what happened, for comparing titles: camelCase split
  * ("KubePodCrashLooping" → kube pod crash looping), lower-cased, crude suffixes stripped, and
- * without stop words or identifiers (pod hashes, addresses, ids: any word mixing digits and letters,
- * or a number of more than four digits), which differ between repeats of the same problem.
+ * without stop words, identifiers (pod hashes, addresses, ids: any word mixing digits and letters)
+ * or measurements (numbers other than three or four digits, which are kept: HTTP codes, ports), which
+ * differ between repeats of the same problem.
  */
 const STOP_WORDS = new Set(
   [
@@ -33,7 +34,7 @@ export function titleTokens(title: string): string[] {
 
 function keep(word: string): boolean {
   if (word.length < 2 || STOP_WORDS.has(word)) return false;
-  if (/^[0-9]+$/.test(word)) return word.length <= 4;
+  if (/^[0-9]+$/.test(word)) return word.length === 3 || word.length === 4;
   return !/[0-9]/.test(word);
 }
 

@@ -18,7 +18,12 @@ const crashLoop = (n: number, over: Partial<MemoryRecord> = {}): MemoryRecord =>
   source: 'alertmanager',
   fingerprint: `fp-${n}`,
   alertName: 'KubePodCrashLooping',
-  labels: { namespace: 'payments', service: 'checkout', cluster: 'prod-eu', pod: `checkout-7d9f-${n}` },
+  labels: {
+    namespace: 'payments',
+    service: 'checkout',
+    cluster: 'prod-eu',
+    pod: `checkout-7d9f8b6c4-${'bcdfghjklm'[n]}x2kq`,
+  },
   title: `KubePodCrashLooping: Pod payments/checkout-7d9f-x${n} is crash looping`,
   rootCause: 'The new release reads DB_URL, which the deployment does not set.',
   rootCauseBy: 'rca',
@@ -30,18 +35,18 @@ const query = (over: Partial<Parameters<MemoryStore['findSimilar']>[0]> = {}) =>
   source: 'alertmanager',
   fingerprint: 'fp-new',
   alertName: 'KubePodCrashLooping',
-  labels: { namespace: 'payments', service: 'checkout', cluster: 'prod-eu', pod: 'checkout-55cc-zz' },
+  labels: { namespace: 'payments', service: 'checkout', cluster: 'prod-eu', pod: 'checkout-6c8f9d7b5-zz2wq' },
   title: 'KubePodCrashLooping: Pod payments/checkout-55cc-zz is crash looping',
   ...over,
 });
 
 describe('MemoryStore', () => {
-  it('remembers a record with only its identifying labels, and gets it back', async () => {
+  it('remembers a record with only its identifying labels (workload from the pod), and gets it back', async () => {
     await store().remember(crashLoop(1), NOW);
     const got = await store().get(ID(1));
     expect(got).toEqual({
       ...crashLoop(1),
-      labels: { namespace: 'payments', service: 'checkout', cluster: 'prod-eu' },
+      labels: { namespace: 'payments', workload: 'checkout', service: 'checkout', cluster: 'prod-eu' },
     });
     expect(await store().get(ID(2))).toBeNull();
   });
