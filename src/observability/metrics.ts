@@ -63,7 +63,12 @@ export interface Metrics {
   writeBack(target: string, outcome: WriteBackOutcome): void;
   /** An investigation answered with a confirmed predecessor's RCA, without running the model (memory.reuseConfirmed). */
   memoryReused(source: string): void;
+  /** A person's verdict on an RCA that changed something (`source`: the investigation's issue source). */
+  feedbackRecorded(verdict: FeedbackVerdict, source: string): void;
 }
+
+/** A verdict on an RCA (src/records/feedback.ts Verdict; repeated here: this port imports nothing). */
+export type FeedbackVerdict = 'correct' | 'partly' | 'wrong';
 
 /** Records nothing. */
 export const noMetrics: Metrics = {
@@ -73,4 +78,5 @@ export const noMetrics: Metrics = {
   toolCall() {},
   writeBack() {},
   memoryReused() {},
+  feedbackRecorded() {},
 };

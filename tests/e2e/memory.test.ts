@@ -2,10 +2,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mountMemory } from '../../src/app/mount-memory.js';
-import { loadConfig } from '../../src/config/load-config.js';
-import { FeedbackStore } from '../../src/store/feedback-store.js';
-import { InvestigationStore } from '../../src/store/investigation-store.js';
 import { serviceHarness } from '../helpers/service-harness.js';
 import { startScriptedLlm, type ChatRequest } from '../helpers/scripted-llm.js';
 import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
@@ -13,7 +9,8 @@ import { getJson, startTestService, waitFor, type TestService } from '../helpers
 /**
  * Memory through the whole service (docs/memory.md): an incident investigated, a person's verdict on it, and
  * what the next incidents' prompts carry: the corrected root cause for a similar one, nothing for a novel one
- * or for the same alert name on an unrelated service. With memory.reuseConfirmed, a confirmed repeat is
+ * or for the same alert name on an unrelated service (the verdict through the API, so through the service's
+ * own FeedbackStore and its listener). With memory.reuseConfirmed, a confirmed repeat is
  * answered without any LLM request, until someone re-runs it.
  */
 const h = serviceHarness();
@@ -87,22 +84,17 @@ function promptAbout(requests: ChatRequest[], pod: string): string {
   return found[0]!;
 }
 
-/**
- * A person's verdict through the FeedbackStore, with memory wired to it by the composition root's own function
- * (the service's instance is in-process; a verdict given through any channel reaches memory the same way).
- */
-function feedbackFor(env: Record<string, string>) {
-  const config = loadConfig({ ...env });
-  const feedback = new FeedbackStore(h.admin);
-  const store = new InvestigationStore(h.admin, config.queue);
-  mountMemory(h.admin, config, store, feedback, { info: () => undefined });
-  return (id: string, verdict: 'correct' | 'wrong', user: string, rootCause?: string) =>
-    feedback.record(id, {
-      verdict,
-      ...(rootCause ? { rootCause } : {}),
-      by: { via: 'api', user },
-      at: new Date().toISOString(),
+/** A person's verdict through the API (POST /api/investigations/:id/feedback), as the CLI sends it. */
+function feedbackFor(svc: TestService) {
+  return async (id: string, verdict: 'correct' | 'wrong', user: string, rootCause?: string) => {
+    const res = await fetch(`${svc.base}/api/investigations/${id}/feedback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ verdict, ...(rootCause ? { rootCause } : {}), by: { via: 'cli', user } }),
     });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { changed: boolean }).changed).toBe(true);
+  };
 }
 
 const CRASH = { alertname: 'KubePodCrashLooping', namespace: 'payments', service: 'checkout' };
@@ -113,7 +105,7 @@ describe('memory in investigations', () => {
     const env = { OPENAI_API_KEY: 'sk-mem', OPENAI_BASE_URL: h.llm.baseUrl, ALERTMANAGER_WEBHOOK_TOKEN: TOKEN };
     h.svc = await startTestService(h.redis.url, env);
     const svc = h.svc;
-    const verdict = feedbackFor(env);
+    const verdict = feedbackFor(svc);
 
     const first = await deliver(svc, { ...CRASH, pod: 'checkout-7d9f-a', fingerprint: 'a000000000000001' });
     expect((await completed(svc, first)).similar).toEqual([]);
@@ -189,7 +181,7 @@ describe('memory in investigations', () => {
     };
     h.svc = await startTestService(h.redis.url, env);
     const svc = h.svc;
-    const verdict = feedbackFor(env);
+    const verdict = feedbackFor(svc);
 
     const alert = { ...CRASH, pod: 'checkout-7d9f-a', fingerprint: 'e000000000000005' };
     const first = await deliver(svc, alert);
