@@ -183,7 +183,7 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   const apiTokens = apiTokensOf(config.server);
   const redis = await connectRedis(config, redisUrl, log);
   const clock = opts.clock ?? Date.now;
-  const stores = openStores(redis, config, clock);
+  const stores = openStores(redis, config, clock, log);
   stores.intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
   const limiter = llmConfigured ? new LlmRateLimiter(redis, config.llm.model, config.llm.rateLimit) : undefined;
@@ -236,7 +236,6 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
     metrics,
     limiter,
     holds: [],
-    memory: mountMemory(redis, config, stores.store, stores.feedback, log),
   };
 }
 
@@ -253,10 +252,13 @@ async function connectRedis(config: Config, redisUrl: string, log: Logger): Prom
   return redis;
 }
 
-type Stores = Pick<Core, 'store' | 'feedback' | 'runs' | 'continuations' | 'policy' | 'ledger' | 'budgets' | 'intake'>;
+type Stores = Pick<
+  Core,
+  'store' | 'feedback' | 'runs' | 'continuations' | 'policy' | 'ledger' | 'budgets' | 'intake' | 'memory'
+>;
 
-/** The stores over Redis (secrets redacted on the way in), the budgets, and intake (its sweep not yet started). */
-function openStores(redis: Core['redis'], config: Config, clock: () => number): Stores {
+/** The stores over Redis (secrets redacted on the way in), the budgets, intake (its sweep not yet started), memory. */
+function openStores(redis: Core['redis'], config: Config, clock: () => number, log: Logger): Stores {
   const redact = redactorFromConfig(config);
   const store = new InvestigationStore(redis, config.queue, redact);
   const feedback = new FeedbackStore(redis, { redact });
@@ -271,7 +273,8 @@ function openStores(redis: Core['redis'], config: Config, clock: () => number): 
     now: clock,
     dispatchWindow: config.queue.dispatchWindow,
   });
-  return { store, feedback, runs, continuations, policy, ledger, budgets, intake };
+  const memory = mountMemory(redis, config, store, feedback, log);
+  return { store, feedback, runs, continuations, policy, ledger, budgets, intake, memory };
 }
 
 /** The metrics GET /metrics serves (over the state every process shares), and tracing when it is configured. */
