@@ -29,15 +29,23 @@ export function apiOptions(flagUrl: string | undefined, env: NodeJS.ProcessEnv):
   return { url, ...(token ? { token } : {}) };
 }
 
-/** GET or POST a JSON API path; the parsed body of a 2xx answer, else an ApiError naming the fix. */
-export async function callApi<T>(opts: ApiOptions, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+/**
+ * GET or POST a JSON API path (POST when there is a body; `method` says DELETE); the parsed body of a
+ * 2xx answer (null for 204), else an ApiError naming the fix.
+ */
+export async function callApi<T>(
+  opts: ApiOptions,
+  path: string,
+  body?: unknown,
+  method?: 'DELETE',
+): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
     res = await fetch(`${opts.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
+      method: method ?? (body === undefined ? 'GET' : 'POST'),
       headers,
       signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -66,6 +66,15 @@ export function addRemoteCommands(program: Command, env: NodeJS.ProcessEnv): voi
 
   addRunCommands(program, api, style);
   addFeedbackCommand(program, api);
+
+  program
+    .command('forget')
+    .argument('<id>', 'investigation id (a short id works while its investigation is kept)')
+    .description("forget an investigation's memory record: it is no longer offered as a similar past incident")
+    .option('--url <url>', URL_HELP)
+    .action(async (id: string, opts: { url?: string }) =>
+      (await import('./forget-command.js')).forgetCommand(await api(opts.url), id, process.stdout),
+    );
 }
 
 /** `feedback`: a person's verdict on an investigation's RCA (docs/feedback.md). */

@@ -7,6 +7,8 @@ import { apiTokensOf, isLoopback, listenHost } from '../src/config/server-access
 import type { NamedToken } from '../src/named-tokens.js';
 import { createHttpServer } from '../src/http/create-app.js';
 import { FeedbackStore } from '../src/store/feedback-store.js';
+import { MemoryStore } from '../src/memory/memory-store.js';
+import { keysOf } from '../src/redis/keys.js';
 import { createWorkerHttpServer } from '../src/http/worker-app.js';
 import { createLlmClient, isLlmConfigured } from '../src/llm/create-client.js';
 import { LlmProbe } from '../src/llm/llm-probe.js';
@@ -534,6 +536,8 @@ async function startHttp(core: Core): Promise<Server> {
     llmLimiter: core.limiter,
     changes,
     toolsets,
+    // Forgetting works whether or not memory is enabled: records may remain from before.
+    memory: new MemoryStore(redis, keysOf(redis), config.memory),
     // Only where this process runs the workers: elsewhere there is nothing live to report.
     ...(core.opts.workers && core.llmConfigured ? { toolsetsNow: () => liveStatuses(core) } : {}),
   });

@@ -14,6 +14,8 @@ import { coreChecks } from './readiness-checks.js';
 import { errorHandler } from './error-handler.js';
 import { investigationActions } from './investigation-actions.js';
 import { investigationsRouter } from './investigations-router.js';
+import { memoryRouter } from './memory-router.js';
+import type { MemoryStore } from '../memory/memory-store.js';
 import { investigationRef } from './investigation-ref.js';
 import type { Continuations } from '../queue/continuations.js';
 import type { RunControl } from '../store/run-control.js';
@@ -66,6 +68,8 @@ export interface AppDeps {
   toolsets?: () => Promise<ToolsetStatus[]>;
   /** The workers' toolsets as they are now, when this process runs them: /readyz detail, not readiness. */
   toolsetsNow?: () => ToolsetStatus[];
+  /** Memory of past incidents: GET and DELETE /api/memory/:id. */
+  memory?: MemoryStore;
 }
 
 /**
@@ -119,6 +123,10 @@ export function createApp(deps: AppDeps): Express {
     '/api/investigations',
     investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats(), deps.feedback),
   );
+  if (deps.memory) {
+    app.use('/api/memory', investigationRef(deps.redis));
+    app.use('/api/memory', memoryRouter(deps.memory, deps.log));
+  }
   if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
   if (deps.llmLimiter) app.use('/api/limits', limitsRouter(deps.llmLimiter));
   app.use('/api', (_req, res) => {

@@ -2,8 +2,9 @@ import { InputError } from '../errors.js';
 import type { Keys } from '../redis/keys.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { DEFAULT_IDENTIFYING_LABELS } from '../config/memory-schema.js';
-import { exactKeysOfQuery, indexKeysOfRecord, wordKeysOfQuery } from './memory-index.js';
+import { exactKeysOfQuery, indexKeysOfRecord, rarestKeysOfQuery } from './memory-index.js';
 import { clip, isVerdict, normaliseRecord } from './memory-normalise.js';
+import { findMemoryScript } from './memory-find-script.js';
 import { putMemoryScript } from './memory-put-script.js';
 import {
   identifyingLabelsOf,
@@ -40,9 +41,13 @@ export interface VerdictUpdate {
 
 const DAY_MS = 86_400_000;
 /** Newest entries read from each index for one query: bounds the work however large memory grows. */
-const PER_INDEX = 100;
-/** Title-word indexes read for one ticket-like query: the rarest words say the most. */
-const WORD_INDEXES = 6;
+const PER_INDEX = 50;
+/**
+ * Alert-and-label (or title-word) indexes read for one query, the smallest first: a true repeat is in
+ * every one of the labels both sides have, so the rarest few find it even where one label is missing
+ * on one side; the rarest words of a ticket say the most.
+ */
+const RAREST_INDEXES = 3;
 /** Tries of a compare-and-set write before giving up (each loses only to another write of the same record). */
 const CAS_TRIES = 8;
 
@@ -50,8 +55,8 @@ const CAS_TRIES = 8;
  * Memory of past incidents in Redis (docs/memory.md): one JSON record per finished investigation
  * under its own key (expiring memory.retentionDays after the investigation finished), listed in
  * sorted-set indexes scored by time; similar incidents are found by reading a few small indexes and
- * scoring the candidates here (memory-score.ts). Every key carries the namespace's hash tag, so
- * scripts and MGETs work on a Redis Cluster.
+ * their records (memory-find-script.ts, then one MGET) and scoring the candidates here
+ * (memory-score.ts). Every key carries the namespace's hash tag, so the scripts work on a Redis Cluster.
  */
 export class MemoryStore {
   private readonly labelNames: readonly string[];
@@ -118,11 +123,14 @@ export class MemoryStore {
   /** Past incidents like `query`, best first; [] when none scores memory.minScore (declining is an answer). */
   async findSimilar(query: MemoryQuery, opts: FindOptions = {}, now = Date.now()): Promise<SimilarIncident[]> {
     const q = { ...query, labels: identifyingLabelsOf(query.labels, this.labelNames) };
-    const ids = await this.candidates(q, now);
-    ids.delete(opts.excludeId ?? '');
-    if (ids.size === 0) return [];
-    const list = [...ids];
-    const raw = await this.redis.mget(list.map((id) => this.keys.memoryRecord(id)));
+    const exact = exactKeysOfQuery(this.keys, q);
+    const ids = (await findMemoryScript.run(
+      this.redis,
+      [...exact, ...rarestKeysOfQuery(this.keys, q)],
+      [exact.length, now - this.retentionMs(), PER_INDEX, RAREST_INDEXES, opts.excludeId ?? ''],
+    )) as string[];
+    if (ids.length === 0) return [];
+    const raw = await this.redis.mget(ids.map((id) => this.keys.memoryRecord(id)));
     const prepared = prepareQuery(q);
     const minScore = opts.minScore ?? this.options.minScore;
     const found: SimilarIncident[] = [];
@@ -138,39 +146,6 @@ export class MemoryStore {
 
   private retentionMs(): number {
     return this.options.retentionDays * DAY_MS;
-  }
-
-  private async candidates(q: MemoryQuery, now: number): Promise<Set<string>> {
-    const cutoff = now - this.retentionMs();
-    const wordKeys = wordKeysOfQuery(this.keys, q);
-    const rarest = wordKeys.length > WORD_INDEXES ? await this.rarest(wordKeys) : wordKeys;
-    const batch = this.redis.pipeline();
-    for (const key of [...exactKeysOfQuery(this.keys, q), ...rarest]) {
-      batch.zrevrangebyscore(key, '+inf', cutoff, 'LIMIT', 0, PER_INDEX);
-    }
-    const replies = (await batch.exec()) ?? [];
-    const ids = new Set<string>();
-    for (const [err, list] of replies) {
-      if (err) throw err;
-      for (const id of list as string[]) ids.add(id);
-    }
-    return ids;
-  }
-
-  /** The WORD_INDEXES smallest (rarest) of the title-word indexes that exist. */
-  private async rarest(wordKeys: string[]): Promise<string[]> {
-    const batch = this.redis.pipeline();
-    for (const key of wordKeys) batch.zcard(key);
-    const sizes = ((await batch.exec()) ?? []).map(([err, n]) => {
-      if (err) throw err;
-      return Number(n);
-    });
-    return wordKeys
-      .map((key, i) => ({ key, size: sizes[i] ?? 0 }))
-      .filter((k) => k.size > 0)
-      .sort((a, b) => a.size - b.size)
-      .slice(0, WORD_INDEXES)
-      .map((k) => k.key);
   }
 
   /**

@@ -116,6 +116,23 @@ describe('MemoryStore', () => {
     expect(ids).toEqual([ID(2), ID(3), ID(4), ID(5)]);
   });
 
+  it('finds an old repeat behind many newer incidents of the same alert elsewhere (reads the rarest indexes)', async () => {
+    // 120 newer crash loops of other workloads in the same namespace and cluster: more than one
+    // index read returns, so only reading the workload's own index finds the old repeat.
+    for (let n = 10; n < 130; n++) {
+      await store().remember(
+        crashLoop(n, {
+          labels: { namespace: 'payments', pod: `ledger${n}-7d9f8b6c4-x2kqp`, cluster: 'prod-eu' },
+          at: new Date(NOW - n * 60_000).toISOString(),
+        }),
+        NOW,
+      );
+    }
+    await store().remember(crashLoop(1, { at: new Date(NOW - 20 * DAY).toISOString() }), NOW);
+    const found = await store().findSimilar(query(), {}, NOW);
+    expect(found.map((f) => f.id)).toEqual([ID(1)]);
+  });
+
   it('setVerdict records the verdict and who gave it; a stated root cause replaces the RCA', async () => {
     await store().remember(crashLoop(1), NOW);
     expect(await store().setVerdict(ID(1), { verdict: 'correct', by: 'alice' }, NOW)).toBe(true);
