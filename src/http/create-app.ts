@@ -17,6 +17,7 @@ import { investigationsRouter } from './investigations-router.js';
 import { investigationRef } from './investigation-ref.js';
 import type { Continuations } from '../queue/continuations.js';
 import type { RunControl } from '../store/run-control.js';
+import type { FeedbackStore } from '../store/feedback-store.js';
 import { usageRouter, withReached } from './usage-router.js';
 import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { UsageLedger } from '../budget/usage-ledger.js';
@@ -37,6 +38,8 @@ export interface AppDeps {
   /** With both, the API takes approvals, cancels and follow-up questions. */
   runs?: RunControl;
   continuations?: Continuations;
+  /** People's verdicts on RCAs: POST /api/investigations/:id/feedback, and `feedback` in GET /:id. */
+  feedback?: FeedbackStore;
   intake: Intake;
   webhooks: MountedWebhook[];
   llmConfigured: boolean;
@@ -107,13 +110,14 @@ export function createApp(deps: AppDeps): Express {
         store: deps.store,
         runs: deps.runs,
         continuations: deps.continuations,
+        feedback: deps.feedback,
         log: deps.log,
       }),
     );
   }
   app.use(
     '/api/investigations',
-    investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats()),
+    investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats(), deps.feedback),
   );
   if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
   if (deps.llmLimiter) app.use('/api/limits', limitsRouter(deps.llmLimiter));
