@@ -137,6 +137,7 @@ export function createApp(deps: AppDeps): Express {
       budgets: deps.budgets,
       toolsets: deps.toolsets,
       changes: deps.changes,
+      feedback: deps.feedback,
     }),
   );
   app.use((_req, res) => {
