@@ -25,7 +25,8 @@ import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { UsageLedger } from '../budget/usage-ledger.js';
 import { webhookHandler, type MountedWebhook } from './webhook-route.js';
 import { decideForIssue } from '../actions/decide-for-issue.js';
-import type { TicketDecision, TicketRef } from '../registration/source.js';
+import type { TicketDecision, TicketFeedback, TicketRef } from '../registration/source.js';
+import { giveFeedbackForIssue } from '../actions/give-feedback.js';
 import type { LlmProbe } from '../llm/llm-probe.js';
 import type { LlmRateLimiter } from '../llm/rate-limiter.js';
 import { limiterDetail, limitsRouter } from './limits-router.js';
@@ -83,7 +84,11 @@ export function createHttpServer(deps: AppDeps): Server {
       ? (issue: TicketRef, decisions: TicketDecision[]) =>
           decideForIssue({ runs, continuations, store: deps.store }, issue, decisions)
       : undefined;
-  const webhooks = webhookHandler(deps.webhooks, { ...deps, decide });
+  const feedback = deps.feedback;
+  const rate = feedback
+    ? (issue: TicketRef, given: TicketFeedback) => giveFeedbackForIssue({ store: deps.store, feedback }, issue, given)
+    : undefined;
+  const webhooks = webhookHandler(deps.webhooks, { ...deps, decide, rate });
   const app = createApp(deps);
   return createServer((req, res) => {
     if (!webhooks(req, res)) app(req, res);

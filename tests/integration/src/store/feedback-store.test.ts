@@ -110,8 +110,8 @@ describe('FeedbackStore.record', () => {
 
   it('publishes the change and tells listeners only when something changed', async () => {
     const id = await completed();
-    const heard: Array<[string, FeedbackEntry, number]> = [];
-    feedback.onFeedback((i, e, all) => void heard.push([i, e, all.length]));
+    const heard: Array<[string, FeedbackEntry, number, string]> = [];
+    feedback.onFeedback((i, e, all, r) => void heard.push([i, e, all.length, r.source]));
     feedback.onFeedback(() => {
       throw new Error('a broken listener');
     });
@@ -128,7 +128,7 @@ describe('FeedbackStore.record', () => {
     // Messages arrive in order: once the sentinel is heard, every change published before it was too.
     await client.publish(keys.changesChannel(), 'sentinel');
     await sentinel;
-    expect(heard).toEqual([[id, entry(), 1]]);
+    expect(heard).toEqual([[id, entry(), 1, 'tickets']]);
     expect(published).toEqual([id, 'sentinel']);
   });
 
