@@ -23,6 +23,7 @@ const LAYERS = {
   llm: 5,
   prompts: 5,
   context: 6,
+  recall: 6,
   loop: 7,
   investigation: 8,
   budget: 8,

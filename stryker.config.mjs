@@ -34,13 +34,13 @@ export const FOLDERS = {
       'tests/unit/src/queue/**/*.test.ts',
       'tests/unit/src/retry-delay.test.ts',
       'tests/integration/src/queue/{intake-queue,intake-queue-batch,intake-queue-resolved,intake-queue-waiting,intake-queue-deliveries,worker,worker-guards,worker-paths,worker-retry-after,worker-failures,job-retention,linked-issues}.test.ts',
-      'tests/integration/src/queue/{investigation-worker,job-run,run-investigation-job,run-investigation-job-outcomes,run-investigation-job-redelivered,job-dispatcher,continuations,continuations-rerun,cancel-signals,expiry-worker}.test.ts',
+      'tests/integration/src/queue/{investigation-worker,job-run,run-investigation-job,run-investigation-job-outcomes,run-investigation-job-redelivered,run-investigation-job-memory,job-dispatcher,continuations,continuations-rerun,cancel-signals,expiry-worker}.test.ts',
       'tests/integration/src/queue/{approvals,follow-up,follow-up-job,follow-up-usage}.test.ts',
     ],
   },
   // The human commands (decisions, questions, re-runs) moved out of src/queue on 2026-12-07 with their results.
   'src/actions': {
-    mutate: ['src/actions/{decide-calls,ask-question,rerun,decide-for-issue}.ts'],
+    mutate: ['src/actions/{decide-calls,ask-question,rerun,decide-for-issue,give-feedback}.ts'],
     tests: [
       'tests/unit/src/actions/**/*.test.ts',
       'tests/integration/src/actions/**/*.test.ts',

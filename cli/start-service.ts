@@ -6,6 +6,7 @@ import { splitTokens } from '../src/check-credentials.js';
 import { apiTokensOf, isLoopback, listenHost } from '../src/config/server-access.js';
 import type { NamedToken } from '../src/named-tokens.js';
 import { createHttpServer } from '../src/http/create-app.js';
+import { FeedbackStore } from '../src/store/feedback-store.js';
 import { MemoryStore } from '../src/memory/memory-store.js';
 import { keysOf } from '../src/redis/keys.js';
 import { createWorkerHttpServer } from '../src/http/worker-app.js';
@@ -50,6 +51,8 @@ import { humanActions } from '../src/actions/human-actions.js';
 import { DeliveryQueue, type DeliveryTargets } from '../src/delivery/delivery-queue.js';
 import { startupFields, startupMessage, startupSummary, type SummaryInput } from './startup-summary.js';
 import { holdRequests } from './hold-requests.js';
+import { mountMemory } from '../src/app/mount-memory.js';
+import type { InvestigationMemory } from '../src/recall/investigation-memory.js';
 
 export interface ServiceOptions {
   http: boolean;
@@ -89,6 +92,8 @@ interface Core {
   opts: ServiceOptions;
   redis: ReturnType<typeof createFastFailRedis>;
   store: InvestigationStore;
+  /** People's verdicts on RCAs (every channel), told to the metrics. */
+  feedback: FeedbackStore;
   runs: RunControl;
   continuations: Continuations;
   policy: IntakePolicy;
@@ -115,6 +120,8 @@ interface Core {
   limiter?: LlmRateLimiter;
   /** Opens the servers' held requests once the service has said it is up (hold-requests.ts). */
   holds: Array<() => void>;
+  /** Memory of past incidents (docs/memory.md); undefined with memory.enabled false. */
+  memory?: InvestigationMemory;
 }
 
 /** Wires engine, sources and toolsets together: the HTTP side, the workers, or both. */
@@ -175,11 +182,12 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   const apiTokens = apiTokensOf(config.server);
   const redis = await connectRedis(config, redisUrl, log);
   const clock = opts.clock ?? Date.now;
-  const stores = openStores(redis, config, clock);
+  const stores = openStores(redis, config, clock, log);
   stores.intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
   const llmConfigured = isLlmConfigured(config.llm);
   const limiter = llmConfigured ? new LlmRateLimiter(redis, config.llm.model, config.llm.rateLimit) : undefined;
   const { shared, metrics, tracing } = startObservability(redis, config.pricing, opts.env, log, limiter);
+  stores.feedback.onFeedback((_id, entry, _all, record) => metrics.feedbackRecorded(entry.verdict, record.source));
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
   const routed = mountDestinations(destinationRegistry, config, {
@@ -234,12 +242,16 @@ async function connectRedis(config: Config, redisUrl: string, log: Logger): Prom
   return redis;
 }
 
-type Stores = Pick<Core, 'store' | 'runs' | 'continuations' | 'policy' | 'ledger' | 'budgets' | 'intake'>;
+type Stores = Pick<
+  Core,
+  'store' | 'feedback' | 'runs' | 'continuations' | 'policy' | 'ledger' | 'budgets' | 'intake' | 'memory'
+>;
 
-/** The stores over Redis (secrets redacted on the way in), the budgets, and intake (its sweep not yet started). */
-function openStores(redis: Core['redis'], config: Config, clock: () => number): Stores {
+/** The stores over Redis (secrets redacted on the way in), the budgets, intake (its sweep not yet started), memory. */
+function openStores(redis: Core['redis'], config: Config, clock: () => number, log: Logger): Stores {
   const redact = redactorFromConfig(config);
   const store = new InvestigationStore(redis, config.queue, redact);
+  const feedback = new FeedbackStore(redis, { redact });
   const runs = new RunControl(redis, config.queue.retentionSeconds, redact);
   const continuations = new Continuations(redis, config.queue);
   const policy = new IntakePolicy(config.intake);
@@ -251,7 +263,8 @@ function openStores(redis: Core['redis'], config: Config, clock: () => number): 
     now: clock,
     dispatchWindow: config.queue.dispatchWindow,
   });
-  return { store, runs, continuations, policy, ledger, budgets, intake };
+  const memory = mountMemory(redis, config, store, feedback, log);
+  return { store, feedback, runs, continuations, policy, ledger, budgets, intake, memory };
 }
 
 /** The metrics GET /metrics serves (over the state every process shares), and tracing when it is configured. */
@@ -368,6 +381,8 @@ function startInvestigationWorkers(
     await deliveries.completed(inv);
     // Incidents linked to this investigation were waiting for its RCA.
     for (const linked of inv.linkedFrom) await deliveries.nudge(linked);
+    // Remembered after the write-back is requested: a failure here retries the job, which requests both again.
+    await core.memory?.remember(inv);
   };
   const worker = startInvestigationWorker(
     workerRedis,
@@ -383,6 +398,7 @@ function startInvestigationWorkers(
       onPaused: (inv) => core.deliveries.awaiting(inv),
       onAnswered: (inv, entry) => core.deliveries.answered(inv, entry),
       metrics: core.metrics,
+      memory: core.memory,
       hooks: workerHooks({ policy, budgets, ledger, recheckMs: config.budgets.recheckSeconds * 1000, now: clock }),
     },
     config.queue,
@@ -403,8 +419,9 @@ function startInvestigationWorkers(
 
 /** Destinations' inbound paths (Slack's interactivity), deciding through the API's own functions. */
 function destinationMounts(core: Core) {
-  const { redis, store, runs, continuations, deliveries, config, log, opts } = core;
-  const actions = humanActions({ redis, store, runs, continuations, refresh: (inv) => deliveries.updated(inv) });
+  const { redis, store, feedback, runs, continuations, deliveries, config, log, opts } = core;
+  const refresh = (inv: Investigation) => deliveries.updated(inv);
+  const actions = humanActions({ redis, store, feedback, runs, continuations, refresh });
   return destinationWebhooks(destinationRegistry, config, core.routed, actions, {
     log,
     env: opts.env,
@@ -468,6 +485,7 @@ async function startHttp(core: Core): Promise<Server> {
   const http = createHttpServer({
     redis,
     store,
+    feedback: core.feedback,
     runs,
     continuations,
     intake,

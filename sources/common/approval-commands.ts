@@ -54,7 +54,7 @@ export function hasApprovalCommand(text: string, dialect: CommentDialect): boole
 }
 
 /** The lines that may carry a command: not in a code block, not quoted, not indented as code. */
-function commandLines(text: string, dialect: CommentDialect): string[] {
+export function commandLines(text: string, dialect: CommentDialect): string[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   return dialect === 'markdown' ? markdownLines(lines) : jiraLines(lines);
 }

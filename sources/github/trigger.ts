@@ -1,4 +1,5 @@
 import { parseApprovalCommands, type ParsedApprovals } from '../common/approval-commands.js';
+import { parseFeedbackCommand, type FeedbackCommand } from '../common/feedback-commands.js';
 import type { GitHubConfig } from './config.js';
 import { isPullRequest } from './map.js';
 import { hasAnyMarker } from './marker.js';
@@ -15,7 +16,8 @@ export type Decision =
   | { kind: 'resolve' }
   | { kind: 'label'; labeller: string }
   | { kind: 'command' }
-  | ({ kind: 'approvals' } & ParsedApprovals);
+  | ({ kind: 'approvals' } & ParsedApprovals)
+  | ({ kind: 'feedback' } & FeedbackCommand);
 
 const WRITE_ROLES = new Set(['admin', 'maintain', 'write']);
 
@@ -55,17 +57,19 @@ export function decideCommentEvent(e: IssueCommentEvent, c: GitHubConfig): Decis
   if (refused) return refused;
   const investigate = isCommand(e.comment.body, c.command);
   const approvals = investigate ? null : parseApprovalCommands(e.comment.body, 'markdown');
-  if (!investigate && !approvals?.commands.length && !approvals?.refused.length)
+  const verdict = investigate ? null : parseFeedbackCommand(e.comment.body, 'markdown');
+  if (!investigate && !approvals?.commands.length && !approvals?.refused.length && !verdict)
     return { kind: 'ignore', reason: 'comment is not a command' };
   const association = e.comment.author_association;
   if (!c.trustedAssociations.includes(association as never)) {
-    const what = investigate ? c.command : '/lestrade approve or deny';
+    const what = commandName(investigate ? c.command : null, verdict);
     return {
       kind: 'ignore',
       reason: `@${e.comment.user?.login ?? 'ghost'} (${association}) is not trusted to run ${what}`,
     };
   }
-  return approvals ? { kind: 'approvals', ...approvals } : { kind: 'command' };
+  if (approvals?.commands.length || approvals?.refused.length) return { kind: 'approvals', ...approvals };
+  return verdict ? { kind: 'feedback', ...verdict } : { kind: 'command' };
 }
 
 /** The comment starts with the command, as a whole word. */
@@ -74,6 +78,12 @@ export function isCommand(body: string, command: string): boolean {
   if (text.slice(0, command.length).toLowerCase() !== command.toLowerCase()) return false;
   const next = text.charAt(command.length);
   return next === '' || /\s/.test(next);
+}
+
+/** The command a refusal names: the investigate command, a verdict, or the approval commands. */
+function commandName(investigate: string | null, verdict: FeedbackCommand | null): string {
+  if (investigate) return investigate;
+  return verdict ? `/lestrade ${verdict.verdict}` : '/lestrade approve or deny';
 }
 
 /** Write, maintain or admin on the repository (GitHub reports maintain as permission "write", role_name "maintain"). */

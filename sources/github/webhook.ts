@@ -7,6 +7,7 @@ import { MAX_UNTRUSTED_COMMENTS, toIssue, type GhComment, type GhIssue, type Tri
 import { IssueCommentEventSchema, IssuesEventSchema, type IssueCommentEvent, type IssuesEvent } from './schema.js';
 import { signatureVerifier } from './signature.js';
 import { approvalsOutcome } from './approvals.js';
+import { feedbackOutcome } from './feedback.js';
 import { canWrite, decideCommentEvent, decideIssuesEvent } from './trigger.js';
 
 type Event = IssuesEvent | IssueCommentEvent;
@@ -56,6 +57,7 @@ export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger)
     const author = e.comment.user?.login;
     if (author && author === (await api.botLogin())) return ignored('our own comment');
     if (d.kind === 'approvals') return approvalsOutcome(e, d, api, log);
+    if (d.kind === 'feedback') return feedbackOutcome(e, d, api);
     return issuesOf(
       e,
       { kind: 'comment', comment: e.comment },

@@ -4,6 +4,26 @@ import { SOURCE } from './map-issue.js';
 import type { CommentDecision } from './triggers.js';
 
 type Approvals = Extract<CommentDecision, { kind: 'approvals' }>;
+type Verdict = Extract<CommentDecision, { kind: 'feedback' }>;
+
+/**
+ * `/lestrade correct|partly|wrong` in a comment by a trusted account (checked by the caller, as for approvals):
+ * a verdict on the issue's RCA, recorded as ticket `jira:<accountId>` (the name on Data Center). No reply comment
+ * is posted on Jira yet: the verdict shows on the dashboard and in the API.
+ */
+export function feedbackOutcome(d: Verdict): DeliveryOutcome {
+  const user = d.author?.accountId || d.author?.name || 'unknown';
+  return {
+    kind: 'feedback',
+    issue: { source: SOURCE, identity: d.issueKey, fingerprint: d.issueKey },
+    feedback: {
+      verdict: d.verdict,
+      ...(d.rootCause ? { rootCause: d.rootCause } : {}),
+      ...(d.note ? { note: d.note } : {}),
+      by: { via: 'ticket', user: `jira:${user}` },
+    },
+  };
+}
 
 /**
  * `/lestrade approve|deny` lines of a comment by a trusted account (checked by the caller, as for the

@@ -1,5 +1,6 @@
 import { parseApprovalCommands, type ParsedApprovals } from '../common/approval-commands.js';
 import { textOf } from './text-of.js';
+import { parseFeedbackCommand, type FeedbackCommand } from '../common/feedback-commands.js';
 
 const MAX_DEPTH = 100;
 
@@ -9,6 +10,11 @@ const MAX_DEPTH = 100;
  */
 export function approvalCommandsOf(body: unknown): ParsedApprovals {
   return parseApprovalCommands(textOf(typeof body === 'object' ? withoutCodeBlocks(body, 0) : body), 'jira');
+}
+
+/** A `/lestrade correct|partly|wrong` line of a comment body, read as approval lines are; null when none. */
+export function feedbackCommandOf(body: unknown): FeedbackCommand | null {
+  return parseFeedbackCommand(textOf(typeof body === 'object' ? withoutCodeBlocks(body, 0) : body), 'jira');
 }
 
 /** An ADF tree without its codeBlock nodes: what is shown as code is never a command. */

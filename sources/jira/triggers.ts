@@ -1,5 +1,6 @@
 import type { ParsedApprovals } from '../common/approval-commands.js';
-import { approvalCommandsOf } from './command-text.js';
+import { approvalCommandsOf, feedbackCommandOf } from './command-text.js';
+import type { FeedbackCommand } from '../common/feedback-commands.js';
 import type { JiraTriggers } from './config.js';
 import { isResolved } from './map-issue.js';
 import { carriesMarker } from './own-comments.js';
@@ -30,6 +31,12 @@ export type CommentDecision =
       commentId: string;
       author: CommentEvent['comment']['author'];
     } & ParsedApprovals)
+  | ({
+      kind: 'feedback';
+      issueKey: string;
+      commentId: string;
+      author: CommentEvent['comment']['author'];
+    } & FeedbackCommand)
   | Ignored;
 
 const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
@@ -103,11 +110,13 @@ export function decideCommentEvent(ev: CommentEvent, t: JiraTriggers): CommentDe
     };
   const investigate = startsWithCommand(text, t.command);
   const approvals = investigate ? null : approvalCommandsOf(ev.comment.body);
-  if (!investigate && !approvals?.commands.length && !approvals?.refused.length)
+  const verdict = investigate ? null : feedbackCommandOf(ev.comment.body);
+  if (!investigate && !approvals?.commands.length && !approvals?.refused.length && !verdict)
     return { kind: 'ignored', reason: `comment ${ev.comment.id} on ${ev.issue.key} is not the command "${t.command}"` };
   if (!t.projects.includes(projectOf(ev.issue))) return outside(ev.issue.key, projectOf(ev.issue));
   const found = { issueKey: ev.issue.key, commentId: ev.comment.id, author: ev.comment.author };
-  return approvals ? { kind: 'approvals', ...found, ...approvals } : { kind: 'command', ...found };
+  if (approvals?.commands.length || approvals?.refused.length) return { kind: 'approvals', ...found, ...approvals };
+  return verdict ? { kind: 'feedback', ...found, ...verdict } : { kind: 'command', ...found };
 }
 
 export function startsWithCommand(text: string, command: string): boolean {

@@ -5,7 +5,7 @@ import type { Logger } from '../../src/log.js';
 import type { DeliveryOutcome, WebhookHandler } from '../../src/registration/source.js';
 import type { JiraConfig } from './config.js';
 import type { JiraApi } from './jira-api.js';
-import { approvalsOutcome } from './approvals.js';
+import { approvalsOutcome, feedbackOutcome } from './approvals.js';
 import { commandIdentity, issueFromBean } from './map-issue.js';
 import { isSelf } from './own-comments.js';
 import { ISSUE_FIELDS, type IssueBean } from './schema.js';
@@ -61,6 +61,7 @@ export function jiraWebhook(config: JiraConfig, api: JiraApi, log?: Logger): Web
     const refused = await trust.refusal(d.author, projectOf({ key: d.issueKey }));
     if (refused) return ignored(`comment ${d.commentId} on ${d.issueKey}: ${refused}`);
     if (d.kind === 'approvals') return approvalsOutcome(d, log);
+    if (d.kind === 'feedback') return feedbackOutcome(d);
     const bean = await permanentAsNull(() => api.getIssue(d.issueKey, ISSUE_FIELDS));
     if (!bean.value)
       return ignored(`${d.issueKey} cannot be read with Lestrade's account${bean.reason ? `: ${bean.reason}` : ''}`);

@@ -11,6 +11,7 @@ import { changeStream } from './change-stream.js';
 import { requireSignIn, resolveSession, signInRoutes, type AuthDeps } from './dashboard-auth.js';
 import { listView, readFilters, SEVERITIES, SINCE, STATUSES } from './list-view.js';
 import { ASSETS_DIR, createPageRenderer, type RenderPage } from './page-renderer.js';
+import type { FeedbackStore } from '../store/feedback-store.js';
 import { detailView } from './detail-view.js';
 
 export interface DashboardDeps extends AuthDeps {
@@ -24,6 +25,8 @@ export interface DashboardDeps extends AuthDeps {
   /** What `lestrade toolsets list` computes; absent when this process cannot tell. */
   toolsets?: () => Promise<ToolsetStatus[]>;
   changes?: ChangeFeed;
+  /** People's verdicts on RCAs: listed on the investigation page, which rates through POST /api/…/feedback. */
+  feedback?: FeedbackStore;
 }
 
 /** The dashboard: pages at /, /investigations/:id, /toolsets, /queue; its assets and event stream under /ui. */
@@ -93,8 +96,10 @@ async function detailPage(deps: DashboardDeps, render: RenderPage, req: Request,
   if (!isInvestigationId(ref)) return shortIdPage(deps, render, ref, res);
   const inv = await deps.store.get(ref);
   if (!inv) return render(res, 'not-found.njk', { what: 'investigation' }, 404);
-  const view = detailView(inv, deps.store.redact);
-  render(res, 'detail.njk', { nav: 'list', ...view, actions: deps.actions, pageId: inv.id });
+  const verdicts = deps.feedback ? await deps.feedback.list(inv.id) : [];
+  const view = detailView(inv, deps.store.redact, verdicts);
+  const rateable = Boolean(deps.feedback && inv.rca);
+  render(res, 'detail.njk', { nav: 'list', ...view, actions: deps.actions, rateable, pageId: inv.id });
 }
 
 /** /investigations/<short id>: redirected to the whole id; an ambiguous one lists the investigations it may mean. */

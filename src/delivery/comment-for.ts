@@ -23,7 +23,7 @@ export interface CommentOptions {
  * hosts of allowedHostsFor.
  */
 export function commentFor(
-  inv: Pick<Investigation, 'id' | 'issue' | 'rca' | 'linkHosts'>,
+  inv: Pick<Investigation, 'id' | 'issue' | 'rca' | 'linkHosts'> & Partial<Pick<Investigation, 'similar' | 'reused'>>,
   opts: CommentOptions = {},
 ): CommentDoc {
   const resultsUrl = resultsUrlOf(inv.id, opts.publicUrl);
@@ -36,7 +36,17 @@ export function commentFor(
     resultsUrl,
     allowedHosts,
     allowMentions: opts.allowMentions === true,
+    memory: {
+      similar: inv.similar ?? [],
+      reused: inv.reused ?? null,
+      pageUrl: (id) => investigationPageOf(id, opts.publicUrl),
+    },
   });
+}
+
+/** An investigation's page on the dashboard, when server.publicUrl is set. */
+export function investigationPageOf(id: string, publicUrl?: string): string | undefined {
+  return publicUrl ? `${publicUrl.replace(/\/+$/, '')}/investigations/${id}` : undefined;
 }
 
 /** Lestrade's own page of an investigation, when server.publicUrl is set. */

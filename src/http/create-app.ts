@@ -19,12 +19,14 @@ import type { MemoryStore } from '../memory/memory-store.js';
 import { investigationRef } from './investigation-ref.js';
 import type { Continuations } from '../queue/continuations.js';
 import type { RunControl } from '../store/run-control.js';
+import type { FeedbackStore } from '../store/feedback-store.js';
 import { usageRouter, withReached } from './usage-router.js';
 import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { UsageLedger } from '../budget/usage-ledger.js';
 import { webhookHandler, type MountedWebhook } from './webhook-route.js';
 import { decideForIssue } from '../actions/decide-for-issue.js';
-import type { TicketDecision, TicketRef } from '../registration/source.js';
+import type { TicketDecision, TicketFeedback, TicketRef } from '../registration/source.js';
+import { giveFeedbackForIssue } from '../actions/give-feedback.js';
 import type { LlmProbe } from '../llm/llm-probe.js';
 import type { LlmRateLimiter } from '../llm/rate-limiter.js';
 import { limiterDetail, limitsRouter } from './limits-router.js';
@@ -39,6 +41,8 @@ export interface AppDeps {
   /** With both, the API takes approvals, cancels and follow-up questions. */
   runs?: RunControl;
   continuations?: Continuations;
+  /** People's verdicts on RCAs: POST /api/investigations/:id/feedback, and `feedback` in GET /:id. */
+  feedback?: FeedbackStore;
   intake: Intake;
   webhooks: MountedWebhook[];
   llmConfigured: boolean;
@@ -80,7 +84,11 @@ export function createHttpServer(deps: AppDeps): Server {
       ? (issue: TicketRef, decisions: TicketDecision[]) =>
           decideForIssue({ runs, continuations, store: deps.store }, issue, decisions)
       : undefined;
-  const webhooks = webhookHandler(deps.webhooks, { ...deps, decide });
+  const feedback = deps.feedback;
+  const rate = feedback
+    ? (issue: TicketRef, given: TicketFeedback) => giveFeedbackForIssue({ store: deps.store, feedback }, issue, given)
+    : undefined;
+  const webhooks = webhookHandler(deps.webhooks, { ...deps, decide, rate });
   const app = createApp(deps);
   return createServer((req, res) => {
     if (!webhooks(req, res)) app(req, res);
@@ -111,13 +119,14 @@ export function createApp(deps: AppDeps): Express {
         store: deps.store,
         runs: deps.runs,
         continuations: deps.continuations,
+        feedback: deps.feedback,
         log: deps.log,
       }),
     );
   }
   app.use(
     '/api/investigations',
-    investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats()),
+    investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats(), deps.feedback),
   );
   if (deps.memory) {
     app.use('/api/memory', investigationRef(deps.redis));
@@ -141,6 +150,7 @@ export function createApp(deps: AppDeps): Express {
       budgets: deps.budgets,
       toolsets: deps.toolsets,
       changes: deps.changes,
+      feedback: deps.feedback,
     }),
   );
   app.use((_req, res) => {

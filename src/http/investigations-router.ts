@@ -4,12 +4,14 @@ import type { WaitingStats } from '../queue/intake-queue.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import { isInvestigationId } from '../redis/keys.js';
 import { parseListQuery } from './list-query.js';
+import type { FeedbackStore } from '../store/feedback-store.js';
 
 /** GET /api/investigations and /api/investigations/:id. */
 export function investigationsRouter(
   store: InvestigationStore,
   llmConfigured: boolean,
   waitingStats?: () => Promise<WaitingStats>,
+  feedback?: FeedbackStore,
 ): Router {
   const router = express.Router();
   const waiting = llmConfigured
@@ -29,7 +31,9 @@ export function investigationsRouter(
       return;
     }
     const { identity: _identity, linkHosts: _linkHosts, ...body } = inv;
-    res.json({ ...body, ...(inv.status === 'queued' ? waiting : {}) });
+    // People's verdicts on the RCA, oldest first (feedback-store.ts).
+    const verdicts = feedback ? await feedback.list(inv.id) : [];
+    res.json({ ...body, feedback: verdicts, ...(inv.status === 'queued' ? waiting : {}) });
   });
 
   // The whole of a tool output that was too large to send the model (see toolCalls[].toolCallId).

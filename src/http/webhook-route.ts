@@ -2,7 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RedisClient } from '../redis/redis-connections.js';
 import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake-queue.js';
-import type { Delivery, DeliveryOutcome, TicketDecision, TicketRef, WebhookHandler } from '../registration/source.js';
+import type {
+  Delivery,
+  DeliveryOutcome,
+  TicketDecision,
+  TicketFeedback,
+  TicketRef,
+  WebhookHandler,
+} from '../registration/source.js';
 import type { DecideReply } from '../actions/decide-calls.js';
 import { keysOf } from '../redis/keys.js';
 import { noMetrics, type Metrics, type WebhookOutcome } from '../observability/metrics.js';
@@ -22,6 +29,8 @@ export interface WebhookRouteDeps {
   metrics?: Metrics;
   /** Decides pending calls of an issue's investigation (ticket comments); without it such comments are ignored. */
   decide?: (issue: TicketRef, decisions: TicketDecision[]) => Promise<DecideReply>;
+  /** Records a verdict on an issue's RCA (ticket comments); without it such comments are ignored. */
+  rate?: (issue: TicketRef, feedback: TicketFeedback) => Promise<DecideReply>;
 }
 
 /** One mounted source as the HTTP side sees it: on with a handler, or off with the reason. */
@@ -124,6 +133,7 @@ async function receive(
     return outcome.status >= 400 ? outcomeOfStatus(outcome.status) : 'replied';
   }
   if (outcome.kind === 'decide') return decide(name, outcome, res, deps, seenKey);
+  if (outcome.kind === 'feedback') return rate(name, outcome, res, deps, seenKey);
   const body =
     outcome.kind === 'issues'
       ? { ...(await deps.intake.accept(outcome.issues)), ...outcome.extra }
@@ -169,6 +179,47 @@ async function decide(
   );
   sendJson(res, 200, { decided: reply.status === 202, ...reply.body });
   return reply.status === 202 ? 'accepted' : 'ignored';
+}
+
+/**
+ * A ticket comment's verdict on the RCA, through the API's path: 200 whatever became of it (the vendor must not
+ * redeliver), the short reply on the ticket only when it changed something.
+ */
+async function rate(
+  name: string,
+  outcome: Extract<DeliveryOutcome, { kind: 'feedback' }>,
+  res: ServerResponse,
+  deps: WebhookRouteDeps,
+  seenKey: string | null,
+): Promise<WebhookOutcome> {
+  const { verdict, by } = outcome.feedback;
+  if (!deps.rate) {
+    deps.log.info({ source: name, verdict }, 'webhook ignored: verdicts are not taken by this process');
+    sendJson(res, 200, { ignored: 'verdicts are not taken here' });
+    return 'ignored';
+  }
+  const reply = await deps.rate(outcome.issue, outcome.feedback);
+  const changed = reply.status === 200 && reply.body.changed === true;
+  if (seenKey) await deps.redis.set(seenKey, '1', 'EX', deps.deliveryTtlSeconds);
+  const { feedback: _all, ...said } = reply.body;
+  deps.log.info(
+    { source: name, identity: outcome.issue.identity, verdict, by: by.user, status: reply.status, ...said },
+    changed ? 'verdict from a ticket comment recorded' : 'verdict from a ticket comment changed nothing',
+  );
+  if (changed && outcome.answer) {
+    const id = typeof reply.body.investigation === 'string' ? reply.body.investigation.slice(0, 8) : '';
+    // The reply is a courtesy: failing to post it is logged; the verdict stands and a redelivery changes nothing.
+    await outcome
+      .answer(`Thanks: your verdict **${verdict}** on investigation \`${id}\` is recorded.`)
+      .catch((err: unknown) =>
+        deps.log.warn(
+          { source: name, err: err instanceof Error ? err.message : String(err) },
+          'could not answer a verdict',
+        ),
+      );
+  }
+  sendJson(res, 200, { rated: changed, ...said });
+  return changed ? 'accepted' : 'ignored';
 }
 
 /** Ignored by the source; a repeat when nothing in it was new (no issue queued or resolved); else accepted. */

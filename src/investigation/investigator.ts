@@ -6,12 +6,13 @@ import { abandonTurn } from '../loop/approvals.js';
 import type { ApprovalOutcome } from '../records/approval.js';
 import { initialState, type LoopState } from '../records/loop-state.js';
 import { runLoop, type LoopResult } from '../loop/run-loop.js';
-import type { PromptRenderer } from '../prompts/prompt-renderer.js';
+import type { PromptContext, PromptRenderer } from '../prompts/prompt-renderer.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { LlmGate } from '../llm/limited-call.js';
 import type { LlmRateLimiter } from '../llm/rate-limiter.js';
 import type { Logger } from '../log.js';
+import type { SimilarPast } from '../records/past-incident.js';
 
 /** A run without a queue priority (the default "unknown" severity's). */
 const UNKNOWN_PRIORITY = 4;
@@ -55,6 +56,8 @@ export interface InvestigateOptions {
   appliedCalls?: AppliedCallLog;
   /** The queue's priority of the issue (critical 1): its LLM requests take the rate limit in this order. */
   priority?: number;
+  /** Similar past incidents from memory (docs/memory.md): a fresh run's prompt lists them inside the untrusted fence. */
+  similar?: SimilarPast[];
 }
 
 /** Builds the prompt for one issue and runs the loop over it. Shared by workers and the CLI. */
@@ -62,7 +65,7 @@ export class Investigator {
   constructor(private readonly deps: InvestigatorDeps) {}
 
   async investigate(issue: Issue, opts: InvestigateOptions = {}): Promise<LoopResult> {
-    return this.run(opts.resumeFrom ?? this.freshState(issue), opts);
+    return this.run(opts.resumeFrom ?? this.freshState(issue, opts.similar ?? []), opts);
   }
 
   /**
@@ -121,14 +124,15 @@ export class Investigator {
     return { limiter, priority: priority ?? UNKNOWN_PRIORITY, maxWaitMs, log: this.deps.log };
   }
 
-  private freshState(issue: Issue): LoopState {
+  private freshState(issue: Issue, similar: SimilarPast[]): LoopState {
     const runbooks = (this.deps.runbooks?.matching(issue) ?? []).map(({ id, title, description }) => ({
       id,
       title,
       description,
     }));
     const { toolsets, unavailable } = this.deps.toolsets();
-    const ctx = { issue, toolsets, unavailableToolsets: unavailable, runbooks, now: new Date().toISOString() };
+    const now = new Date().toISOString();
+    const ctx = { issue, toolsets, unavailableToolsets: unavailable, runbooks, similar: pastForPrompt(similar), now };
     return initialState(
       [
         { role: 'system', content: this.deps.prompts.render('system', ctx) },
@@ -137,4 +141,20 @@ export class Investigator {
       runbooks.map(({ id, title }) => ({ id, title, how: 'matched' as const })),
     );
   }
+}
+
+/** At most this many past incidents go into a prompt, however many memory offered (memory.maxSimilar). */
+export const MAX_PAST_IN_PROMPT = 5;
+
+/** The past incidents as the template reads them: dates as days, the person's word told apart from the model's. */
+function pastForPrompt(similar: SimilarPast[]): NonNullable<PromptContext['similar']> {
+  return similar.slice(0, MAX_PAST_IN_PROMPT).map((s) => ({
+    title: s.title,
+    date: s.at.slice(0, 10),
+    verdict: s.verdict,
+    rootCause: s.rootCause,
+    byPerson: s.rootCauseBy === 'person',
+    confirmedBy: s.confirmedBy ?? null,
+    sameAlert: s.sameFingerprint,
+  }));
 }

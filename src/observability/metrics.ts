@@ -61,7 +61,14 @@ export interface Metrics {
   llmRequest(model: string, outcome: LlmOutcome, seconds: number, usage: TokenUsage | null): void;
   toolCall(toolset: string, tool: string, status: ToolStatus, outcome: ToolOutcome, seconds: number): void;
   writeBack(target: string, outcome: WriteBackOutcome): void;
+  /** An investigation answered with a confirmed predecessor's RCA, without running the model (memory.reuseConfirmed). */
+  memoryReused(source: string): void;
+  /** A person's verdict on an RCA that changed something (`source`: the investigation's issue source). */
+  feedbackRecorded(verdict: FeedbackVerdict, source: string): void;
 }
+
+/** A verdict on an RCA (src/records/feedback.ts Verdict; repeated here: this port imports nothing). */
+export type FeedbackVerdict = 'correct' | 'partly' | 'wrong';
 
 /** Records nothing. */
 export const noMetrics: Metrics = {
@@ -70,4 +77,6 @@ export const noMetrics: Metrics = {
   llmRequest() {},
   toolCall() {},
   writeBack() {},
+  memoryReused() {},
+  feedbackRecorded() {},
 };

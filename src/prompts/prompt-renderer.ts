@@ -32,6 +32,37 @@ export const SAMPLE_ISSUE: Issue = {
   raw: {},
 };
 
+/** Past incidents as a prompt gets them, every verdict once: what templates are rendered against when loaded. */
+const SAMPLE_SIMILAR: NonNullable<PromptContext['similar']> = [
+  {
+    title: 'KubePodCrashLooping: api-1',
+    date: '2025-12-30',
+    verdict: 'correct',
+    rootCause: 'A bad config map.',
+    byPerson: false,
+    confirmedBy: 'alice',
+    sameAlert: true,
+  },
+  {
+    title: 'KubePodCrashLooping: api-2',
+    date: '2025-12-20',
+    verdict: 'wrong',
+    rootCause: 'The node ran out of memory.',
+    byPerson: true,
+    confirmedBy: 'bob',
+    sameAlert: false,
+  },
+  {
+    title: 'KubePodCrashLooping: api-3',
+    date: '2025-12-10',
+    verdict: null,
+    rootCause: 'A slow database.',
+    byPerson: false,
+    confirmedBy: null,
+    sameAlert: false,
+  },
+];
+
 export interface PromptContext {
   issue: Issue;
   /** The toolsets the model has; `instructions` are trusted text (our files, the operators' config). */
@@ -40,6 +71,19 @@ export interface PromptContext {
   unavailableToolsets?: Array<{ name: string; reason: string }>;
   /** The operators' runbooks that match the issue: instructions from the operators, listed outside the fence. */
   runbooks?: Array<{ id: string; title: string; description: string }>;
+  /**
+   * Similar past incidents from memory (docs/memory.md), best first: listed inside the fence, as their
+   * titles and root causes are third-party text. `byPerson`: the root cause is a person's correction.
+   */
+  similar?: Array<{
+    title: string;
+    date: string;
+    verdict: 'correct' | 'partly' | 'wrong' | null;
+    rootCause: string;
+    byPerson: boolean;
+    confirmedBy: string | null;
+    sameAlert: boolean;
+  }>;
   now: string;
 }
 
@@ -65,6 +109,7 @@ export class PromptRenderer {
       toolsets: [{ name: 'sample', description: 'a sample toolset', instructions: 'Use it first.\nThen the rest.' }],
       unavailableToolsets: [{ name: 'other', reason: 'prerequisite not met: sample not found' }],
       runbooks: [{ id: 'sample/runbook', title: 'A sample runbook', description: 'what it is for' }],
+      similar: SAMPLE_SIMILAR,
       now: SAMPLE_ISSUE.startedAt,
     };
     for (const name of TEMPLATE_NAMES) this.render(name, sample);

@@ -14,6 +14,7 @@ import { runbooksUsed } from '../runbooks/runbooks-used.js';
 import type { InvestigationJobData } from '../redis/job-data.js';
 import type { InvestigationOutcome, Metrics } from '../observability/metrics.js';
 import { GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
+import type { InvestigationMemory } from '../recall/investigation-memory.js';
 
 /** Called once an investigation is completed (and again if its job is redelivered): requests its write-back. */
 export type OnCompleted = (inv: Investigation) => Promise<void>;
@@ -38,6 +39,8 @@ export interface JobDeps {
   hooks?: WorkerHooks;
   /** Counts each run by source, phase and outcome, with its time and steps. */
   metrics?: Metrics;
+  /** Memory of past incidents (memory.enabled): similar ones for a fresh run's prompt, a confirmed RCA to reuse. */
+  memory?: InvestigationMemory;
 }
 
 /** What a finished loop leaves on the record, whichever run it was. */

@@ -4,6 +4,10 @@ import { vouchedHosts } from '../render/vouched-hosts.js';
 import type { InvestigationJobData } from '../redis/job-data.js';
 import { runFollowUpJob } from './follow-up-job.js';
 import { runLoopJob, type JobDeps, type LoopJob } from './job-run.js';
+import type { InvestigateOptions } from '../investigation/investigator.js';
+import type { LoopResult } from '../loop/run-loop.js';
+import { initialState, type LoopState } from '../records/loop-state.js';
+import type { Issue } from '../issue.js';
 
 export type { JobDeps, OnCompleted } from './job-run.js';
 
@@ -82,6 +86,8 @@ async function admitted(
 
 function investigation(inv: Investigation, deps: JobDeps): LoopJob {
   const { id } = inv;
+  // The confirmed predecessor whose RCA this run writes back instead of running the model (memory.reuseConfirmed).
+  let reused: Investigation | null = null;
   return {
     phase: 'investigation',
     noun: 'investigation',
@@ -89,16 +95,21 @@ function investigation(inv: Investigation, deps: JobDeps): LoopJob {
     async run(checkpoint, opts) {
       // A group's members could join until the run began; from here on, late ones start a follow-up.
       const issue = inv.coalescing ? ((await deps.store.get(id))?.issue ?? inv.issue) : inv.issue;
-      return deps.investigator.investigate(issue, { ...opts, resumeFrom: checkpoint });
+      if (checkpoint) return deps.investigator.investigate(issue, { ...opts, resumeFrom: checkpoint });
+      const fresh = await freshRun(inv, issue, opts, deps);
+      reused = fresh.reused;
+      return fresh.result;
     },
     async finish(result, progress) {
       const { usage, toolCalls } = result.state;
-      // Only results read from an outside system vouch for a link, never text the model chose (vouched-hosts.ts).
+      // Only results read from an outside system vouch for a link, never text the model chose (vouched-hosts.ts);
+      // a reused RCA keeps the links its own run's results vouched for.
       const completed = await deps.runs.complete(id, {
         rca: result.answer,
         ...progress,
-        linkHosts: vouchedHosts(toolCalls),
+        linkHosts: reused ? reused.linkHosts : vouchedHosts(toolCalls),
       });
+      if (completed && reused) deps.metrics?.memoryReused(inv.source);
       // Accounting must not turn a completed investigation into a retried one.
       if (completed)
         await deps.hooks
@@ -123,4 +134,36 @@ function investigation(inv: Investigation, deps: JobDeps): LoopJob {
       }
     },
   };
+}
+
+/**
+ * A run from the issue (no checkpoint): memory is asked first (docs/memory.md). A confirmed predecessor's
+ * RCA is the answer without any LLM request; else the model runs, told of the similar past incidents.
+ */
+async function freshRun(
+  inv: Investigation,
+  issue: Issue,
+  opts: InvestigateOptions,
+  deps: JobDeps,
+): Promise<{ result: LoopResult; reused: Investigation | null }> {
+  // Memory helps; it never stops an investigation: without it the model runs, told of nothing past.
+  const recalled = deps.memory
+    ? await deps.memory.recall(inv, issue).catch((err: Error) => {
+        deps.log.warn({ id: inv.id, err: err.message }, 'memory could not be read; investigating without it');
+        return null;
+      })
+    : null;
+  if (recalled?.reuse) return { result: reusedAnswer(recalled.reuse), reused: recalled.reuse };
+  const result = await deps.investigator.investigate(issue, {
+    ...opts,
+    resumeFrom: null,
+    similar: recalled?.similar ?? [],
+  });
+  return { result, reused: null };
+}
+
+/** The predecessor's RCA as this run's answer: no LLM call, no tool call, no usage. */
+function reusedAnswer(past: Investigation): LoopResult {
+  const state: LoopState = initialState([]);
+  return { answer: past.rca ?? '', finishReason: 'answer', state };
 }

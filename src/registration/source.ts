@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Issue, IssueLocator } from '../issue.js';
 import type { Logger } from '../log.js';
 import type { DecidedBy } from '../records/approval.js';
+import type { FeedbackEntry } from '../records/feedback.js';
 import type { RcaWriter } from './rca-writer.js';
 
 export type Env = Record<string, string | undefined>;
@@ -31,7 +32,15 @@ export type DeliveryOutcome =
   /** A vendor handshake such as GitHub's ping; an undefined body is sent as an empty 200 (Slack's acknowledgement). */
   | { kind: 'reply'; status: number; body: unknown }
   /** A trusted person's decision on pending calls of the issue's investigation (`/lestrade approve|deny`). */
-  | { kind: 'decide'; issue: TicketRef; decisions: TicketDecision[] };
+  | { kind: 'decide'; issue: TicketRef; decisions: TicketDecision[] }
+  /**
+   * A trusted person's verdict on the issue's RCA (`/lestrade correct|partly|wrong`). `answer` posts a short
+   * reply on the ticket: called only when the verdict changed something (a redelivery changes nothing).
+   */
+  | { kind: 'feedback'; issue: TicketRef; feedback: TicketFeedback; answer?: (text: string) => Promise<void> };
+
+/** A verdict read from a ticket comment, given as `<source>:<login>` via 'ticket'. */
+export type TicketFeedback = Omit<FeedbackEntry, 'at'>;
 
 /**
  * The ticket a decision was made on: the identity its first investigation was claimed under, and its

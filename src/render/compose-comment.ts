@@ -1,5 +1,6 @@
 import { Lexer } from 'marked';
 import { codeSpan, sanitizeMarkdown } from './sanitize-markdown.js';
+import { reusedNote, seenBeforeLine, type MemoryNoteInput } from './memory-note.js';
 
 /** A comment as parts, so each vendor can render it and sizes can be cut at section boundaries. */
 export interface CommentDoc {
@@ -18,6 +19,8 @@ export interface ComposeInput {
   allowedHosts: Set<string>;
   /** Keep @mentions and issue references live (writeBack.allowMentions). */
   allowMentions?: boolean;
+  /** What memory found (docs/memory.md): "Seen before" under the RCA, a reused RCA said in the preamble. */
+  memory?: MemoryNoteInput;
 }
 
 export const COMMENT_HEADING = 'Lestrade — automated root-cause analysis';
@@ -26,19 +29,20 @@ export const COMMENT_PREAMBLE =
 const EMPTY_RCA = '_The investigation produced no analysis text._';
 
 export function composeComment(input: ComposeInput): CommentDoc {
-  const rca = sanitizeMarkdown(input.rca, {
-    allowedHosts: input.allowedHosts,
-    allowMentions: input.allowMentions === true,
-  });
+  const policy = { allowedHosts: input.allowedHosts, allowMentions: input.allowMentions === true };
+  const rca = sanitizeMarkdown(input.rca, policy);
   const sections = splitSections(rca);
+  // Last, so the RCA's first lines stay its headline and a comment cut to fit loses this first.
+  const seen = input.memory && seenBeforeLine(input.memory);
+  const reused = input.memory && reusedNote(input.memory, input.investigationId);
   const footer = [
     `Lestrade investigation ${codeSpan(input.investigationId)} for ${codeSpan(input.issueKey)}`,
     ...(input.resultsUrl ? [`full results: <${input.resultsUrl}>`] : []),
   ].join(' · ');
   return {
     heading: COMMENT_HEADING,
-    preamble: COMMENT_PREAMBLE,
-    sections: sections.length ? sections : [EMPTY_RCA],
+    preamble: reused ? `${COMMENT_PREAMBLE} ${reused}` : COMMENT_PREAMBLE,
+    sections: [...(sections.length ? sections : [EMPTY_RCA]), ...(seen ? [sanitizeMarkdown(seen, policy)] : [])],
     footer,
   };
 }

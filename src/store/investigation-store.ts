@@ -14,6 +14,7 @@ import type {
   ToolCallRecord,
 } from './investigation.js';
 import { extraFields, questionCostField } from './extra-fields.js';
+import { memoryFields, memoryFieldValues, type MemoryFields } from './memory-fields.js';
 import { loadGroupIssue } from './group-members.js';
 import { isInvestigationId, keysOf } from '../redis/keys.js';
 import { decodeField, encodeField } from '../redis/lossless.js';
@@ -57,6 +58,11 @@ export class InvestigationStore {
   /** Says why a queued investigation waits (a budget, a group's quiet time); '' when it no longer does. */
   async setWaiting(id: string, reason: string, until: string | null): Promise<void> {
     await updateRecord(this.redis, this.redact, id, { waitingReason: reason, waitingUntil: until ?? '' });
+  }
+
+  /** What memory found as a run starts (similar past incidents, a reused predecessor): replaces the last run's. */
+  async saveMemoryUse(id: string, m: MemoryFields): Promise<boolean> {
+    return updateRecord(this.redis, this.redact, id, memoryFieldValues(m));
   }
 
   /** The model's plan (todo_write) as it stands: shown by the API while the run goes on and after. */
@@ -154,6 +160,7 @@ export class InvestigationStore {
       run: Number(h.run ?? 1),
       runId: h.runId || (h.id ?? ''),
       ...extraFields(h),
+      ...memoryFields(h),
     };
   }
 

@@ -6,6 +6,7 @@ import type { ToolResult } from '../records/tool-result.js';
 import type { DecidedBy } from '../records/approval.js';
 import type { WriteBackRecord } from '../records/write-back-record.js';
 import type { StormFields } from './extra-fields.js';
+import type { MemoryFields } from './memory-fields.js';
 
 /** A run is the investigation itself, or a follow-up question on a completed one. */
 export type Phase = 'investigation' | 'ask';
@@ -81,7 +82,7 @@ export interface ToolCallRecord {
 /** How much of each tool output the record keeps (a whole oversized one is kept apart: outputTokens). */
 export const OUTPUT_KEEP_CHARS = 16_000;
 
-export interface Investigation extends InvestigationSummary, StormFields {
+export interface Investigation extends InvestigationSummary, StormFields, MemoryFields {
   identity: string;
   issue: Issue;
   rca: string | null;

@@ -114,6 +114,8 @@ if not s or not string.find(',' .. ARGV[2] .. ',', ',' .. s .. ',', 1, true) the
 redis.call('HSET', KEYS[1], unpack(ARGV, 5))
 if ARGV[3] ~= '' then
   redis.call('EXPIRE', KEYS[1], ARGV[3])
+  -- People's verdicts (feedback-store.ts) live as long as the record they rate.
+  redis.call('EXPIRE', KEYS[1] .. ':feedback', ARGV[3])
   if ARGV[4] == '1' then
     for _, side in ipairs({':members', ':fps', ':resolved'}) do redis.call('EXPIRE', KEYS[1] .. side, ARGV[3]) end
   end
@@ -138,6 +140,6 @@ redis.call('HSET', KEYS[1], 'status', ${luaString(rerun.to)}, 'run', run, 'runId
 redis.call('HDEL', KEYS[1], 'startedAt', 'finishedAt', 'error', 'rca', 'usage', 'context', 'approvals', 'cost', 'plan')
 redis.call('DEL', KEYS[2])
 redis.call('PERSIST', KEYS[1])
-for _, side in ipairs({':members', ':fps', ':resolved'}) do redis.call('PERSIST', KEYS[1] .. side) end
+for _, side in ipairs({':members', ':fps', ':resolved', ':feedback'}) do redis.call('PERSIST', KEYS[1] .. side) end
 return {'ok', tostring(run)}
 `;

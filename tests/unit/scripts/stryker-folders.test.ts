@@ -26,6 +26,7 @@ const LEFT_OUT: Record<string, string> = {
   'tests/integration/src/http/metrics-and-readiness.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
   'tests/integration/src/memory/memory-cluster.test.ts': 'a Redis Cluster takes long to start',
   'tests/integration/src/http/memory-router.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
+  'tests/integration/src/http/feedback-api.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
   'tests/integration/src/http/named-tokens.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
   'tests/integration/src/http/readiness-access.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
   'tests/integration/src/http/worker-app.test.ts': "tests http files outside FOLDERS['src/http'].mutate",

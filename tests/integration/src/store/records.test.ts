@@ -35,6 +35,9 @@ const untouched = {
   // Added this wave: the model's plan (todo_write), the runbooks offered and read.
   plan: [],
   runbooks: [],
+  // What memory found before the model ran (docs/memory.md): nothing until a run starts.
+  similar: [],
+  reused: null,
 };
 
 beforeAll(async () => {
@@ -458,5 +461,30 @@ describe('an id that is not an investigation id', () => {
     expect(await cut.get('../../etc/passwd')).toBeNull();
     await expect(cut.get('00000000-0000-4000-8000-000000000000')).rejects.toThrow();
     offline.disconnect();
+  });
+});
+
+describe('what memory found, on the record (docs/memory.md)', () => {
+  it('keeps the similar past incidents and the reused predecessor, each run replacing the last', async () => {
+    const { id } = await claimIssue(store, issue('mem'));
+    const similar = [
+      {
+        id: '0aaaaaaa-1111-4222-8333-444444444444',
+        title: 'past',
+        at: '2026-12-01T09:00:00.000Z',
+        score: 0.91,
+        verdict: 'correct' as const,
+        rootCause: 'DB_URL is not set.',
+        rootCauseBy: 'rca' as const,
+        confirmedBy: 'alice',
+        sameFingerprint: true,
+      },
+    ];
+    expect(await store.saveMemoryUse(id, { similar, reused: { from: similar[0]!.id } })).toBe(true);
+    expect(await store.get(id)).toMatchObject({ similar, reused: { from: similar[0]!.id } });
+    await store.saveMemoryUse(id, { similar: [], reused: null });
+    expect(await store.get(id)).toMatchObject({ similar: [], reused: null });
+    // Nothing is created for a record that is gone.
+    expect(await store.saveMemoryUse('0ccccccc-1111-4222-8333-444444444444', { similar, reused: null })).toBe(false);
   });
 });

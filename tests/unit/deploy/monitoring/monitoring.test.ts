@@ -91,6 +91,7 @@ describe('the Grafana dashboard (deploy/monitoring/lestrade-dashboard.json)', ()
       'Tool calls',
       'Write-backs',
       'Approvals',
+      'RCA verdicts',
     ])
       expect(titles).toContain(t);
   });
