@@ -22,6 +22,7 @@ const LAYERS = {
   llm: 5,
   prompts: 5,
   context: 6,
+  quality: 6,
   loop: 7,
   investigation: 8,
   budget: 8,

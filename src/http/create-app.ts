@@ -30,6 +30,9 @@ import type { Metrics } from '../observability/metrics.js';
 import type { NamedToken } from '../named-tokens.js';
 import { mayReadDetails } from './readiness-access.js';
 import { metricsRoute, type MetricsExposition } from './metrics-route.js';
+import { FeedbackStore } from '../store/feedback-store.js';
+import { outcomeOf } from '../quality/outcome.js';
+import { qualityRouter } from './quality-router.js';
 
 export interface AppDeps {
   redis: RedisClient;
@@ -111,10 +114,17 @@ export function createApp(deps: AppDeps): Express {
       }),
     );
   }
+  const feedback = new FeedbackStore(deps.redis);
   app.use(
     '/api/investigations',
-    investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats()),
+    investigationsRouter(
+      deps.store,
+      deps.llmConfigured,
+      () => deps.intake.waitingStats(),
+      async (inv) => outcomeOf(deps.redis, inv, await feedback.list(inv.id)),
+    ),
   );
+  app.use('/api/quality', qualityRouter(deps.redis, feedback));
   if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
   if (deps.llmLimiter) app.use('/api/limits', limitsRouter(deps.llmLimiter));
   app.use('/api', (_req, res) => {

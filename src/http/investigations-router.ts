@@ -2,6 +2,8 @@ import express, { type Router } from 'express';
 import { clip } from '../log-safe.js';
 import type { WaitingStats } from '../queue/intake-queue.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
+import type { Investigation } from '../store/investigation.js';
+import type { Outcome } from '../quality/outcome.js';
 import { isInvestigationId } from '../redis/keys.js';
 import { parseListQuery } from './list-query.js';
 
@@ -10,6 +12,8 @@ export function investigationsRouter(
   store: InvestigationStore,
   llmConfigured: boolean,
   waitingStats?: () => Promise<WaitingStats>,
+  /** What became of it (quality/outcome.ts), shown as `outcome`. */
+  outcome?: (inv: Investigation) => Promise<Outcome>,
 ): Router {
   const router = express.Router();
   const waiting = llmConfigured
@@ -29,7 +33,11 @@ export function investigationsRouter(
       return;
     }
     const { identity: _identity, linkHosts: _linkHosts, ...body } = inv;
-    res.json({ ...body, ...(inv.status === 'queued' ? waiting : {}) });
+    res.json({
+      ...body,
+      ...(outcome ? { outcome: await outcome(inv) } : {}),
+      ...(inv.status === 'queued' ? waiting : {}),
+    });
   });
 
   // The whole of a tool output that was too large to send the model (see toolCalls[].toolCallId).
