@@ -29,6 +29,8 @@ export function createKeys(prefix: string = DEFAULT_PREFIX) {
     linkedFrom: (id: string) => `${P}:inv:${id}:linkedFrom`,
     /** The calls of a paused run and the decisions made on them (scripts use it with the record: same slot). */
     approvals: (id: string) => `${P}:inv:${id}:approvals`,
+    /** People's verdicts on the RCA (feedback-store.ts): field `<via>:<user>` → entry; expires with the record. */
+    feedback: (id: string) => `${P}:inv:${id}:feedback`,
     /** A tool output too large to send the model whole, kept for the API: spread over the cluster by id. */
     output: (id: string, toolCallId: string) => `${prefix}:output:{${id}}:${digest(toolCallId)}`,
     /** Cancel requests, published to every worker process. */

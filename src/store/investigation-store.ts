@@ -32,7 +32,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 if ARGV[1] ~= '' then
   redis.call('EXPIRE', KEYS[1], ARGV[1])
-  for _, side in ipairs({':members', ':fps', ':resolved'}) do redis.call('EXPIRE', KEYS[1] .. side, ARGV[1]) end
+  for _, side in ipairs({':members', ':fps', ':resolved', ':feedback'}) do redis.call('EXPIRE', KEYS[1] .. side, ARGV[1]) end
 end
 return 1
 `;
@@ -43,6 +43,7 @@ local status = redis.call('HGET', KEYS[1], 'status')
 if not status or status == 'cancelled' then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 redis.call('EXPIRE', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[1] .. ':feedback', ARGV[1])
 return 1
 `;
 
@@ -52,7 +53,7 @@ local status = redis.call('HGET', KEYS[1], 'status')
 if status ~= 'queued' and status ~= 'running' then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 redis.call('EXPIRE', KEYS[1], ARGV[1])
-for _, side in ipairs({':members', ':fps', ':resolved'}) do redis.call('EXPIRE', KEYS[1] .. side, ARGV[1]) end
+for _, side in ipairs({':members', ':fps', ':resolved', ':feedback'}) do redis.call('EXPIRE', KEYS[1] .. side, ARGV[1]) end
 return 1
 `;
 
