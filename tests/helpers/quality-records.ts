@@ -83,10 +83,5 @@ export async function giveVerdict(
   over: Partial<FeedbackEntry> = {},
 ): Promise<void> {
   const entry: FeedbackEntry = { verdict, by: { via: 'api', user }, at: new Date(at).toISOString(), ...over };
-  await addFeedback(new FeedbackStore(client), id, entry);
-}
-
-/** FeedbackStore's way of adding an entry (its write API is the feedback work's; this adapts to it). */
-async function addFeedback(store: FeedbackStore, id: string, entry: FeedbackEntry): Promise<void> {
-  await (store as unknown as { add(id: string, e: FeedbackEntry): Promise<void> }).add(id, entry);
+  await new FeedbackStore(client).record(id, entry);
 }
