@@ -92,7 +92,7 @@ function caseFile(
   const toolsets = [...new Set(inv.toolCalls.map((c) => toolsetOf.get(c.name) ?? 'recorded'))];
   const doc = stringify({
     expected_output: expected ? expected.facts.map(redact) : [PLACEHOLDER_FACT],
-    tags: ['recorded', ...(expected?.tags ?? []), ...toolsets],
+    tags: [...new Set(['recorded', ...(expected?.tags ?? []), ...toolsets])],
   });
   const clipped = inv.toolCalls.some((c) => c.outputClipped)
     ? '# Some outputs were clipped to the stored 16,000 characters.\n'
