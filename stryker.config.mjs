@@ -40,7 +40,7 @@ export const FOLDERS = {
   },
   // The human commands (decisions, questions, re-runs) moved out of src/queue on 2026-12-07 with their results.
   'src/actions': {
-    mutate: ['src/actions/{decide-calls,ask-question,rerun,decide-for-issue}.ts'],
+    mutate: ['src/actions/{decide-calls,ask-question,rerun,decide-for-issue,give-feedback}.ts'],
     tests: [
       'tests/unit/src/actions/**/*.test.ts',
       'tests/integration/src/actions/**/*.test.ts',

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import type { ApiOptions } from './api-client.js';
 import type { ListOptions } from './list-command.js';
 import { positiveInt } from './positive-int.js';
@@ -75,6 +75,23 @@ export function addRemoteCommands(program: Command, env: NodeJS.ProcessEnv): voi
     );
 
   addRunCommands(program, api, style);
+  addFeedbackCommand(program, api);
+}
+
+/** `feedback`: a person's verdict on an investigation's RCA (docs/feedback.md). */
+function addFeedbackCommand(program: Command, api: Api): void {
+  program
+    .command('feedback')
+    .argument('<id>', "a completed investigation's id")
+    .addArgument(new Argument('<verdict>', 'was the RCA right').choices(['correct', 'partly', 'wrong']))
+    .description('say whether an RCA was right; your latest verdict on an investigation counts')
+    .option('--cause <text>', 'the actual root cause (with wrong or partly)')
+    .option('--note <text>', 'a note: what was missing or wrong')
+    .option('--url <url>', URL_HELP)
+    .action(async (id: string, verdict: string, opts: { cause?: string; note?: string; url?: string }) => {
+      const { feedbackCommand } = await import('./feedback-command.js');
+      await feedbackCommand(await api(opts.url), id, verdict, opts, process.stdout);
+    });
 }
 
 /** `rerun` and `ask`: a completed investigation run again, or asked a follow-up question. */

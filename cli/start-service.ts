@@ -6,6 +6,7 @@ import { splitTokens } from '../src/check-credentials.js';
 import { apiTokensOf, isLoopback, listenHost } from '../src/config/server-access.js';
 import type { NamedToken } from '../src/named-tokens.js';
 import { createHttpServer } from '../src/http/create-app.js';
+import { FeedbackStore } from '../src/store/feedback-store.js';
 import { createWorkerHttpServer } from '../src/http/worker-app.js';
 import { createLlmClient, isLlmConfigured } from '../src/llm/create-client.js';
 import { LlmProbe } from '../src/llm/llm-probe.js';
@@ -89,6 +90,8 @@ interface Core {
   opts: ServiceOptions;
   redis: ReturnType<typeof createFastFailRedis>;
   store: InvestigationStore;
+  /** People's verdicts on RCAs (every channel), told to the metrics. */
+  feedback: FeedbackStore;
   runs: RunControl;
   continuations: Continuations;
   policy: IntakePolicy;
@@ -181,6 +184,7 @@ async function startCore(config: Config, redisUrl: string, log: Logger, opts: Se
   const llmConfigured = isLlmConfigured(config.llm);
   const limiter = llmConfigured ? new LlmRateLimiter(redis, config.llm.model, config.llm.rateLimit) : undefined;
   const { shared, metrics, tracing } = startObservability(redis, config.pricing, opts.env, log, limiter);
+  stores.feedback.onFeedback((_id, entry, _all, record) => metrics.feedbackRecorded(entry.verdict, record.source));
   const mounted = mountSources(sources, config, { log, env: opts.env, publicUrl: config.server.publicUrl });
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
   const routed = mountDestinations(destinationRegistry, config, {
@@ -244,12 +248,13 @@ async function connectRedis(config: Config, redisUrl: string, log: Logger): Prom
   return redis;
 }
 
-type Stores = Pick<Core, 'store' | 'runs' | 'continuations' | 'policy' | 'ledger' | 'budgets' | 'intake'>;
+type Stores = Pick<Core, 'store' | 'feedback' | 'runs' | 'continuations' | 'policy' | 'ledger' | 'budgets' | 'intake'>;
 
 /** The stores over Redis (secrets redacted on the way in), the budgets, and intake (its sweep not yet started). */
 function openStores(redis: Core['redis'], config: Config, clock: () => number): Stores {
   const redact = redactorFromConfig(config);
   const store = new InvestigationStore(redis, config.queue, redact);
+  const feedback = new FeedbackStore(redis, { redact });
   const runs = new RunControl(redis, config.queue.retentionSeconds, redact);
   const continuations = new Continuations(redis, config.queue);
   const policy = new IntakePolicy(config.intake);
@@ -261,7 +266,7 @@ function openStores(redis: Core['redis'], config: Config, clock: () => number): 
     now: clock,
     dispatchWindow: config.queue.dispatchWindow,
   });
-  return { store, runs, continuations, policy, ledger, budgets, intake };
+  return { store, feedback, runs, continuations, policy, ledger, budgets, intake };
 }
 
 /** The metrics GET /metrics serves (over the state every process shares), and tracing when it is configured. */
@@ -433,8 +438,9 @@ function startInvestigationWorkers(
 
 /** Destinations' inbound paths (Slack's interactivity), deciding through the API's own functions. */
 function destinationMounts(core: Core) {
-  const { redis, store, runs, continuations, deliveries, config, log, opts } = core;
-  const actions = humanActions({ redis, store, runs, continuations, refresh: (inv) => deliveries.updated(inv) });
+  const { redis, store, feedback, runs, continuations, deliveries, config, log, opts } = core;
+  const refresh = (inv: Investigation) => deliveries.updated(inv);
+  const actions = humanActions({ redis, store, feedback, runs, continuations, refresh });
   return destinationWebhooks(destinationRegistry, config, core.routed, actions, {
     log,
     env: opts.env,
@@ -498,6 +504,7 @@ async function startHttp(core: Core): Promise<Server> {
   const http = createHttpServer({
     redis,
     store,
+    feedback: core.feedback,
     runs,
     continuations,
     intake,

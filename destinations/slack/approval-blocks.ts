@@ -9,6 +9,8 @@ export const ACTION = {
   deny: 'lestrade_deny',
   ask: 'lestrade_ask',
   rerun: 'lestrade_rerun',
+  correct: 'lestrade_correct',
+  wrong: 'lestrade_wrong',
 } as const;
 
 /** A button's value: the investigation and the call it acts on. Ids only: nothing secret, re-checked on click. */
@@ -29,7 +31,7 @@ const MAX_PARAMS_CHARS = 1500;
 export function renderReply(view: DestinationView, interactive: boolean): SlackMessage {
   if (view.investigation.status === 'completed') {
     const extra = [...decidedBlocks(view), ...pendingBlocks(view, interactive)];
-    if (interactive && view.pending.length === 0) extra.push(followUpActions(view));
+    if (interactive && view.pending.length === 0) extra.push(followUpActions(view), verdictActions(view));
     return renderRca(view, extra);
   }
   return renderWaiting(view, interactive);
@@ -128,6 +130,16 @@ function followUpActions(view: DestinationView): Block {
     type: 'actions',
     block_id: 'lestrade_followup',
     elements: [button('Ask a follow-up', ACTION.ask, value), { ...button('Re-run', ACTION.rerun, value), confirm }],
+  };
+}
+
+/** Was the RCA right: anyone in the channel may say (docs/feedback.md); Wrong asks for the actual root cause. */
+function verdictActions(view: DestinationView): Block {
+  const value = JSON.stringify({ i: view.investigation.id } satisfies ButtonValue);
+  return {
+    type: 'actions',
+    block_id: 'lestrade_feedback',
+    elements: [button('Correct', ACTION.correct, value, 'primary'), button('Wrong', ACTION.wrong, value, 'danger')],
   };
 }
 

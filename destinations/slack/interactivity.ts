@@ -17,6 +17,7 @@ import {
 import { askModal, denyModal, INPUT, MODAL, type ModalContext } from './modals.js';
 import { checkSlackHeaders, MAX_SKEW_SECONDS, verifySlackSignature } from './signature.js';
 import { slackCall } from './slack-client.js';
+import { isVerdictAction, onVerdictClick, onWrongSubmission } from './feedback-interactions.js';
 
 export interface InteractivityDeps {
   client: WebClient;
@@ -68,6 +69,10 @@ async function onBlockActions(deps: InteractivityDeps, p: BlockActionsPayload): 
   const value = buttonValue(action.value);
   if (!value || !Object.values(ACTION).includes(action.action_id as never))
     return tell("This button is not one of Lestrade's.");
+  if (isVerdictAction(action.action_id)) {
+    const open = (view: Record<string, unknown>) => openModal(deps, p.trigger_id, view, tell);
+    return onVerdictClick(deps, p, value, where, { tell, open });
+  }
   const allowed = await deps.approvers.check(p.user.id);
   if (!allowed.ok) {
     deps.log.warn({ user: p.user.id, action: action.action_id, id: value.i }, 'Slack action refused: not an approver');
@@ -90,6 +95,8 @@ async function onBlockActions(deps: InteractivityDeps, p: BlockActionsPayload): 
 
 async function onViewSubmission(deps: InteractivityDeps, p: ViewSubmissionPayload): Promise<DeliveryOutcome> {
   const { callback_id: callback, private_metadata: meta, state } = p.view;
+  if (callback === MODAL.wrong)
+    return onWrongSubmission(deps, p, modalContext(meta), (where, text) => ephemeral(deps, where, p.user.id, text));
   if (callback !== MODAL.deny && callback !== MODAL.ask) return ACK;
   const field = callback === MODAL.deny ? INPUT.reason : INPUT.question;
   const refuse = (text: string): DeliveryOutcome => ({

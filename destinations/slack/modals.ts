@@ -3,8 +3,8 @@ import type { Block } from './blocks.js';
 import { clip } from './blocks.js';
 
 /** Callback ids of our modals, and the input blocks they carry (what view_submission's state is keyed by). */
-export const MODAL = { deny: 'lestrade_deny', ask: 'lestrade_ask' } as const;
-export const INPUT = { reason: 'reason', question: 'question' } as const;
+export const MODAL = { deny: 'lestrade_deny', ask: 'lestrade_ask', wrong: 'lestrade_wrong' } as const;
+export const INPUT = { reason: 'reason', question: 'question', rootCause: 'root_cause' } as const;
 
 /** What a modal remembers of where it was opened: the investigation, the call, the channel and thread. Ids only. */
 export interface ModalContext {
@@ -31,6 +31,14 @@ export function askModal(inv: Investigation, where: ModalContext): Block {
   return modal(MODAL.ask, 'Ask a follow-up', 'Ask', where, [
     { type: 'section', text: { type: 'plain_text', text: clip(`About: ${inv.title}`, 3000) } },
     input(INPUT.question, 'Your question', false, 4000),
+  ]);
+}
+
+/** The RCA was wrong: what the actual root cause was (kept with the verdict, shown to the next similar incident). */
+export function wrongModal(inv: Investigation, where: ModalContext): Block {
+  return modal(MODAL.wrong, 'The RCA was wrong', 'Send', where, [
+    { type: 'section', text: { type: 'plain_text', text: clip(`About: ${inv.title}`, 3000) } },
+    input(INPUT.rootCause, 'What was the actual root cause?', false, 2000),
   ]);
 }
 

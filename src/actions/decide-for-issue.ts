@@ -36,7 +36,7 @@ export async function decideForIssue(
 }
 
 /** The latest investigation of the ticket's fingerprint first, then the one of its identity; each once. */
-async function candidatesOf(store: InvestigationStore, issue: TicketRef): Promise<Investigation[]> {
+export async function candidatesOf(store: InvestigationStore, issue: TicketRef): Promise<Investigation[]> {
   const latest = issue.fingerprint ? await store.latest(issue.source, issue.fingerprint) : null;
   const [first] = await store.lookup([issue]);
   const ids = [...new Set([latest, first].filter((id): id is string => Boolean(id)))];

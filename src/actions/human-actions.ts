@@ -8,6 +8,8 @@ import { rerunInvestigation, rerunReply } from './rerun.js';
 import type { Investigation } from '../store/investigation.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
 import type { RunControl } from '../store/run-control.js';
+import type { FeedbackStore } from '../store/feedback-store.js';
+import { giveFeedback, type GivenFeedback } from './give-feedback.js';
 
 /**
  * What a human may do from a destination (Slack's buttons), through the same functions as the API
@@ -23,6 +25,8 @@ export interface HumanActions {
   ask(inv: Investigation, question: string): Promise<DecideReply>;
   /** Runs a finished investigation again (POST /api/investigations/:id/rerun's path and answers). */
   rerun(inv: Investigation): Promise<DecideReply>;
+  /** A person's verdict on the RCA (POST /api/investigations/:id/feedback's path and answers). */
+  feedback(inv: Investigation, given: GivenFeedback): Promise<DecideReply>;
   /** Has every routed destination re-render its message of the investigation (edited in place). */
   refresh(id: string): Promise<void>;
   /**
@@ -37,6 +41,8 @@ export interface HumanActionsDeps {
   store: InvestigationStore;
   runs: RunControl;
   continuations: Continuations;
+  /** Where verdicts are kept; without it a verdict is answered 503. */
+  feedback?: FeedbackStore;
   /** Queues the re-rendering of the investigation's messages (DestinationQueue.updated). */
   refresh(inv: Investigation): Promise<void>;
 }
@@ -54,6 +60,10 @@ export function humanActions(deps: HumanActionsDeps): HumanActions {
     decide: (inv, decisions) => decideCalls(deps, inv, decisions),
     ask: (inv, question) => askQuestion(deps, inv, question),
     rerun: async (inv) => rerunReply(await rerunInvestigation(deps, inv.id), inv.id),
+    feedback: async (inv, given) =>
+      deps.feedback
+        ? giveFeedback({ store: deps.store, feedback: deps.feedback }, inv, given)
+        : { status: 503, body: { error: 'verdicts are not taken by this process' } },
     refresh: async (id) => {
       const inv = await deps.store.get(id);
       if (inv) await deps.refresh(inv);

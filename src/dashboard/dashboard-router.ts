@@ -28,6 +28,8 @@ export interface DashboardDeps extends AuthDeps {
   /** What `lestrade toolsets list` computes; absent when this process cannot tell. */
   toolsets?: () => Promise<ToolsetStatus[]>;
   changes?: ChangeFeed;
+  /** People's verdicts on RCAs: listed on the investigation page, which rates through POST /api/…/feedback. */
+  feedback?: FeedbackStore;
 }
 
 /** The dashboard: pages at /, /investigations/:id, /toolsets, /queue, /quality; its assets and event stream under /ui. */
@@ -77,7 +79,7 @@ async function qualityPage(deps: DashboardDeps, render: RenderPage, req: Request
   } catch (err) {
     return render(res, 'quality.njk', { nav: 'quality', error: (err as Error).message }, 400);
   }
-  const report = await qualityReport(deps.redis, new FeedbackStore(deps.redis), days);
+  const report = await qualityReport(deps.redis, deps.feedback ?? new FeedbackStore(deps.redis), days);
   render(res, 'quality.njk', { nav: 'quality', ...qualityView(report) });
 }
 
@@ -109,8 +111,10 @@ async function detailPage(deps: DashboardDeps, render: RenderPage, req: Request,
   if (!isInvestigationId(ref)) return shortIdPage(deps, render, ref, res);
   const inv = await deps.store.get(ref);
   if (!inv) return render(res, 'not-found.njk', { what: 'investigation' }, 404);
-  const view = detailView(inv, deps.store.redact);
-  render(res, 'detail.njk', { nav: 'list', ...view, actions: deps.actions, pageId: inv.id });
+  const verdicts = deps.feedback ? await deps.feedback.list(inv.id) : [];
+  const view = detailView(inv, deps.store.redact, verdicts);
+  const rateable = Boolean(deps.feedback && inv.rca);
+  render(res, 'detail.njk', { nav: 'list', ...view, actions: deps.actions, rateable, pageId: inv.id });
 }
 
 /** /investigations/<short id>: redirected to the whole id; an ambiguous one lists the investigations it may mean. */

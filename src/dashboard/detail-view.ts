@@ -1,6 +1,7 @@
 import type { Redactor } from '../redact.js';
 import { redactUrlsIn } from '../redact.js';
 import type { Investigation } from '../store/investigation.js';
+import type { FeedbackEntry } from '../records/feedback.js';
 import { keyParam } from './key-param.js';
 import { renderMarkdown } from './render-markdown.js';
 
@@ -31,7 +32,7 @@ function followUpActive(status: string | undefined): boolean {
  * configuration's secrets and URL passwords (pages are one more place secrets must not reach),
  * with its RCA and answers rendered from Markdown and sanitised.
  */
-export function detailView(record: Investigation, redact: Redactor) {
+export function detailView(record: Investigation, redact: Redactor, feedback: readonly FeedbackEntry[] = []) {
   const inv = redact.deep(record);
   const clean = (text: string) => redactUrlsIn(redact(text));
   const markdown = (text: string | null) => (text ? renderMarkdown(clean(text), inv.linkHosts) : null);
@@ -53,6 +54,8 @@ export function detailView(record: Investigation, redact: Redactor) {
     cancellable: ['queued', 'running', 'awaiting_approval'].includes(inv.status),
     // What POST /rerun takes (actions/rerun.ts): a finished run, no follow-up in progress.
     rerunnable: ['completed', 'failed', 'cancelled'].includes(inv.status) && !followUpActive(lastAsk?.status),
+    // People's verdicts, newest first as a page reads them (the API gives them oldest first).
+    feedback: redact.deep([...feedback]).reverse(),
     planDone: (inv.plan ?? []).filter((p) => p.status === 'completed').length,
     toolCalls: inv.toolCalls.map((t) => ({ ...t, outputUrl: keptOutputUrl(inv.id, t), keyParam: keyParam(t.params) })),
   };

@@ -37,6 +37,8 @@ const HELP: Record<string, string> = {
   lestrade_tool_call_duration_seconds:
     'Time of one tool call, by outcome: success, no_data, error ran; refused, invalid, approval_required did not.',
   lestrade_write_backs_total: 'Write-back attempts, by target (the source written to) and outcome.',
+  lestrade_feedback_total:
+    "People's verdicts on RCAs (correct, partly, wrong) that changed something, by the issue's source.",
   lestrade_redis_up: '1 when this scrape could read the shared state from Redis, else 0.',
   lestrade_queue_jobs: 'Jobs per queue and state, read from Redis at scrape time (every process reports the same).',
   lestrade_approvals_pending: 'Investigation runs paused until a human approves or denies their calls.',
@@ -74,6 +76,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly toolCalls: Counter<'toolset' | 'tool' | 'status' | 'outcome'>;
   private readonly toolSeconds: Histogram<'toolset' | 'tool' | 'outcome'>;
   private readonly writeBacks: Counter<'target' | 'outcome'>;
+  private readonly feedback: Counter<'verdict' | 'source'>;
   private readonly shared: SharedGauges;
   private inflight: Promise<void> | null = null;
 
@@ -103,6 +106,7 @@ export class PrometheusMetrics implements Metrics {
       SECONDS_TOOL,
     );
     this.writeBacks = counter(r, 'lestrade_write_backs_total', ['target', 'outcome']);
+    this.feedback = counter(r, 'lestrade_feedback_total', ['verdict', 'source']);
     this.shared = sharedGauges(r);
   }
 
@@ -139,6 +143,10 @@ export class PrometheusMetrics implements Metrics {
 
   writeBack(target: string, outcome: string): void {
     this.writeBacks.inc({ target, outcome });
+  }
+
+  feedbackRecorded(verdict: string, source: string): void {
+    this.feedback.inc({ verdict, source });
   }
 
   /** The exposition text, after reading the shared gauges from Redis (bounded: Redis down still answers). */

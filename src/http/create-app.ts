@@ -40,6 +40,8 @@ export interface AppDeps {
   /** With both, the API takes approvals, cancels and follow-up questions. */
   runs?: RunControl;
   continuations?: Continuations;
+  /** People's verdicts on RCAs: POST /api/investigations/:id/feedback, and `feedback` in GET /:id. */
+  feedback?: FeedbackStore;
   intake: Intake;
   webhooks: MountedWebhook[];
   llmConfigured: boolean;
@@ -110,19 +112,19 @@ export function createApp(deps: AppDeps): Express {
         store: deps.store,
         runs: deps.runs,
         continuations: deps.continuations,
+        feedback: deps.feedback,
         log: deps.log,
       }),
     );
   }
-  const feedback = new FeedbackStore(deps.redis);
+  // Verdicts are read wherever they are shown (the record, the quality figures), also where this process takes none.
+  const feedback = deps.feedback ?? new FeedbackStore(deps.redis);
   app.use(
     '/api/investigations',
-    investigationsRouter(
-      deps.store,
-      deps.llmConfigured,
-      () => deps.intake.waitingStats(),
-      async (inv) => outcomeOf(deps.redis, inv, await feedback.list(inv.id)),
-    ),
+    investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats(), {
+      feedback,
+      outcome: (inv, verdicts) => outcomeOf(deps.redis, inv, verdicts),
+    }),
   );
   app.use('/api/quality', qualityRouter(deps.redis, feedback));
   if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
@@ -143,6 +145,7 @@ export function createApp(deps: AppDeps): Express {
       budgets: deps.budgets,
       toolsets: deps.toolsets,
       changes: deps.changes,
+      feedback: deps.feedback,
     }),
   );
   app.use((_req, res) => {

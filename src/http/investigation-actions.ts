@@ -15,12 +15,17 @@ import { askQuestion } from '../actions/ask-question.js';
 import { actorOf, type Actor } from '../dashboard/dashboard-auth.js';
 import type { DecidedBy } from '../records/approval.js';
 import type { Logger } from '../log.js';
+import type { FeedbackStore } from '../store/feedback-store.js';
+import { FeedbackBodySchema, type FeedbackEntry } from '../records/feedback.js';
+import { giveFeedback } from '../actions/give-feedback.js';
 
 export interface ActionDeps {
   redis: RedisClient;
   store: InvestigationStore;
   runs: RunControl;
   continuations: Continuations;
+  /** Where people's verdicts on RCAs are kept (POST /:id/feedback). */
+  feedback?: FeedbackStore;
   /** Says who cancelled, re-ran or asked (the token's name), when it is known. */
   log?: Logger;
 }
@@ -51,7 +56,7 @@ const DecisionsSchema = z.strictObject({
 
 const AskSchema = z.strictObject({ question: z.string().trim().min(1).max(4000) });
 
-/** POST /api/investigations/:id/approvals, /cancel, /ask and /rerun: a human steering a run. */
+/** POST /api/investigations/:id/approvals, /cancel, /ask, /rerun and /feedback: a human steering a run, or rating it. */
 export function investigationActions(deps: ActionDeps): Router {
   const router = express.Router();
   router.use(express.json({ limit: 64 * 1024 }));
@@ -59,6 +64,7 @@ export function investigationActions(deps: ActionDeps): Router {
   router.post('/:id/cancel', cancelRun(deps));
   router.post('/:id/ask', askFollowUp(deps));
   router.post('/:id/rerun', rerun(deps));
+  if (deps.feedback) router.post('/:id/feedback', rate({ store: deps.store, feedback: deps.feedback }));
   return router;
 }
 
@@ -114,6 +120,28 @@ function rerun(deps: ActionDeps): Handler {
     if (reply.status < 300) said(deps, res, req.params.id, 'investigation re-run');
     res.status(reply.status).json(reply.body);
   };
+}
+
+/** POST /:id/feedback: a person's verdict on the RCA; the latest per person counts, a repeat changes nothing. */
+function rate(deps: { store: InvestigationStore; feedback: FeedbackStore }): Handler {
+  return async (req, res) => {
+    const inv = await found(deps.store, req.params.id, res);
+    if (!inv) return;
+    const { by: claimed, ...given } = readJson(req.body, FeedbackBodySchema);
+    const reply = await giveFeedback(deps, inv, { ...given, by: rater(actorOf(res), claimed) });
+    res.status(reply.status).json(reply.body);
+  };
+}
+
+/**
+ * Who rated: the token's name (or the dashboard session's), whatever the body claims; the CLI's `via` is kept.
+ * With no token configured, what the caller said, else "anonymous".
+ */
+export function rater(actor: Actor | undefined, claimed: { via: 'api' | 'cli'; user: string } | undefined) {
+  const by: FeedbackEntry['by'] = actor
+    ? { via: actor.via === 'dashboard' ? 'dashboard' : (claimed?.via ?? 'api'), user: actor.name }
+    : (claimed ?? { via: 'api', user: 'anonymous' });
+  return by;
 }
 
 type Claimed = z.infer<typeof DecisionsSchema>['decidedBy'];

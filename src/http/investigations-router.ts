@@ -6,14 +6,19 @@ import type { Investigation } from '../store/investigation.js';
 import type { Outcome } from '../quality/outcome.js';
 import { isInvestigationId } from '../redis/keys.js';
 import { parseListQuery } from './list-query.js';
+import type { FeedbackStore } from '../store/feedback-store.js';
+import type { FeedbackEntry } from '../records/feedback.js';
 
 /** GET /api/investigations and /api/investigations/:id. */
 export function investigationsRouter(
   store: InvestigationStore,
   llmConfigured: boolean,
   waitingStats?: () => Promise<WaitingStats>,
-  /** What became of it (quality/outcome.ts), shown as `outcome`. */
-  outcome?: (inv: Investigation) => Promise<Outcome>,
+  /** People's verdicts (`feedback`), and what became of it (`outcome`, quality/outcome.ts) computed from them. */
+  verdicts: {
+    feedback?: FeedbackStore;
+    outcome?: (inv: Investigation, feedback: FeedbackEntry[]) => Promise<Outcome>;
+  } = {},
 ): Router {
   const router = express.Router();
   const waiting = llmConfigured
@@ -33,9 +38,12 @@ export function investigationsRouter(
       return;
     }
     const { identity: _identity, linkHosts: _linkHosts, ...body } = inv;
+    // People's verdicts on the RCA, oldest first (feedback-store.ts).
+    const feedback = verdicts.feedback ? await verdicts.feedback.list(inv.id) : [];
     res.json({
       ...body,
-      ...(outcome ? { outcome: await outcome(inv) } : {}),
+      feedback,
+      ...(verdicts.outcome ? { outcome: await verdicts.outcome(inv, feedback) } : {}),
       ...(inv.status === 'queued' ? waiting : {}),
     });
   });

@@ -61,7 +61,12 @@ export interface Metrics {
   llmRequest(model: string, outcome: LlmOutcome, seconds: number, usage: TokenUsage | null): void;
   toolCall(toolset: string, tool: string, status: ToolStatus, outcome: ToolOutcome, seconds: number): void;
   writeBack(target: string, outcome: WriteBackOutcome): void;
+  /** A person's verdict on an RCA that changed something (`source`: the investigation's issue source). */
+  feedbackRecorded(verdict: FeedbackVerdict, source: string): void;
 }
+
+/** A verdict on an RCA (src/records/feedback.ts Verdict; repeated here: this port imports nothing). */
+export type FeedbackVerdict = 'correct' | 'partly' | 'wrong';
 
 /** Records nothing. */
 export const noMetrics: Metrics = {
@@ -70,4 +75,5 @@ export const noMetrics: Metrics = {
   llmRequest() {},
   toolCall() {},
   writeBack() {},
+  feedbackRecorded() {},
 };

@@ -15,7 +15,12 @@ export class InvestigationNotFoundError extends PermanentError {
 }
 
 /** Told of every verdict that changed something (metrics; the memory of past incidents). */
-export type FeedbackListener = (investigationId: string, entry: FeedbackEntry, entries: FeedbackEntry[]) => unknown;
+export type FeedbackListener = (
+  investigationId: string,
+  entry: FeedbackEntry,
+  entries: FeedbackEntry[],
+  record: { source: string },
+) => unknown;
 
 export interface RecordedFeedback {
   /** False when the person had already said exactly this (a replay, a double click): nothing was written. */
@@ -28,7 +33,7 @@ export interface RecordedFeedback {
  * KEYS: record, feedback hash. ARGV: field, entry (JSON, `at` last), the entry's JSON up to `at`.
  * Nothing when the record is gone (-1); the same verdict, root cause and note from the same person
  * keeps the entry as it was (0); else the entry replaces that person's (1). The hash expires with
- * the record (its remaining time to live). Returns the flag, then every entry.
+ * the record (its remaining time to live). Returns the flag, the record's source, then every entry.
  */
 const RECORD_LUA = new RedisScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return {-1} end
@@ -41,6 +46,7 @@ if not old or string.sub(old, 1, #ARGV[3]) ~= ARGV[3] then
   changed = 1
 end
 local all = redis.call('HVALS', KEYS[2])
+table.insert(all, 1, redis.call('HGET', KEYS[1], 'source') or '')
 table.insert(all, 1, changed)
 return all
 `);
@@ -103,13 +109,14 @@ export class FeedbackStore {
       this.redis,
       [this.keys.investigation(investigationId), this.keys.feedback(investigationId)],
       [feedbackField(clean.by), json, head],
-    )) as [number, ...string[]];
+    )) as [number, string, ...string[]];
     if (reply[0] === -1) throw new InvestigationNotFoundError(investigationId);
-    const entries = parseEntries(reply.slice(1) as string[]);
+    const entries = parseEntries(reply.slice(2) as string[]);
     const changed = reply[0] === 1;
     if (changed) {
       await publishChange(this.redis, investigationId);
-      for (const listener of this.listeners) await this.tell(listener, investigationId, clean, entries);
+      const record = { source: reply[1] };
+      for (const listener of this.listeners) await this.tell(() => listener(investigationId, clean, entries, record));
     }
     return { changed, entries };
   }
@@ -120,11 +127,11 @@ export class FeedbackStore {
     return parseEntries(await this.redis.hvals(this.keys.feedback(investigationId)));
   }
 
-  private async tell(listener: FeedbackListener, id: string, entry: FeedbackEntry, entries: FeedbackEntry[]) {
+  private async tell(call: () => unknown): Promise<void> {
     try {
-      await listener(id, entry, entries);
+      await call();
     } catch (err) {
-      this.log?.warn({ id, err: err instanceof Error ? err.message : String(err) }, 'a feedback listener failed');
+      this.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'a feedback listener failed');
     }
   }
 

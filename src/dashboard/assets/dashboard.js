@@ -133,6 +133,14 @@
       return { decisions: [decision] };
     }
     if (action === 'ask') return { question: form.querySelector('textarea[name="question"]').value };
+    if (action === 'feedback') {
+      const payload = { verdict: submitter?.value };
+      for (const name of ['rootCause', 'note']) {
+        const text = form.querySelector(`textarea[name="${name}"]`)?.value.trim();
+        if (text) payload[name] = text;
+      }
+      return payload;
+    }
     return {};
   }
 
@@ -146,7 +154,7 @@
         for (const b of buttons) b.disabled = true;
         const result = await post(form.dataset.url, payloadOf(form, e.submitter));
         const out = form.querySelector('.result');
-        const message = result.ok ? 'Sent.' : (result.body?.error ?? `failed (${result.status})`);
+        const message = result.ok ? sentText(result.body) : (result.body?.error ?? `failed (${result.status})`);
         if (out) out.textContent = message;
         else if (!result.ok) alertInline(form, message);
         if (result.ok && form.dataset.action === 'ask') form.querySelector('textarea').value = '';
@@ -154,6 +162,11 @@
         schedule();
       });
     }
+  }
+
+  /** What a successful action says: a verdict that was already recorded says so. */
+  function sentText(body) {
+    return body && body.changed === false ? 'Unchanged: you had already said so.' : 'Sent.';
   }
 
   function alertInline(form, message) {

@@ -80,7 +80,7 @@ async function completed(m = model()) {
   const id = out.queued[0] as string;
   await statusIs(base, id, ['completed']);
   const reply = await waitFor('the RCA reply with its buttons', async () =>
-    slack.state.all().find((m) => m.metadata?.event_type === 'lestrade_rca' && buttonsOf(m).length === 2),
+    slack.state.all().find((m) => m.metadata?.event_type === 'lestrade_rca' && buttonsOf(m).length === 4),
   );
   const button = (action: string) => buttonsOf(reply).find((b) => b.action_id === action)!;
   return { base, id, reply, parent: slack.state.parents(CHANNEL)[0]!, button };
@@ -97,7 +97,12 @@ describe('Slack: Re-run from a finished RCA', { timeout: 240_000 }, () => {
     // A failed assertion must not leave run 2 hanging in the model (the service would wait for it to close).
     onTestFinished(() => m.release());
     const { base, id, reply, parent, button } = await completed(m);
-    expect(buttonsOf(reply).map((b) => b.action_id)).toEqual(['lestrade_ask', 'lestrade_rerun']);
+    expect(buttonsOf(reply).map((b) => b.action_id)).toEqual([
+      'lestrade_ask',
+      'lestrade_rerun',
+      'lestrade_correct',
+      'lestrade_wrong',
+    ]);
     // Captured now: the reply loses its buttons while the re-run runs (a late click comes from an older view).
     const rerun = button('lestrade_rerun');
     expect(rerun.value).toBe(JSON.stringify({ i: id }));
@@ -139,7 +144,12 @@ describe('Slack: Re-run from a finished RCA', { timeout: 240_000 }, () => {
     expect(slack.state.replies(CHANNEL, parent.ts)).toEqual([reply]);
     expect(slack.calls('chat.postMessage')).toHaveLength(postsBefore);
     expect(reply.edits).toBeGreaterThanOrEqual(2);
-    expect(buttonsOf(reply).map((b) => b.action_id)).toEqual(['lestrade_ask', 'lestrade_rerun']);
+    expect(buttonsOf(reply).map((b) => b.action_id)).toEqual([
+      'lestrade_ask',
+      'lestrade_rerun',
+      'lestrade_correct',
+      'lestrade_wrong',
+    ]);
     const wb = (await record(base, id)).writeBacks.find((w: any) => w.destination === 'slack');
     expect(wb).toMatchObject({ status: 'written', commentId: `${CHANNEL}/${reply.ts}` });
   });

@@ -95,7 +95,12 @@ describe('Slack interactivity: approvals from the thread', { timeout: 240_000 },
     expect(JSON.stringify(reply.blocks)).toContain(`approved by <@${ALICE.id}>`);
     expect(reply.edits).toBeGreaterThanOrEqual(1);
     expect(slack.state.replies(CHANNEL, reply.thread_ts!)).toHaveLength(1);
-    expect(buttonsOf(reply).map((b) => b.action_id)).toEqual(['lestrade_ask', 'lestrade_rerun']);
+    expect(buttonsOf(reply).map((b) => b.action_id)).toEqual([
+      'lestrade_ask',
+      'lestrade_rerun',
+      'lestrade_correct',
+      'lestrade_wrong',
+    ]);
     // A late click on the old button: an ephemeral naming who decided, nothing else.
     await postInteraction(base, clickPayload(reply, approve, BOB));
     await waitFor('an ephemeral to bob', async () => slack.state.ephemerals.find((e) => e.user === BOB.id));

@@ -25,6 +25,17 @@ describe('PrometheusMetrics', () => {
     expect(sample(text, 'lestrade_llm_tokens_total', { model: 'priced', kind: 'output' })).toBe(500_000);
   });
 
+  it('counts verdicts by verdict and source', async () => {
+    const m = new PrometheusMetrics({ version: 't', pricing });
+    m.feedbackRecorded('wrong', 'alertmanager');
+    m.feedbackRecorded('wrong', 'alertmanager');
+    m.feedbackRecorded('correct', 'github');
+    const text = await m.render();
+    expect(sample(text, 'lestrade_feedback_total', { verdict: 'wrong', source: 'alertmanager' })).toBe(2);
+    expect(sample(text, 'lestrade_feedback_total', { verdict: 'correct', source: 'github' })).toBe(1);
+    expect(sample(text, 'lestrade_feedback_total', { verdict: 'partly' })).toBeNull();
+  });
+
   it("observes steps only for runs that ended the conversation's turn", async () => {
     const m = new PrometheusMetrics({ version: 't', pricing });
     for (const outcome of ['completed', 'retried', 'awaiting_approval', 'failed'] as const)
