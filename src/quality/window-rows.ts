@@ -97,7 +97,8 @@ export async function readRows(redis: RedisClient, ids: readonly string[]): Prom
       cost: h.cost ? (JSON.parse(h.cost) as Investigation['cost']) : null,
       alert: h.alertName || issue?.labels?.alertname || h.title || '(untitled)',
       fingerprints: h.fingerprint ? [h.fingerprint] : fingerprintsOf(issue ?? null),
-      reused: h.reused === 'true' || h.reused === '1',
+      // Memory's reuse writes what it reused (`{"from": id, ...}`) there, '' when the run was the model's.
+      reused: Boolean(h.reused) && h.reused !== 'false' && h.reused !== '0',
     };
   });
 }

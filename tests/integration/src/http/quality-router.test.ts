@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../../../src/redis/keys.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
 import { DAY, giveVerdict, HOUR, qualityStore, seedInvestigation } from '../../../helpers/quality-records.js';
@@ -67,6 +68,9 @@ beforeAll(async () => {
     createdAt: now - 40 * DAY,
     cost: { amount: 0.5, currency: 'USD', model: 'model-a' },
   });
+  // Written back from a confirmed predecessor without the model (memory's `reused` field); '' on the others.
+  await client.hset(keys.investigation(ids.ticket!), 'reused', JSON.stringify({ from: ids.old }));
+  await client.hset(keys.investigation(ids.cpu!), 'reused', '');
   await giveVerdict(client, ids.disk1!, 'correct', 'alice', now - HOUR);
   await giveVerdict(client, ids.disk2!, 'wrong', 'bob', now - HOUR, { rootCause: 'the NFS mount hung' });
   await giveVerdict(client, ids.disk2!, 'correct', 'carol', now - HOUR);
@@ -97,7 +101,7 @@ describe('GET /api/quality', () => {
       costPerCorrect: 0.4,
       medianSecondsToResolve: 7200,
       recurrenceRate: 0.5,
-      reused: 0,
+      reused: 1,
     });
   });
 
@@ -106,6 +110,7 @@ describe('GET /api/quality', () => {
     expect(body.days).toBe(30);
     expect(Object.keys(body.bySource)).toEqual(['alertmanager', 'github']);
     expect(body.bySource.github).toMatchObject({
+      reused: 1,
       investigations: 1,
       rated: 0,
       unrated: 1,
