@@ -1,6 +1,6 @@
 // npm run build: compiles the TypeScript to dist/ and copies what the code reads at run time
 // relative to its own file (templates/, shipped YAML toolsets, any non-TypeScript file under
-// src, sources and toolsets), so dist/ runs on its own: `node dist/cli/main.js`.
+// src, sources, destinations, toolsets and cli), so dist/ runs on its own: `node dist/cli/main.js`.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -19,7 +19,8 @@ function copyAssets(dir) {
     else if (!name.endsWith('.ts')) cpSync(path, join(dist, relative(root, path)));
   }
 }
-for (const dir of ['src', 'sources', 'destinations', 'toolsets']) copyAssets(join(root, dir));
+// cli/ too: the eval runner reads cli/eval/tool-aliases.yaml beside its code.
+for (const dir of ['src', 'sources', 'destinations', 'toolsets', 'cli']) copyAssets(join(root, dir));
 // The prompts resolve templates/ two folders up from src/prompts, in dist/ as in the sources.
 cpSync(join(root, 'templates'), join(dist, 'templates'), { recursive: true });
 if (!existsSync(join(dist, 'cli', 'main.js'))) throw new Error('build produced no dist/cli/main.js');

@@ -9,6 +9,7 @@ import { alertmanagerToolset } from './alertmanager/registration.js';
 import { bashToolset } from './bash/registration.js';
 import { githubChangesToolset } from './github-changes/registration.js';
 import { kubernetesChangesToolset } from './kubernetes-changes/registration.js';
+import { kubernetesRemediationToolset } from './kubernetes-remediation/registration.js';
 import { lokiToolset } from './loki/registration.js';
 import { mcpToolsets } from './mcp/registration.js';
 import { prometheusToolset } from './prometheus/registration.js';
@@ -33,6 +34,7 @@ export const toolsets: readonly AnyToolset[] = [
   alertmanagerToolset,
   lokiToolset,
   kubernetesChangesToolset,
+  kubernetesRemediationToolset,
   githubChangesToolset,
   bashToolset,
   runbooksToolset,

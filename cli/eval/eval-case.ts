@@ -46,9 +46,13 @@ export function findCases(dirs: string[]): EvalCase[] {
     }
     if (existsSync(join(dir, CASE_FILE))) folders.push(dir);
     else {
-      for (const f of readdirSync(dir).sort()) {
-        if (!f.startsWith('.') && existsSync(join(dir, f, CASE_FILE))) folders.push(join(dir, f));
-      }
+      const found = readdirSync(dir)
+        .sort()
+        .filter((f) => !f.startsWith('.') && existsSync(join(dir, f, CASE_FILE)));
+      // A folder with no case in it is a mistake (a wrong path), not a suite that passed: "0/0, 100%" would say so.
+      if (!found.length)
+        throw new InputError('', `eval: ${dir} has no ${CASE_FILE}, nor any folder with one: no case to run`);
+      folders.push(...found.map((f) => join(dir, f)));
     }
   }
   return folders.flatMap(loadCase);

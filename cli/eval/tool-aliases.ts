@@ -18,10 +18,19 @@ const AliasFileSchema = z.record(
 
 export const BUILTIN_ALIASES_FILE = fileURLToPath(new URL('./tool-aliases.yaml', import.meta.url));
 
-/** The built-in aliases, then each existing file's entries over them (later files win). */
-export function loadAliases(files: string[]): ToolAliases {
+/**
+ * The built-in aliases, then each existing suite file's entries over them (later files win). The built-in file
+ * must be there: a build that left it behind would offer HolmesGPT's names as tools of their own and score the
+ * cases wrong, so its absence stops the run (a suite's own file is optional).
+ */
+export function loadAliases(files: string[], builtin = BUILTIN_ALIASES_FILE): ToolAliases {
+  if (!existsSync(builtin))
+    throw new Error(
+      `${builtin} is missing: the built-in tool-name aliases ship beside cli/eval/tool-aliases.ts (npm run build copies ` +
+        'them into dist/); reinstall or rebuild Lestrade',
+    );
   const aliases: ToolAliases = new Map();
-  for (const file of [BUILTIN_ALIASES_FILE, ...files]) {
+  for (const file of [builtin, ...files]) {
     if (!existsSync(file)) continue;
     const parsed = AliasFileSchema.safeParse(parseYaml(readFileSync(file, 'utf8')) ?? {});
     if (!parsed.success) {

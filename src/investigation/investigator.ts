@@ -17,6 +17,7 @@ import type { Logger } from '../log.js';
 const UNKNOWN_PRIORITY = 4;
 import type { Runbook } from '../runbooks/runbook.js';
 import type { ToolsetsForPrompt } from '../tools/toolsets-for-prompt.js';
+import type { AppliedCallLog } from '../records/applied-call.js';
 
 export interface InvestigatorDeps {
   client: OpenAI;
@@ -50,6 +51,8 @@ export interface InvestigateOptions {
   approvals?: ApprovalOutcome;
   /** Keeps a tool output too large to send whole. */
   keepOutput?: (toolCallId: string, text: string) => Promise<void>;
+  /** The at-most-once log of this run's approved calls. */
+  appliedCalls?: AppliedCallLog;
   /** The queue's priority of the issue (critical 1): its LLM requests take the rate limit in this order. */
   priority?: number;
 }
@@ -103,6 +106,7 @@ export class Investigator {
       approvals: opts.approvals,
       budget: this.deps.budget,
       keepOutput: opts.keepOutput,
+      appliedCalls: opts.appliedCalls,
       metrics: this.deps.metrics,
       plan: true,
       gate: this.gate(opts.priority),

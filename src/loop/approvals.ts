@@ -3,10 +3,16 @@ import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { ToolResult } from '../tools/types.js';
 import { forModel } from '../records/tool-result.js';
 import type { ApprovalOutcome } from '../records/approval.js';
+import type { AppliedCallLog } from '../records/applied-call.js';
 import type { AwaitingTurn, LoopState, PendingApproval } from '../records/loop-state.js';
 import { callKey } from '../tools/call-key.js';
 
 export const DENIED = 'A human reviewed this call and denied it; it did not run. Do not retry it as it is.';
+/** Said to the model for an approved call a stopped worker may have run, of a tool that cannot tell. */
+export const INTERRUPTED =
+  'This approved call was started by a worker that stopped before recording its result, and approved calls run at ' +
+  'most once: it was not run again, and whether it took effect is unknown. Check its effect with a read before ' +
+  'proposing it again.';
 export const EXPIRED =
   'Not approved in time: nobody decided before the approval expired, so this call did not run. Finish with the evidence you have.';
 
@@ -33,17 +39,24 @@ export function pauseTurn(state: LoopState, calls: AwaitingTurn['calls'], result
   };
 }
 
+/** How a paused turn's approved calls run: the shaping of their results and the at-most-once log. */
+export interface ResolveOptions {
+  signal?: AbortSignal;
+  shape?: (toolCallId: string, r: ToolResult) => Promise<ToolResult>;
+  /** Without it (the CLI, tests) an approved call runs whenever the turn is resolved. */
+  applied?: AppliedCallLog;
+}
+
 /**
  * Answers every waiting call of the paused turn: approved ones run (the executor checks the
- * approval names this exact call), denied ones get a result carrying the human's feedback,
- * undecided ones after expiry are "not approved in time". Returns the turn's results in call order.
+ * approval names this exact call) at most once (runApproved), denied ones get a result carrying the human's
+ * feedback, undecided ones after expiry are "not approved in time". Returns the turn's results in call order.
  */
 export async function resolveAwaiting(
   turn: AwaitingTurn,
   outcome: ApprovalOutcome,
   executor: ToolExecutor,
-  signal?: AbortSignal,
-  shape: (toolCallId: string, r: ToolResult) => Promise<ToolResult> = async (_id, r) => r,
+  opts: ResolveOptions = {},
 ): Promise<ToolResult[]> {
   const results = [...turn.results];
   for (const p of turn.approvals) {
@@ -53,10 +66,7 @@ export async function resolveAwaiting(
     const decision = outcome.decisions.get(p.toolCallId);
     const by = decision?.decidedBy ? { decidedBy: decision.decidedBy } : {};
     if (decision?.approved) {
-      results[index] = {
-        ...(await shape(call.id, await executor.execute(call, { approvedCallKey: p.callKey, signal }))),
-        ...by,
-      };
+      results[index] = { ...(await runApproved(turn.seq, call, p, executor, opts)), ...by };
     } else if (decision) {
       const feedback = decision.feedback ? { feedback: decision.feedback } : {};
       results[index] = {
@@ -77,6 +87,32 @@ export async function resolveAwaiting(
   return results.map(
     (r, i) => r ?? { tool: turn.calls[i]!.name, status: 'error', error: 'no result', params: {}, elapsedMs: 0 },
   );
+}
+
+/**
+ * Runs one approved call at most once across workers: its start is logged before it runs and its result after,
+ * so a run resumed again (the worker died, the job was redelivered) takes the logged result; a call logged as
+ * started without a result runs again only when its tool is idempotent, else the model is told its effect is
+ * unknown. A call stopped by a cancel or a shutdown keeps its "started" entry: its result is not known either.
+ */
+async function runApproved(
+  seq: number,
+  call: AwaitingTurn['calls'][number],
+  p: PendingApproval,
+  executor: ToolExecutor,
+  { signal, shape = async (_id, r) => r, applied }: ResolveOptions,
+): Promise<ToolResult> {
+  const callId = `${seq}:${p.toolCallId}`;
+  const before = applied ? await applied.begin(callId) : ({ state: 'new' } as const);
+  if (before.state === 'done') return before.result;
+  if (before.state === 'started' && !executor.isIdempotent(call.name))
+    return { tool: p.tool, status: 'error', error: INTERRUPTED, params: p.params, elapsedMs: 0 };
+  const again = before.state === 'started' ? { interruptedAt: before.at } : {};
+  const approvalId = applied?.idOf(callId);
+  const executed = await executor.execute(call, { approvedCallKey: p.callKey, signal, approvalId, ...again });
+  const result = await shape(call.id, executed);
+  if (!signal?.aborted) await applied?.finish(callId, result);
+  return result;
 }
 
 /** Closes a paused turn nobody will decide (its run was cancelled): every call gets an answer, so the history stays valid. */

@@ -9,6 +9,7 @@ import type { ToolExecutor } from '../tools/tool-executor.js';
 import type { ToolResult } from '../tools/types.js';
 import { forModel } from '../records/tool-result.js';
 import { pauseTurn, resolveAwaiting } from './approvals.js';
+import type { AppliedCallLog } from '../records/applied-call.js';
 import type { ApprovalOutcome } from '../records/approval.js';
 import type { AwaitingTurn, LoopState } from '../records/loop-state.js';
 import { callKey } from '../tools/call-key.js';
@@ -39,6 +40,8 @@ export interface LoopOptions {
   pauseForApproval?: boolean;
   /** For a state paused on approvals: the humans' decisions (or their expiry). */
   approvals?: ApprovalOutcome;
+  /** The at-most-once log of approved calls (the service's, in Redis); without it they run whenever resolved. */
+  appliedCalls?: AppliedCallLog;
   /** The context window's rules: oversized tool results are kept aside, history compacted near the window. */
   budget?: ContextBudget;
   /** Keeps the whole of a tool output that was too large to send (retrievable through the API). */
@@ -133,9 +136,11 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
 async function finishPausedTurn(state: LoopState, opts: LoopOptions): Promise<void> {
   const turn = state.awaiting!;
   const outcome = opts.approvals ?? { decisions: new Map(), expired: false };
-  const results = await resolveAwaiting(turn, outcome, opts.executor, opts.signal, (id, r) =>
-    keepOversized(id, r, opts),
-  );
+  const results = await resolveAwaiting(turn, outcome, opts.executor, {
+    signal: opts.signal,
+    shape: (id, r) => keepOversized(id, r, opts),
+    applied: opts.appliedCalls,
+  });
   throwIfCancelled(opts.signal);
   const waited = new Set(turn.approvals.map((a) => a.toolCallId));
   state.toolCalls.push(...results.filter((_r, i) => waited.has(turn.calls[i]!.id)));

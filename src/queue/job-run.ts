@@ -133,6 +133,7 @@ async function runBegun(
       onStep,
       pauseForApproval: true,
       keepOutput: (toolCallId: string, text: string) => deps.store.saveOutput(id, toolCallId, text),
+      appliedCalls: deps.runs.appliedCalls(id, job.id ?? id),
       approvals: checkpoint?.awaiting ? await deps.runs.outcome(id) : undefined,
       priority: job.opts.priority,
     };

@@ -31,6 +31,8 @@ export function createKeys(prefix: string = DEFAULT_PREFIX) {
     approvals: (id: string) => `${P}:inv:${id}:approvals`,
     /** People's verdicts on the RCA (feedback-store.ts): field `<via>:<user>` → entry; expires with the record. */
     feedback: (id: string) => `${P}:inv:${id}:feedback`,
+    /** Approved calls started and finished (at most once: loop/approvals.ts), kept as long as the record. */
+    appliedCalls: (id: string) => `${P}:inv:${id}:applied`,
     /** A tool output too large to send the model whole, kept for the API: spread over the cluster by id. */
     output: (id: string, toolCallId: string) => `${prefix}:output:{${id}}:${digest(toolCallId)}`,
     /** Cancel requests, published to every worker process. */

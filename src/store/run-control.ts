@@ -7,6 +7,8 @@ import type { ApprovalsView, ConversationEntry, Phase } from './investigation.js
 import { keysOf } from '../redis/keys.js';
 import { decodeField, encodeField } from '../redis/lossless.js';
 export type { ApprovalsView, Phase } from './investigation.js';
+import type { AppliedCallLog } from '../records/applied-call.js';
+import { RedisAppliedCalls } from './applied-calls.js';
 import { ASK_LUA, BEGIN_LUA, CANCEL_LUA, DECIDE_LUA, EXPIRE_LUA, PAUSE_LUA, UPDATE_IF_LUA } from './run-control-lua.js';
 
 export const statusField = (phase: Phase) => (phase === 'ask' ? 'askStatus' : 'status');
@@ -33,6 +35,11 @@ export class RunControl {
     private readonly redact: Redactor = noSecrets,
   ) {
     this.keys = keysOf(redis);
+  }
+
+  /** The at-most-once log of the approved calls of one run (`run`: its job id), kept as long as the record. */
+  appliedCalls(id: string, run: string): AppliedCallLog {
+    return new RedisAppliedCalls(this.redis, id, run, this.retentionSeconds);
   }
 
   /** Starts the run for this job; false when it is not queued (or is running under another job). */

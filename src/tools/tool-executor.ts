@@ -40,6 +40,10 @@ export interface ExecuteOptions {
   approvedCallKey?: string;
   /** The investigation's signal (cancel): reaches the running tool. */
   signal?: AbortSignal;
+  /** With an approved call: its id across runs (ToolContext.approvalId). */
+  approvalId?: string;
+  /** With an approved call run again after a worker stopped during it: when it was started (ToolContext.interruptedAt). */
+  interruptedAt?: string;
 }
 
 /**
@@ -69,6 +73,11 @@ export class ToolExecutor {
 
   get tools(): Tool[] {
     return [...this.byName.values()];
+  }
+
+  /** Whether an approved call of this tool may run again after a worker stopped during it (Tool.idempotent). */
+  isIdempotent(name: string): boolean {
+    return this.byName.get(name)?.idempotent === true;
   }
 
   /** The tools by name, rebuilt when the list changed (a new array from `current`). */
@@ -154,7 +163,7 @@ export class ToolExecutor {
         this.isApproved(tool, params));
     if (verdict.decision === 'ask' && !approved)
       return done('approval_required', { status: 'approval_required', error: verdict.reason, params: shown });
-    const output = await this.runWithTimeout(tool, params, approved, opts.signal);
+    const output = await this.runWithTimeout(tool, params, approved, opts);
     if (output.status === 'error') return done('error', { status: 'error', error: output.error, params: shown });
     const filtering = hasFilters(split.filters);
     const filtered = output.data !== undefined && filtering ? applyFilters(output.data, split.filters) : output.data;
@@ -187,7 +196,7 @@ export class ToolExecutor {
     tool: Tool,
     params: Record<string, unknown>,
     approved: boolean,
-    signal?: AbortSignal,
+    { signal, approvalId, interruptedAt }: ExecuteOptions,
   ): Promise<ToolOutput> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
@@ -206,6 +215,8 @@ export class ToolExecutor {
         signal: controller.signal,
         approved,
         ...(approved ? { approvedCall: paramsKey(tool.name, params) } : {}),
+        ...(approved && approvalId !== undefined ? { approvalId } : {}),
+        ...(approved && interruptedAt !== undefined ? { interruptedAt } : {}),
       };
       return await Promise.race([tool.run(params, ctx), timeout]);
     } catch (err) {

@@ -13,6 +13,16 @@ export interface ToolContext {
   approved: boolean;
   /** The canonical key (see callKey) of the call the human approved, so a runner can check it is this one. */
   approvedCall?: string;
+  /**
+   * With an approved call: its id, unique across investigations and runs and the same when the call runs again
+   * after a worker stopped (AppliedCallLog.idOf). An idempotent runner derives its marker from it.
+   */
+  approvalId?: string;
+  /**
+   * With an approved call of an idempotent tool run again: when a worker that stopped started it before (ISO). The
+   * tool's earlier write may or may not have happened; what was created after this time is not its target.
+   */
+  interruptedAt?: string;
 }
 
 export interface Tool {
@@ -27,6 +37,12 @@ export interface Tool {
   inputSchema?: Record<string, unknown>;
   /** Tools are read-only unless they say otherwise; side effects need approval. */
   sideEffects?: boolean;
+  /**
+   * Running an approved call of this tool again changes nothing the first run changed (it finds its earlier
+   * write by a marker, or sets rather than adds). Approved calls run at most once: one a stopped worker may have
+   * started runs again only for such a tool; any other is answered that its effect is unknown.
+   */
+  idempotent?: boolean;
   /**
    * Its output is read from a system outside Lestrade (Prometheus, kubectl, an MCP server, an HTTP API), not
    * made from the model's arguments: hosts its results name may be linked in the RCA. Absent: they may not

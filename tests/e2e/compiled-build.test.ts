@@ -142,6 +142,18 @@ describe('the compiled build, from a fresh clone', () => {
     try {
       expect(started.logs()).toMatch(/compiling to dist/);
       expect(existsSync(join(clone, 'dist', 'cli', 'main.js'))).toBe(true);
+      // Every file the code reads beside itself (new URL('./x.yaml', import.meta.url)) is in dist/ too: the eval
+      // runner's tool aliases were once left behind, and the built CLI loaded none (issue 36).
+      const built = execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          "const m = await import('./dist/cli/eval/tool-aliases.js'); console.log(m.loadAliases([]).size)",
+        ],
+        { cwd: clone, encoding: 'utf8' },
+      );
+      expect(Number(built.trim())).toBeGreaterThan(10);
       const res = await fetch(`${started.base}/webhooks/alertmanager`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: 'Bearer built-token' },

@@ -40,6 +40,8 @@ export function createSilenceTool(client: AlertmanagerClient | null, maxHours: n
       "saying why. Always waits for a human's approval.",
     params,
     sideEffects: true,
+    // Found again by its marker before it is posted: running it again after a stop makes no second silence.
+    idempotent: true,
     async run(p, ctx): Promise<ToolOutput> {
       if (!(ctx.approved && ctx.approvedCall === paramsKey(CREATE_SILENCE, p)))
         return { status: 'error', error: "refused: creating a silence needs a human's approval of this exact call" };

@@ -13,6 +13,10 @@ import { selfSigned } from '../self-signed.js';
  * labelSelector or a metadata.name fieldSelector (a watch is answered as a LIST, which kubectl's
  * `rollout status --watch=false` reads once).
  * Objects are served as given (fixtures of real `kubectl get -o json` shapes); there is no cluster here.
+ * With `writable`, it also takes what kubectl sends to change things (PATCH as a JSON merge patch, whatever
+ * the patch type, which is all our patches need; DELETE), each honouring `dryRun=All` as the API server does
+ * (the answer without storing), and records every write so a test can count the applied ones; `refuse` answers
+ * a write with a Status of its choosing (RBAC's 403, an admission webhook's 400) before it is applied.
  */
 export interface KubeObject {
   apiVersion: string;
@@ -31,7 +35,28 @@ export interface KubernetesApiDouble {
   env: NodeJS.ProcessEnv;
   /** Every request, with the Authorization header it carried (the identity kubectl used), if any. */
   requests: { method: string; path: string; query: string; authorization?: string }[];
+  /** With `writable`: every PATCH and DELETE, dry runs included (`dryRun`), with the body sent. */
+  writes: KubeWrite[];
+  /** The objects as they are now (writes applied). */
+  objects: KubeObject[];
   stop(): Promise<void>;
+}
+
+export interface KubeWrite {
+  method: 'PATCH' | 'DELETE';
+  path: string;
+  dryRun: boolean;
+  contentType?: string;
+  body: unknown;
+}
+
+export interface KubeDoubleOptions {
+  tls?: boolean;
+  writable?: boolean;
+  /** A Status to answer a write with instead of applying it (code, reason, message), or undefined to apply it. */
+  refuse?: (write: KubeWrite) => { code: number; reason: string; message: string } | undefined;
+  /** Applies the write, then never answers it: the client (a worker about to be killed) waits for ever. */
+  hold?: (write: KubeWrite) => boolean;
 }
 
 /** Resource name (plural) of each kind served, with its group version and short names. */
@@ -47,9 +72,10 @@ const RESOURCES: Record<string, { plural: string; groupVersion: string; short: s
 
 export async function startKubernetesApiDouble(
   objects: KubeObject[],
-  opts: { tls?: boolean } = {},
+  opts: KubeDoubleOptions = {},
 ): Promise<KubernetesApiDouble> {
   const requests: KubernetesApiDouble['requests'] = [];
+  const writes: KubeWrite[] = [];
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://k8s');
     requests.push({
@@ -58,9 +84,31 @@ export async function startKubernetesApiDouble(
       query: url.search,
       ...(req.headers.authorization !== undefined && { authorization: req.headers.authorization }),
     });
-    const body = req.method === 'GET' ? answer(url, objects) : status(405, 'MethodNotAllowed', 'read-only double');
-    res.writeHead((body.code as number | undefined) ?? 200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let body: Record<string, unknown>;
+      if (req.method === 'GET') body = answer(url, objects);
+      else if (opts.writable && (req.method === 'PATCH' || req.method === 'DELETE')) {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const sent = text ? (JSON.parse(text) as unknown) : undefined;
+        // A PATCH says dryRun in its query; kubectl's DELETE says it in the DeleteOptions it sends as the body.
+        const inBody = (sent as { dryRun?: string[] } | undefined)?.dryRun?.includes('All') === true;
+        const write: KubeWrite = {
+          method: req.method,
+          path: url.pathname,
+          dryRun: url.searchParams.get('dryRun') === 'All' || inBody,
+          ...(req.headers['content-type'] !== undefined && { contentType: req.headers['content-type'] }),
+          body: sent,
+        };
+        writes.push(write);
+        const refused = opts.refuse?.(write);
+        body = refused ? status(refused.code, refused.reason, refused.message) : applyWrite(write, objects);
+        if (!refused && opts.hold?.(write)) return;
+      } else body = status(405, 'MethodNotAllowed', 'read-only double');
+      res.writeHead((body.code as number | undefined) ?? 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
   };
   const home = mkdtempSync(join(tmpdir(), 'k8s-double-'));
   const tls = opts.tls ? selfSigned(home) : undefined;
@@ -87,8 +135,100 @@ export async function startKubernetesApiDouble(
     kubeconfig,
     env: { PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig },
     requests,
+    writes,
+    objects,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The object a path names, its index in `objects`, or a Status when there is none. */
+function locate(
+  path: string,
+  objects: KubeObject[],
+): { index: number; status?: never } | { index?: never; status: Record<string, unknown> } {
+  const m = /^\/(?:api\/v1|apis\/([a-z.]+\/v1))\/namespaces\/([^/]+)\/([a-z]+)\/([^/]+)$/.exec(path);
+  if (!m) return { status: status(404, 'NotFound', 'the server could not find the requested resource') };
+  const [, group, namespace, plural, name] = m;
+  const groupVersion = group ?? 'v1';
+  const kind = Object.keys(RESOURCES).find(
+    (k) => RESOURCES[k]!.plural === plural && RESOURCES[k]!.groupVersion === groupVersion,
+  );
+  const index = objects.findIndex(
+    (o) => o.kind === kind && o.metadata.namespace === namespace && o.metadata.name === name,
+  );
+  return index >= 0
+    ? { index }
+    : { status: status(404, 'NotFound', `${plural} "${name}" not found`, { name, kind: plural }) };
+}
+
+interface JsonPatchOp {
+  op: string;
+  path: string;
+  value?: unknown;
+}
+
+/** RFC 6902's add and replace (what our patches send), on a copy; `~1` is "/" and `~0` is "~" in a path. */
+function jsonPatch(target: unknown, ops: JsonPatchOp[]): unknown {
+  const doc = structuredClone(target) as Record<string, unknown>;
+  for (const { op, path, value } of ops) {
+    if (op !== 'add' && op !== 'replace') throw new Error(`the double does not apply JSON patch op ${op}`);
+    const parts = path
+      .split('/')
+      .slice(1)
+      .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const last = parts.pop()!;
+    let at: Record<string, unknown> = doc;
+    for (const p of parts) at = at[p] as Record<string, unknown>;
+    at[last] = value;
+  }
+  return doc;
+}
+
+/** RFC 7396: objects merge, null deletes, anything else replaces. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> =
+    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
+/** A PATCH merged in (a changed pod template bumps the generation, as a Deployment's does), or a DELETE. */
+function applyWrite(write: KubeWrite, objects: KubeObject[]): Record<string, unknown> {
+  const found = locate(write.path, objects);
+  if (found.status) return found.status;
+  const current = objects[found.index]!;
+  if (write.method === 'DELETE') {
+    if (!write.dryRun) objects.splice(found.index, 1);
+    return {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: current.metadata.name },
+    };
+  }
+  const next = (
+    write.contentType?.includes('json-patch')
+      ? jsonPatch(current, write.body as JsonPatchOp[])
+      : mergePatch(current, write.body)
+  ) as KubeObject;
+  const changed = JSON.stringify(next) !== JSON.stringify(current);
+  const version = Number(current.metadata.resourceVersion ?? 1);
+  const templateChanged =
+    JSON.stringify((next.spec as Record<string, unknown> | undefined)?.template) !==
+    JSON.stringify((current.spec as Record<string, unknown> | undefined)?.template);
+  const generation = Number(current.metadata.generation ?? 1);
+  next.metadata = {
+    ...next.metadata,
+    resourceVersion: String(changed ? version + 1 : version),
+    generation: templateChanged || changed ? generation + 1 : generation,
+  };
+  if (!write.dryRun && changed) objects[found.index] = next;
+  return next;
 }
 
 function answer(url: URL, objects: KubeObject[]): Record<string, unknown> {
@@ -154,7 +294,7 @@ function discoveryDoc(path: string): Record<string, unknown> | undefined {
       singularName: kind.toLowerCase(),
       namespaced: true,
       kind,
-      verbs: ['get', 'list'],
+      verbs: ['get', 'list', 'patch', 'delete'],
       shortNames: r.short,
     }));
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources };

@@ -144,6 +144,39 @@ describe('deploy/kubernetes', () => {
     expect(rules.at(-1)).toEqual({ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] });
   });
 
+  it('writes with the remediation component only, as an account of its own with the verbs its four tools need', async () => {
+    const objects = render('tests/fixtures/deploy/remediation-overlay');
+    expect(await validateAll(objects)).toEqual([]);
+    const [role] = byKind(objects, 'ClusterRole', 'lestrade-remediation');
+    expect((role as any).rules).toEqual([
+      {
+        apiGroups: ['apps'],
+        resources: ['deployments', 'statefulsets', 'daemonsets'],
+        verbs: ['get', 'list', 'patch'],
+      },
+      { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'delete'] },
+    ]);
+    const [binding] = byKind(objects, 'ClusterRoleBinding', 'lestrade-remediation');
+    expect((binding as any).subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'lestrade-remediation', namespace: 'lestrade' },
+    ]);
+    // The read-only role gains nothing, and the pods still run as the read-only account.
+    const [readOnly] = byKind(objects, 'ClusterRole', 'lestrade-read-only');
+    expect(new Set(((readOnly as any).rules as Array<{ verbs: string[] }>).flatMap((r) => r.verbs))).toEqual(
+      new Set(['get', 'list', 'watch']),
+    );
+    const worker = byKind(objects, 'Deployment', 'lestrade-worker')[0]!;
+    expect((worker as any).spec.template.spec.serviceAccountName).toBe('lestrade');
+    expect(container(worker).volumeMounts).toEqual(
+      expect.arrayContaining([
+        { name: 'remediation-token', mountPath: '/var/run/secrets/lestrade-remediation', readOnly: true },
+        { name: 'remediation-kubeconfig', mountPath: '/etc/lestrade-remediation', readOnly: true },
+      ]),
+    );
+    expect(byKind(base, 'ServiceAccount').map((a) => a.metadata.name)).toEqual(['lestrade']);
+  });
+
   it('takes Redis from REDIS_URL: external in the base, the bundled StatefulSet with the redis component', () => {
     const envOf = (objects: K8sObject[]) =>
       (byKind(objects, 'ConfigMap').find((c) => c.metadata.name.startsWith('lestrade-env')) as any).data;

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../../../src/config/load-config.js';
 import { toolsetConfig } from '../../../src/config/toolset-config.js';
 import { builtinToolsets, runbooksConfig, toolsets } from '../../../toolsets/index.js';
@@ -19,6 +22,7 @@ describe('the toolset registrations', () => {
       'alertmanager',
       'loki',
       'kubernetes_changes',
+      'kubernetes_remediation',
       'github_changes',
       'bash',
       'runbooks',
@@ -43,6 +47,15 @@ describe('the toolset registrations', () => {
   it('name the variable that set a bad value', () => {
     expect(() => load({ LESTRADE_BASH_SANDBOX: 'docker' })).toThrow(
       /LESTRADE_BASH_SANDBOX=docker sets toolsets\.bash\.sandbox: /,
+    );
+  });
+
+  it('keep the remediation toolset off by default, and refuse it on without a context of its own', () => {
+    expect(builtinToolsets(load({})).find((t) => t.name === 'kubernetes_remediation')?.enabled).toBe(false);
+    const file = join(mkdtempSync(join(tmpdir(), 'remediation-')), 'lestrade.yaml');
+    writeFileSync(file, 'toolsets:\n  kubernetes_remediation:\n    enabled: true\n    namespaces: [shop]\n');
+    expect(() => load({}, file)).toThrow(
+      /toolsets\.kubernetes_remediation\.context: set toolsets\.kubernetes_remediation\.context/,
     );
   });
 

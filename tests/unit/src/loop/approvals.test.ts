@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PermanentError } from '../../../../src/errors.js';
-import { abandonTurn, DENIED, EXPIRED, pauseTurn, resolveAwaiting } from '../../../../src/loop/approvals.js';
+import {
+  abandonTurn,
+  DENIED,
+  EXPIRED,
+  INTERRUPTED,
+  pauseTurn,
+  resolveAwaiting,
+} from '../../../../src/loop/approvals.js';
 import { initialState, type AwaitingTurn } from '../../../../src/records/loop-state.js';
+import type { AppliedCallLog, AppliedCallState } from '../../../../src/records/applied-call.js';
 import { callKey } from '../../../../src/tools/call-key.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import type { Tool, ToolResult } from '../../../../src/tools/types.js';
@@ -91,7 +99,7 @@ describe('resolveAwaiting', () => {
       ['c2', { approved: true }],
       ['c3', { approved: false, feedback: 'not b, it is the primary' }],
     ]);
-    const results = await resolveAwaiting(paused(), { decisions, expired: false }, executor(), signal);
+    const results = await resolveAwaiting(paused(), { decisions, expired: false }, executor(), { signal });
     // Without approvedCallKey the executor would answer approval_required again, and run nothing.
     expect(runs).toEqual([{ pod: 'a', approved: true, signal: expect.any(AbortSignal) }]);
     expect(results[0]).toEqual(ok('read'));
@@ -140,16 +148,12 @@ describe('resolveAwaiting', () => {
       ['c2', { approved: true }],
       ['c3', { approved: true }],
     ]);
-    const results = await resolveAwaiting(
-      paused(),
-      { decisions, expired: false },
-      executor(),
-      undefined,
-      async (id, r) => {
+    const results = await resolveAwaiting(paused(), { decisions, expired: false }, executor(), {
+      shape: async (id, r) => {
         shaped.push(id);
         return { ...r, data: `shaped ${id}` };
       },
-    );
+    });
     expect(shaped).toEqual(['c2', 'c3']);
     expect(results.map((r) => r.data)).toEqual(['x', 'shaped c2', 'shaped c3']);
   });
@@ -256,5 +260,104 @@ describe('abandonTurn', () => {
     state.callKeys = ['a()'];
     abandonTurn(state);
     expect(state).toEqual({ ...initialState([{ role: 'user', content: 'go' }]), callKeys: ['a()'] });
+  });
+});
+
+describe('resolveAwaiting: approved calls run at most once', () => {
+  /** The log's contract (src/records/applied-call.ts) over a Map; tests/integration/src/store/applied-calls.test.ts runs Redis's. */
+  const memoryLog = (entries = new Map<string, AppliedCallState>()) => {
+    const log: AppliedCallLog & { entries: typeof entries } = {
+      entries,
+      idOf: (callId) => `job-1/${callId}`,
+      begin: async (callId) => {
+        const before = entries.get(callId) ?? { state: 'new' as const };
+        if (before.state === 'new') entries.set(callId, { state: 'started', at: '2026-12-07T00:00:00Z' });
+        return before;
+      },
+      finish: async (callId, result) => void entries.set(callId, { state: 'done', result }),
+    };
+    return log;
+  };
+  const approveC2 = {
+    decisions: new Map([
+      ['c2', { approved: true }],
+      ['c3', { approved: false }],
+    ]),
+    expired: false,
+  };
+  const paused = () => pauseTurn(initialState([]), calls, [ok('read'), asks('a'), asks('b')]);
+
+  it('logs the call before it runs and its result after, under the pause and the call id', async () => {
+    runs.length = 0;
+    const log = memoryLog();
+    const results = await resolveAwaiting(paused(), approveC2, executor(), { applied: log });
+    expect(runs).toHaveLength(1);
+    expect([...log.entries.keys()]).toEqual(['1:c2']);
+    expect(log.entries.get('1:c2')).toEqual({ state: 'done', result: results[1] });
+  });
+
+  it('takes a logged result instead of running the call again', async () => {
+    runs.length = 0;
+    const logged: ToolResult = { tool: 'restart', status: 'success', data: 'from the log', params: {}, elapsedMs: 5 };
+    const log = memoryLog(new Map([['1:c2', { state: 'done', result: logged }]]));
+    const results = await resolveAwaiting(paused(), approveC2, executor(), { applied: log });
+    expect(runs).toEqual([]);
+    expect(results[1]).toEqual(logged);
+  });
+
+  it('does not run again a call a stopped worker started, and says its effect is unknown', async () => {
+    runs.length = 0;
+    const log = memoryLog(new Map([['1:c2', { state: 'started', at: '2026-12-07T00:00:00Z' }]]));
+    const results = await resolveAwaiting(paused(), approveC2, executor(), { applied: log });
+    expect(runs).toEqual([]);
+    expect(INTERRUPTED).toMatch(
+      /^This approved call was started by a worker that stopped .* most once: it was not run again/,
+    );
+    expect(results[1]).toEqual({
+      tool: 'restart',
+      status: 'error',
+      error: INTERRUPTED,
+      params: { pod: 'a' },
+      elapsedMs: 0,
+    });
+  });
+
+  it('runs again a started call of an idempotent tool, handing it the call id across runs', async () => {
+    const seen: Array<string | undefined> = [];
+    const interrupted: Array<string | undefined> = [];
+    const idempotent: Tool = {
+      ...restart,
+      idempotent: true,
+      run: async (_p, ctx) => {
+        seen.push(ctx.approvalId);
+        interrupted.push(ctx.interruptedAt);
+        return { status: 'success', data: 'set' };
+      },
+    };
+    const log = memoryLog(new Map([['1:c2', { state: 'started', at: '2026-12-07T00:00:00Z' }]]));
+    const results = await resolveAwaiting(paused(), approveC2, new ToolExecutor({ tools: [idempotent, read] }), {
+      applied: log,
+    });
+    expect(seen).toEqual(['job-1/1:c2']);
+    expect(interrupted).toEqual(['2026-12-07T00:00:00Z']);
+    expect(results[1]).toMatchObject({ status: 'success', data: 'set' });
+    expect(log.entries.get('1:c2')).toMatchObject({ state: 'done' });
+  });
+
+  it('leaves a call stopped by a cancel logged as started: its result is not known', async () => {
+    const controller = new AbortController();
+    const stopping: Tool = {
+      ...restart,
+      run: async () => {
+        controller.abort();
+        return { status: 'error', error: 'aborted' };
+      },
+    };
+    const log = memoryLog();
+    await resolveAwaiting(paused(), approveC2, new ToolExecutor({ tools: [stopping, read] }), {
+      applied: log,
+      signal: controller.signal,
+    });
+    expect(log.entries.get('1:c2')).toMatchObject({ state: 'started' });
   });
 });
