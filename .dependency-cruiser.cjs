@@ -24,6 +24,7 @@ const LAYERS = {
   prompts: 5,
   context: 6,
   recall: 6,
+  quality: 6,
   loop: 7,
   investigation: 8,
   budget: 8,

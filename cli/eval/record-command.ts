@@ -32,6 +32,8 @@ export async function recordCommand(
   dir: string,
   redact: (s: string) => string,
   toolsetOf: ReadonlyMap<string, string>,
+  /** What a correct RCA must state, when someone said so (a `wrong` verdict's root cause); the placeholder otherwise. */
+  expected?: { facts: string[]; tags: string[]; why: string },
 ): Promise<RecordResult> {
   if (existsSync(join(dir, CASE_FILE))) {
     throw new InputError('', `${dir} already holds a ${CASE_FILE}: record into a new folder`);
@@ -58,7 +60,7 @@ export async function recordCommand(
   }
   writeFileSync(join(dir, 'issue.json'), `${redact(JSON.stringify(issueOf(inv.issue), null, 2))}\n`);
   if (inv.rca) writeFileSync(join(dir, 'rca.md'), `${redact(inv.rca)}\n`);
-  writeFileSync(join(dir, CASE_FILE), caseFile(inv, toolsetOf));
+  writeFileSync(join(dir, CASE_FILE), caseFile(inv, toolsetOf, expected, redact));
   return { folder: dir, mocks, skipped };
 }
 
@@ -81,13 +83,27 @@ function issueOf(issue: Issue): Issue {
   return { ...issue, raw: null };
 }
 
-function caseFile(inv: Recorded, toolsetOf: ReadonlyMap<string, string>): string {
+function caseFile(
+  inv: Recorded,
+  toolsetOf: ReadonlyMap<string, string>,
+  expected: { facts: string[]; tags: string[]; why: string } | undefined,
+  redact: (s: string) => string,
+): string {
   const toolsets = [...new Set(inv.toolCalls.map((c) => toolsetOf.get(c.name) ?? 'recorded'))];
-  const doc = stringify({ expected_output: [PLACEHOLDER_FACT], tags: ['recorded', ...toolsets] });
+  const doc = stringify({
+    expected_output: expected ? expected.facts.map(redact) : [PLACEHOLDER_FACT],
+    tags: [...new Set(['recorded', ...(expected?.tags ?? []), ...toolsets])],
+  });
   const clipped = inv.toolCalls.some((c) => c.outputClipped)
     ? '# Some outputs were clipped to the stored 16,000 characters.\n'
     : '';
-  return `# Recorded from investigation ${inv.id} (${inv.title.replace(/\n/g, ' ')}), finished ${inv.finishedAt ?? '?'}.
-# Replace the placeholder below with the facts a correct RCA must state; rca.md holds what it said then.
+  const guide = expected
+    ? `# ${oneLine(expected.why)}; rca.md holds what it said then.`
+    : '# Replace the placeholder below with the facts a correct RCA must state; rca.md holds what it said then.';
+  return `# Recorded from investigation ${inv.id} (${oneLine(inv.title)}), finished ${inv.finishedAt ?? '?'}.
+${guide}
 ${clipped}${doc}`;
 }
+
+/** A comment line of the case file: no line break may end the comment early. */
+const oneLine = (s: string): string => s.replace(/[\r\n\u2028\u2029]+/g, ' ');

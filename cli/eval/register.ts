@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Config } from '../../src/config/schema.js';
+import { InputError } from '../../src/errors.js';
 import { positiveInt } from '../positive-int.js';
 import type { EvalOptions } from './eval-command.js';
 
@@ -29,11 +30,16 @@ export function addEvalCommands(program: Command, env: NodeJS.ProcessEnv, config
     });
   evalCmd
     .command('record')
-    .description('turn a completed investigation of a running service into a case folder')
-    .argument('<id>', 'investigation id')
-    .argument('<dir>', 'the case folder to create')
+    .description(
+      'turn a completed investigation of a running service into a case folder; with --feedback wrong, every answer people judged wrong (and said why) into DIR',
+    )
+    .argument('[id]', 'investigation id (not with --feedback)')
+    .argument('[dir]', 'the case folder to create (with --feedback: the folder the case folders go into)')
+    .option('--feedback <verdict>', 'record the answers with this verdict instead of one id: "wrong"', feedbackVerdict)
+    .option('--days <n>', 'with --feedback: the answers of the last n UTC days (1-365, default 30)', positiveInt)
     .option('--url <url>', 'the running service (default: LESTRADE_URL, else http://127.0.0.1:8080)')
-    .action(async (id: string, dir: string, opts: { url?: string }) => {
+    .action(async (first: string | undefined, second: string | undefined, opts: RecordOptions) => {
+      const { id, dir } = recordArguments(first, second, opts);
       const cfg = await config();
       const [{ recordCommand }, { apiOptions }, { redactorFromConfig }] = await Promise.all([
         import('./record-command.js'),
@@ -41,13 +47,44 @@ export function addEvalCommands(program: Command, env: NodeJS.ProcessEnv, config
         import('../../src/config/secrets.js'),
       ]);
       const toolsets = await toolsetOf(cfg, env);
-      const r = await recordCommand(apiOptions(opts.url, env), id, dir, redactorFromConfig(cfg), toolsets);
+      const api = apiOptions(opts.url, env);
+      if (opts.feedback) {
+        const { recordWrongAnswers, recordWrongSummary } = await import('./record-wrong.js');
+        const r = await recordWrongAnswers(api, dir, opts.days ?? 30, redactorFromConfig(cfg), toolsets);
+        process.stdout.write(recordWrongSummary(r, dir));
+        return;
+      }
+      const r = await recordCommand(api, id!, dir, redactorFromConfig(cfg), toolsets);
       process.stdout.write(
         `Recorded ${r.mocks.length} tool output${r.mocks.length === 1 ? '' : 's'} into ${r.folder}` +
           `${r.skipped ? ` (${r.skipped} calls that did not run left out)` : ''}; ` +
           'now replace the placeholder expected_output in its test_case.yaml.\n',
       );
     });
+}
+
+interface RecordOptions {
+  feedback?: 'wrong';
+  days?: number;
+  url?: string;
+}
+
+/** `record <id> <dir>`, or `record --feedback wrong <dir>`: anything else names the form expected. */
+function recordArguments(first: string | undefined, second: string | undefined, opts: RecordOptions) {
+  if (opts.feedback) {
+    if (!first || second)
+      throw new InputError('', 'with --feedback give one folder: lestrade eval record --feedback wrong DIR');
+    return { id: undefined, dir: first };
+  }
+  if (opts.days !== undefined) throw new InputError('', '--days goes with --feedback wrong');
+  if (!first || !second)
+    throw new InputError('', 'give an investigation id and a folder: lestrade eval record <id> DIR');
+  return { id: first, dir: second };
+}
+
+function feedbackVerdict(v: string): 'wrong' {
+  if (v !== 'wrong') throw new InvalidArgumentError('only "wrong" answers are recorded as cases (--feedback wrong)');
+  return v;
 }
 
 /** Which toolset each tool belongs to (the built-in ones and the configured YAML folders'). */

@@ -11,8 +11,11 @@ import { changeStream } from './change-stream.js';
 import { requireSignIn, resolveSession, signInRoutes, type AuthDeps } from './dashboard-auth.js';
 import { listView, readFilters, SEVERITIES, SINCE, STATUSES } from './list-view.js';
 import { ASSETS_DIR, createPageRenderer, type RenderPage } from './page-renderer.js';
-import type { FeedbackStore } from '../store/feedback-store.js';
 import { detailView } from './detail-view.js';
+import { parseDays } from '../quality/quality-days.js';
+import { qualityReport } from '../quality/quality-report.js';
+import { FeedbackStore } from '../store/feedback-store.js';
+import { qualityView } from './quality-view.js';
 
 export interface DashboardDeps extends AuthDeps {
   redis: RedisClient;
@@ -29,7 +32,7 @@ export interface DashboardDeps extends AuthDeps {
   feedback?: FeedbackStore;
 }
 
-/** The dashboard: pages at /, /investigations/:id, /toolsets, /queue; its assets and event stream under /ui. */
+/** The dashboard: pages at /, /investigations/:id, /toolsets, /queue, /quality; its assets and event stream under /ui. */
 export function dashboardRouter(deps: DashboardDeps): Router {
   const router = express.Router();
   const render = createPageRenderer();
@@ -48,6 +51,7 @@ export function dashboardRouter(deps: DashboardDeps): Router {
     render(res, 'toolsets.njk', { nav: 'toolsets', toolsets });
   });
   page.get('/queue', (_req, res) => queuePage(deps, render, res));
+  page.get('/quality', (req, res) => qualityPage(deps, render, req, res));
   router.use(page);
   return router;
 }
@@ -66,6 +70,17 @@ async function queuePage(deps: DashboardDeps, render: RenderPage, res: Response)
   );
   const limits = budgets.map((b) => ({ ...b, reached: b.used >= b.limit }));
   render(res, 'queue.njk', { nav: 'queue', counts, waiting, budgets: limits, holding });
+}
+
+async function qualityPage(deps: DashboardDeps, render: RenderPage, req: Request, res: Response): Promise<void> {
+  let days: number;
+  try {
+    days = parseDays(req.query);
+  } catch (err) {
+    return render(res, 'quality.njk', { nav: 'quality', error: (err as Error).message }, 400);
+  }
+  const report = await qualityReport(deps.redis, deps.feedback ?? new FeedbackStore(deps.redis), days);
+  render(res, 'quality.njk', { nav: 'quality', ...qualityView(report) });
 }
 
 async function listPage(deps: DashboardDeps, render: RenderPage, req: Request, res: Response): Promise<void> {

@@ -19,7 +19,6 @@ import type { MemoryStore } from '../memory/memory-store.js';
 import { investigationRef } from './investigation-ref.js';
 import type { Continuations } from '../queue/continuations.js';
 import type { RunControl } from '../store/run-control.js';
-import type { FeedbackStore } from '../store/feedback-store.js';
 import { usageRouter, withReached } from './usage-router.js';
 import type { BudgetGuard } from '../budget/budget-guard.js';
 import type { UsageLedger } from '../budget/usage-ledger.js';
@@ -34,6 +33,9 @@ import type { Metrics } from '../observability/metrics.js';
 import type { NamedToken } from '../named-tokens.js';
 import { mayReadDetails } from './readiness-access.js';
 import { metricsRoute, type MetricsExposition } from './metrics-route.js';
+import { FeedbackStore } from '../store/feedback-store.js';
+import { outcomeOf } from '../quality/outcome.js';
+import { qualityRouter } from './quality-router.js';
 
 export interface AppDeps {
   redis: RedisClient;
@@ -124,14 +126,20 @@ export function createApp(deps: AppDeps): Express {
       }),
     );
   }
+  // Verdicts are read wherever they are shown (the record, the quality figures), also where this process takes none.
+  const feedback = deps.feedback ?? new FeedbackStore(deps.redis);
   app.use(
     '/api/investigations',
-    investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats(), deps.feedback),
+    investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats(), {
+      feedback,
+      outcome: (inv, verdicts) => outcomeOf(deps.redis, inv, verdicts),
+    }),
   );
   if (deps.memory) {
     app.use('/api/memory', investigationRef(deps.redis));
     app.use('/api/memory', memoryRouter(deps.memory, deps.log));
   }
+  app.use('/api/quality', qualityRouter(deps.redis, feedback));
   if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
   if (deps.llmLimiter) app.use('/api/limits', limitsRouter(deps.llmLimiter));
   app.use('/api', (_req, res) => {

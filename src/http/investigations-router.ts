@@ -2,16 +2,23 @@ import express, { type Router } from 'express';
 import { clip } from '../log-safe.js';
 import type { WaitingStats } from '../queue/intake-queue.js';
 import type { InvestigationStore } from '../store/investigation-store.js';
+import type { Investigation } from '../store/investigation.js';
+import type { Outcome } from '../quality/outcome.js';
 import { isInvestigationId } from '../redis/keys.js';
 import { parseListQuery } from './list-query.js';
 import type { FeedbackStore } from '../store/feedback-store.js';
+import type { FeedbackEntry } from '../records/feedback.js';
 
 /** GET /api/investigations and /api/investigations/:id. */
 export function investigationsRouter(
   store: InvestigationStore,
   llmConfigured: boolean,
   waitingStats?: () => Promise<WaitingStats>,
-  feedback?: FeedbackStore,
+  /** People's verdicts (`feedback`), and what became of it (`outcome`, quality/outcome.ts) computed from them. */
+  verdicts: {
+    feedback?: FeedbackStore;
+    outcome?: (inv: Investigation, feedback: FeedbackEntry[]) => Promise<Outcome>;
+  } = {},
 ): Router {
   const router = express.Router();
   const waiting = llmConfigured
@@ -32,8 +39,13 @@ export function investigationsRouter(
     }
     const { identity: _identity, linkHosts: _linkHosts, ...body } = inv;
     // People's verdicts on the RCA, oldest first (feedback-store.ts).
-    const verdicts = feedback ? await feedback.list(inv.id) : [];
-    res.json({ ...body, feedback: verdicts, ...(inv.status === 'queued' ? waiting : {}) });
+    const feedback = verdicts.feedback ? await verdicts.feedback.list(inv.id) : [];
+    res.json({
+      ...body,
+      feedback,
+      ...(verdicts.outcome ? { outcome: await verdicts.outcome(inv, feedback) } : {}),
+      ...(inv.status === 'queued' ? waiting : {}),
+    });
   });
 
   // The whole of a tool output that was too large to send the model (see toolCalls[].toolCallId).

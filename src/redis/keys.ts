@@ -49,6 +49,11 @@ export function createKeys(prefix: string = DEFAULT_PREFIX) {
     dedup: (source: string, identity: string) => `${P}:dedup:${source}:${digest(identity)}`,
     /** The latest investigation of a fingerprint, for resolutions that carry a different identity. */
     latest: (source: string, fingerprint: string) => `${P}:latest:${source}:${digest(fingerprint)}`,
+    /**
+     * When a fingerprint (an alert, or a ticket's key) was claimed as a new investigation: a sorted set of
+     * investigation ids scored by claim time (ms), read to tell whether a resolved issue recurred (store/firings.ts).
+     */
+    firings: (source: string, fingerprint: string) => `${P}:firings:${source}:${digest(fingerprint)}`,
     /** The latest investigation of a group of issues investigated together (an Alertmanager group). */
     group: (source: string, groupKey: string) => `${P}:group:${source}:${digest(groupKey)}`,
     /** Claimed investigations whose BullMQ job is still to be added (see job-dispatcher.ts). */

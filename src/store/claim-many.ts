@@ -6,6 +6,7 @@ import type { Redactor } from '../redact.js';
 import { CLAIM_MANY, parseClaimReply, type ClaimReply } from './claim-script.js';
 import { keysOf } from '../redis/keys.js';
 import { encodeField } from '../redis/lossless.js';
+import { recordFirings, type Firing } from './firings.js';
 
 /** One issue of a delivery: an open one to claim (as queued, skipped or linked), or a resolved one. */
 export type ClaimItem =
@@ -76,7 +77,18 @@ export async function claimMany(
     const member = group ? encodeField(json) : '';
     args.push('c', id, item.status, issue.fingerprint, item.priority, member, fields.length, ...fields);
   }
-  return parseClaimReply(await CLAIM_MANY.run(redis, keyList, args));
+  const reply = parseClaimReply(await CLAIM_MANY.run(redis, keyList, args));
+  await recordFirings(redis, newFirings(items, reply.items, now), opts.retentionSeconds);
+  return reply;
+}
+
+/** The items that became an investigation or joined a group's: each a firing of its fingerprint (firings.ts). */
+function newFirings(items: readonly ClaimItem[], replies: readonly ClaimReply[], now: Date): Firing[] {
+  return items.flatMap((item, i) => {
+    const r = replies[i];
+    if (item.kind !== 'claim' || !r || (r.code !== 'created' && r.code !== 'joined')) return [];
+    return [{ source: item.issue.source, fingerprint: item.issue.fingerprint, id: r.id, atMs: now.getTime() }];
+  });
 }
 
 function recordFields(
@@ -101,6 +113,9 @@ function recordFields(
     issue: issueJson,
     attempts: '0',
     priority: String(item.priority),
+    // Small copies of what quality figures group by (quality/), so they never parse the whole issue.
+    fingerprint: issue.fingerprint,
+    ...(issue.labels.alertname ? { alertName: issue.labels.alertname } : {}),
     ...(item.linkTo?.length ? { linkedTo: JSON.stringify(item.linkTo) } : {}),
     ...(item.skippedBy ? { skippedBy: item.skippedBy, finishedAt: at } : {}),
     ...(group

@@ -30,6 +30,7 @@ const LEFT_OUT: Record<string, string> = {
   'tests/integration/src/http/named-tokens.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
   'tests/integration/src/http/readiness-access.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
   'tests/integration/src/http/worker-app.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
+  'tests/integration/src/http/quality-router.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
   'tests/unit/src/exporter/prometheus-metrics.test.ts':
     "tests prometheus-metrics.ts, outside FOLDERS['src/exporter'].mutate (only shared-state.ts is gated)",
 };

@@ -125,9 +125,13 @@ describe('on a Redis Cluster (three masters)', () => {
       expect(slots.size).toBeGreaterThan(20);
       const shared = new Set(
         await Promise.all(
-          [keys.index(), keys.investigation(ids[0]!), keys.dedup('x', 'y'), '{lestrade}:bull:investigations:wait'].map(
-            (k) => client.cluster('KEYSLOT', k),
-          ),
+          [
+            keys.index(),
+            keys.investigation(ids[0]!),
+            keys.dedup('x', 'y'),
+            keys.firings('x', 'y'),
+            '{lestrade}:bull:investigations:wait',
+          ].map((k) => client.cluster('KEYSLOT', k)),
         ),
       );
       expect(shared.size).toBe(1);
