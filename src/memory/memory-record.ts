@@ -2,8 +2,10 @@ import { DEFAULT_IDENTIFYING_LABELS } from '../config/memory-schema.js';
 import type { Issue } from '../issue.js';
 import { podWorkload } from './pod-workload.js';
 
-/** What a person said of an RCA: right, partly right, or wrong. */
-export type Verdict = 'correct' | 'partly' | 'wrong';
+import type { Verdict } from '../records/feedback.js';
+
+/** What a person said of an RCA (the one type of records/feedback.ts). */
+export type { Verdict };
 
 /**
  * The compact memory of one finished investigation (docs/memory.md): who the issue was (source,
