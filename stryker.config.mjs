@@ -80,6 +80,7 @@ export const FOLDERS = {
       'src/http/error-handler.ts',
       'src/http/redis-unavailable.ts',
       'src/outbound-http/url-credentials.ts',
+      'src/http/webhook-receive.ts',
       'src/http/webhook-route.ts',
       'src/http/send-json.ts',
     ],

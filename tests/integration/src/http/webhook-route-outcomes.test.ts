@@ -42,11 +42,18 @@ const issue = (n: string, status: Issue['status'] = 'open'): Issue =>
 
 const withStatus = (status: number, message: string) => Object.assign(new Error(message), { status });
 
-/** A value that serialises fine but breaks whoever counts it afterwards: a source bug found after the answer. */
+/** A value that serialises fine but breaks whoever counts it: a source bug, found before the answer is written. */
 const breaksAfterSending = {
   toJSON: () => [],
   get length(): number {
     throw new Error('counted too late');
+  },
+};
+
+/** A body JSON.stringify throws on: the one writer answers 500 instead. */
+const unwritable = {
+  toJSON: () => {
+    throw new Error('cannot be written');
   },
 };
 
@@ -68,7 +75,8 @@ function handle(raw: unknown): ReturnType<WebhookHandler['handle']> {
   const b = raw as Body;
   if (b.throwStatus) throw withStatus(b.throwStatus, `refused by the source (${b.throwStatus})`);
   if (b.bug) throw new Error('a bug in the source');
-  if (b.reply !== undefined) return { kind: 'reply', status: b.reply, body: b.replyBody };
+  if (b.reply !== undefined)
+    return { kind: 'reply', status: b.reply, body: b.replyBody === 'unwritable' ? unwritable : b.replyBody };
   if (b.ignore) return { kind: 'ignored', reason: b.ignore };
   if (b.decide) {
     const decisions = (b.calls ?? []).map((id): TicketDecision => ({
@@ -280,10 +288,19 @@ describe('POST /webhooks/<source>: replies a source shapes', () => {
     expect(logs.at(-1)).toMatchObject({ msg: 'webhook rejected', source: 'forms', reason: 'unexpected Content-Type' });
   });
 
-  it('closes the connection, counting an error, when the source fails after the answer went out', async () => {
+  it('answers 500, counting an error, when what the source answered breaks once counted (found before any answer)', async () => {
     const res = post({ open: ['1'], lateBug: true }, {}, '/webhooks/quiet');
-    expect(await outcomeOf(res.catch((err: unknown) => err))).toBe('quiet error');
+    expect(await outcomeOf(res)).toBe('quiet error');
+    expect((await res).status).toBe(500);
+    expect(JSON.parse((await res).text)).toEqual({ error: 'internal error', requestId: expect.any(String) });
     expect(logs.at(-1)).toMatchObject({ msg: 'request failed: internal error', err: 'counted too late' });
+  });
+
+  it('answers 500, counting an error, when what the source answered cannot be written as JSON', async () => {
+    const res = post({ reply: 200, replyBody: 'unwritable' });
+    expect(await outcomeOf(res)).toBe('tickets error');
+    expect([(await res).status, JSON.parse((await res).text).error]).toEqual([500, 'internal error']);
+    expect(logs.at(-1)).toMatchObject({ msg: 'request failed: internal error', err: 'cannot be written' });
   });
 });
 

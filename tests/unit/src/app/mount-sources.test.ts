@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mountSources, type MountedSource } from '../../../../src/app/mount-sources.js';
 import type { Config } from '../../../../src/config/schema.js';
-import { startupSummary } from '../../../../cli/startup-summary.js';
+import { startupSummary } from '../../../../src/app/startup-summary.js';
 import { loadConfig } from '../../../../src/config/load-config.js';
 import { sources } from '../../../../sources/index.js';
 

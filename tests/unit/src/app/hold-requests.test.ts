@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { holdRequests } from '../../../cli/hold-requests.js';
+import { holdRequests } from '../../../../src/app/hold-requests.js';
 
 let server: Server | undefined;
 afterEach(async () => {

@@ -1,8 +1,8 @@
-import type { Config } from '../src/config/schema.js';
-import type { MountedSource } from '../src/app/mount-sources.js';
-import { redactUrl } from '../src/redact.js';
-import { isLoopback } from '../src/config/server-access.js';
-import type { ToolsetStatus } from '../src/tools/types.js';
+import type { Config } from '../config/schema.js';
+import type { MountedSource } from './mount-sources.js';
+import { redactUrl } from '../redact.js';
+import { isLoopback } from '../config/server-access.js';
+import type { ToolsetStatus } from '../tools/types.js';
 
 export interface SummaryInput {
   mode: 'serve' | 'worker';
