@@ -64,16 +64,7 @@ export function addRemoteCommands(program: Command, env: NodeJS.ProcessEnv): voi
       });
   }
 
-  program
-    .command('quality')
-    .description("how right the service's answers were: accuracy, cost per correct answer, time to resolve, recurrence")
-    .option('--days <n>', 'the last n UTC days, today included (1-365, default 30)', positiveInt)
-    .option('--json', "print the API's JSON")
-    .option('--url <url>', URL_HELP)
-    .action(async (opts: { days?: number; json?: boolean; url?: string }) =>
-      (await import('./quality-command.js')).qualityCommand(await api(opts.url), opts, process.stdout),
-    );
-
+  addQualityCommand(program, api);
   addRunCommands(program, api, style);
   addFeedbackCommand(program, api);
 
@@ -130,4 +121,17 @@ function addRunCommands(program: Command, api: Api, style: () => Promise<Style>)
         progress: process.stderr.isTTY ? process.stderr : null,
       });
     });
+}
+
+/** `lestrade quality`: the service's answers judged over a window (GET /api/quality). */
+function addQualityCommand(program: Command, api: Api): void {
+  program
+    .command('quality')
+    .description("how right the service's answers were: accuracy, cost per correct answer, time to resolve, recurrence")
+    .option('--days <n>', 'the last n UTC days, today included (1-365, default 30)', positiveInt)
+    .option('--json', "print the API's JSON")
+    .option('--url <url>', URL_HELP)
+    .action(async (opts: { days?: number; json?: boolean; url?: string }) =>
+      (await import('./quality-command.js')).qualityCommand(await api(opts.url), opts, process.stdout),
+    );
 }

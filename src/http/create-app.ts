@@ -111,37 +111,7 @@ export function createApp(deps: AppDeps): Express {
   const sessions = new SessionStore(deps.redis);
   // A bearer token, or a signed-in dashboard session (its actions carrying the CSRF token).
   app.use('/api', apiAccess({ apiTokens: deps.apiTokens, sessions }));
-  // Short ids and runIds resolved to the whole id before the routes below read it.
-  app.use('/api/investigations', investigationRef(deps.redis));
-  if (deps.runs && deps.continuations) {
-    app.use(
-      '/api/investigations',
-      investigationActions({
-        redis: deps.redis,
-        store: deps.store,
-        runs: deps.runs,
-        continuations: deps.continuations,
-        feedback: deps.feedback,
-        log: deps.log,
-      }),
-    );
-  }
-  // Verdicts are read wherever they are shown (the record, the quality figures), also where this process takes none.
-  const feedback = deps.feedback ?? new FeedbackStore(deps.redis);
-  app.use(
-    '/api/investigations',
-    investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats(), {
-      feedback,
-      outcome: (inv, verdicts) => outcomeOf(deps.redis, inv, verdicts),
-    }),
-  );
-  if (deps.memory) {
-    app.use('/api/memory', investigationRef(deps.redis));
-    app.use('/api/memory', memoryRouter(deps.memory, deps.log));
-  }
-  app.use('/api/quality', qualityRouter(deps.redis, feedback));
-  if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
-  if (deps.llmLimiter) app.use('/api/limits', limitsRouter(deps.llmLimiter));
+  mountApi(app, deps);
   app.use('/api', (_req, res) => {
     res.status(404).json({ error: 'not found' });
   });
@@ -209,4 +179,39 @@ async function budgetReport(guard: BudgetGuard | undefined): Promise<Record<stri
 /** Each toolset's state, with why when it is not enabled: "enabled", "failed: cannot reach ...". */
 function toolsetDetail(statuses: ToolsetStatus[]): Record<string, string> {
   return Object.fromEntries(statuses.map((t) => [t.name, t.reason ? `${t.state}: ${t.reason}` : t.state]));
+}
+
+/** The API's routes under /api (after its access check): investigations and their actions, memory, quality, usage, limits. */
+function mountApi(app: Express, deps: AppDeps): void {
+  // Short ids and runIds resolved to the whole id before the routes below read it.
+  app.use('/api/investigations', investigationRef(deps.redis));
+  if (deps.runs && deps.continuations) {
+    app.use(
+      '/api/investigations',
+      investigationActions({
+        redis: deps.redis,
+        store: deps.store,
+        runs: deps.runs,
+        continuations: deps.continuations,
+        feedback: deps.feedback,
+        log: deps.log,
+      }),
+    );
+  }
+  // Verdicts are read wherever they are shown (the record, the quality figures), also where this process takes none.
+  const feedback = deps.feedback ?? new FeedbackStore(deps.redis);
+  app.use(
+    '/api/investigations',
+    investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats(), {
+      feedback,
+      outcome: (inv, verdicts) => outcomeOf(deps.redis, inv, verdicts),
+    }),
+  );
+  if (deps.memory) {
+    app.use('/api/memory', investigationRef(deps.redis));
+    app.use('/api/memory', memoryRouter(deps.memory, deps.log));
+  }
+  app.use('/api/quality', qualityRouter(deps.redis, feedback));
+  if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
+  if (deps.llmLimiter) app.use('/api/limits', limitsRouter(deps.llmLimiter));
 }
