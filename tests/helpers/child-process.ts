@@ -50,3 +50,38 @@ export async function httpOk(url: string): Promise<boolean> {
   const res = await fetch(url, { signal: AbortSignal.timeout(1_000) });
   return res.ok;
 }
+
+/** Kills each child still running (SIGKILL, as a crash would) and waits for it to exit. */
+export async function killAll(children: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map((c) =>
+      c.exitCode !== null || c.signalCode !== null
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            c.once('exit', resolve);
+            c.kill('SIGKILL');
+          }),
+    ),
+  );
+}
+
+const LESTRADE_BIN = new URL('../../bin/lestrade.js', import.meta.url).pathname;
+
+/**
+ * A `lestrade worker` from the sources, with only PATH and `env` in its environment (warn-level logs, output
+ * ignored). Its probe port is a free one (LESTRADE_WORKER_PORT=0): workers of test files running side by side
+ * must not race for the default port, where the loser exits at start.
+ */
+export function spawnLestradeWorker(env: Record<string, string | undefined>): ChildProcess {
+  return spawn(process.execPath, [LESTRADE_BIN, 'worker'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      LESTRADE_FROM_SOURCE: '1',
+      LESTRADE_WORKER_PORT: '0',
+      OPENAI_API_KEY: 'sk-x',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: 'ignore',
+  });
+}

@@ -5,6 +5,7 @@ import { freePort } from '../../../helpers/free-port.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { deliverOne, postJson, runtimeConfig, statusIs } from '../../../helpers/runtime.js';
 import { startScriptedLlm, toolResults, type ScriptedLlm } from '../../../helpers/scripted-llm.js';
+import { killAll } from '../../../helpers/child-process.js';
 import { waitFor } from '../../../helpers/service.js';
 
 const BIN = new URL('../../../../bin/lestrade.js', import.meta.url).pathname;
@@ -21,16 +22,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  await Promise.all(
-    children.map((c) =>
-      c.exitCode !== null || c.signalCode !== null
-        ? Promise.resolve()
-        : new Promise((r) => {
-            c.once('exit', r);
-            c.kill('SIGKILL');
-          }),
-    ),
-  );
+  await killAll(children);
   await llm?.close();
   await redis?.stop();
 });

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amFixture } from '../../../helpers/fixtures.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { startScriptedLlm, toolResults, type ScriptedLlm } from '../../../helpers/scripted-llm.js';
+import { killAll, spawnLestradeWorker } from '../../../helpers/child-process.js';
 import { getJson, startTestService, waitFor, type TestService } from '../../../helpers/service.js';
 
-const BIN = new URL('../../../../bin/lestrade.js', import.meta.url).pathname;
 let redis: TestRedis;
 let llm: ScriptedLlm;
 let http: TestService;
@@ -37,30 +37,14 @@ afterAll(async () => {
 });
 
 async function stopWorkers() {
-  await Promise.all(
-    children.splice(0).map((c) =>
-      c.exitCode !== null || c.signalCode !== null
-        ? Promise.resolve()
-        : new Promise((r) => {
-            c.once('exit', r);
-            c.kill('SIGKILL');
-          }),
-    ),
-  );
+  await killAll(children.splice(0));
 }
 
 function startWorker(configPath: string): ChildProcess {
-  const child = spawn(process.execPath, [BIN, 'worker'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      LESTRADE_FROM_SOURCE: '1',
-      REDIS_URL: redis.url,
-      OPENAI_API_KEY: 'sk-x',
-      OPENAI_BASE_URL: llm.baseUrl,
-      LESTRADE_CONFIG: configPath,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
+  const child = spawnLestradeWorker({
+    REDIS_URL: redis.url,
+    OPENAI_BASE_URL: llm.baseUrl,
+    LESTRADE_CONFIG: configPath,
   });
   children.push(child);
   return child;

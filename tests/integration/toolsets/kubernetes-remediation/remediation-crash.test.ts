@@ -4,7 +4,7 @@
  * the job over (a stalled BullMQ job) resumes the paused run from its checkpoint. The at-most-once log says the
  * call was started; the tool is idempotent, reads the deployment, finds the replicas set, and writes nothing.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,9 +14,9 @@ import { startKubernetesApiDouble, type KubernetesApiDouble } from '../../../hel
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { requireBinary } from '../../../helpers/require-binary.js';
 import { startScriptedLlm, toolResults, type ScriptedLlm } from '../../../helpers/scripted-llm.js';
+import { killAll, spawnLestradeWorker } from '../../../helpers/child-process.js';
 import { getJson, startTestService, waitFor, type TestService } from '../../../helpers/service.js';
 
-const BIN = new URL('../../../../bin/lestrade.js', import.meta.url).pathname;
 let redis: TestRedis;
 let llm: ScriptedLlm;
 let http: TestService;
@@ -48,16 +48,7 @@ beforeAll(async () => {
   http = await startTestService(redis.url, {}, { workers: false });
 });
 afterAll(async () => {
-  await Promise.all(
-    children.map((c) =>
-      c.exitCode !== null || c.signalCode !== null
-        ? Promise.resolve()
-        : new Promise((r) => {
-            c.once('exit', r);
-            c.kill('SIGKILL');
-          }),
-    ),
-  );
+  await killAll(children);
   await http?.close();
   await llm?.close();
   await k8s?.stop();
@@ -65,18 +56,11 @@ afterAll(async () => {
 });
 
 function startWorker(configPath: string): ChildProcess {
-  const child = spawn(process.execPath, [BIN, 'worker'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: k8s.env.HOME,
-      LESTRADE_FROM_SOURCE: '1',
-      REDIS_URL: redis.url,
-      OPENAI_API_KEY: 'sk-x',
-      OPENAI_BASE_URL: llm.baseUrl,
-      LESTRADE_CONFIG: configPath,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
+  const child = spawnLestradeWorker({
+    HOME: k8s.env.HOME,
+    REDIS_URL: redis.url,
+    OPENAI_BASE_URL: llm.baseUrl,
+    LESTRADE_CONFIG: configPath,
   });
   children.push(child);
   return child;
