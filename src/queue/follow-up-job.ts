@@ -54,12 +54,10 @@ function followUp(inv: Investigation, deps: JobDeps): LoopJob {
       });
       result.state.question = null;
       await deps.store.saveCheckpoint(id, result.state);
-      const answered = await deps.runs.updateIf(
+      const answered = await deps.runs.settleAsk(
         id,
-        'ask',
-        'running',
+        'answer',
         {
-          askStatus: 'answered',
           conversation: JSON.stringify(conversation),
           toolCalls: JSON.stringify(progress.toolCalls),
           usage: JSON.stringify(progress.usage),
@@ -78,8 +76,8 @@ function followUp(inv: Investigation, deps: JobDeps): LoopJob {
       const conversation = giveUp
         ? withLast(inv, { status: 'failed', error: message, ...(usage ? { usage } : {}) })
         : inv.conversation;
-      const fields = { askStatus: giveUp ? 'failed' : 'queued', conversation: JSON.stringify(conversation) };
-      const settled = await deps.runs.updateIf(id, 'ask', 'running', fields, giveUp);
+      const fields = { conversation: JSON.stringify(conversation) };
+      const settled = await deps.runs.settleAsk(id, giveUp ? 'failAsk' : 'requeueAsk', fields, giveUp);
       if (settled && giveUp && usage) await count(deps, id, usage, conversation.length - 1);
     },
   };

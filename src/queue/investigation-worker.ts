@@ -50,13 +50,7 @@ async function settleFailedJob(job: Job<InvestigationJobData>, err: Error, deps:
   const reason = job.failedReason || err.message;
   const settled =
     job.data.phase === 'ask'
-      ? await deps.runs.updateIf(
-          id,
-          'ask',
-          'running',
-          { askStatus: 'failed', updatedAt: new Date().toISOString() },
-          true,
-        )
+      ? await deps.runs.settleAsk(id, 'failAsk', { updatedAt: new Date().toISOString() }, true)
       : await deps.runs.failIfUnfinished(id, reason);
   if (settled)
     deps.log.error(

@@ -22,7 +22,7 @@ import {
   PAUSE_LUA,
   TRANSITION_LUA,
 } from './run-control-lua.js';
-import { TRANSITIONS, type TransitionName } from './run-transitions.js';
+import { TRANSITIONS, type AskSettlement, type TransitionName } from './run-transitions.js';
 import { changeRecord, encodeFields } from './record-fields.js';
 
 const TRANSITION = new RedisScript(TRANSITION_LUA);
@@ -249,20 +249,14 @@ export class RunControl {
   }
 
   /**
-   * Sets fields only while the run's status is `expected` (a follow-up answered, failed or back
-   * to the queue); with a TTL, restarts the record's expiry. Values are text (JSON already
-   * serialised), redacted and stored losslessly.
+   * Settles a follow-up question's run (answered, failed, or back to the queue) with its fields, guarded by the
+   * table; with a TTL, restarts the record's expiry. Values are text (JSON already serialised), redacted and
+   * stored losslessly.
    */
-  async updateIf(
-    id: string,
-    phase: Phase,
-    expected: string,
-    fields: Record<string, string>,
-    withTtl = false,
-  ): Promise<boolean> {
-    const pairs = Object.entries(fields).flatMap(([k, v]) => [k, encodeField(this.redact(v))]);
-    const ttl = withTtl ? this.retentionSeconds : '';
-    return this.runTransition(id, statusField(phase), [expected], ttl, '', pairs);
+  async settleAsk(id: string, name: AskSettlement, fields: Record<string, string>, withTtl = false): Promise<boolean> {
+    const { from, to } = TRANSITIONS[name];
+    const pairs = Object.entries({ ...fields, askStatus: to }).flatMap(([k, v]) => [k, encodeField(this.redact(v))]);
+    return this.runTransition(id, 'askStatus', from, withTtl ? this.retentionSeconds : '', '', pairs);
   }
 
   /** An investigation transition that sets fields: its guard and new status from the table. */

@@ -53,9 +53,18 @@ export const TRANSITIONS = {
   ask: { from: EVERY.filter((s) => !ACTIVE.includes(s)), to: 'queued' },
   /** A finished investigation run again from the start (actions/rerun.ts). */
   rerun: { from: ['completed', 'failed', 'cancelled'], to: 'queued' },
+  /** A follow-up's answer stored (its `askStatus`). */
+  answer: { from: ['running'], to: 'answered' },
+  /** A follow-up's job gave up, in the handler or outside it (its `askStatus`). */
+  failAsk: { from: ['running'], to: 'failed' },
+  /** A follow-up's failed attempt that will be retried (its `askStatus`). */
+  requeueAsk: { from: ['running'], to: 'queued' },
 } as const satisfies Record<string, Transition>;
 
 export type TransitionName = keyof typeof TRANSITIONS;
+
+/** The transitions that settle a follow-up question's run (its `askStatus`; the investigation's `status` stays). */
+export type AskSettlement = 'answer' | 'failAsk' | 'requeueAsk';
 
 /** Whether `name` may change a run in status `from`. */
 export function allows(name: TransitionName, from: string): boolean {

@@ -273,7 +273,8 @@ describe('a follow-up question', () => {
 
   it('is not run again once answered', async () => {
     const id = await asked('answered');
-    await deps.runs.updateIf(id, 'ask', 'queued', { askStatus: 'answered' });
+    await deps.runs.begin(id, 'ask', 1, 'earlier');
+    await deps.runs.settleAsk(id, 'answer', {});
     await runInvestigationJob(fakeJob(id, { phase: 'ask' }), deps);
     expect(deps.calls).toEqual([]);
   });

@@ -67,7 +67,8 @@ describe('cancel', () => {
     expect(await runs.cancel(id)).toEqual({ phase: null, status: 'completed' });
     expect((await store.get(id))!.status).toBe('completed');
     await runs.ask(id, [], 'q');
-    await runs.updateIf(id, 'ask', 'queued', { askStatus: 'answered' });
+    await runs.begin(id, 'ask', 1, 'q1');
+    await runs.settleAsk(id, 'answer', {});
     expect(await runs.cancel(id)).toEqual({ phase: null, status: 'completed' });
     expect(await runs.cancel('00000000-0000-4000-8000-000000000000')).toEqual({ phase: null, status: '' });
   });
@@ -118,36 +119,54 @@ describe('ask', () => {
     await runs.begin(id, 'ask', 1, 'q1');
     expect((await store.get(id))!.conversation.map((e) => e.status)).toEqual(['answered', 'failed', 'running']);
     const settled = [entry('a', 'answered'), entry('b', 'queued'), entry('c', 'failed')];
-    await runs.updateIf(id, 'ask', 'running', { askStatus: 'running', conversation: JSON.stringify(settled) });
+    const setConversation = (c: ConversationEntry[]) =>
+      db.client.hset(keys.investigation(id), 'conversation', JSON.stringify(c));
+    await setConversation(settled);
     expect((await store.get(id))!.conversation.map((e) => e.status)).toEqual(['answered', 'queued', 'failed']);
-    await runs.updateIf(id, 'ask', 'running', {
-      conversation: JSON.stringify([entry('a', 'answered'), entry('b', 'queued')]),
-    });
+    await setConversation([entry('a', 'answered'), entry('b', 'queued')]);
     expect((await store.get(id))!.conversation.map((e) => e.status)).toEqual(['answered', 'running']);
-    await runs.updateIf(id, 'ask', 'running', { conversation: JSON.stringify([entry('a', 'answered')]) });
+    await setConversation([entry('a', 'answered')]);
     expect((await store.get(id))!.conversation.map((e) => e.status)).toEqual(['answered']);
   });
 });
 
-describe('updateIf', () => {
-  it('sets redacted fields only while the run has the expected status', async () => {
-    const { id } = await claimIssue(store, issue('u'));
-    expect(await runs.updateIf(id, 'investigation', 'running', { error: 'x' })).toBe(false);
+describe('settleAsk', () => {
+  it("settles a running follow-up as the table says, with redacted fields, leaving the investigation's status", async () => {
+    const id = await completed();
+    await runs.ask(id, [], 'q');
+    expect(await runs.settleAsk(id, 'answer', { error: 'x' })).toBe(false);
     expect((await store.get(id))!.error).toBeNull();
-    expect(await runs.updateIf(id, 'investigation', 'queued', { error: `leaked ${SECRET}`, rca: 'lone \ud800' })).toBe(
-      true,
-    );
-    expect(await store.get(id)).toMatchObject({ error: 'leaked [redacted]', rca: 'lone \ud800' });
+    await runs.begin(id, 'ask', 1, 'q1');
+    const fields = {
+      error: `leaked ${SECRET}`,
+      conversation: JSON.stringify([{ ...entry('q', 'queued'), answer: 'lone \ud800' }]),
+    };
+    expect(await runs.settleAsk(id, 'answer', fields)).toBe(true);
+    const inv = (await store.get(id))!;
+    expect(inv).toMatchObject({ status: 'completed', error: 'leaked [redacted]' });
+    expect(inv.conversation).toEqual([expect.objectContaining({ status: 'answered', answer: 'lone \ud800' })]);
+    expect(await db.client.hget(keys.investigation(id), 'askStatus')).toBe('answered');
     expect(await db.client.ttl(keys.investigation(id))).toBe(-1);
-    expect(await runs.updateIf('00000000-0000-4000-8000-000000000000', 'investigation', 'queued', { error: 'x' })).toBe(
-      false,
-    );
+    expect(await runs.settleAsk(id, 'failAsk', {})).toBe(false);
+    expect(await runs.settleAsk('00000000-0000-4000-8000-000000000000', 'answer', {})).toBe(false);
+  });
+
+  it('puts a failed attempt back in the queue, or fails it for good', async () => {
+    const id = await completed();
+    await runs.ask(id, [], 'q');
+    await runs.begin(id, 'ask', 1, 'q1');
+    expect(await runs.settleAsk(id, 'requeueAsk', {})).toBe(true);
+    expect(await db.client.hget(keys.investigation(id), 'askStatus')).toBe('queued');
+    await runs.begin(id, 'ask', 2, 'q1');
+    expect(await runs.settleAsk(id, 'failAsk', {})).toBe(true);
+    expect(await db.client.hget(keys.investigation(id), 'askStatus')).toBe('failed');
   });
 
   it("with a TTL, restarts the record's retention", async () => {
     const id = await completed();
     await runs.ask(id, [], 'q');
-    expect(await runs.updateIf(id, 'ask', 'queued', { askStatus: 'failed' }, true)).toBe(true);
+    await runs.begin(id, 'ask', 1, 'q1');
+    expect(await runs.settleAsk(id, 'failAsk', {}, true)).toBe(true);
     const ttl = await db.client.ttl(keys.investigation(id));
     expect(ttl).toBeGreaterThan(190);
     expect(ttl).toBeLessThanOrEqual(200);

@@ -52,6 +52,9 @@ const DRIVERS: Record<string, { field: 'status' | 'askStatus'; run: (id: string)
   requeue: { field: 'status', run: (id) => runs.requeue(id, 'try again') },
   cancel: { field: 'status', run: async (id) => (await runs.cancel(id)).phase === 'investigation' },
   ask: { field: 'askStatus', run: async (id) => (await runs.ask(id, [], 'why?')).outcome === 'ok' },
+  answer: { field: 'askStatus', run: (id) => runs.settleAsk(id, 'answer', {}) },
+  failAsk: { field: 'askStatus', run: (id) => runs.settleAsk(id, 'failAsk', {}) },
+  requeueAsk: { field: 'askStatus', run: (id) => runs.settleAsk(id, 'requeueAsk', {}) },
   rerun: {
     field: 'status',
     run: async (id) =>
