@@ -8,7 +8,7 @@ import { redisClient } from '../../../helpers/redis-client.js';
 import { ticketIssue as issue } from '../../../helpers/ticket-issue.js';
 import { claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
-// The run state machine on real Redis: begin, pause, decide, expire, cancel, ask, updateIf.
+// The run state machine on real Redis: begin, pause, decide, expire, cancel, ask, settleAsk.
 
 const SECRET = 'sk-run-control-secret';
 const db = redisClient();
