@@ -1,6 +1,7 @@
 import { Lexer } from 'marked';
 import type { ApprovalDecision } from '../records/approval.js';
 import { sanitizeMarkdown } from '../render/sanitize-markdown.js';
+import { checkOf } from './check-of.js';
 import type { Investigation } from '../store/investigation.js';
 import {
   allowedHostsFor,
@@ -55,6 +56,7 @@ export function destinationView(
     }),
     decided: decidedOf(inv, decisions),
     answers: answersOf(inv, allowedHosts, opts.allowMentions === true),
+    check: checkOf(inv),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Severity } from '../issue.js';
+import type { CheckOutcome } from '../records/check-result.js';
 import type { Logger } from '../log.js';
 import type { DecidedBy } from '../records/approval.js';
 import type { EnvBinding, SourceContext, WebhookHandler } from '../registration/source.js';
@@ -55,6 +56,11 @@ export interface DestinationView {
   decided: Array<{ toolCallId: string; tool: string; approved: boolean; by: DecidedBy | null }>;
   /** The follow-up questions answered so far, oldest first (a destination with threads posts each once). */
   answers: AnswerView[];
+  /**
+   * A health check's run (an investigation of source `check`): its verdict, the status before, the evidence;
+   * null for every other investigation. The summary and evidence are the model's text: escaped by every renderer.
+   */
+  check: CheckOutcome | null;
 }
 
 /** One answered follow-up question. */

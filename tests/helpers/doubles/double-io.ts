@@ -8,6 +8,8 @@ export const FORMATS: Record<string, RegExp | ((s: string) => boolean)> = {
   'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i,
   date: /^\d{4}-\d{2}-\d{2}$/,
   uri: (s) => URL.canParse(s),
+  // Not a JSON Schema format, but PagerDuty's Events API v2 spec writes its links' and images' URLs so.
+  url: (s) => URL.canParse(s),
   email: /^[^@\s]+@[^@\s]+$/,
   timestamp: () => true,
 };
