@@ -9,6 +9,7 @@ import { signatureVerifier } from './signature.js';
 import { approvalsOutcome } from './approvals.js';
 import { feedbackOutcome } from './feedback.js';
 import { canWrite, decideCommentEvent, decideIssuesEvent } from './trigger.js';
+import { DeploymentStatusEventSchema, deploymentStatusOutcome } from './deployment-status.js';
 
 type Event = IssuesEvent | IssueCommentEvent;
 
@@ -16,7 +17,8 @@ type Event = IssuesEvent | IssueCommentEvent;
  * POST /webhooks/github. Signed deliveries only (X-Hub-Signature-256, several secrets while
  * rotating); replays are dropped on X-GitHub-Delivery by the engine. Triggers: an issue opened
  * with, or given, the trigger label by someone with write access; a command comment by a trusted
- * author_association. Closing an issue marks its investigation resolved.
+ * author_association. Closing an issue marks its investigation resolved. A deployment_status `success` is a
+ * deploy, told to the health checks (deployment-status.ts).
  */
 export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger): WebhookHandler {
   const ignored = (reason: string): DeliveryOutcome => ({ kind: 'ignored', reason });
@@ -73,6 +75,8 @@ export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger)
       if (event === 'ping') return { kind: 'reply', status: 200, body: { pong: true } };
       if (event === 'issues') return onIssues(readJson(body, IssuesEventSchema));
       if (event === 'issue_comment') return onComment(readJson(body, IssueCommentEventSchema));
+      if (event === 'deployment_status')
+        return deploymentStatusOutcome(readJson(body, DeploymentStatusEventSchema), new Date());
       return ignored(`event ${event ?? '(no X-GitHub-Event)'} is not handled`);
     },
   };

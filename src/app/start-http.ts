@@ -15,6 +15,7 @@ import { LlmProbe } from '../llm/llm-probe.js';
 import type { LlmRateLimiter } from '../llm/rate-limiter.js';
 import type { Logger } from '../log.js';
 import type { NamedToken } from '../named-tokens.js';
+import type { DeployListener } from '../records/deploy-event.js';
 import { MemoryStore } from '../memory/memory-store.js';
 import { keysOf } from '../redis/keys.js';
 import { createWorkerRedis } from '../redis/redis-connections.js';
@@ -55,6 +56,8 @@ export interface HttpDeps extends Listening {
   toolsets: ToolsetsPort;
   /** The toolsets of the investigation workers of this process, live; null where none run (then checked afresh). */
   liveToolsets: (() => ResolvedToolsets | null) | null;
+  /** Told of every deploy the webhooks report, once; none: a deploy is logged and answered 202. */
+  onDeploy?: DeployListener;
 }
 
 /** serve's HTTP server (API, dashboard, webhooks), listening on server.port; closed first. */
@@ -77,6 +80,7 @@ export async function startHttp(deps: HttpDeps): Promise<Server> {
     continuations: stores.continuations,
     intake: stores.intake,
     webhooks: [...webhookMounts(deps.sources.mounted, deps.sources.registered), ...destinationMounts(deps)],
+    ...(deps.onDeploy ? { onDeploy: deps.onDeploy } : {}),
     llmConfigured,
     apiTokens,
     log,

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/schema.js';
 import { apiTokensOf, listenHost } from '../config/server-access.js';
 import { isPrettyFormat, type Logger } from '../log.js';
+import type { DeployListener } from '../records/deploy-event.js';
 import type { ResolvedToolsets } from '../tools/toolset-registry.js';
 import { Lifecycle } from './lifecycle.js';
 import type { Registered } from './registered.js';
@@ -18,6 +19,11 @@ export interface ServiceOptions {
   localRedis?: boolean;
   /** The time budgets and daily usage are counted by (tests move it). */
   clock?: () => number;
+  /**
+   * Told of every deploy POST /webhooks/deploy or GitHub's deployment_status reports, once (docs/checks.md):
+   * the health checks' afterDeploy runs. None: a deploy is logged and answered 202.
+   */
+  onDeploy?: DeployListener;
 }
 
 export interface RunningService {
@@ -124,6 +130,7 @@ async function startSides(
         destinations: { registered: registered.destinations, routed: core.routed, queue: core.deliveries },
         toolsets: registered.toolsets,
         liveToolsets: opts.workers && llmConfigured ? () => live : null,
+        ...(opts.onDeploy ? { onDeploy: opts.onDeploy } : {}),
       })
     : undefined;
   const probes = opts.http

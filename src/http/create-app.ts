@@ -36,6 +36,7 @@ import { metricsRoute, type MetricsExposition } from './metrics-route.js';
 import { FeedbackStore } from '../store/feedback-store.js';
 import { outcomeOf } from '../quality/outcome.js';
 import { qualityRouter } from './quality-router.js';
+import type { DeployListener } from '../records/deploy-event.js';
 
 export interface AppDeps {
   redis: RedisClient;
@@ -47,6 +48,8 @@ export interface AppDeps {
   feedback?: FeedbackStore;
   intake: Intake;
   webhooks: MountedWebhook[];
+  /** Told of every deploy a webhook reports, once (afterDeploy checks); without it deploys are logged and taken. */
+  onDeploy?: DeployListener;
   llmConfigured: boolean;
   bodyLimitBytes: number;
   deliveryTtlSeconds: number;

@@ -10,6 +10,8 @@ import type {
   WebhookHandler,
 } from '../registration/source.js';
 import type { DecideReply } from '../actions/decide-calls.js';
+import type { DeployEvent } from '../records/deploy-event.js';
+import type { DeployReception } from './deploy-events.js';
 import type { WebhookOutcome } from '../observability/metrics.js';
 import { errorReply } from './error-handler.js';
 import { parseJsonBody } from './read-json-body.js';
@@ -49,6 +51,8 @@ export interface ReceiveDeps {
   decide?: (issue: TicketRef, decisions: TicketDecision[]) => Promise<DecideReply>;
   /** Records a verdict on an issue's RCA (ticket comments); without it such comments are ignored. */
   rate?: (issue: TicketRef, feedback: TicketFeedback) => Promise<DecideReply>;
+  /** Tells a deploy to the deploy listener once (deploy-events.ts); without it deploys are ignored. */
+  deployed?: (event: DeployEvent) => Promise<DeployReception>;
 }
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
@@ -98,6 +102,7 @@ async function receiveOrThrow(h: WebhookHandler, d: WebhookDelivery, deps: Recei
   const remember = () => (deliveryId ? deps.deliveries.remember(name, deliveryId) : Promise.resolve());
   if (outcome.kind === 'decide') return decide(name, outcome, deps, remember);
   if (outcome.kind === 'feedback') return rate(name, outcome, deps, remember);
+  if (outcome.kind === 'deploy') return deploy(name, outcome.deploy, deps, remember);
   return intake(name, outcome, deliveryId, deps, remember);
 }
 
@@ -183,6 +188,25 @@ async function rate(
       );
   }
   return { status: 200, body: { rated: changed, ...said }, outcome: changed ? 'accepted' : 'ignored' };
+}
+
+/** A deploy, told once: 202 whether new or seen before (a sender's retry must not be refused), which the body says. */
+async function deploy(
+  name: string,
+  event: DeployEvent,
+  deps: ReceiveDeps,
+  remember: () => Promise<void>,
+): Promise<WebhookReply> {
+  if (!deps.deployed) {
+    deps.log.info({ source: name, deploy: event.id }, 'webhook ignored: deploys are not taken by this process');
+    return { status: 200, body: { ignored: 'deploys are not taken here' }, outcome: 'ignored' };
+  }
+  const reception = await deps.deployed(event);
+  await remember();
+  const duplicate = reception === 'duplicate';
+  if (duplicate) deps.log.info({ source: name, deploy: event.id }, 'webhook: deploy already seen');
+  const body = { deploy: event.id, service: event.service, duplicate };
+  return { status: 202, body, outcome: duplicate ? 'duplicate' : 'accepted' };
 }
 
 /** A refusal's or an error's status, as a delivery outcome. */

@@ -4,6 +4,8 @@ import type { Logger } from '../log.js';
 import type { Intake } from '../queue/intake-queue.js';
 import type { TicketDecision, TicketFeedback, TicketRef, WebhookHandler } from '../registration/source.js';
 import type { DecideReply } from '../actions/decide-calls.js';
+import type { DeployListener } from '../records/deploy-event.js';
+import { deployReceiver } from './deploy-events.js';
 import { keysOf } from '../redis/keys.js';
 import { noMetrics, type Metrics, type WebhookOutcome } from '../observability/metrics.js';
 import { errorReply } from './error-handler.js';
@@ -24,6 +26,8 @@ export interface WebhookRouteDeps {
   decide?: (issue: TicketRef, decisions: TicketDecision[]) => Promise<DecideReply>;
   /** Records a verdict on an issue's RCA (ticket comments); without it such comments are ignored. */
   rate?: (issue: TicketRef, feedback: TicketFeedback) => Promise<DecideReply>;
+  /** Told of every deploy once (the health checks' afterDeploy runs); without it a deploy is logged and taken. */
+  onDeploy?: DeployListener;
 }
 
 /** One mounted source as the HTTP side sees it: on with a handler, or off with the reason. */
@@ -49,6 +53,7 @@ export function webhookHandler(
     deliveries: redisDeliveryIds(deps.redis, deps.deliveryTtlSeconds),
     decide: deps.decide,
     rate: deps.rate,
+    deployed: deployReceiver(deps.redis, deps.log, deps.onDeploy),
   };
   return (req, res) => {
     const m = match(req.url ?? '', byName);

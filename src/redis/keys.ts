@@ -60,6 +60,8 @@ export function createKeys(prefix: string = DEFAULT_PREFIX) {
     dispatch: () => `${P}:dispatch`,
     /** A vendor's webhook delivery id already handled. */
     delivery: (source: string, deliveryId: string) => `${P}:delivery:${source}:${digest(deliveryId)}`,
+    /** A deploy already told to the deploy listener (its DeployEvent id), so a repeat is one event. */
+    deployEvent: (id: string) => `${P}:deploy:${digest(id)}`,
     /** Our comment on one issue (id, url, which investigation wrote it): the write-back's first lookup. */
     writtenComment: (source: string, locatorKey: string) => `${P}:written:${source}:${digest(locatorKey)}`,
     /** A write-back's resume token (a vendor request still processing), for whichever process tries next. */

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Issue, IssueLocator } from '../issue.js';
 import type { Logger } from '../log.js';
 import type { DecidedBy } from '../records/approval.js';
+import type { DeployEvent } from '../records/deploy-event.js';
 import type { FeedbackEntry } from '../records/feedback.js';
 import type { RcaWriter } from './rca-writer.js';
 
@@ -37,7 +38,9 @@ export type DeliveryOutcome =
    * A trusted person's verdict on the issue's RCA (`/lestrade correct|partly|wrong`). `answer` posts a short
    * reply on the ticket: called only when the verdict changed something (a redelivery changes nothing).
    */
-  | { kind: 'feedback'; issue: TicketRef; feedback: TicketFeedback; answer?: (text: string) => Promise<void> };
+  | { kind: 'feedback'; issue: TicketRef; feedback: TicketFeedback; answer?: (text: string) => Promise<void> }
+  /** A finished deploy (GitHub's deployment_status success, POST /webhooks/deploy): told once to the deploy listener. */
+  | { kind: 'deploy'; deploy: DeployEvent };
 
 /** A verdict read from a ticket comment, given as `<source>:<login>` via 'ticket'. */
 export type TicketFeedback = Omit<FeedbackEntry, 'at'>;

@@ -7,6 +7,7 @@ import { toolsets } from '../../toolsets/index.js';
 import { redactorFromConfig } from '../../src/config/secrets.js';
 import { createLogger } from '../../src/log.js';
 import { keys } from '../../src/redis/keys.js';
+import type { DeployListener } from '../../src/records/deploy-event.js';
 
 export interface TestService extends RunningService {
   base: string;
@@ -17,7 +18,7 @@ export interface TestService extends RunningService {
 export async function startTestService(
   redisUrl: string,
   env: Record<string, string>,
-  opts: { http?: boolean; workers?: boolean; clock?: () => number } = {},
+  opts: { http?: boolean; workers?: boolean; clock?: () => number; onDeploy?: DeployListener } = {},
 ): Promise<TestService> {
   // Most tests deliver Alertmanager payloads without credentials: they say so here, as an operator would
   // (ALERTMANAGER_ALLOW_UNAUTHENTICATED). A test of the defaults passes '' for it (and for HOST): '' is unset.
@@ -46,6 +47,7 @@ export async function startTestService(
       workers: opts.workers ?? true,
       env: fullEnv,
       ...(opts.clock ? { clock: opts.clock } : {}),
+      ...(opts.onDeploy ? { onDeploy: opts.onDeploy } : {}),
     },
   );
   return { ...service, base: `http://127.0.0.1:${service.port}`, logs };
