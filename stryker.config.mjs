@@ -83,11 +83,12 @@ export const FOLDERS = {
       'src/http/webhook-receive.ts',
       'src/http/webhook-route.ts',
       'src/http/send-json.ts',
+      'src/http/deploy-events.ts',
     ],
     tests: [
       'tests/unit/src/http/**/*.test.ts',
       'tests/unit/src/security.test.ts',
-      'tests/integration/src/http/{error-handler,webhook-route,webhook-route-outcomes,read-raw-body}.test.ts',
+      'tests/integration/src/http/{error-handler,webhook-route,webhook-route-outcomes,read-raw-body,deploy-events}.test.ts',
     ],
   },
   sources: {

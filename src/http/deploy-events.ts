@@ -1,3 +1,4 @@
+import { RetryableError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { DeployEvent, DeployListener } from '../records/deploy-event.js';
 import { keysOf } from '../redis/keys.js';
@@ -34,7 +35,9 @@ export function deployReceiver(
       await listener(event);
     } catch (err) {
       await redis.del(key);
-      throw err;
+      // Worth the sender's retry (503), whatever the listener's error: the deploy is not taken.
+      const message = err instanceof Error ? err.message : String(err);
+      throw new RetryableError(`the deploy listener failed: ${message}`, { cause: err });
     }
     log.info(fields, 'deploy seen');
     return 'new';
