@@ -9,7 +9,12 @@ import { signatureVerifier } from './signature.js';
 import { approvalsOutcome } from './approvals.js';
 import { feedbackOutcome } from './feedback.js';
 import { canWrite, decideCommentEvent, decideIssuesEvent } from './trigger.js';
-import { DeploymentStatusEventSchema, deploymentStatusOutcome } from './deployment-status.js';
+import {
+  DeploymentStatusEventSchema,
+  deploymentStatusOutcome,
+  type DeploymentStatusEvent,
+} from './deployment-status.js';
+import { repoPolicy } from './repo-policy.js';
 
 type Event = IssuesEvent | IssueCommentEvent;
 
@@ -67,6 +72,12 @@ export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger)
     );
   };
 
+  const onDeploymentStatus = (e: DeploymentStatusEvent): DeliveryOutcome => {
+    const repo = e.repository.full_name;
+    if (!repoPolicy(config, repo).enabled) return ignored(`${repo} is disabled in sources.github.repos`);
+    return deploymentStatusOutcome(e, new Date());
+  };
+
   return {
     verify: signatureVerifier(config.webhookSecret),
     deliveryId: (headers) => headers['x-github-delivery'] || undefined,
@@ -75,8 +86,7 @@ export function githubWebhook(config: GitHubConfig, api: GitHubApi, log: Logger)
       if (event === 'ping') return { kind: 'reply', status: 200, body: { pong: true } };
       if (event === 'issues') return onIssues(readJson(body, IssuesEventSchema));
       if (event === 'issue_comment') return onComment(readJson(body, IssueCommentEventSchema));
-      if (event === 'deployment_status')
-        return deploymentStatusOutcome(readJson(body, DeploymentStatusEventSchema), new Date());
+      if (event === 'deployment_status') return onDeploymentStatus(readJson(body, DeploymentStatusEventSchema));
       return ignored(`event ${event ?? '(no X-GitHub-Event)'} is not handled`);
     },
   };

@@ -1,4 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DeployEvent } from '../../../../src/records/deploy-event.js';
 import { example, signed } from '../../../fixtures/github/payloads.js';
@@ -191,6 +194,18 @@ describe("GitHub's deployment_status", () => {
     expect((await post(svc, success, 'delivery-1')).status).toBe(200);
     expect((await post(svc, success, 'delivery-2')).body.duplicate).toBe(true);
     expect(told).toHaveLength(1);
+  });
+
+  it('a repository disabled in sources.github.repos reports no deploys', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lestrade-deploy-'));
+    writeFileSync(
+      join(dir, 'c.yaml'),
+      'sources: { github: { repos: { "Codertocat/Hello-World": { enabled: false } } } }\n',
+    );
+    const svc = await serve({ ...github, LESTRADE_CONFIG: join(dir, 'c.yaml') });
+    const r = await post(svc, example('deployment_status', 'created', 0));
+    expect(r.body.ignored).toBe('Codertocat/Hello-World is disabled in sources.github.repos');
+    expect(told).toEqual([]);
   });
 
   it('an unsigned or wrongly signed deployment_status is refused', async () => {
