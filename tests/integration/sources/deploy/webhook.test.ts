@@ -132,6 +132,33 @@ describe('POST /webhooks/deploy: payloads and repeats', () => {
     expect(told.map((e) => `${e.service}@${e.version}`)).toEqual(['checkout@v2.41.0', 'cart@v1', 'cart@v2']);
   });
 
+  it("takes Flux's own event: a succeeded reconciliation is a deploy, anything else is ignored", async () => {
+    const svc = await serve({ LESTRADE_DEPLOY_WEBHOOK_TOKEN: TOKEN });
+    const flux = (reason: string, severity = 'info') =>
+      JSON.stringify({
+        involvedObject: {
+          apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+          kind: 'Kustomization',
+          name: 'checkout',
+          namespace: 'shop',
+        },
+        metadata: { 'kustomize.toolkit.fluxcd.io/revision': 'main@sha1:731f7ea' },
+        severity,
+        reason,
+        message: 'm',
+        reportingController: 'kustomize-controller',
+        timestamp: '2026-12-07T08:00:00Z',
+      });
+    const failed = await postWebhook(svc, 'deploy', flux('HealthCheckFailed', 'error'), bearer());
+    expect(failed).toMatchObject({
+      status: 200,
+      body: { ignored: 'Flux event HealthCheckFailed (error) is not a finished deploy' },
+    });
+    expect((await postWebhook(svc, 'deploy', flux('ReconciliationSucceeded'), bearer())).status).toBe(202);
+    expect((await postWebhook(svc, 'deploy', flux('ReconciliationSucceeded'), bearer())).body.duplicate).toBe(true);
+    expect(told.map((e) => [e.service, e.namespace, e.version])).toEqual([['checkout', 'shop', 'main@sha1:731f7ea']]);
+  });
+
   it('a listener that fails answers 503 and takes nothing: the retry is told', async () => {
     let fail = true;
     const svc = await serve({ LESTRADE_DEPLOY_WEBHOOK_TOKEN: TOKEN }, async (e) => {

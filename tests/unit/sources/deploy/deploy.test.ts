@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readJson } from '../../../../src/read-json.js';
 import { deployAuth, signBody } from '../../../../sources/deploy/auth.js';
 import { deployFromPayload, DeployPayloadSchema } from '../../../../sources/deploy/payload.js';
+import { fluxOutcome, FluxEventSchema, isFluxEvent } from '../../../../sources/deploy/flux.js';
 
 const AT = new Date('2026-12-07T08:00:00.000Z');
 const read = (doc: unknown) => deployFromPayload(readJson(doc, DeployPayloadSchema), AT);
@@ -77,5 +78,61 @@ describe('the deploy webhook credentials', () => {
   it('a credential of a kind not configured is refused', () => {
     expect(deployAuth({ secret: 's' }).checkHeaders({ authorization: 'Bearer s' }).ok).toBe(false);
     expect(deployAuth({ token: 't' }).checkHeaders({ 'x-lestrade-signature-256': signBody(body, 't') }).ok).toBe(false);
+  });
+});
+
+describe("Flux's event (the notification-controller's generic provider)", () => {
+  // The shape of Flux's documented event example (fluxcd/pkg/apis/event), as a successful reconciliation.
+  const event = (over: Record<string, unknown> = {}) => ({
+    involvedObject: {
+      apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+      kind: 'Kustomization',
+      name: 'checkout',
+      namespace: 'shop',
+      uid: '7d0cdc51-ddcf-4743-b223-83ca5c699632',
+    },
+    metadata: { 'kustomize.toolkit.fluxcd.io/revision': 'main@sha1:731f7eaddfb6af01cb2173e18f0f75b0ba780ef1' },
+    severity: 'info',
+    reason: 'ReconciliationSucceeded',
+    message: 'Reconciliation finished in 1.2s, next run in 10m0s',
+    reportingController: 'kustomize-controller',
+    timestamp: '2026-12-07T08:00:00Z',
+    ...over,
+  });
+  const outcome = (doc: unknown) => fluxOutcome(readJson(doc, FluxEventSchema), AT);
+
+  it('a reconciliation that succeeded is a deploy of the object, at its revision, once per revision', () => {
+    expect(isFluxEvent(event())).toBe(true);
+    expect(isFluxEvent({ service: 'checkout' })).toBe(false);
+    expect(outcome(event())).toEqual({
+      kind: 'deploy',
+      deploy: {
+        id: 'flux:Kustomization/shop/checkout@main@sha1:731f7eaddfb6af01cb2173e18f0f75b0ba780ef1',
+        service: 'checkout',
+        namespace: 'shop',
+        version: 'main@sha1:731f7eaddfb6af01cb2173e18f0f75b0ba780ef1',
+        source: 'webhook',
+        receivedAt: '2026-12-07T08:00:00.000Z',
+      },
+    });
+    const helm = outcome(
+      event({ reason: 'UpgradeSucceeded', metadata: { 'helm.toolkit.fluxcd.io/revision': '1.4.2' } }),
+    );
+    expect(helm).toMatchObject({ deploy: { version: '1.4.2' } });
+  });
+
+  it('errors and other reasons are ignored, saying which', () => {
+    expect(outcome(event({ severity: 'error', reason: 'ValidationFailed' }))).toEqual({
+      kind: 'ignored',
+      reason: 'Flux event ValidationFailed (error) is not a finished deploy',
+    });
+    expect(outcome(event({ reason: 'Progressing' }))).toMatchObject({ kind: 'ignored' });
+    expect(outcome(event({ severity: 'error' }))).toMatchObject({ kind: 'ignored' });
+  });
+
+  it('an event without its object name is refused naming the field', () => {
+    expect(() => outcome(event({ involvedObject: { kind: 'Kustomization', namespace: 'shop' } }))).toThrow(
+      /involvedObject\.name/,
+    );
   });
 });
