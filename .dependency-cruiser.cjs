@@ -25,6 +25,7 @@ const LAYERS = {
   context: 6,
   recall: 6,
   quality: 6,
+  remediation: 6,
   loop: 7,
   investigation: 8,
   budget: 8,

@@ -29,3 +29,10 @@ export const rerunJobId = (investigationId: string, run: number) => `${investiga
 
 /** The job of follow-up question number `entry` (its index in the conversation) of an investigation. */
 export const askJobId = (investigationId: string, entry: number) => `${investigationId}-ask-${entry}`;
+
+/**
+ * The verification job of one applied remediation call: one per (investigation, call), so enqueueing it again (a
+ * hook fired twice, a worker that died after applying) is a no-op. The call's id is encoded: it may hold ':'.
+ */
+export const verifyJobId = (investigationId: string, toolCallId: string) =>
+  `verify-${investigationId}-${Buffer.from(toolCallId).toString('base64url')}`;

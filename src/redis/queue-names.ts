@@ -15,3 +15,5 @@ export const EXPIRY_QUEUE_NAME = 'approval-expiries';
 export const WRITE_BACK_QUEUE_NAME = 'writebacks';
 /** The pollers' job schedulers (src/polling). */
 export const POLL_QUEUE_NAME = 'polls';
+/** Delayed checks of an applied remediation (src/remediation): did it help, within the window. */
+export const VERIFY_QUEUE_NAME = 'remediation-verifications';

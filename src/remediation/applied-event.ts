@@ -1,0 +1,19 @@
+/**
+ * One remediation call applied (the hook of the remediation log fires it): what the verifier checks from.
+ * `workload` is the object the call changed (a pod for kubectl_delete_pod).
+ */
+export interface RemediationApplied {
+  investigationId: string;
+  toolCallId: string;
+  tool: string;
+  params: Record<string, unknown>;
+  workload: { kind: string; namespace: string; name: string };
+  /** Who approved it, as the approval recorded them (a name), or null when unknown. */
+  approvedBy: string | null;
+  appliedAt: string;
+  /** The tool's answer (its data: `applied`, `changes`, …). */
+  result: unknown;
+}
+
+/** The tools that change a rollout (a pod template or the replicas): a failed one is offered an undo. */
+export const ROLLOUT_TOOLS = new Set(['kubectl_rollout_restart', 'kubectl_rollout_undo', 'kubectl_scale']);
