@@ -1,4 +1,5 @@
 import type { FeedbackEntry, Verdict } from '../records/feedback.js';
+import type { RemediationVerification } from '../records/remediation.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { RECURRENCE_WINDOWS, recurrences } from '../store/firings.js';
 import type { Investigation } from '../store/investigation.js';
@@ -21,14 +22,25 @@ export interface Outcome {
   reruns: number;
   /** Follow-up questions asked. */
   followUps: number;
+  /**
+   * What Lestrade's own check said of the last verified remediation applied on it (docs/remediation.md, "Verified"):
+   * a signal beside people's verdicts; null when no remediation was applied and verified.
+   */
+  remediation: RemediationVerification['status'] | null;
+}
+
+/** The remediations applied on an investigation, as far as the outcome reads them (the record's `remediation`). */
+export interface RemediationFacts {
+  remediation?: readonly { appliedAt?: string; verification?: RemediationVerification | null }[];
 }
 
 type OutcomeFacts = Pick<
   Investigation,
   'id' | 'source' | 'status' | 'finishedAt' | 'resolvedAt' | 'run' | 'conversation'
-> & {
-  issue: Pick<Investigation['issue'], 'fingerprint' | 'alerts'> | null;
-};
+> &
+  RemediationFacts & {
+    issue: Pick<Investigation['issue'], 'fingerprint' | 'alerts'> | null;
+  };
 
 /** Seconds from the RCA to the resolution: only for an RCA that was there before the issue resolved. */
 export function resolvedAfterSeconds(
@@ -67,7 +79,15 @@ export async function outcomeOf(
     ...recurredFlags(after),
     reruns: Math.max(0, (inv.run ?? 1) - 1),
     followUps: inv.conversation.length,
+    remediation: remediationSignal(inv.remediation),
   };
+}
+
+/** The status of the latest verification (by its check's time): the last action's effect is the one that stands. */
+export function remediationSignal(entries: RemediationFacts['remediation']): Outcome['remediation'] {
+  const verified = (entries ?? []).flatMap((e) => (e.verification ? [e.verification] : []));
+  if (verified.length === 0) return null;
+  return verified.reduce((a, b) => (Date.parse(b.checkedAt) >= Date.parse(a.checkedAt) ? b : a)).status;
 }
 
 /** undefined: not resolved (both null); null: no recurrence within 7 days (so far); else the seconds to the first. */

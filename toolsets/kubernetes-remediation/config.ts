@@ -28,6 +28,10 @@ export const RemediationSettingsSchema = z
     /** Workloads and pods carrying this label (any value but "false") are never touched. */
     optOutLabel: z.string().min(1).default('lestrade.io/no-remediation'),
     timeoutSeconds: z.int().min(1).max(300).default(30),
+    /** How long after an applied action Lestrade checks whether it helped (docs/remediation.md, "Verified"). */
+    verifyWindowSeconds: z.int().min(10).max(86_400).default(600),
+    /** How often it checks within that window. */
+    verifyIntervalSeconds: z.int().min(5).max(3600).default(30),
   })
   .refine((s) => !s.enabled || s.context !== undefined, {
     path: ['context'],
