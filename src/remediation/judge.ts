@@ -45,7 +45,8 @@ export function judge(e: RemediationApplied, o: Observation): RemediationVerific
   const action = actionPhrase(e);
   const applied = Date.parse(e.appliedAt);
   const rollout = typeof o.rollout === 'object' ? o.rollout : null;
-  if (rollout?.state === 'failed') return done('not_mitigated', `the rollout after ${action} failed: ${rollout.detail}`);
+  if (rollout?.state === 'failed')
+    return done('not_mitigated', `the rollout after ${action} failed: ${rollout.detail}`);
   const rolloutOver = rollout === null || rollout.state === 'done';
   if (o.issue.resolved && o.issue.at < applied)
     return done('unknown', `the ${o.issue.what} resolved before ${action} was applied (${o.issue.via})`);

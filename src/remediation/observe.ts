@@ -15,7 +15,10 @@ export async function observe(
   log: Logger,
 ): Promise<Observation> {
   const signal = AbortSignal.timeout(TIMEOUT_MS);
-  const [rollout, issue] = await Promise.all([rolloutOf(e, probes, signal, log), issueOf(inv, probes, at.now, signal, log)]);
+  const [rollout, issue] = await Promise.all([
+    rolloutOf(e, probes, signal, log),
+    issueOf(inv, probes, at.now, signal, log),
+  ]);
   return { ...at, rollout, issue };
 }
 
@@ -54,7 +57,10 @@ async function issueOf(
   for (const probe of what === 'alert' ? (probes.alerts ?? []) : []) {
     try {
       const got = await probe.check(inv.issue, signal);
-      if (got) return got.firing ? { resolved: false, live: true, what, via: got.via } : { resolved: true, at: now, what, via: got.via };
+      if (got)
+        return got.firing
+          ? { resolved: false, live: true, what, via: got.via }
+          : { resolved: true, at: now, what, via: got.via };
     } catch (err) {
       log.warn({ probe: probe.name, err: (err as Error).message }, 'alert probe did not answer');
     }

@@ -83,10 +83,13 @@ export class RemediationVerifier {
     return judge(event, seen);
   }
 
-  /** The worker: checks, and puts the job back for the next interval until the verification is settled. */
-  start(concurrency = 2): Worker<VerifyJobData> {
+  /**
+   * The worker, on a worker connection (createWorkerRedis: BullMQ's blocking reads): checks, and puts the job back
+   * for the next interval until the verification is settled.
+   */
+  start(workerRedis: RedisClient, concurrency = 2): Worker<VerifyJobData> {
     const worker = new Worker<VerifyJobData>(VERIFY_QUEUE_NAME, (job, token) => this.process(job, token), {
-      connection: this.redis,
+      connection: workerRedis,
       prefix: keysOf(this.redis).queuePrefix,
       concurrency,
     });
@@ -104,7 +107,13 @@ export class RemediationVerifier {
     }
     await this.deps.saveVerification(event.investigationId, event.toolCallId, v);
     this.deps.log.info(
-      { id: event.investigationId, toolCallId: event.toolCallId, tool: event.tool, status: v.status, evidence: v.evidence },
+      {
+        id: event.investigationId,
+        toolCallId: event.toolCallId,
+        tool: event.tool,
+        status: v.status,
+        evidence: v.evidence,
+      },
       'remediation verified',
     );
     await this.deps.onVerified?.(event, v);

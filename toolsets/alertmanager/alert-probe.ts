@@ -22,12 +22,17 @@ export function alertmanagerProbe(url: string, headers: Record<string, string> =
       if (!name) return null;
       const got = (await client.get(
         'alerts',
-        { filter: `alertname=${quote(name)}`, active: 'true', silenced: 'true', inhibited: 'true', unprocessed: 'true' },
+        {
+          filter: `alertname=${quote(name)}`,
+          active: 'true',
+          silenced: 'true',
+          inhibited: 'true',
+          unprocessed: 'true',
+        },
         signal,
       )) as ApiAlert[];
       const same = (a: ApiAlert) =>
-        a.fingerprint === issue.fingerprint ||
-        Object.entries(issue.labels).every(([k, v]) => a.labels?.[k] === v);
+        a.fingerprint === issue.fingerprint || Object.entries(issue.labels).every(([k, v]) => a.labels?.[k] === v);
       return { firing: got.some(same), via: `Alertmanager at ${client.displayUrl}` };
     },
   };

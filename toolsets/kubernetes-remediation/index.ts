@@ -1,8 +1,10 @@
+import type { RolloutProbe } from '../../src/remediation/probes.js';
 import type { Toolset } from '../../src/tools/types.js';
 import { REMEDIATION_ACTIONS } from './actions.js';
 import type { RemediationSettings } from './config.js';
 import { kubectlRunner } from './kubectl.js';
 import { remediationTool } from './remediation-tool.js';
+import { rolloutProbe } from './rollout-status.js';
 
 export interface RemediationOptions {
   kubectl?: string;
@@ -38,4 +40,12 @@ export function createRemediationToolset(settings: RemediationSettings, opts: Re
     tools,
     approvalRequired: tools.map((t) => t.name),
   };
+}
+
+/**
+ * The verifier's rollout probe (src/remediation, docs/remediation.md "Verified"): reads the workload with the
+ * remediation context, as the writes do, and judges it as `kubectl rollout status` does.
+ */
+export function createRolloutProbe(settings: RemediationSettings, opts: RemediationOptions = {}): RolloutProbe {
+  return rolloutProbe(kubectlRunner(settings, opts));
 }

@@ -33,7 +33,8 @@ function deployment(o: Rollable): RolloutState {
   const want = o.spec?.replicas ?? 1;
   const updated = s.updatedReplicas ?? 0;
   if (updated < want) return progressing(`${updated} of ${want} new replicas updated`);
-  if ((s.replicas ?? 0) > updated) return progressing(`${(s.replicas ?? 0) - updated} old replicas pending termination`);
+  if ((s.replicas ?? 0) > updated)
+    return progressing(`${(s.replicas ?? 0) - updated} old replicas pending termination`);
   if ((s.availableReplicas ?? 0) < updated)
     return progressing(`${s.availableReplicas ?? 0} of ${updated} updated replicas available`);
   return { state: 'done', detail: `${updated} of ${want} replicas updated and available` };
@@ -61,11 +62,16 @@ function daemonSet(o: Rollable): RolloutState {
   const want = s.desiredNumberScheduled ?? 0;
   if ((s.updatedNumberScheduled ?? 0) < want)
     return progressing(`${s.updatedNumberScheduled ?? 0} of ${want} updated pods scheduled`);
-  if ((s.numberAvailable ?? 0) < want) return progressing(`${s.numberAvailable ?? 0} of ${want} updated pods available`);
+  if ((s.numberAvailable ?? 0) < want)
+    return progressing(`${s.numberAvailable ?? 0} of ${want} updated pods available`);
   return { state: 'done', detail: `${want} of ${want} pods updated and available` };
 }
 
-const JUDGES: Record<string, (o: Rollable) => RolloutState> = { deployment, statefulset: statefulSet, daemonset: daemonSet };
+const JUDGES: Record<string, (o: Rollable) => RolloutState> = {
+  deployment,
+  statefulset: statefulSet,
+  daemonset: daemonSet,
+};
 
 /** How a workload's rollout stands, from the object as `kubectl get -o json` returns it. */
 export function rolloutStateOf(kind: string, obj: unknown): RolloutState {

@@ -39,8 +39,21 @@ export interface KubernetesApiDouble {
   writes: KubeWrite[];
   /** The objects as they are now (writes applied). */
   objects: KubeObject[];
+  /**
+   * Sets a workload's status as its controller would after the latest write: rolled out (every replica updated and
+   * available at the current generation), still rolling (one replica updated), or stuck (a Deployment's
+   * ProgressDeadlineExceeded). What `kubectl rollout status` and the verifier read.
+   */
+  setRollout(
+    kind: 'Deployment' | 'StatefulSet' | 'DaemonSet',
+    namespace: string,
+    name: string,
+    state: RolloutFixture,
+  ): void;
   stop(): Promise<void>;
 }
+
+export type RolloutFixture = 'rolled_out' | 'rolling' | 'stuck';
 
 export interface KubeWrite {
   method: 'PATCH' | 'DELETE';
@@ -137,6 +150,7 @@ export async function startKubernetesApiDouble(
     requests,
     writes,
     objects,
+    setRollout: (kind, namespace, name, state) => setRollout(objects, kind, namespace, name, state),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -194,6 +208,43 @@ function mergePatch(target: unknown, patch: unknown): unknown {
     else out[k] = mergePatch(out[k], v);
   }
   return out;
+}
+
+function setRollout(objects: KubeObject[], kind: string, namespace: string, name: string, state: RolloutFixture): void {
+  const obj = objects.find((o) => o.kind === kind && o.metadata.namespace === namespace && o.metadata.name === name);
+  if (!obj) throw new Error(`no ${kind} ${namespace}/${name} in the double`);
+  const generation = Number(obj.metadata.generation ?? 1);
+  obj.metadata.generation = generation;
+  const want = Number((obj.spec as { replicas?: number } | undefined)?.replicas ?? 1);
+  const updated = state === 'rolled_out' ? want : Math.min(1, want);
+  const conditions =
+    state === 'stuck'
+      ? [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded' }]
+      : [
+          {
+            type: 'Progressing',
+            status: 'True',
+            reason: state === 'rolled_out' ? 'NewReplicaSetAvailable' : 'ReplicaSetUpdated',
+          },
+        ];
+  const revision = (r: string) => `${name}-${r}`;
+  obj.status = {
+    observedGeneration: generation,
+    replicas: want,
+    updatedReplicas: updated,
+    readyReplicas: updated,
+    availableReplicas: updated,
+    ...(kind === 'Deployment' && { conditions }),
+    ...(kind === 'StatefulSet' && {
+      currentRevision: revision(state === 'rolled_out' ? 'new' : 'old'),
+      updateRevision: revision('new'),
+    }),
+    ...(kind === 'DaemonSet' && {
+      desiredNumberScheduled: want,
+      updatedNumberScheduled: updated,
+      numberAvailable: updated,
+    }),
+  };
 }
 
 /** A PATCH merged in (a changed pod template bumps the generation, as a Deployment's does), or a DELETE. */
