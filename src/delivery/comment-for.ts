@@ -1,6 +1,7 @@
 import type { Investigation } from '../store/investigation.js';
 import { composeComment, type CommentDoc } from '../render/compose-comment.js';
 import { hostsIn } from '../render/sanitize-markdown.js';
+import type { RemediationFacts } from '../quality/outcome.js';
 
 /**
  * Longest RCA rendered into a comment. Markdown lexing is quadratic on some crafted inputs
@@ -23,7 +24,9 @@ export interface CommentOptions {
  * hosts of allowedHostsFor.
  */
 export function commentFor(
-  inv: Pick<Investigation, 'id' | 'issue' | 'rca' | 'linkHosts'> & Partial<Pick<Investigation, 'similar' | 'reused'>>,
+  inv: Pick<Investigation, 'id' | 'issue' | 'rca' | 'linkHosts'> &
+    Partial<Pick<Investigation, 'similar' | 'reused'>> &
+    RemediationFacts,
   opts: CommentOptions = {},
 ): CommentDoc {
   const resultsUrl = resultsUrlOf(inv.id, opts.publicUrl);
@@ -36,6 +39,7 @@ export function commentFor(
     resultsUrl,
     allowedHosts,
     allowMentions: opts.allowMentions === true,
+    verifications: (inv.remediation ?? []).flatMap((r) => (r.verification ? [r.verification] : [])),
     memory: {
       similar: inv.similar ?? [],
       reused: inv.reused ?? null,

@@ -132,6 +132,31 @@ export class DeliveryQueue {
     }
   }
 
+  /**
+   * A remediation applied on it was verified (docs/remediation.md, "Verified"): the source's comment and each
+   * destination written to re-render with the verification line, edited in place (the stored comment, Slack's
+   * chat.update). One job per call and target: asked again (a verifier that died after saving), it adds none.
+   */
+  async verified(inv: Investigation, toolCallId: string): Promise<void> {
+    const tag = `ver-${Buffer.from(toolCallId).toString('base64url')}`;
+    const current = inv.writeBacks.find((w) => !w.destination);
+    // Pending too: an earlier try reset it and stopped before its job was added; the job's id makes this one a no-op.
+    if (this.targets.writers.has(inv.source) && (current?.status === 'written' || current?.status === 'pending')) {
+      if (current.status === 'written')
+        await this.store.writeBacks.saveWriteBack(inv.id, {
+          ...current,
+          status: 'pending',
+          updatedAt: new Date().toISOString(),
+        });
+      const data: WriteBackJobData = { investigationId: inv.id };
+      await this.queue.add(WRITE_BACK_JOB, data, retriedJob(`${writeBackJobId(inv.id, inv.run)}-${tag}`, this.opts));
+    }
+    for (const d of this.targets.router.route(inv.issue)) {
+      if (inv.writeBacks.some((w) => w.destination === d.ref && w.status === 'written'))
+        await this.add(inv, d, 'updated', tag);
+    }
+  }
+
   private async add(
     inv: Investigation,
     d: DestinationRef,

@@ -21,6 +21,27 @@ export interface ComposeInput {
   allowMentions?: boolean;
   /** What memory found (docs/memory.md): "Seen before" under the RCA, a reused RCA said in the preamble. */
   memory?: MemoryNoteInput;
+  /** What Lestrade's checks said of the remediations applied (docs/remediation.md, "Verified"), oldest first. */
+  verifications?: readonly VerificationNote[];
+}
+
+/** One applied remediation's verification, as the comment says it. */
+export interface VerificationNote {
+  status: 'mitigated' | 'not_mitigated' | 'unknown';
+  evidence: string;
+}
+
+const VERDICT_WORDS: Record<VerificationNote['status'], string> = {
+  mitigated: 'Mitigated',
+  not_mitigated: 'Not mitigated',
+  unknown: 'Not verified',
+};
+
+/** "**Verified after the fix.** Mitigated: the alert resolved 3 min after …", one line per applied remediation. */
+export function verificationSection(notes: readonly VerificationNote[]): string | null {
+  if (notes.length === 0) return null;
+  const lines = notes.map((n) => `- ${VERDICT_WORDS[n.status]}: ${n.evidence}`);
+  return ['**Checked after the fix** (Lestrade looked whether it helped):', '', ...lines].join('\n');
 }
 
 export const COMMENT_HEADING = 'Lestrade — automated root-cause analysis';
@@ -34,6 +55,7 @@ export function composeComment(input: ComposeInput): CommentDoc {
   const sections = splitSections(rca);
   // Last, so the RCA's first lines stay its headline and a comment cut to fit loses this first.
   const seen = input.memory && seenBeforeLine(input.memory);
+  const verified = verificationSection(input.verifications ?? []);
   const reused = input.memory && reusedNote(input.memory, input.investigationId);
   const footer = [
     `Lestrade investigation ${codeSpan(input.investigationId)} for ${codeSpan(input.issueKey)}`,
@@ -42,7 +64,11 @@ export function composeComment(input: ComposeInput): CommentDoc {
   return {
     heading: COMMENT_HEADING,
     preamble: reused ? `${COMMENT_PREAMBLE} ${reused}` : COMMENT_PREAMBLE,
-    sections: [...(sections.length ? sections : [EMPTY_RCA]), ...(seen ? [sanitizeMarkdown(seen, policy)] : [])],
+    sections: [
+      ...(sections.length ? sections : [EMPTY_RCA]),
+      ...(verified ? [sanitizeMarkdown(verified, policy)] : []),
+      ...(seen ? [sanitizeMarkdown(seen, policy)] : []),
+    ],
     footer,
   };
 }
