@@ -40,11 +40,20 @@ export const FOLDERS = {
   },
   // The human commands (decisions, questions, re-runs) moved out of src/queue on 2026-12-07 with their results.
   'src/actions': {
-    mutate: ['src/actions/{decide-calls,ask-question,rerun,decide-for-issue,give-feedback}.ts'],
+    mutate: ['src/actions/{decide-calls,ask-question,rerun,decide-for-issue,give-feedback,offer-undo}.ts'],
     tests: [
       'tests/unit/src/actions/**/*.test.ts',
       'tests/integration/src/actions/**/*.test.ts',
       'tests/integration/src/queue/{approvals,follow-up}.test.ts',
+    ],
+  },
+  // What became of an applied remediation (docs/remediation.md, "Verified").
+  'src/remediation': {
+    mutate: ['src/remediation/**/*.ts'],
+    tests: [
+      'tests/unit/src/remediation/**/*.test.ts',
+      'tests/integration/src/remediation/**/*.test.ts',
+      'tests/integration/src/actions/offer-undo.test.ts',
     ],
   },
   'src/exporter': {
