@@ -3,6 +3,7 @@ import { redactUrlsIn } from '../redact.js';
 import type { Investigation } from '../store/investigation.js';
 import type { SimilarPast } from '../records/past-incident.js';
 import type { FeedbackEntry } from '../records/feedback.js';
+import type { RemediationFacts } from '../quality/outcome.js';
 import { keyParam } from './key-param.js';
 import { renderMarkdown } from './render-markdown.js';
 
@@ -33,7 +34,11 @@ function followUpActive(status: string | undefined): boolean {
  * configuration's secrets and URL passwords (pages are one more place secrets must not reach),
  * with its RCA and answers rendered from Markdown and sanitised.
  */
-export function detailView(record: Investigation, redact: Redactor, feedback: readonly FeedbackEntry[] = []) {
+export function detailView(
+  record: Investigation & RemediationFacts,
+  redact: Redactor,
+  feedback: readonly FeedbackEntry[] = [],
+) {
   const inv = redact.deep(record);
   const clean = (text: string) => redactUrlsIn(redact(text));
   const markdown = (text: string | null) => (text ? renderMarkdown(clean(text), inv.linkHosts) : null);
@@ -58,9 +63,23 @@ export function detailView(record: Investigation, redact: Redactor, feedback: re
     similar: (inv.similar ?? []).map(similarView),
     // People's verdicts, newest first as a page reads them (the API gives them oldest first).
     feedback: redact.deep([...feedback]).reverse(),
+    verifications: verificationsOf(inv),
     planDone: (inv.plan ?? []).filter((p) => p.status === 'completed').length,
     toolCalls: inv.toolCalls.map((t) => ({ ...t, outputUrl: keptOutputUrl(inv.id, t), keyParam: keyParam(t.params) })),
   };
+}
+
+const VERIFICATION_LABELS = {
+  mitigated: 'mitigated',
+  not_mitigated: 'not mitigated',
+  unknown: 'not verified',
+} as const;
+
+/** What Lestrade's checks said of the remediations applied (docs/remediation.md, "Verified"), oldest first. */
+function verificationsOf(inv: RemediationFacts) {
+  return (inv.remediation ?? []).flatMap((r) =>
+    r.verification ? [{ ...r.verification, label: VERIFICATION_LABELS[r.verification.status] }] : [],
+  );
 }
 
 const VERDICT_LABELS = { correct: 'confirmed correct', partly: 'partly correct', wrong: 'marked wrong' } as const;
