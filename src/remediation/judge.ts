@@ -1,5 +1,5 @@
 import type { RemediationVerification } from '../records/remediation.js';
-import type { RemediationApplied } from './applied-event.js';
+import { approverName, type RemediationApplied } from './applied-event.js';
 import type { RolloutState } from './probes.js';
 
 /**
@@ -31,7 +31,8 @@ export function actionPhrase(e: RemediationApplied): string {
     kubectl_scale: `the scaling of ${w}${typeof e.params.replicas === 'number' ? ` to ${e.params.replicas}` : ''}`,
     kubectl_delete_pod: `the deletion of ${w}`,
   };
-  return `${what[e.tool] ?? `${e.tool} on ${w}`}${e.approvedBy ? ` approved by ${e.approvedBy}` : ''}`;
+  const by = approverName(e.approvedBy);
+  return `${what[e.tool] ?? `${e.tool} on ${w}`}${by ? ` approved by ${by}` : ''}`;
 }
 
 /**

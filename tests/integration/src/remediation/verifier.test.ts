@@ -11,6 +11,7 @@ import type { RemediationApplied } from '../../../../src/remediation/applied-eve
 import { undoCallFor, type UndoCall } from '../../../../src/remediation/undo-call.js';
 import { RemediationVerifier, type VerifyTiming } from '../../../../src/remediation/verifier.js';
 import { verifyJobId } from '../../../../src/redis/job-data.js';
+import { keysOf } from '../../../../src/redis/keys.js';
 import { openQueue } from '../../../../src/redis/open-queue.js';
 import { VERIFY_QUEUE_NAME } from '../../../../src/redis/queue-names.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
@@ -21,7 +22,7 @@ import { RemediationSettingsSchema } from '../../../../toolsets/kubernetes-remed
 import { createRemediationToolset, createRolloutProbe } from '../../../../toolsets/kubernetes-remediation/index.js';
 import { pushAlerts, startAlertmanager, type TestAlertmanager } from '../../../helpers/alertmanager.js';
 import { startKubernetesApiDouble, type KubernetesApiDouble } from '../../../helpers/doubles/kubernetes-api-double.js';
-import { anAlert } from '../../../helpers/issue.js';
+import { anAlert, anIssue } from '../../../helpers/issue.js';
 import { captureLog } from '../../../helpers/log-capture.js';
 import { redisClient } from '../../../helpers/redis-client.js';
 import { requireBinary } from '../../../helpers/require-binary.js';
@@ -204,5 +205,65 @@ describe('remediation verification', () => {
       'the rollout after the restart of deployment/web approved by alice failed: deployment/web exceeded its progress deadline',
     );
     expect(undos).toEqual([{ tool: 'kubectl_rollout_undo', params: { namespace: 'shop', name: 'web' } }]);
+  });
+
+  it('survives a restart: a job a stopped worker left is settled, once, by the next process', async () => {
+    const { settings, tools } = await startK8s();
+    const id = await anInvestigation();
+    await pushAlerts(am.url, [{ labels: LABELS }]);
+    const event = await apply(tools, id, 'kubectl_rollout_restart', {
+      kind: 'deployment',
+      namespace: 'shop',
+      name: 'web',
+    });
+    k8s.setRollout('Deployment', 'shop', 'web', 'rolled_out');
+    const first = verifier(settings, {});
+    await first.v.applied(event);
+    const reads = () => k8s.requests.filter((q) => q.method === 'GET' && q.path.endsWith('/deployments/web')).length;
+    const before = reads();
+    // The first process looks at least once (the alert still fires), then stops.
+    await vi.waitFor(() => expect(reads()).toBeGreaterThan(before), { timeout: 20_000, interval: 50 });
+    for (const close of closers.splice(0).reverse()) await close();
+    await pushAlerts(am.url, [{ labels: LABELS, endsAt: new Date(Date.now() - 1000).toISOString() }]);
+    const second = verifier(settings, {});
+    await second.v.applied(event); // its hook fires again after the restart: still the one job
+    await vi.waitFor(() => expect(second.saved.get(`${id}/call-1`)).toBeDefined(), { timeout: 20_000, interval: 100 });
+    expect(second.saved.get(`${id}/call-1`)?.status).toBe('mitigated');
+    expect(first.saved.size).toBe(0);
+  });
+
+  it("takes a ticket's own status: resolved is mitigated, still open at the end is unknown", async () => {
+    const { settings, tools } = await startK8s();
+    const store = new InvestigationStore(r.client, { dedupTtlSeconds: 3600, retentionSeconds: 86_400 });
+    const claim = async (key: string) =>
+      (
+        await store.claims.claimMany(
+          [{ kind: 'claim', issue: anIssue(key), status: 'queued', priority: 0 }],
+          new Date(),
+        )
+      ).items[0]!.id;
+    const [closed, open] = [await claim('OPS-1'), await claim('OPS-2')];
+    const restart = { kind: 'deployment', namespace: 'shop', name: 'web' };
+    const closedEvent = await apply(tools, closed, 'kubectl_rollout_restart', restart);
+    const openEvent = { ...closedEvent, investigationId: open };
+    k8s.setRollout('Deployment', 'shop', 'web', 'rolled_out');
+    // The source reported the ticket resolved (as intake's claim script records it).
+    const resolvedAt = new Date(Date.parse(closedEvent.appliedAt) + 1000).toISOString();
+    await r.client.hset(keysOf(r.client).investigation(closed), { issueStatus: 'resolved', resolvedAt });
+    const { v, saved, undos } = verifier(settings, { windowSeconds: 2 });
+    await v.applied(closedEvent);
+    await v.applied(openEvent);
+    await vi.waitFor(() => expect(saved.size).toBe(2), { timeout: 20_000, interval: 100 });
+    expect(saved.get(`${closed}/call-1`)).toMatchObject({
+      status: 'mitigated',
+      evidence: expect.stringMatching(
+        /^the issue resolved 1 s after the restart of deployment\/web approved by alice/,
+      ) as unknown,
+    });
+    expect(saved.get(`${open}/call-1`)).toMatchObject({
+      status: 'unknown',
+      evidence: expect.stringContaining('the issue was still open 2 s after it (its status in tickets)') as unknown,
+    });
+    expect(undos).toEqual([]);
   });
 });

@@ -107,6 +107,12 @@ describe('actionPhrase and duration', () => {
       'the rollback of deployment/web approved by alice',
     );
     expect(actionPhrase({ ...restart, tool: 'other' })).toBe('other on deployment/web approved by alice');
+    expect(actionPhrase({ ...restart, approvedBy: { via: 'slack', user: 'U024BE7LH' } })).toBe(
+      'the restart of deployment/web approved by U024BE7LH on slack',
+    );
+    expect(actionPhrase({ ...restart, approvedBy: { via: 'dashboard', user: 'ops-token', name: 'bob' } })).toBe(
+      'the restart of deployment/web approved by bob',
+    );
   });
 
   it('says seconds under a minute, minutes from one on', () => {
