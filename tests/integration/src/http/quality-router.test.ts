@@ -181,6 +181,7 @@ describe('GET /api/investigations/:id outcome', () => {
       recurredWithin7d: true,
       reruns: 0,
       followUps: 0,
+      remediation: null,
     });
     expect((await get(`/api/investigations/${ids.cpu}`)).body.outcome).toMatchObject({
       verdict: 'partly',
