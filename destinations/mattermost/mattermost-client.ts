@@ -94,6 +94,7 @@ export class MattermostClient {
     } catch (err) {
       throw vendorUnreachable('Mattermost', err);
     }
+    // A body we cannot read is judged by the status alone: the empty text only loses Mattermost's error detail.
     const text = await res.text().catch(() => '');
     if (!res.ok) {
       const failure = vendorFailure('Mattermost', res.status, (h) => res.headers.get(h), reasonOf(text));
