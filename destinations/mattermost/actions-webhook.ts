@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DecideReply } from '../../src/actions/decide-calls.js';
 import type { HumanActions } from '../../src/actions/human-actions.js';
+import type { DestinationView } from '../../src/delivery/destination.js';
 import { destinationView } from '../../src/delivery/destination-view.js';
 import { describeZodIssues, InputError } from '../../src/errors.js';
 import type { Logger } from '../../src/log.js';
@@ -101,7 +102,9 @@ async function onClick(deps: ActionsDeps, p: CallbackBody, c: ActionContext): Pr
   if (result.status !== 202) return tell((await alreadyDecided(deps, inv, c.c)) ?? errorOf(result));
   await deps.actions.refresh(inv.id);
   const done = `${c.a === 'approve' ? 'Approved' : 'Denied'} by ${by.name ?? by.user}.`;
-  return reply({ ephemeral_text: done, ...(await updateFor(deps, inv.id, c.p)) });
+  const tool = inv.approvals?.pending.find((x) => x.toolCallId === c.c)?.tool ?? c.c;
+  const decided = { toolCallId: c.c, tool, approved: c.a === 'approve', by };
+  return reply({ ephemeral_text: done, ...(await updateFor(deps, inv.id, c.p, decided)) });
 }
 
 async function verdict(deps: ActionsDeps, inv: Investigation, user: string, v: 'correct' | 'wrong') {
@@ -126,8 +129,16 @@ async function rerun(deps: ActionsDeps, inv: Investigation, c: ActionContext, by
   return reply({ ephemeral_text: `Re-run by ${by.name ?? by.user}.`, ...(await updateFor(deps, inv.id, c.p)) });
 }
 
-/** The post re-rendered from the investigation as it now is (who decided shown), signed for the same post. */
-async function updateFor(deps: ActionsDeps, id: string, postId: string): Promise<Pick<Answer, 'update'>> {
+/**
+ * The post re-rendered from the investigation as it now is, signed for the same post; the decision just taken is
+ * shown even when the run has already resumed (its pause cleared, its tool call not yet recorded).
+ */
+async function updateFor(
+  deps: ActionsDeps,
+  id: string,
+  postId: string,
+  decided?: DestinationView['decided'][number],
+): Promise<Pick<Answer, 'update'>> {
   const inv = await deps.actions.get(id);
   if (!inv) return {};
   const decisions = new Map<string, ApprovalDecision>();
@@ -136,6 +147,8 @@ async function updateFor(deps: ActionsDeps, id: string, postId: string): Promise
     if (d) decisions.set(p.toolCallId, d);
   }
   const view = destinationView(inv, 'updated', deps.publicUrl ? { publicUrl: deps.publicUrl } : {}, decisions);
+  const shown = view.pending.some((p) => p.decision) || view.decided.some((d) => d.toolCallId === decided?.toolCallId);
+  if (decided && !shown) view.decided.push(decided);
   const msg = renderReply(view, `rca:${inv.id}`, { url: deps.actionUrl, secret: deps.secret, postId });
   return { update: msg };
 }
