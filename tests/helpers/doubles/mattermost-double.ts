@@ -1,4 +1,3 @@
-import type { Document } from 'openapi-backend';
 import { startOpenApiDouble, type HandlerResult, type OpenApiDouble } from './openapi-double.js';
 import { forClient, MattermostState, mmId, type MmStoredPost } from './mattermost-state.js';
 import { loadSpec } from './specs.js';
@@ -104,8 +103,8 @@ export async function startMattermostDouble(opts: { token?: string } = {}): Prom
   const botId = mmId();
   state.addUser(botId, 'lestrade-bot');
   const double = await startOpenApiDouble({
-    spec: loadSpec(MATTERMOST_SPEC) as Document,
-    handlers: handlers(state, botId) as never,
+    spec: loadSpec(MATTERMOST_SPEC),
+    handlers: handlers(state, botId),
     authenticate: (headers) => (headers.authorization === `Bearer ${token}` ? token : undefined),
     unauthorized: () =>
       appError(401, 'api.context.session_expired.app_error', 'Invalid or expired session, please login again.'),
