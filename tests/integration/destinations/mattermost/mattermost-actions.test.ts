@@ -180,5 +180,13 @@ describe('Mattermost actions: approvals from the thread', { timeout: 240_000 }, 
     expect((await click(base, reply, rerun, ALICE)).body!.ephemeral_text).toBe('Re-run by alice.');
     expect((await click(base, reply, rerun, ALICE)).body!.ephemeral_text).toBe('Already re-run (run 2 is the latest).');
     expect((await inv(base, id)).run).toBe(2);
+    // Run 2 pauses on the same call: the same reply is patched (never a second one), and the parent stays one post.
+    await statusIs(base, id, ['awaiting_approval']);
+    await waitFor(
+      'the reply to wait for approval again',
+      async () => named(reply, 'Approve')?.integration.context.r === undefined && actionsOf(reply).length === 2,
+    );
+    expect(mm.state.replies(reply.root_id)).toHaveLength(1);
+    expect(mm.state.roots(CHANNEL)).toHaveLength(1);
   });
 });
