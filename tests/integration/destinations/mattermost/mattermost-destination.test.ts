@@ -94,6 +94,26 @@ describe('Mattermost: exactly one post each across faults', { timeout: 120_000 }
     expect(mm.requests.some((r) => r.operationId === 'GetPostThread')).toBe(true);
   });
 
+  it('with buttons: the reply is posted bare once (a drop), then patched with buttons signed for its own id', async () => {
+    mm.faults.add({ method: 'POST', path: /\/api\/v4\/posts$/, kind: 'accept-then-drop', times: 2 });
+    const svc = await serveWithDestinations(h, {
+      ...env(),
+      MATTERMOST_ACTION_URL: 'https://lestrade.example/webhooks/mattermost/actions',
+      MATTERMOST_ACTION_SECRET: 'x'.repeat(40),
+    });
+    const out = await postAlertmanager(svc, amDelivery([{ name: 'KubePodOOMKilled', fp: 7 }]));
+    const id = out.queued[0] as string;
+    expect(await finalWriteBack(svc, id, 'mattermost')).toMatchObject({ status: 'written' });
+    const parent = mm.state.roots(CHANNEL)[0]!;
+    expect(mm.state.roots(CHANNEL)).toHaveLength(1);
+    const replies = mm.state.replies(parent.id);
+    expect(replies).toHaveLength(1);
+    const attachments = replies[0]!.props.attachments as Array<{ actions: Array<{ name: string; integration: any }> }>;
+    expect(attachments.flatMap((a) => a.actions.map((x) => x.name))).toEqual(['Correct', 'Wrong', 'Re-run']);
+    for (const a of attachments[0]!.actions) expect(a.integration.context).toMatchObject({ i: id, p: replies[0]!.id });
+    expect(mm.requests.some((r) => r.operationId === 'GetPostThread')).toBe(true);
+  });
+
   it('502 and 429 (Retry-After) are retried through the queue: one parent, one reply', async () => {
     mm.faults.add(
       { method: 'POST', path: /\/api\/v4\/posts$/, kind: 'status', status: 502 },
