@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serviceHarness } from '../../../helpers/service-harness.js';
 import { waitFor } from '../../../helpers/service.js';
+import { postJson, statusIs } from '../../../helpers/runtime.js';
 import { mmId, startMattermostDouble, type MattermostDouble } from '../../../helpers/doubles/mattermost-double.js';
 import {
   amDelivery,
@@ -132,5 +133,26 @@ describe('Mattermost: exactly one post each across faults', { timeout: 120_000 }
     expect(wb.status).toBe('failed');
     expect(wb.error).toContain('MATTERMOST_CHANNEL');
     expect(mm.state.posts).toHaveLength(0);
+  });
+});
+
+describe('Mattermost: follow-up answers in the thread', { timeout: 120_000 }, () => {
+  it('each answer posted once (a dropped connection after Mattermost stored the first), sanitised, keyed by props', async () => {
+    const { svc, id } = await oneAlert(9);
+    await finalWriteBack(svc, id, 'mattermost');
+    const parent = mm.state.roots(CHANNEL)[0]!;
+    const answers = () => mm.state.replies(parent.id).filter((p) => String(p.props.lestrade_key).startsWith('answer:'));
+    mm.faults.add({ method: 'POST', path: /\/api\/v4\/posts$/, kind: 'accept-then-drop', times: 1 });
+    expect((await postJson(`${svc.base}/api/investigations/${id}/ask`, { question: 'First? @all' })).status).toBe(202);
+    await statusIs(svc.base, id, ['answered'], 20_000, true);
+    await waitFor('the fault to be used', async () => mm.faults.pending.length === 0);
+    expect((await postJson(`${svc.base}/api/investigations/${id}/ask`, { question: 'Second?' })).status).toBe(202);
+    await waitFor('two answers', async () => answers().length === 2);
+    await waitFor('the deliveries to settle', async () => creates().length === 4);
+    expect(answers().map((a) => a.props.lestrade_key)).toEqual([`answer:${id}:0`, `answer:${id}:1`]);
+    expect(answers()[0]!.message).toContain('First? @\u2060all');
+    expect(answers()[0]!.message).not.toMatch(/@(here|channel|all)\b/);
+    expect(mm.state.replies(parent.id)).toHaveLength(3);
+    expect(mm.state.roots(CHANNEL)).toHaveLength(1);
   });
 });
