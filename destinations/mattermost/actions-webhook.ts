@@ -12,6 +12,7 @@ import { verifyContext, type ActionContext } from './action-context.js';
 import type { Approvers } from './approvers.js';
 import type { MattermostClient } from './mattermost-client.js';
 import { renderReply } from './render.js';
+import { FIELD, openDialog } from './dialogs.js';
 
 /**
  * What Mattermost POSTs to an action's integration URL (PostActionIntegrationRequest): who clicked, on which post,
@@ -21,9 +22,20 @@ const Callback = z.looseObject({
   user_id: z.string().min(1).max(64),
   post_id: z.string().min(1).max(64),
   channel_id: z.string().max(64).optional(),
+  trigger_id: z.string().max(1000).optional(),
   context: z.record(z.string(), z.unknown()),
 });
 type CallbackBody = z.infer<typeof Callback>;
+
+/** A dialog's submission (Deny's reason, Wrong's root cause): `state` is the button's signed context. */
+const Submission = z.looseObject({
+  type: z.literal('dialog_submission'),
+  user_id: z.string().min(1).max(64),
+  state: z.string().max(4000),
+  cancelled: z.boolean().optional(),
+  submission: z.record(z.string(), z.unknown()).nullish(),
+});
+type SubmissionBody = z.infer<typeof Submission>;
 
 export interface ActionsDeps {
   client: MattermostClient;
@@ -51,6 +63,7 @@ export function actionsWebhook(deps: ActionsDeps): WebhookHandler {
     verify: (delivery) => verifyBody(deps.secret, delivery.rawBody),
     parse: parseCallback,
     handle: async (body) => {
+      if ((body as { type?: unknown }).type === 'dialog_submission') return onSubmission(deps, body as SubmissionBody);
       const p = body as CallbackBody;
       const check = verifyContext(deps.secret, p.context, p.post_id);
       if (!check.ok) return tell('This button is not one of Lestrade’s.');
@@ -60,25 +73,32 @@ export function actionsWebhook(deps: ActionsDeps): WebhookHandler {
 }
 
 function verifyBody(secret: string, raw: Buffer): Verdict {
-  let doc: { context?: unknown; post_id?: unknown } | null;
+  let doc: { context?: unknown; post_id?: unknown; type?: unknown; state?: unknown } | null;
   try {
     doc = JSON.parse(raw.toString('utf8')) as typeof doc;
   } catch {
     return { ok: false, reason: 'body is not JSON' };
+  }
+  if (doc?.type === 'dialog_submission') {
+    const state = stateOf(doc.state);
+    const checked = verifyContext(secret, state, typeof state?.p === 'string' ? state.p : undefined);
+    return checked.ok ? { ok: true } : { ok: false, reason: `Mattermost dialog: ${checked.reason}` };
   }
   const postId = typeof doc?.post_id === 'string' ? doc.post_id : undefined;
   const check = verifyContext(secret, doc?.context, postId);
   return check.ok ? { ok: true } : { ok: false, reason: `Mattermost action: ${check.reason}` };
 }
 
-export function parseCallback(raw: Buffer): CallbackBody {
+export function parseCallback(raw: Buffer): CallbackBody | SubmissionBody {
   let doc: unknown;
   try {
     doc = JSON.parse(raw.toString('utf8'));
   } catch (err) {
     throw new InputError('body', `not JSON: ${(err as Error).message}`);
   }
-  const parsed = Callback.safeParse(doc);
+  const parsed = ((doc as { type?: unknown } | null)?.type === 'dialog_submission' ? Submission : Callback).safeParse(
+    doc,
+  );
   if (parsed.success) return parsed.data;
   const field = parsed.error.issues[0]?.path.map(String).join('.') ?? '';
   throw new InputError(field || 'body', describeZodIssues(parsed.error.issues));
@@ -87,6 +107,7 @@ export function parseCallback(raw: Buffer): CallbackBody {
 async function onClick(deps: ActionsDeps, p: CallbackBody, c: ActionContext): Promise<DeliveryOutcome> {
   const inv = await deps.actions.get(c.i);
   if (!inv) return tell(`No investigation ${c.i} (it may have expired).`);
+  if (c.a === 'wrong' && p.trigger_id) return dialogFor(deps, p.trigger_id, c, null);
   if (c.a === 'correct' || c.a === 'wrong') return verdict(deps, inv, p.user_id, c.a);
   const allowed = await deps.approvers.check(p.user_id);
   if (!allowed.ok) {
@@ -98,17 +119,44 @@ async function onClick(deps: ActionsDeps, p: CallbackBody, c: ActionContext): Pr
   if (!c.c) return tell('This button names no call.');
   const earlier = await alreadyDecided(deps, inv, c.c);
   if (earlier) return tell(earlier);
-  const result = await deps.actions.decide(inv, [{ toolCallId: c.c, approved: c.a === 'approve', decidedBy: by }]);
+  const tool = inv.approvals?.pending.find((x) => x.toolCallId === c.c)?.tool ?? null;
+  if (c.a === 'deny' && p.trigger_id) return dialogFor(deps, p.trigger_id, c, tool);
+  return decideCall(deps, inv, c, by);
+}
+
+/** Approve, or Deny (with the reason a dialog gave): through the API's path, then every destination re-renders. */
+async function decideCall(
+  deps: ActionsDeps,
+  inv: Investigation,
+  c: ActionContext & { c?: string },
+  by: DecidedBy,
+  reason?: string,
+): Promise<DeliveryOutcome> {
+  if (!c.c) return tell('This button names no call.');
+  const decision = {
+    toolCallId: c.c,
+    approved: c.a === 'approve',
+    decidedBy: by,
+    ...(reason ? { feedback: reason } : {}),
+  };
+  const result = await deps.actions.decide(inv, [decision]);
   if (result.status !== 202) return tell((await alreadyDecided(deps, inv, c.c)) ?? errorOf(result));
   await deps.actions.refresh(inv.id);
   const done = `${c.a === 'approve' ? 'Approved' : 'Denied'} by ${by.name ?? by.user}.`;
-  const tool = inv.approvals?.pending.find((x) => x.toolCallId === c.c)?.tool ?? c.c;
-  const decided = { toolCallId: c.c, tool, approved: c.a === 'approve', by };
+  const shownTool = inv.approvals?.pending.find((x) => x.toolCallId === c.c)?.tool ?? c.c;
+  const decided = { toolCallId: c.c, tool: shownTool, approved: c.a === 'approve', by };
   return reply({ ephemeral_text: done, ...(await updateFor(deps, inv.id, c.p, decided)) });
 }
 
-async function verdict(deps: ActionsDeps, inv: Investigation, user: string, v: 'correct' | 'wrong') {
-  const result = await deps.actions.feedback(inv, { verdict: v, by: { via: 'mattermost', user } });
+async function verdict(
+  deps: ActionsDeps,
+  inv: Investigation,
+  user: string,
+  v: 'correct' | 'wrong',
+  rootCause?: string,
+) {
+  const given = { verdict: v, by: { via: 'mattermost' as const, user }, ...(rootCause ? { rootCause } : {}) };
+  const result = await deps.actions.feedback(inv, given);
   if (result.status !== 200) return tell(`Not recorded: ${errorOf(result)}.`);
   deps.log.info({ id: inv.id, user, verdict: v }, 'verdict from Mattermost');
   if (!result.body.changed) return tell('You had already said so.');
@@ -162,4 +210,58 @@ async function alreadyDecided(deps: ActionsDeps, inv: Investigation, toolCallId:
 
 function errorOf(r: DecideReply): string {
   return typeof r.body.error === 'string' ? r.body.error : `refused (${r.status})`;
+}
+
+async function dialogFor(deps: ActionsDeps, triggerId: string, c: ActionContext, tool: string | null) {
+  const opened = await openDialog(deps.client, deps.actionUrl, triggerId, c, tool);
+  return opened ? reply({}) : tell('Could not open the dialog; try again.');
+}
+
+/** Deny's reason or Wrong's root cause, submitted: the state's HMAC was checked; the same rules as a click. */
+async function onSubmission(deps: ActionsDeps, p: SubmissionBody): Promise<DeliveryOutcome> {
+  const check = verifyContext(deps.secret, stateOf(p.state), stateOf(p.state)?.p as string | undefined);
+  if (!check.ok || p.cancelled) return reply({});
+  const c = check.context;
+  const inv = await deps.actions.get(c.i);
+  const fail = (error: string): DeliveryOutcome => ({ kind: 'reply', status: 200, body: { error } });
+  if (!inv) return fail(`No investigation ${c.i} (it may have expired).`);
+  const text = (field: string) => {
+    const v = p.submission?.[field];
+    return typeof v === 'string' ? v.trim().slice(0, 2000) : '';
+  };
+  if (c.a === 'wrong') {
+    const rootCause = text(FIELD.rootCause);
+    if (!rootCause)
+      return {
+        kind: 'reply',
+        status: 200,
+        body: { errors: { [FIELD.rootCause]: 'Write what the actual root cause was.' } },
+      };
+    const out = await verdict(deps, inv, p.user_id, 'wrong', rootCause);
+    return errorOfTell(out);
+  }
+  if (c.a !== 'deny') return reply({});
+  const allowed = await deps.approvers.check(p.user_id);
+  if (!allowed.ok) return fail(`Not allowed: ${allowed.why}.`);
+  const by: DecidedBy = { via: 'mattermost', user: p.user_id, ...(allowed.name ? { name: allowed.name } : {}) };
+  const earlier = c.c ? await alreadyDecided(deps, inv, c.c) : null;
+  if (earlier) return fail(earlier);
+  return errorOfTell(await decideCall(deps, inv, c, by, text(FIELD.reason) || undefined));
+}
+
+/** A dialog's answer: `{}` closes it; a refusal is shown in it as `error`. */
+function errorOfTell(out: DeliveryOutcome): DeliveryOutcome {
+  const body = out.kind === 'reply' ? (out.body as Answer) : {};
+  const refused = !body.update && body.ephemeral_text && !/^(Recorded|Denied|Approved)/.test(body.ephemeral_text);
+  return { kind: 'reply', status: 200, body: refused ? { error: body.ephemeral_text } : {} };
+}
+
+function stateOf(state: unknown): Record<string, unknown> | null {
+  if (typeof state !== 'string') return null;
+  try {
+    const v: unknown = JSON.parse(state);
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null; // not our state: refused by the caller as unsigned
+  }
 }

@@ -67,6 +67,11 @@ export class MattermostClient {
     return this.call<MmPost>('GET', `/posts/${pathSegment(id)}`);
   }
 
+  /** Opens an interactive dialog for the person whose click gave the trigger id (valid for a few seconds). */
+  async openDialog(triggerId: string, url: string, dialog: Record<string, unknown>): Promise<void> {
+    await this.call<unknown>('POST', '/actions/dialogs/open', { trigger_id: triggerId, url, dialog });
+  }
+
   /** A page of the channel's posts, newest first. */
   channelPosts(channel: string, page: number, perPage: number): Promise<MmPostList> {
     return this.call<MmPostList>('GET', `/channels/${pathSegment(channel)}/posts?page=${page}&per_page=${perPage}`);

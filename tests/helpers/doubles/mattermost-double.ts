@@ -82,6 +82,10 @@ function handlers(state: MattermostState, botId: string) {
       const newest = state.posts.filter((p) => p.channel_id === channel).reverse();
       return { status: 200, body: listOf(newest.slice(page * perPage, (page + 1) * perPage).reverse()) };
     },
+    OpenInteractiveDialog: ({ body }: { body: unknown }): HandlerResult => {
+      state.dialogs.push(body as MattermostState['dialogs'][number]);
+      return { status: 200, body: { status: 'OK' } };
+    },
     GetUser: ({ params }: { params: Record<string, string> }): HandlerResult => {
       const id = params.user_id === 'me' ? botId : (params.user_id ?? '');
       const username = state.users.get(id);

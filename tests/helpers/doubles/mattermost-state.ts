@@ -24,6 +24,8 @@ export class MattermostState {
   readonly channels = new Set<string>();
   readonly users = new Map<string, string>();
   readonly posts: MmStoredPost[] = [];
+  /** Interactive dialogs opened (POST /api/v4/actions/dialogs/open), oldest first. */
+  readonly dialogs: Array<{ trigger_id: string; url: string; dialog: Record<string, any> }> = [];
   private clock = Date.parse('2026-12-01T08:00:00Z');
 
   addUser(id: string, username: string): void {

@@ -40,8 +40,8 @@ afterEach(async () => {
 const script: Script = (req) => {
   const results = toolResults(req);
   if (results.length === 0) return { toolCalls: [{ id: 'c-restart', name: 'restart', arguments: { name: 'api' } }] };
-  const { status } = results[0]!.result as { status: string };
-  return { content: `## Root cause\n\nThe pool ran dry.\n\n- restart: ${status}` };
+  const { status, feedback } = results[0]!.result as { status: string; feedback?: string };
+  return { content: `## Root cause\n\nThe pool ran dry.\n\n- restart: ${status}${feedback ? ` (${feedback})` : ''}` };
 };
 
 type Action = { id: string; name: string; integration: { url: string; context: Record<string, unknown> } };
@@ -93,6 +93,26 @@ async function click(base: string, post: MmStoredPost, action: Action, user: { i
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, any>) : null };
+}
+
+/** What Mattermost POSTs to the dialog's URL when it is submitted. */
+async function submit(base: string, state: string, user: { id: string }, submission: Record<string, string>) {
+  const res = await fetch(`${base}/webhooks/mattermost/actions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      type: 'dialog_submission',
+      callback_id: 'x',
+      state,
+      user_id: user.id,
+      channel_id: CHANNEL,
+      team_id: mmId(),
+      submission,
+      cancelled: false,
+    }),
   });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, any>) : null };
@@ -188,5 +208,55 @@ describe('Mattermost actions: approvals from the thread', { timeout: 240_000 }, 
     );
     expect(mm.state.replies(reply.root_id)).toHaveLength(1);
     expect(mm.state.roots(CHANNEL)).toHaveLength(1);
+  });
+
+  it('Deny with a trigger opens a dialog; its signed submission denies with the reason; a forged state is a 401', async () => {
+    const { base, id, reply, marker } = await paused(5);
+    const r = await click(base, reply, named(reply, 'Deny'), ALICE, { trigger_id: 'trigger-1' });
+    expect(r).toEqual({ status: 200, body: {} });
+    expect(mm.state.dialogs).toHaveLength(1);
+    const dialog = mm.state.dialogs[0]!;
+    expect(dialog).toMatchObject({
+      trigger_id: 'trigger-1',
+      url: 'https://lestrade.example/webhooks/mattermost/actions',
+    });
+    expect((await inv(base, id)).status).toBe('awaiting_approval');
+    const state = dialog.dialog.state as string;
+    const forged = JSON.stringify({ ...JSON.parse(state), a: 'approve' });
+    expect((await submit(base, forged, ALICE, { reason: 'x' })).status).toBe(401);
+    expect((await submit(base, state, MALLORY, { reason: 'x' })).body!.error).toContain(
+      'destinations.mattermost.approvers',
+    );
+    expect(await submit(base, state, ALICE, { reason: 'not during business hours' })).toEqual({
+      status: 200,
+      body: {},
+    });
+    const done = await statusIs(base, id, ['completed']);
+    expect(done.rca).toContain('restart: denied (not during business hours)');
+    expect(done.toolCalls.find((c: any) => c.name === 'restart' && c.decidedBy)).toMatchObject({
+      status: 'denied',
+      decidedBy: { via: 'mattermost', user: ALICE.id },
+    });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('Wrong opens a dialog asking for the root cause; it is required, then recorded with the verdict', async () => {
+    const { base, id, reply } = await paused(6);
+    await click(base, reply, named(reply, 'Approve'), ALICE);
+    await statusIs(base, id, ['completed']);
+    await waitFor('the verdict buttons', async () => actionsOf(reply).length === 3);
+    expect((await click(base, reply, named(reply, 'Wrong'), MALLORY, { trigger_id: 'trigger-2' })).body).toEqual({});
+    const state = mm.state.dialogs.at(-1)!.dialog.state as string;
+    expect((await submit(base, state, MALLORY, { root_cause: '  ' })).body).toEqual({
+      errors: { root_cause: 'Write what the actual root cause was.' },
+    });
+    expect((await submit(base, state, MALLORY, { root_cause: 'a bad deploy' })).body).toEqual({});
+    expect((await inv(base, id)).feedback).toEqual([
+      expect.objectContaining({
+        verdict: 'wrong',
+        rootCause: 'a bad deploy',
+        by: { via: 'mattermost', user: MALLORY.id },
+      }),
+    ]);
   });
 });
