@@ -99,8 +99,10 @@ export class DeliveryQueue {
   /** The run paused for a human: every routed destination shows the pending calls (Slack with buttons). */
   async awaiting(inv: Investigation): Promise<void> {
     if (!inv.approvals) return;
+    // A re-run's pauses count from 1 again: its run is part of the job's id, or run 1's finished job would stand for it.
+    const run = (inv.run ?? 1) > 1 ? `-run${inv.run}` : '';
     for (const d of this.targets.router.route(inv.issue))
-      await this.add(inv, d, 'awaiting_approval', `await-${inv.approvals.phase}-${inv.approvals.seq}`);
+      await this.add(inv, d, 'awaiting_approval', `await-${inv.approvals.phase}-${inv.approvals.seq}${run}`);
   }
 
   /** A human decided, asked or re-ran: each destination that was written to re-renders its message in place. */

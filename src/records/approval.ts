@@ -12,7 +12,7 @@ export interface ApprovalDecision {
  * when no token is configured).
  */
 export interface DecidedBy {
-  via: 'api' | 'cli' | 'dashboard' | 'slack' | 'github' | 'jira';
+  via: 'api' | 'cli' | 'dashboard' | 'slack' | 'mattermost' | 'github' | 'jira';
   user: string;
   name?: string;
 }

@@ -5,7 +5,7 @@ export type Verdict = 'correct' | 'partly' | 'wrong';
 export const VERDICTS: readonly Verdict[] = ['correct', 'partly', 'wrong'];
 
 /** Where a verdict was given: the API, the dashboard, the CLI, a Slack button or a ticket comment. */
-export type FeedbackVia = 'api' | 'dashboard' | 'cli' | 'slack' | 'ticket';
+export type FeedbackVia = 'api' | 'dashboard' | 'cli' | 'slack' | 'mattermost' | 'ticket';
 
 /**
  * One person's verdict on an investigation's RCA. The latest per person (`by.via` and `by.user`) counts:

@@ -36,7 +36,7 @@ const ToolResultSchema = z.strictObject({
   feedback: z.string().optional(),
   decidedBy: z
     .strictObject({
-      via: z.enum(['api', 'cli', 'dashboard', 'slack', 'github', 'jira']),
+      via: z.enum(['api', 'cli', 'dashboard', 'slack', 'mattermost', 'github', 'jira']),
       user: z.string(),
       name: z.string().optional(),
     })
