@@ -3,7 +3,7 @@ import { callKey, paramsKey } from './call-key.js';
 import { checkJsonSchemaArgs } from './json-schema-args.js';
 import { applyFilters, hasFilters, splitFilters, type Filters } from './output-filters.js';
 import { shapeOutput } from './shape-output.js';
-import type { CallVerdict, Tool, ToolOutput, ToolResult } from './types.js';
+import type { CallScope, CallVerdict, Tool, ToolOutput, ToolResult } from './types.js';
 import { noMetrics, type Metrics, type ToolOutcome } from '../observability/metrics.js';
 import { failSpan, GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
 
@@ -44,6 +44,8 @@ export interface ExecuteOptions {
   approvalId?: string;
   /** With an approved call run again after a worker stopped during it: when it was started (ToolContext.interruptedAt). */
   interruptedAt?: string;
+  /** The investigation's issue labels: they pick the instance of a toolset of several (Tool.pickInstance). */
+  scope?: CallScope;
 }
 
 /**
@@ -113,9 +115,10 @@ export class ToolExecutor {
   /** The call's result, and its outcome for the metrics (whether the tool ran at all). */
   private async run(call: ToolCallRequest, opts: ExecuteOptions): Promise<Counted> {
     const started = performance.now();
+    let instance: { instance?: string } = {};
     const done = (outcome: ToolOutcome, r: Omit<ToolResult, 'tool' | 'elapsedMs'>): Counted => ({
       outcome,
-      result: { tool: call.name, ...r, elapsedMs: Math.round(performance.now() - started) },
+      result: { tool: call.name, ...r, ...instance, elapsedMs: Math.round(performance.now() - started) },
     });
     const tool = this.byName.get(call.name);
     if (!tool) {
@@ -153,6 +156,10 @@ export class ToolExecutor {
     if (schemaError)
       return done('invalid', { status: 'error', error: `invalid arguments: ${schemaError}`, params: rawParams });
     const shown = hasFilters(split.filters) ? { ...params, ...split.filters } : params;
+    const picked = tool.pickInstance?.(params, opts.scope);
+    if (picked && 'refused' in picked)
+      return done('refused', { status: 'error', error: `refused: ${picked.refused}`, params: shown });
+    if (picked) instance = { instance: picked.instance };
     const verdict = await this.verdict(tool, params);
     if (verdict.decision === 'deny')
       return done('refused', { status: 'error', error: `refused: ${verdict.reason}`, params: shown });
@@ -163,7 +170,7 @@ export class ToolExecutor {
         this.isApproved(tool, params));
     if (verdict.decision === 'ask' && !approved)
       return done('approval_required', { status: 'approval_required', error: verdict.reason, params: shown });
-    const output = await this.runWithTimeout(tool, params, approved, opts);
+    const output = await this.runWithTimeout(tool, params, approved, { ...opts, ...instance });
     if (output.status === 'error') return done('error', { status: 'error', error: output.error, params: shown });
     const filtering = hasFilters(split.filters);
     const filtered = output.data !== undefined && filtering ? applyFilters(output.data, split.filters) : output.data;
@@ -196,7 +203,7 @@ export class ToolExecutor {
     tool: Tool,
     params: Record<string, unknown>,
     approved: boolean,
-    { signal, approvalId, interruptedAt }: ExecuteOptions,
+    { signal, approvalId, interruptedAt, instance }: ExecuteOptions & { instance?: string },
   ): Promise<ToolOutput> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
@@ -214,6 +221,7 @@ export class ToolExecutor {
       const ctx = {
         signal: controller.signal,
         approved,
+        ...(instance !== undefined ? { instance } : {}),
         ...(approved ? { approvedCall: paramsKey(tool.name, params) } : {}),
         ...(approved && approvalId !== undefined ? { approvalId } : {}),
         ...(approved && interruptedAt !== undefined ? { interruptedAt } : {}),
