@@ -46,7 +46,8 @@ export function instancedToolset(
 function instancesNote(scoping: InstanceScoping): string {
   return (
     `Each tool takes an instance; without one it goes to the issue's own (named by its ${scoping.label} label).` +
-    (scoping.crossInstance ? '' : " Other instances are refused: stay on the issue's own.")
+    (scoping.crossInstance ? '' : " Other instances are refused: stay on the issue's own.") +
+    ' Each result says its instance: name it with every finding you draw from it (e.g. "[prod-eu] 5xx rate 12%").'
   );
 }
 
