@@ -28,8 +28,10 @@ export function instanceKeys<S extends z.ZodRawShape>(perInstance: S) {
         'instance names must differ',
       )
       .optional(),
-    instanceLabel: z.string().min(1).default('cluster'),
-    crossInstance: z.boolean().default(false),
+    /** Default `cluster` (applied where the instances are built, so settings without instances stay as they were). */
+    instanceLabel: z.string().min(1).optional(),
+    /** Default false. */
+    crossInstance: z.boolean().optional(),
   };
 }
 

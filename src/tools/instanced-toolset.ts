@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { paramsKey } from './call-key.js';
 import { firstFailure } from './check-prerequisites.js';
-import { pickInstance, type InstanceScoping } from './pick-instance.js';
+import { DEFAULT_INSTANCE_LABEL, pickInstance, type InstanceScoping } from './pick-instance.js';
 import type { Tool, ToolContext, Toolset } from './types.js';
 
 /** One named instance of a toolset (a cluster, a Prometheus server): the toolset built for it alone. */
@@ -109,8 +109,8 @@ function withoutInstance(p: Record<string, unknown>): Record<string, unknown> {
 /** A toolset's settings with instances (src/registration/toolset-instances.ts). */
 export interface InstancesSettings<I> {
   instances?: I[] | undefined;
-  instanceLabel: string;
-  crossInstance: boolean;
+  instanceLabel?: string | undefined;
+  crossInstance?: boolean | undefined;
 }
 
 /**
@@ -125,7 +125,11 @@ export function fromInstances<I extends { name: string; description?: string | u
 ): Toolset | null {
   if (!settings.instances) return null;
   const all = [...(single ? [single] : []), ...settings.instances];
-  const scoping = { label: settings.instanceLabel, crossInstance: settings.crossInstance, configKey };
+  const scoping = {
+    label: settings.instanceLabel ?? DEFAULT_INSTANCE_LABEL,
+    crossInstance: settings.crossInstance ?? false,
+    configKey,
+  };
   return instancedToolset(
     all.map((i) => ({ name: i.name, ...(i.description ? { description: i.description } : {}), toolset: build(i) })),
     scoping,

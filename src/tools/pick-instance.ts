@@ -3,6 +3,9 @@ import type { CallScope, InstancePick } from './types.js';
 /** The instance the single-URL (or single-context) form of a toolset is, and the one an unmatched label falls to. */
 export const DEFAULT_INSTANCE = 'default';
 
+/** The issue label naming the instance unless a toolset's `instanceLabel` says otherwise. */
+export const DEFAULT_INSTANCE_LABEL = 'cluster';
+
 /** How a toolset of several instances is kept to the issue's own (`instanceLabel`, `crossInstance`). */
 export interface InstanceScoping {
   /** The issue label whose value names the instance (`cluster` unless the toolset's `instanceLabel` says). */
