@@ -74,12 +74,12 @@ function instancedTool(
   const toolOf = (name: unknown): Tool | undefined =>
     instances.find((i) => i.name === name)?.toolset.tools.find((t) => t.name === template.name);
   const params = names.length > 1 ? template.params.extend({ instance: instanceParam(instances) }) : template.params;
-  const { verdict } = template;
+  const judged = template.verdict !== undefined;
   return {
     ...template,
     params,
     pickInstance: (p, scope) => pickInstance(p.instance as string | undefined, names, scoping, scope),
-    ...(verdict ? { verdict: (p) => (toolOf(p.instance) ?? template).verdict!(withoutInstance(p)) } : {}),
+    ...(judged ? { verdict: (p) => (toolOf(p.instance) ?? template).verdict!(withoutInstance(p)) } : {}),
     run: async (p, ctx) => {
       const name = ctx.instance ?? names[0]!;
       const tool = toolOf(name);

@@ -145,7 +145,9 @@ describe('the kubernetes toolset over two kubeconfig contexts', () => {
     const config = loadConfig({}, configPath, [], [], toolsetRegistry);
     const k8s = yamlToolsets(config, {}).toolsets.find((t) => t.name === 'kubernetes')!;
     const get = k8s.tools.find((t) => t.name === 'kubectl_get')!;
-    expect(toOpenAiTool(get).function.parameters).toMatchObject({ properties: { instance: { enum: ['a', 'b'] } } });
+    expect((toOpenAiTool(get) as { function: { parameters: unknown } }).function.parameters).toMatchObject({
+      properties: { instance: { enum: ['a', 'b'] } },
+    });
     const plain = yamlToolsets(loadConfig({}, undefined, [], [], toolsetRegistry), {}).toolsets.find(
       (t) => t.name === 'kubernetes',
     )!;

@@ -4,7 +4,7 @@ import { createPageRenderer } from '../../../../src/dashboard/page-renderer.js';
 import { toToolCallRecord } from '../../../../src/store/investigation.js';
 
 /** The investigation page's HTML for these tool calls (the rest of the page left empty). */
-function pageWith(toolCalls: Array<Record<string, unknown>>): string {
+function pageWith(toolCalls: object[]): string {
   let html = '';
   const res = {
     locals: {},

@@ -5,7 +5,7 @@ import { callKey, paramsKey } from '../../../../src/tools/call-key.js';
 import { fromInstances, instancedToolset } from '../../../../src/tools/instanced-toolset.js';
 import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import { resolveToolsets } from '../../../../src/tools/toolset-registry.js';
-import type { ToolContext, Toolset } from '../../../../src/tools/types.js';
+import type { CallScope, Tool, ToolContext, Toolset } from '../../../../src/tools/types.js';
 
 /** A toolset for one server: its tool answers with the server's name, and remembers what it was handed. */
 function serverToolset(
@@ -36,7 +36,9 @@ function serverToolset(
 }
 
 const scoping = { label: 'cluster', crossInstance: false, configKey: 'toolsets.metrics' };
-const scope = (cluster?: string) => ({ labels: cluster ? { cluster } : {} });
+const scope = (cluster?: string): CallScope => ({ labels: cluster ? { cluster } : {} });
+/** The JSON Schema of a tool's parameters, as the model sees it. */
+const paramsOf = (t: Tool) => (toOpenAiTool(t) as { function: { parameters: unknown } }).function.parameters;
 
 function executorOver(names: string[], opts: { crossInstance?: boolean } = {}) {
   const seen: Array<{ server: string; params: unknown; ctx: ToolContext }> = [];
@@ -49,14 +51,14 @@ function executorOver(names: string[], opts: { crossInstance?: boolean } = {}) {
 
 describe('one toolset over several instances', () => {
   it('offers one set of tools, with an instance enum described per instance only when there is more than one', () => {
-    const two = toOpenAiTool(executorOver(['a', 'b']).ts.tools[0]!).function.parameters as {
+    const two = paramsOf(executorOver(['a', 'b']).ts.tools[0]!) as {
       properties: Record<string, { enum?: string[]; description?: string }>;
       required?: string[];
     };
     expect(two.properties.instance).toMatchObject({ enum: ['a', 'b'] });
     expect(two.properties.instance!.description).toContain('a: the a cluster; b: the b cluster');
     expect(two.required).toEqual(['query']);
-    const one = toOpenAiTool(executorOver(['a']).ts.tools[0]!).function.parameters as { properties: object };
+    const one = paramsOf(executorOver(['a']).ts.tools[0]!) as { properties: object };
     expect(Object.keys(one.properties)).not.toContain('instance');
     expect(executorOver(['a', 'b']).ts.tools.map((t) => t.name)).toEqual(['metrics_query']);
   });
