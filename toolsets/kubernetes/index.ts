@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { fromInstances } from '../../src/tools/instanced-toolset.js';
 import type { Toolset } from '../../src/tools/types.js';
 import { loadYamlToolset } from '../../src/tools/yaml-toolset.js';
@@ -16,5 +17,13 @@ export function kubernetesOverInstances(loaded: Toolset, settings: KubernetesSet
   const dir = kubeconfigViewDir();
   const build = (i: NonNullable<KubernetesSettings['instances']>[number]) =>
     loadYamlToolset(loaded.origin, env, { KUBECONFIG: kubeconfigView(dir, i, env) });
-  return fromInstances(settings, 'toolsets.kubernetes', null, build) ?? loaded;
+  const instanced = fromInstances(settings, 'toolsets.kubernetes', null, build);
+  if (!instanced) return loaded;
+  const close = instanced.close;
+  // The views go with the toolset.
+  instanced.close = async () => {
+    await close?.();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return instanced;
 }
