@@ -9,11 +9,11 @@ import { ToolExecutor } from '../src/tools/tool-executor.js';
 import { createLogger, type Logger } from '../src/log.js';
 import type { Metrics } from '../src/observability/metrics.js';
 import type { LlmRateLimiter } from '../src/llm/rate-limiter.js';
-import { loadYamlToolsets, resolveToolsets, type ResolvedToolsets } from '../src/tools/toolset-registry.js';
+import { resolveToolsets, type ResolvedToolsets } from '../src/tools/toolset-registry.js';
 import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
 import { redactorFromConfig } from '../src/config/secrets.js';
 import { toolsetsForPrompt } from '../src/tools/toolsets-for-prompt.js';
-import { BUILTIN_YAML_DIR, builtinToolsets, runbooksConfig } from '../toolsets/index.js';
+import { builtinToolsets, runbooksConfig, yamlToolsets } from '../toolsets/index.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -27,7 +27,7 @@ export async function buildToolsets(
   runbooks = RunbookCatalog.load(runbooksConfig(config).dirs),
   log: Logger = createLogger('silent'),
 ): Promise<ResolvedToolsets> {
-  const yaml = loadYamlToolsets([BUILTIN_YAML_DIR, ...config.toolsets.dirs], env);
+  const yaml = yamlToolsets(config, env);
   const builtin = builtinToolsets(config, runbooks, log);
   return resolveToolsets([...builtin, ...yaml.toolsets], config.toolsets.settings, env, yaml.failures, log);
 }

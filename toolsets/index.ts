@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../src/config/schema.js';
 import { toolsetConfig } from '../src/config/toolset-config.js';
-import type { Toolset } from '../src/tools/types.js';
+import type { Toolset, ToolsetStatus } from '../src/tools/types.js';
+import { loadYamlToolsets } from '../src/tools/toolset-registry.js';
 import { createLogger, type Logger } from '../src/log.js';
 import type { ToolsetRegistration } from '../src/registration/toolset.js';
 import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
@@ -9,6 +10,8 @@ import { alertmanagerToolset } from './alertmanager/registration.js';
 import { bashToolset } from './bash/registration.js';
 import { githubChangesToolset } from './github-changes/registration.js';
 import { kubernetesChangesToolset } from './kubernetes-changes/registration.js';
+import { kubernetesOverInstances } from './kubernetes/index.js';
+import { kubernetesToolset } from './kubernetes/registration.js';
 import { kubernetesRemediationToolset } from './kubernetes-remediation/registration.js';
 import { lokiToolset } from './loki/registration.js';
 import { mcpToolsets } from './mcp/registration.js';
@@ -33,6 +36,7 @@ export const toolsets: readonly AnyToolset[] = [
   prometheusToolset,
   alertmanagerToolset,
   lokiToolset,
+  kubernetesToolset,
   kubernetesChangesToolset,
   kubernetesRemediationToolset,
   githubChangesToolset,
@@ -53,4 +57,21 @@ export function builtinToolsets(
   log: Logger = createLogger('silent'),
 ): Toolset[] {
   return toolsets.flatMap((t) => t.create(toolsetConfig(config, t), { runbooks, log }));
+}
+
+/**
+ * The YAML toolsets: the shipped ones (kubernetes, over its configured instances: `toolsets.kubernetes`) and those in
+ * `toolsets.dirs`; a file that fails to load is reported in `failures`.
+ */
+export function yamlToolsets(
+  config: Config,
+  env: Record<string, string | undefined>,
+): { toolsets: Toolset[]; failures: ToolsetStatus[] } {
+  const loaded = loadYamlToolsets([BUILTIN_YAML_DIR, ...config.toolsets.dirs], env);
+  const kubernetes = toolsetConfig(config, kubernetesToolset);
+  const shipped = (ts: Toolset) => ts.name === 'kubernetes' && ts.origin.startsWith(BUILTIN_YAML_DIR);
+  return {
+    ...loaded,
+    toolsets: loaded.toolsets.map((ts) => (shipped(ts) ? kubernetesOverInstances(ts, kubernetes, env) : ts)),
+  };
 }

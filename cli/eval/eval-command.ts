@@ -5,8 +5,7 @@ import type { Config } from '../../src/config/schema.js';
 import { ConfigError, InputError } from '../../src/errors.js';
 import { createLlmClient, isLlmConfigured } from '../../src/llm/create-client.js';
 import { PromptRenderer } from '../../src/prompts/prompt-renderer.js';
-import { loadYamlToolsets } from '../../src/tools/toolset-registry.js';
-import { BUILTIN_YAML_DIR, builtinToolsets } from '../../toolsets/index.js';
+import { builtinToolsets, yamlToolsets } from '../../toolsets/index.js';
 import { contextBudget } from '../build-investigator.js';
 import { findCases, type EvalCase } from './eval-case.js';
 import { LlmJudge, type JudgeUsage } from './llm-judge.js';
@@ -109,7 +108,7 @@ async function prepareRun(
   aliases: EvalRun['aliases'],
 ): Promise<EvalRun> {
   const client = createLlmClient(config.llm);
-  const yaml = loadYamlToolsets([BUILTIN_YAML_DIR, ...config.toolsets.dirs], env);
+  const yaml = yamlToolsets(config, env);
   const judge =
     opts.judgeModel && opts.judge !== 'contains'
       ? new LlmJudge(client, opts.judgeModel, config.templatesDir)

@@ -65,7 +65,10 @@ export class Investigator {
   constructor(private readonly deps: InvestigatorDeps) {}
 
   async investigate(issue: Issue, opts: InvestigateOptions = {}): Promise<LoopResult> {
-    return this.run(opts.resumeFrom ?? this.freshState(issue, opts.similar ?? []), opts);
+    const state = opts.resumeFrom ?? this.freshState(issue, opts.similar ?? []);
+    // The issue's labels pick each call's toolset instance (a checkpoint older than instances gets them here).
+    state.scope ??= { labels: { ...issue.labels } };
+    return this.run(state, opts);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { PermanentError } from '../errors.js';
-import type { ToolExecutor } from '../tools/tool-executor.js';
+import type { ExecuteOptions, ToolExecutor } from '../tools/tool-executor.js';
 import type { ToolResult } from '../tools/types.js';
 import { forModel } from '../records/tool-result.js';
 import type { ApprovalOutcome } from '../records/approval.js';
@@ -45,6 +45,8 @@ export interface ResolveOptions {
   shape?: (toolCallId: string, r: ToolResult) => Promise<ToolResult>;
   /** Without it (the CLI, tests) an approved call runs whenever the turn is resolved. */
   applied?: AppliedCallLog;
+  /** The issue's labels, which pick a toolset's instance (LoopState.scope). */
+  scope?: ExecuteOptions['scope'];
 }
 
 /**
@@ -100,7 +102,7 @@ async function runApproved(
   call: AwaitingTurn['calls'][number],
   p: PendingApproval,
   executor: ToolExecutor,
-  { signal, shape = async (_id, r) => r, applied }: ResolveOptions,
+  { signal, shape = async (_id, r) => r, applied, scope }: ResolveOptions,
 ): Promise<ToolResult> {
   const callId = `${seq}:${p.toolCallId}`;
   const before = applied ? await applied.begin(callId) : ({ state: 'new' } as const);
@@ -109,7 +111,13 @@ async function runApproved(
     return { tool: p.tool, status: 'error', error: INTERRUPTED, params: p.params, elapsedMs: 0 };
   const again = before.state === 'started' ? { interruptedAt: before.at } : {};
   const approvalId = applied?.idOf(callId);
-  const executed = await executor.execute(call, { approvedCallKey: p.callKey, signal, approvalId, ...again });
+  const executed = await executor.execute(call, {
+    approvedCallKey: p.callKey,
+    signal,
+    approvalId,
+    ...again,
+    ...(scope ? { scope } : {}),
+  });
   const result = await shape(call.id, executed);
   if (!signal?.aborted) await applied?.finish(callId, result);
   return result;

@@ -156,6 +156,7 @@ async function finishPausedTurn(state: LoopState, opts: LoopOptions): Promise<vo
     signal: opts.signal,
     shape: (id, r) => keepOversized(id, r, opts),
     applied: opts.appliedCalls,
+    ...(state.scope ? { scope: state.scope } : {}),
   });
   throwIfCancelled(opts.signal);
   const waited = new Set(turn.approvals.map((a) => a.toolCallId));
@@ -278,7 +279,7 @@ async function runCall(
   state.callKeys.push(key);
   const result = await opts.executor.execute(
     { id: call.id, name: call.function.name, arguments: call.function.arguments },
-    { signal: opts.signal },
+    { signal: opts.signal, ...(state.scope ? { scope: state.scope } : {}) },
   );
   return keepOversized(call.id, result, opts);
 }

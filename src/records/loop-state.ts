@@ -78,6 +78,11 @@ export interface LoopState {
   plan?: PlanTask[];
   /** Whether an answer given with tasks still open was already sent back once. */
   planPushedBack?: boolean;
+  /**
+   * The issue's labels, which pick the instance of a toolset of several (a cluster, a Prometheus server) and keep
+   * the calls to it (instanced-toolset.ts). Absent in checkpoints older than instances.
+   */
+  scope?: { labels: Record<string, string> };
   /** The operators' runbooks listed in the prompt (absent in checkpoints older than runbooks). */
   runbooks?: RunbookUse[];
 }

@@ -21,6 +21,8 @@ export interface ToolResult {
   /** Who approved or denied the call (the API shows it; the model is not told, see forModel). */
   decidedBy?: DecidedBy;
   params: Record<string, unknown>;
+  /** The toolset instance the call went to (a cluster, a Prometheus server), for a toolset of several. */
+  instance?: string;
   elapsedMs: number;
   truncated?: boolean;
   /** Size of the whole output when it was too large to send whole (kept, retrievable through the API). */

@@ -48,6 +48,8 @@ const ToolResultSchema = z.strictObject({
   hint: z.string().optional(),
   callId: z.string().optional(),
   vouches: z.literal(true).optional(),
+  // The toolset instance the call went to; absent for toolsets of one and in older checkpoints.
+  instance: z.string().optional(),
 });
 
 const PendingSchema = z.strictObject({
@@ -106,6 +108,8 @@ const StateSchema = z.strictObject({
   runbooks: z
     .array(z.strictObject({ id: z.string(), title: z.string(), how: z.enum(['matched', 'fetched']) }))
     .optional(),
+  // The labels that pick toolset instances; absent in checkpoints written before instances.
+  scope: z.strictObject({ labels: z.record(z.string(), z.string()) }).optional(),
 });
 
 const CheckpointSchema = z.strictObject({

@@ -64,6 +64,8 @@ export interface ToolCallRecord {
   params: Record<string, unknown>;
   status: ToolResult['status'];
   durationMs: number;
+  /** The toolset instance the call went to (a cluster, a Prometheus server), for a toolset of several. */
+  instance?: string;
   error?: string;
   feedback?: string;
   /** Who approved or denied it, when a human did. */
@@ -124,6 +126,7 @@ export function toToolCallRecord(r: ToolResult): ToolCallRecord {
     params: r.params,
     status: r.status,
     durationMs: r.elapsedMs,
+    ...(r.instance ? { instance: r.instance } : {}),
     ...(r.error ? { error: r.error } : {}),
     ...(r.feedback ? { feedback: r.feedback } : {}),
     ...(r.decidedBy ? { decidedBy: r.decidedBy } : {}),

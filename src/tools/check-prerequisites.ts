@@ -36,7 +36,7 @@ async function checkOne(p: Prerequisite, env: Record<string, string | undefined>
       try {
         const out = await runCommand(
           p.argv.map((a) => renderValue(a, {}, env)),
-          { timeoutMs: p.timeoutMs ?? 10_000, maxBytes: 8192 },
+          { timeoutMs: p.timeoutMs ?? 10_000, maxBytes: 8192, env: p.env ? { ...process.env, ...p.env } : undefined },
         );
         if (out.exitCode === 0) return null;
         const output = (out.stderr || out.stdout).trim();

@@ -3,7 +3,7 @@ import { callKey, paramsKey } from './call-key.js';
 import { checkJsonSchemaArgs } from './json-schema-args.js';
 import { applyFilters, hasFilters, splitFilters, type Filters } from './output-filters.js';
 import { shapeOutput } from './shape-output.js';
-import type { CallVerdict, Tool, ToolOutput, ToolResult } from './types.js';
+import type { CallScope, CallVerdict, Tool, ToolOutput, ToolResult } from './types.js';
 import { noMetrics, type Metrics, type ToolOutcome } from '../observability/metrics.js';
 import { failSpan, GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
 
@@ -44,6 +44,8 @@ export interface ExecuteOptions {
   approvalId?: string;
   /** With an approved call run again after a worker stopped during it: when it was started (ToolContext.interruptedAt). */
   interruptedAt?: string;
+  /** The investigation's issue labels: they pick the instance of a toolset of several (Tool.pickInstance). */
+  scope?: CallScope;
 }
 
 /**
@@ -113,9 +115,10 @@ export class ToolExecutor {
   /** The call's result, and its outcome for the metrics (whether the tool ran at all). */
   private async run(call: ToolCallRequest, opts: ExecuteOptions): Promise<Counted> {
     const started = performance.now();
+    const at: { instance?: string } = {};
     const done = (outcome: ToolOutcome, r: Omit<ToolResult, 'tool' | 'elapsedMs'>): Counted => ({
       outcome,
-      result: { tool: call.name, ...r, elapsedMs: Math.round(performance.now() - started) },
+      result: { tool: call.name, ...r, ...at, elapsedMs: Math.round(performance.now() - started) },
     });
     const tool = this.byName.get(call.name);
     if (!tool) {
@@ -153,7 +156,7 @@ export class ToolExecutor {
     if (schemaError)
       return done('invalid', { status: 'error', error: `invalid arguments: ${schemaError}`, params: rawParams });
     const shown = hasFilters(split.filters) ? { ...params, ...split.filters } : params;
-    const verdict = await this.verdict(tool, params);
+    const verdict = await this.verdict(tool, params, opts.scope, at);
     if (verdict.decision === 'deny')
       return done('refused', { status: 'error', error: `refused: ${verdict.reason}`, params: shown });
     // Approved means: a human approved exactly this call (same tool, same arguments).
@@ -163,7 +166,7 @@ export class ToolExecutor {
         this.isApproved(tool, params));
     if (verdict.decision === 'ask' && !approved)
       return done('approval_required', { status: 'approval_required', error: verdict.reason, params: shown });
-    const output = await this.runWithTimeout(tool, params, approved, opts);
+    const output = await this.runWithTimeout(tool, params, approved, { ...opts, ...at });
     if (output.status === 'error') return done('error', { status: 'error', error: output.error, params: shown });
     const filtering = hasFilters(split.filters);
     const filtered = output.data !== undefined && filtering ? applyFilters(output.data, split.filters) : output.data;
@@ -176,8 +179,19 @@ export class ToolExecutor {
     return done(output.status, { status: output.status, data, params: shown, ...shapes });
   }
 
-  /** Refuse, ask or allow: the tool's own per-call policy first, then side effects, then the toolset's list. */
-  private async verdict(tool: Tool, params: Record<string, unknown>): Promise<CallVerdict> {
+  /**
+   * Refuse, ask or allow: the instance first (a toolset of several: the one the call goes to, set in `at`, or
+   * another cluster's, refused), then the tool's own per-call policy, then side effects, then the toolset's list.
+   */
+  private async verdict(
+    tool: Tool,
+    params: Record<string, unknown>,
+    scope: CallScope | undefined,
+    at: { instance?: string },
+  ): Promise<CallVerdict> {
+    const picked = tool.pickInstance?.(params, scope);
+    if (picked && 'refused' in picked) return { decision: 'deny', reason: picked.refused };
+    if (picked) at.instance = picked.instance;
     let own: CallVerdict;
     try {
       own = tool.verdict ? await tool.verdict(params) : { decision: 'allow' };
@@ -196,7 +210,7 @@ export class ToolExecutor {
     tool: Tool,
     params: Record<string, unknown>,
     approved: boolean,
-    { signal, approvalId, interruptedAt }: ExecuteOptions,
+    { signal, approvalId, interruptedAt, instance }: ExecuteOptions & { instance?: string },
   ): Promise<ToolOutput> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal?.reason);
@@ -214,6 +228,7 @@ export class ToolExecutor {
       const ctx = {
         signal: controller.signal,
         approved,
+        ...(instance !== undefined ? { instance } : {}),
         ...(approved ? { approvedCall: paramsKey(tool.name, params) } : {}),
         ...(approved && approvalId !== undefined ? { approvalId } : {}),
         ...(approved && interruptedAt !== undefined ? { interruptedAt } : {}),

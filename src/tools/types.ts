@@ -7,8 +7,18 @@ export type { ToolOutput, ToolResult } from '../records/tool-result.js';
 export type CallVerdict =
   { decision: 'allow' } | { decision: 'deny'; reason: string } | { decision: 'ask'; reason: string };
 
+/** What a call knows of its investigation: the issue's labels, which pick a toolset's instance (instanced-toolset.ts). */
+export interface CallScope {
+  labels: Readonly<Record<string, string>>;
+}
+
+/** The instance a call goes to, or why it may not go anywhere (told to the model as a refusal). */
+export type InstancePick = { instance: string } | { refused: string };
+
 export interface ToolContext {
   signal: AbortSignal;
+  /** The toolset instance the call goes to (Tool.pickInstance's choice); absent for a toolset without instances. */
+  instance?: string;
   /** True only when a human approved this exact call; side-effecting runners check it again. */
   approved: boolean;
   /** The canonical key (see callKey) of the call the human approved, so a runner can check it is this one. */
@@ -49,6 +59,11 @@ export interface Tool {
    * (echo-like tools, the plan tool). A result's own `vouches` overrides this.
    */
   vouchesForLinks?: boolean;
+  /**
+   * For a toolset of several instances (instanced-toolset.ts): the instance a call goes to, from its arguments and the
+   * issue's labels, or why it is refused (another cluster's, none named). Checked before the verdict.
+   */
+  pickInstance?(params: Record<string, unknown>, scope: CallScope | undefined): InstancePick;
   /** A per-call decision from the arguments (the bash policy); absent means allow, unless sideEffects. */
   verdict?(params: Record<string, unknown>): CallVerdict | Promise<CallVerdict>;
   run(params: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
@@ -62,7 +77,14 @@ export interface CommandExplanation {
 export type Prerequisite =
   | { kind: 'env'; vars: string[] }
   /** `explain`: a known failure's output (`match`, a substring) told in the user's words (`say`) instead. */
-  | { kind: 'command'; argv: string[]; timeoutMs?: number; explain?: CommandExplanation[] }
+  | {
+      kind: 'command';
+      argv: string[];
+      timeoutMs?: number;
+      explain?: CommandExplanation[];
+      /** Variables set for the command on top of the process's (an instance's KUBECONFIG). */
+      env?: Record<string, string>;
+    }
   | { kind: 'http'; url: string; timeoutMs?: number; headers?: Record<string, string> }
   /**
    * Built-in toolsets' own checks: resolve to a reason when unusable, null when fine. `failed`: a

@@ -20,8 +20,12 @@ export function renderValue(template: string, vars: Record<string, unknown>, env
   return templates.renderString(template, { ...vars, env });
 }
 
-/** Reads one YAML toolset file; its templates see `env` as `env`. Throws an Error whose message names the bad key. */
-export function loadYamlToolset(path: string, env: Env = process.env): Toolset {
+/**
+ * Reads one YAML toolset file; its templates see `env` as `env`. Throws an Error whose message names the bad key.
+ * `commandEnv`: variables its commands (and command prerequisites) run with on top of the process's, one instance's
+ * view (KUBECONFIG naming its context).
+ */
+export function loadYamlToolset(path: string, env: Env = process.env, commandEnv?: Record<string, string>): Toolset {
   const doc: unknown = parseYaml(readFileSync(path, 'utf8'));
   const parsed = YamlToolsetSchema.safeParse(doc);
   if (!parsed.success) throw new Error(`${path}: ${describeZodIssues(parsed.error.issues)}`);
@@ -34,16 +38,24 @@ export function loadYamlToolset(path: string, env: Env = process.env): Toolset {
     enabled: def.enabled,
     prerequisites: def.prerequisites.map((p): Prerequisite => {
       if (p.env) return { kind: 'env', vars: p.env };
-      if (p.command)
-        return { kind: 'command', argv: p.command, timeoutMs: (p.timeoutSeconds ?? 10) * 1000, explain: p.explain };
+      if (p.command) {
+        const timeoutMs = (p.timeoutSeconds ?? 10) * 1000;
+        return {
+          kind: 'command',
+          argv: p.command,
+          timeoutMs,
+          explain: p.explain,
+          ...(commandEnv ? { env: commandEnv } : {}),
+        };
+      }
       return { kind: 'http', url: p.http!, headers: p.headers, timeoutMs: (p.timeoutSeconds ?? 5) * 1000 };
     }),
-    tools: def.tools.map((t) => buildTool(t, env)),
+    tools: def.tools.map((t) => buildTool(t, env, commandEnv)),
     approvalRequired: def.approvalRequired,
   };
 }
 
-function buildTool(def: YamlTool, env: Env): Tool {
+function buildTool(def: YamlTool, env: Env, commandEnv?: Record<string, string>): Tool {
   const isCommand = def.command !== undefined;
   const base = {
     name: def.name,
@@ -53,20 +65,26 @@ function buildTool(def: YamlTool, env: Env): Tool {
     vouchesForLinks: def.vouchesForLinks,
   };
   const noData = (text: string) => text.trim() === '' || def.noDataPatterns.some((p) => text.trim().startsWith(p));
-  return { ...base, run: isCommand ? commandRun(def, env, noData) : httpRun(def, env, noData) };
+  return { ...base, run: isCommand ? commandRun(def, env, noData, commandEnv) : httpRun(def, env, noData) };
 }
 
 type Run = Tool['run'];
 
 /** A command tool: its argv expanded from the params, run without a shell. */
-function commandRun(def: YamlTool, env: Env, noData: (text: string) => boolean): Run {
+function commandRun(
+  def: YamlTool,
+  env: Env,
+  noData: (text: string) => boolean,
+  commandEnv?: Record<string, string>,
+): Run {
+  const processEnv = commandEnv ? () => ({ ...process.env, ...commandEnv }) : () => undefined;
   return async (params, ctx): Promise<ToolOutput> => {
     if (def.sideEffects && !ctx.approved)
       return { status: 'error', error: 'refused: side-effecting command without approval' };
     const unsendable = unsendableParam(params, true);
     if (unsendable) return { status: 'error', error: unsendable };
     const argv = expandArgs(def.command!, params, env);
-    const out = await runCommand(argv, { signal: ctx.signal, timeoutMs: def.timeoutSeconds * 1000 });
+    const out = await runCommand(argv, { signal: ctx.signal, timeoutMs: def.timeoutSeconds * 1000, env: processEnv() });
     if (out.exitCode !== 0)
       return {
         status: 'error',

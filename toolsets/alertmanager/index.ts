@@ -5,6 +5,9 @@ import { compactAlert, compactSilence } from './compact.js';
 import { createSilenceTool } from './create-silence.js';
 import { matchersParam, parseMatchers } from './matchers.js';
 import { readsOutside } from '../../src/tools/reads-outside.js';
+import { fromInstances } from '../../src/tools/instanced-toolset.js';
+import { DEFAULT_INSTANCE } from '../../src/tools/pick-instance.js';
+import type { AlertmanagerSettings } from './config.js';
 
 export interface AlertmanagerToolsetConfig {
   enabled?: boolean;
@@ -21,6 +24,14 @@ const INSTRUCTIONS = [
   'waits for a human) only once the cause is understood and the alert is noise until a fix lands: narrow',
   'matchers, the shortest useful duration, and a comment saying why.',
 ].join('\n');
+
+/** Alertmanager as configured: one (`url`), or several by name (`instances`), one set of tools either way. */
+export function createAlertmanagerToolsets(cfg: AlertmanagerSettings): Toolset {
+  const single = cfg.url ? { name: DEFAULT_INSTANCE, url: cfg.url, headers: cfg.headers } : null;
+  const build = (i: { url: string; headers: Record<string, string> }) =>
+    createAlertmanagerToolset({ ...i, enabled: cfg.enabled, maxSilenceHours: cfg.maxSilenceHours });
+  return fromInstances(cfg, 'toolsets.alertmanager', single, build) ?? createAlertmanagerToolset(cfg);
+}
 
 /** Alertmanager's API v2: alerts, groups and silences, and creating a silence with a human's approval. */
 export function createAlertmanagerToolset(cfg: AlertmanagerToolsetConfig): Toolset {

@@ -4,6 +4,9 @@ import { formatQueryData, type QueryData } from './format-streams.js';
 import { LokiClient, type LokiClientConfig } from './loki-client.js';
 import { durationParam, queryWindow, timeParam } from './loki-time.js';
 import { readsOutside } from '../../src/tools/reads-outside.js';
+import { fromInstances } from '../../src/tools/instanced-toolset.js';
+import { DEFAULT_INSTANCE } from '../../src/tools/pick-instance.js';
+import type { LokiSettings } from './config.js';
 
 export type LokiToolsetConfig = Partial<LokiClientConfig>;
 
@@ -23,6 +26,13 @@ const INSTRUCTIONS = [
   'loki_label_values for namespace, app, pod...) rather than guessing a selector, then narrow with line filters',
   '(|= "error", |~ "timeout|refused"). Quote the log lines you rely on, with their time.',
 ].join('\n');
+
+/** Loki as configured: one server (`url`), or several by name (`instances`), one set of tools either way. */
+export function createLokiToolsets(cfg: LokiSettings): Toolset {
+  const { instances: _i, instanceLabel: _l, crossInstance: _c, ...server } = cfg;
+  const single = server.url ? { ...server, name: DEFAULT_INSTANCE, url: server.url } : null;
+  return fromInstances(cfg, 'toolsets.loki', single, createLokiToolset) ?? createLokiToolset(server);
+}
 
 /** Loki over its HTTP API. Disabled, with the reason, when no URL is set or Loki does not answer. */
 export function createLokiToolset(cfg: LokiToolsetConfig): Toolset {

@@ -3,6 +3,9 @@ import type { Tool, ToolOutput, Toolset } from '../../src/tools/types.js';
 import { alertTools } from './alert-tools.js';
 import { PrometheusClient } from './prometheus-client.js';
 import { readsOutside } from '../../src/tools/reads-outside.js';
+import { fromInstances } from '../../src/tools/instanced-toolset.js';
+import { DEFAULT_INSTANCE } from '../../src/tools/pick-instance.js';
+import type { PrometheusSettings } from './config.js';
 
 export interface PrometheusToolsetConfig {
   url?: string;
@@ -19,6 +22,12 @@ const INSTRUCTIONS = [
   "alert's start with prometheus_query_range (step 1m for an hour or less); aggregate (sum by, topk) before",
   'returning many series.',
 ].join('\n');
+
+/** Prometheus as configured: one server (`url`), or several by name (`instances`), one set of tools either way. */
+export function createPrometheusToolsets(cfg: PrometheusSettings): Toolset {
+  const single = cfg.url ? { name: DEFAULT_INSTANCE, url: cfg.url, headers: cfg.headers } : null;
+  return fromInstances(cfg, 'toolsets.prometheus', single, createPrometheusToolset) ?? createPrometheusToolset(cfg);
+}
 
 /** Prometheus over its HTTP API. Disabled, with the reason, when no URL is set or Prometheus does not answer. */
 export function createPrometheusToolset(cfg: PrometheusToolsetConfig): Toolset {

@@ -48,6 +48,7 @@ function full(): LoopState {
       hint: 'h',
       callId: `c${i}`,
       vouches: true as const,
+      instance: 'prod-eu',
     })),
     callKeys: ['query({})'],
     awaiting: {
@@ -69,6 +70,7 @@ function full(): LoopState {
     forceAnswer: 'approval_expired',
     question: 'why?',
     questionEntry: 1,
+    scope: { labels: { cluster: 'prod-eu', namespace: 'api' } },
     context: {
       windowTokens: 8000,
       peakTokens: 1200,
@@ -104,6 +106,15 @@ describe('a checkpoint using every field', () => {
   it('reads back as saved', async () => {
     const { decodeCheckpoint, encodeCheckpoint } = await codec();
     expect(decodeCheckpoint(encodeCheckpoint(full()))).toEqual(full());
+  });
+
+  it("keeps the issue's labels that pick toolset instances, and refuses a label that is not text", async () => {
+    const { decodeCheckpoint, encodeCheckpoint } = await codec();
+    expect(decodeCheckpoint(encodeCheckpoint(full())).scope).toEqual({
+      labels: { cluster: 'prod-eu', namespace: 'api' },
+    });
+    expect((await refusal((s) => (s.scope.labels.cluster = 3))).message).toContain('scope');
+    expect((await refusal((s) => (s.toolCalls[0].instance = 1))).message).toContain('instance');
   });
 
   it('keeps who decided a call, by every way a decision arrives, and refuses any other', async () => {
