@@ -4,6 +4,7 @@ import { checkJsonSchemaArgs } from './json-schema-args.js';
 import { applyFilters, hasFilters, splitFilters, type Filters } from './output-filters.js';
 import { shapeOutput } from './shape-output.js';
 import type { CallVerdict, Tool, ToolOutput, ToolResult } from './types.js';
+import type { RemediationRules } from '../records/remediation.js';
 import { noMetrics, type Metrics, type ToolOutcome } from '../observability/metrics.js';
 import { failSpan, GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
 
@@ -78,6 +79,11 @@ export class ToolExecutor {
   /** Whether an approved call of this tool may run again after a worker stopped during it (Tool.idempotent). */
   isIdempotent(name: string): boolean {
     return this.byName.get(name)?.idempotent === true;
+  }
+
+  /** A remediation tool's rails (Tool.remediation), or undefined for any other tool. */
+  remediationOf(name: string): RemediationRules | undefined {
+    return this.byName.get(name)?.remediation;
   }
 
   /** The tools by name, rebuilt when the list changed (a new array from `current`). */
@@ -172,7 +178,11 @@ export class ToolExecutor {
     const shaped = filtered === undefined ? null : shapeOutput(filtered, this.maxOutputChars);
     // "No data" with nothing to show (none, or all filtered away): the tool's message says more than "".
     const data = output.status === 'no_data' && !shaped?.text ? (output.message ?? 'no data found') : shaped?.text;
-    const shapes = { ...(shaped?.truncated ? { truncated: true } : {}), ...vouching(tool, output) };
+    const shapes = {
+      ...(shaped?.truncated ? { truncated: true } : {}),
+      ...vouching(tool, output),
+      ...(output.status === 'success' && output.alreadyApplied ? { alreadyApplied: true as const } : {}),
+    };
     return done(output.status, { status: output.status, data, params: shown, ...shapes });
   }
 

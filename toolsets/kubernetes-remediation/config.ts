@@ -28,6 +28,15 @@ export const RemediationSettingsSchema = z
     /** Workloads and pods carrying this label (any value but "false") are never touched. */
     optOutLabel: z.string().min(1).default('lestrade.io/no-remediation'),
     timeoutSeconds: z.int().min(1).max(300).default(30),
+    /** Applied actions per UTC day, every worker's together; proposals past it are refused before anyone is asked. */
+    maxActionsPerDay: z.int().min(0).max(10_000).default(20),
+    /**
+     * How long a proposal holds its workload (one remediation in flight per workload) at most: pending approval,
+     * then applying. Keep it above approvals.timeoutSeconds; a denied, expired or applied one frees it sooner.
+     */
+    inFlightSeconds: z.int().min(60).max(30 * 86_400).default(7200),
+    /** How long a workload stays held after an applied action (for a verification to take over); 0 frees it at once. */
+    holdAfterApplySeconds: z.int().min(0).max(86_400).default(0),
   })
   .refine((s) => !s.enabled || s.context !== undefined, {
     path: ['context'],

@@ -54,6 +54,13 @@ export function remediationTool(
     params: action.params,
     sideEffects: true,
     idempotent: true,
+    remediation: {
+      workload: (p) => action.target(p),
+      maxActionsPerDay: settings.maxActionsPerDay,
+      maxActionsPerDayKey: 'toolsets.kubernetes_remediation.maxActionsPerDay',
+      inFlightSeconds: settings.inFlightSeconds,
+      holdAfterApplySeconds: settings.holdAfterApplySeconds,
+    },
     vouchesForLinks: true,
     async verdict(p) {
       const signal = AbortSignal.timeout((settings.timeoutSeconds + 10) * 1000);
@@ -85,7 +92,11 @@ export function remediationTool(
       if ('refused' in read)
         return read.gone && action.gone ? action.gone(t) : { status: 'error', error: read.refused };
       if (action.applied(p, read.obj, marker, ctx))
-        return { status: 'success', data: { applied: false, target: t, note: 'already applied by this approval' } };
+        return {
+          status: 'success',
+          data: { applied: false, target: t, note: 'already applied by this approval' },
+          alreadyApplied: true,
+        };
       const plan = await action.plan(p, read.obj, marker, io(ctx.signal));
       if ('refused' in plan) return { status: 'error', error: plan.refused };
       const done = await send(plan.write, t, false, io(ctx.signal));
