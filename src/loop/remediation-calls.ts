@@ -1,4 +1,3 @@
-import type { LoopOptions } from './run-loop.js';
 import type { DecidedBy } from '../records/approval.js';
 import type { RemediationProposal, RemediationRails } from '../records/remediation.js';
 import type { ToolExecutor } from '../tools/tool-executor.js';
@@ -23,7 +22,7 @@ export function remediationProposal(
 export async function proposeRemediation(
   toolCallId: string,
   result: ToolResult,
-  opts: Pick<LoopOptions, 'executor' | 'remediations'>,
+  opts: { executor: ToolExecutor; remediations?: RemediationRails },
 ): Promise<ToolResult> {
   const p = opts.remediations ? remediationProposal(opts.executor, toolCallId, result.tool, result.params) : null;
   if (!p || !opts.remediations) return result;

@@ -8,7 +8,14 @@ import {
   type RemediationRails,
   type RemediationRan,
 } from '../records/remediation.js';
-import { acquireInFlight, appliedOn, countApplied, extendInFlight, recordRemediation, releaseInFlight } from './remediation-log.js';
+import {
+  acquireInFlight,
+  appliedOn,
+  countApplied,
+  extendInFlight,
+  recordRemediation,
+  releaseInFlight,
+} from './remediation-log.js';
 
 export interface RemediationRailsOptions {
   log: Logger;
@@ -63,36 +70,55 @@ export function redisRemediationRails(
     async drop(p) {
       await releaseInFlight(redis, p.rules.workload(p.params), holderOf(p));
     },
-    async ran(p) {
-      const workload = p.rules.workload(p.params);
-      const result = resultOf(p.result);
-      const appliedAt = now().toISOString();
-      const entry: RemediationEntry = {
-        toolCallId: p.toolCallId,
-        appliedId: p.appliedId,
-        tool: p.tool,
-        params: p.params,
-        workload,
-        ...(p.approvedBy ? { approvedBy: p.approvedBy } : {}),
-        appliedAt,
-        result,
-        output: (p.result.status === 'success' ? p.result.data : p.result.error) ?? '',
-      };
-      if (result !== 'failed') await countApplied(redis, p.appliedId, now());
-      const hold = result === 'failed' ? 0 : p.rules.holdAfterApplySeconds;
-      if (hold > 0) await extendInFlight(redis, workload, holderOf(p), hold);
-      else await releaseInFlight(redis, workload, holderOf(p));
-      if (!(await recordRemediation(redis, investigationId, entry))) return;
-      metrics.remediation(p.tool, result);
-      const by = p.approvedBy ? `${p.approvedBy.via}:${p.approvedBy.user}` : 'unknown';
-      log.info(
-        { investigationId, toolCallId: p.toolCallId, appliedId: p.appliedId, tool: p.tool, workload, result, approvedBy: by },
-        `remediation ${result}: ${p.tool} on ${workload.kind} ${workload.namespace}/${workload.name}, approved by ${by}`,
-      );
-      if (result === 'failed') return;
-      const event = { investigationId, ...entry, result };
-      for (const err of announceRemediationApplied(event))
-        log.warn({ investigationId, err }, 'an onRemediationApplied listener failed');
-    },
+    ran: (p) => recordRan(redis, investigationId, p, { log, metrics, now }),
   };
+}
+
+/**
+ * An approved call that ran: counted on its day once (not when it failed), the workload freed or held for
+ * holdAfterApplySeconds, and, the first time only, its entry written, counted, logged with its approver and announced.
+ */
+async function recordRan(
+  redis: RedisClient,
+  investigationId: string,
+  p: RemediationRan,
+  { log, metrics, now }: Required<RemediationRailsOptions>,
+): Promise<void> {
+  const workload = p.rules.workload(p.params);
+  const holder = { investigationId, toolCallId: p.toolCallId };
+  const result = resultOf(p.result);
+  const entry: RemediationEntry = {
+    toolCallId: p.toolCallId,
+    appliedId: p.appliedId,
+    tool: p.tool,
+    params: p.params,
+    workload,
+    ...(p.approvedBy ? { approvedBy: p.approvedBy } : {}),
+    appliedAt: now().toISOString(),
+    result,
+    output: (p.result.status === 'success' ? p.result.data : p.result.error) ?? '',
+  };
+  if (result !== 'failed') await countApplied(redis, p.appliedId, now());
+  const hold = result === 'failed' ? 0 : p.rules.holdAfterApplySeconds;
+  if (hold > 0) await extendInFlight(redis, workload, holder, hold);
+  else await releaseInFlight(redis, workload, holder);
+  if (!(await recordRemediation(redis, investigationId, entry))) return;
+  metrics.remediation(p.tool, result);
+  const by = p.approvedBy ? `${p.approvedBy.via}:${p.approvedBy.user}` : 'unknown';
+  log.info(
+    {
+      investigationId,
+      toolCallId: p.toolCallId,
+      appliedId: p.appliedId,
+      tool: p.tool,
+      workload,
+      result,
+      approvedBy: by,
+    },
+    `remediation ${result}: ${p.tool} on ${workload.kind} ${workload.namespace}/${workload.name}, approved by ${by}`,
+  );
+  if (result === 'failed') return;
+  const { output: _output, ...event } = entry;
+  for (const err of announceRemediationApplied({ investigationId, ...event, result }))
+    log.warn({ investigationId, err }, 'an onRemediationApplied listener failed');
 }

@@ -178,11 +178,7 @@ export class ToolExecutor {
     const shaped = filtered === undefined ? null : shapeOutput(filtered, this.maxOutputChars);
     // "No data" with nothing to show (none, or all filtered away): the tool's message says more than "".
     const data = output.status === 'no_data' && !shaped?.text ? (output.message ?? 'no data found') : shaped?.text;
-    const shapes = {
-      ...(shaped?.truncated ? { truncated: true } : {}),
-      ...vouching(tool, output),
-      ...(output.status === 'success' && output.alreadyApplied ? { alreadyApplied: true as const } : {}),
-    };
+    const shapes = { ...(shaped?.truncated ? { truncated: true } : {}), ...marks(tool, output) };
     return done(output.status, { status: output.status, data, params: shown, ...shapes });
   }
 
@@ -241,6 +237,15 @@ export class ToolExecutor {
 /** `vouches` when the result may vouch for links (vouched-hosts.ts): the result's own say first, else the tool's. */
 function vouching(tool: Tool, output: Exclude<ToolOutput, { status: 'error' }>): { vouches?: true } {
   return (output.vouches ?? tool.vouchesForLinks) ? { vouches: true } : {};
+}
+
+/** `vouches` (vouching), and `alreadyApplied` when a side-effecting tool found its change made already. */
+function marks(
+  tool: Tool,
+  output: Exclude<ToolOutput, { status: 'error' }>,
+): { vouches?: true; alreadyApplied?: true } {
+  const applied = output.status === 'success' && output.alreadyApplied ? { alreadyApplied: true as const } : {};
+  return { ...vouching(tool, output), ...applied };
 }
 
 /** The tool's own parameter names: its JSON Schema's properties when it declared one, else its zod shape. */

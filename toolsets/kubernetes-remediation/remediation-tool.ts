@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { paramsKey } from '../../src/tools/call-key.js';
 import type { CallVerdict, Tool, ToolContext, ToolOutput } from '../../src/tools/types.js';
+import type { RemediationRules } from '../../src/records/remediation.js';
 import type { RemediationSettings } from './config.js';
 import type { KubectlAnswer, KubectlRunner } from './kubectl.js';
 import { describeChange, markerOf, refusedByLabel, refusedByScope, type KubeObj, type Target } from './workload.js';
@@ -54,13 +55,7 @@ export function remediationTool(
     params: action.params,
     sideEffects: true,
     idempotent: true,
-    remediation: {
-      workload: (p) => action.target(p),
-      maxActionsPerDay: settings.maxActionsPerDay,
-      maxActionsPerDayKey: 'toolsets.kubernetes_remediation.maxActionsPerDay',
-      inFlightSeconds: settings.inFlightSeconds,
-      holdAfterApplySeconds: settings.holdAfterApplySeconds,
-    },
+    remediation: railsOf(action, settings),
     vouchesForLinks: true,
     async verdict(p) {
       const signal = AbortSignal.timeout((settings.timeoutSeconds + 10) * 1000);
@@ -104,6 +99,17 @@ export function remediationTool(
       const changes = 'delete' in plan.write ? [`${t.kind}/${t.name} deleted`] : describeChange(read.obj, done.json);
       return { status: 'success', data: { applied: true, target: t, summary: plan.summary, changes } };
     },
+  };
+}
+
+/** The engine's rails for this tool (docs/remediation.md, "Rails"): the workload a call changes and the limits. */
+function railsOf(action: RemediationAction, settings: RemediationSettings): RemediationRules {
+  return {
+    workload: (p) => action.target(p),
+    maxActionsPerDay: settings.maxActionsPerDay,
+    maxActionsPerDayKey: 'toolsets.kubernetes_remediation.maxActionsPerDay',
+    inFlightSeconds: settings.inFlightSeconds,
+    holdAfterApplySeconds: settings.holdAfterApplySeconds,
   };
 }
 

@@ -116,7 +116,7 @@ async function proposeScale(): Promise<string> {
       const inv = (await getJson(`${http.base}/api/investigations/${id}`)).body;
       return !['queued', 'running'].includes(inv.status) && inv;
     },
-    60_000,
+    90_000,
   );
   expect({ status: waiting.status, rca: waiting.rca }).toEqual({ status: 'awaiting_approval', rca: null });
   expect(waiting.approvals.pending[0].reason).toContain('spec.replicas: 3 → 5');
@@ -143,7 +143,7 @@ async function completed(id: string) {
       const inv = (await getJson(`${http.base}/api/investigations/${id}`)).body;
       return inv.status === 'completed' && inv;
     },
-    60_000,
+    90_000,
   );
 }
 
@@ -168,7 +168,7 @@ describe('an approved kubectl_scale whose worker is killed during the write', ()
     expect(k8s.objects[0]!.spec).toMatchObject({ replicas: 5 });
     expect(done.remediation).toHaveLength(1);
     expect(done.remediation[0]).toMatchObject({ toolCallId: 'c-scale', result: 'already_applied' });
-  }, 120_000);
+  }, 240_000);
 });
 
 describe.each([
@@ -200,5 +200,5 @@ describe.each([
         result,
       }),
     ]);
-  }, 120_000);
+  }, 240_000);
 });
