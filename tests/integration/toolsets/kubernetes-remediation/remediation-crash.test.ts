@@ -168,6 +168,12 @@ describe('an approved kubectl_scale whose worker is killed during the write', ()
     expect(k8s.objects[0]!.spec).toMatchObject({ replicas: 5 });
     expect(done.remediation).toHaveLength(1);
     expect(done.remediation[0]).toMatchObject({ toolCallId: 'c-scale', result: 'already_applied' });
+    // The dashboard's investigation page shows it, with its approver.
+    const page = await (await fetch(`${http.base}/investigations/${id}`)).text();
+    const section = page.slice(page.indexOf('id="remediation"'));
+    expect(section).toContain('<h2>Remediation <small>(1)</small></h2>');
+    expect(section).toMatch(/already applied<\/span>\s*<code>kubectl_scale<\/code> deployment <code>shop\/web<\/code>/);
+    expect(section).toContain('approved by <span class="approver">alice</span> via cli');
   }, 240_000);
 });
 
