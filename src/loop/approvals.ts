@@ -77,7 +77,11 @@ export async function resolveAwaiting(
     }
     // Denied or expired: a remediation's workload is free again.
     if (decision || outcome.expired)
-      await settleRemediation(opts.remediations, remediationProposal(executor, p.toolCallId, p.tool, p.params), 'dropped');
+      await settleRemediation(
+        opts.remediations,
+        remediationProposal(executor, p.toolCallId, p.tool, p.params),
+        'dropped',
+      );
     if (decision) {
       const feedback = decision.feedback ? { feedback: decision.feedback } : {};
       results[index] = {

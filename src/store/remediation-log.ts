@@ -20,7 +20,8 @@ export interface InFlightHolder {
   toolCallId: string;
 }
 
-const holderJson = (h: InFlightHolder) => JSON.stringify({ investigationId: h.investigationId, toolCallId: h.toolCallId });
+const holderJson = (h: InFlightHolder) =>
+  JSON.stringify({ investigationId: h.investigationId, toolCallId: h.toolCallId });
 const inFlightKey = (redis: RedisClient, w: Workload) => keysOf(redis).remediationInFlight(w.kind, w.namespace, w.name);
 
 /** KEYS: in-flight key. ARGV: holder, seconds. Sets it when free or ours (refreshing the TTL); else the holder. */
@@ -64,7 +65,11 @@ export async function extendInFlight(
 }
 
 /** Frees `workload` if `holder` holds it (another holder's hold is left alone); false when it did not. */
-export async function releaseInFlight(redis: RedisClient, workload: Workload, holder: InFlightHolder): Promise<boolean> {
+export async function releaseInFlight(
+  redis: RedisClient,
+  workload: Workload,
+  holder: InFlightHolder,
+): Promise<boolean> {
   return (await SETTLE_LUA.run(redis, [inFlightKey(redis, workload)], [holderJson(holder), 0])) === 1;
 }
 

@@ -34,7 +34,11 @@ export const RemediationSettingsSchema = z
      * How long a proposal holds its workload (one remediation in flight per workload) at most: pending approval,
      * then applying. Keep it above approvals.timeoutSeconds; a denied, expired or applied one frees it sooner.
      */
-    inFlightSeconds: z.int().min(60).max(30 * 86_400).default(7200),
+    inFlightSeconds: z
+      .int()
+      .min(60)
+      .max(30 * 86_400)
+      .default(7200),
     /** How long a workload stays held after an applied action (for a verification to take over); 0 frees it at once. */
     holdAfterApplySeconds: z.int().min(0).max(86_400).default(0),
   })
