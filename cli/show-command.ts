@@ -26,7 +26,20 @@ interface Shown {
     pending: Array<{ toolCallId: string; tool: string; params: Record<string, unknown>; reason: string }>;
   } | null;
   conversation: Array<{ question: string; answer: string | null; status: string }>;
+  /** Absent from a service older than the remediation record. */
+  remediation?: Remediation[];
   issue?: { url?: string | null } | null;
+}
+
+interface Remediation {
+  toolCallId: string;
+  tool: string;
+  params: Record<string, unknown>;
+  workload: { kind: string; namespace: string; name: string };
+  approvedBy?: { via: string; user: string; name?: string };
+  appliedAt: string;
+  result: string;
+  verification?: { status: string; checkedAt: string; evidence: string };
 }
 
 /** `lestrade show <id>`: the investigation for a terminal (or its JSON). */
@@ -67,6 +80,7 @@ export function renderInvestigation(inv: Shown, style: Style): string {
         .join('\n')}\n`,
     );
   }
+  if (inv.remediation?.length) parts.push(remediationSection(inv.remediation, style, safe));
   if (inv.writeBacks.length) {
     parts.push(
       `${style.bold('Write-backs')}\n${inv.writeBacks.map((w) => `  ${safe(w.target)}: ${w.status}${w.url ? ` ${safe(w.url)}` : ''}${w.error ? ` (${safe(w.error)})` : ''}`).join('\n')}\n`,
@@ -81,4 +95,18 @@ function pendingSection(inv: Shown, style: Style, safe: (s: unknown) => string):
   );
   const hint = `decide with: lestrade approve ${inv.id} <call> | lestrade deny ${inv.id} <call> --reason "..." (expires ${inv.approvals!.expiresAt})`;
   return `${style.bold('Awaiting approval')}\n${lines.join('\n')}\n  ${style.dim(hint)}\n`;
+}
+
+/** The approved remediations that ran: what, on which workload, who approved it, the result and its verification. */
+function remediationSection(entries: Remediation[], style: Style, safe: (s: unknown) => string): string {
+  const lines = entries.map((r) => {
+    const by = r.approvedBy
+      ? `approved by ${safe(r.approvedBy.name ?? r.approvedBy.user)} via ${r.approvedBy.via}`
+      : 'approver unknown';
+    const w = r.workload;
+    const head = `  ${r.tool} ${safe(w.kind)} ${safe(w.namespace)}/${safe(w.name)} → ${safe(r.result)} ${style.dim(`${r.appliedAt} · ${by}`)}`;
+    const v = r.verification;
+    return v ? `${head}\n    verification: ${safe(v.status)} ${style.dim(v.checkedAt)} ${safe(v.evidence)}` : head;
+  });
+  return `${style.bold('Remediation')}\n${lines.join('\n')}\n`;
 }

@@ -5,6 +5,7 @@ import type { Registered } from '../src/app/registered.js';
 import { sources } from '../sources/index.js';
 import { destinations } from '../destinations/index.js';
 import { BUILTIN_YAML_DIR } from '../toolsets/index.js';
+import { verifyProbes } from '../toolsets/verify-probes.js';
 import { buildInvestigator, buildToolsets } from './build-investigator.js';
 
 export type { RunningService, ServiceOptions };
@@ -17,6 +18,7 @@ export const registered: Registered = {
     buildInvestigator: (config, env, metrics, limits) => buildInvestigator(config, env, metrics, limits),
     check: (config, env, log) => buildToolsets(config, env, undefined, log),
     shippedYamlDir: BUILTIN_YAML_DIR,
+    verifyProbes,
   },
 };
 

@@ -5,6 +5,7 @@ import type { LlmRateLimiter } from '../llm/rate-limiter.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { AnySource } from '../registration/source.js';
+import type { VerifyProbes } from '../remediation/probes.js';
 import type { RunbookCatalog } from '../runbooks/runbook-catalog.js';
 import type { ResolvedToolsets } from '../tools/toolset-registry.js';
 
@@ -23,6 +24,8 @@ export interface ToolsetsPort {
   check(config: Config, env: Env, log: Logger): Promise<ResolvedToolsets>;
   /** The folder of the YAML toolsets shipped with Lestrade: its paths are not shown on pages. */
   shippedYamlDir: string;
+  /** What applied remediations are verified with, and for how long (docs/remediation.md, "Verified"). */
+  verifyProbes?(config: Config): VerifyProbes & { windowSeconds: number; intervalSeconds: number };
 }
 
 /**

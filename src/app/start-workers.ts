@@ -20,6 +20,7 @@ import type { MountedDestinations } from './mount-destinations.js';
 import type { MountedSource } from './mount-sources.js';
 import type { ToolsetsPort } from './registered.js';
 import type { ServiceRedis, Stores } from './start-core.js';
+import { startVerifier } from './start-verifier.js';
 
 const SHORT_CLOSE_MS = 5_000;
 
@@ -153,6 +154,19 @@ function startInvestigationWorkers(
     // A failed kick loses nothing: the dispatch sweep (startDispatchSweep) adds the same jobs on its next tick.
     intake.flush().catch(() => undefined);
   });
+  if (deps.toolsets.verifyProbes)
+    startVerifier(
+      {
+        redis: deps.redis,
+        workerRedis,
+        stores,
+        deliveries,
+        log,
+        lifecycle,
+        retentionSeconds: config.queue.retentionSeconds,
+      },
+      deps.toolsets.verifyProbes(config),
+    );
   const expiries = startExpiryWorker(workerRedis, runs, continuations, log);
   lifecycle.onCloseWorker(() => closeWorker(expiries, log, SHORT_CLOSE_MS));
   // Runs in progress get queue.shutdownTimeoutSeconds to finish; past it they go back to the queue, and

@@ -41,6 +41,9 @@ const HELP: Record<string, string> = {
     "Investigations answered with a confirmed predecessor's RCA without running the model (memory.reuseConfirmed), by source.",
   lestrade_feedback_total:
     "People's verdicts on RCAs (correct, partly, wrong) that changed something, by the issue's source.",
+  lestrade_remediations_total:
+    'Remediations (docs/remediation.md), by tool and result: applied, already_applied (found made by a re-run), ' +
+    'refused (by the rails, before anyone was asked), failed.',
   lestrade_redis_up: '1 when this scrape could read the shared state from Redis, else 0.',
   lestrade_queue_jobs: 'Jobs per queue and state, read from Redis at scrape time (every process reports the same).',
   lestrade_approvals_pending: 'Investigation runs paused until a human approves or denies their calls.',
@@ -80,6 +83,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly writeBacks: Counter<'target' | 'outcome'>;
   private readonly memoryReuses: Counter<'source'>;
   private readonly feedback: Counter<'verdict' | 'source'>;
+  private readonly remediations: Counter<'tool' | 'result'>;
   private readonly shared: SharedGauges;
   private inflight: Promise<void> | null = null;
 
@@ -111,6 +115,7 @@ export class PrometheusMetrics implements Metrics {
     this.writeBacks = counter(r, 'lestrade_write_backs_total', ['target', 'outcome']);
     this.memoryReuses = counter(r, 'lestrade_memory_reused_total', ['source']);
     this.feedback = counter(r, 'lestrade_feedback_total', ['verdict', 'source']);
+    this.remediations = counter(r, 'lestrade_remediations_total', ['tool', 'result']);
     this.shared = sharedGauges(r);
   }
 
@@ -155,6 +160,10 @@ export class PrometheusMetrics implements Metrics {
 
   feedbackRecorded(verdict: string, source: string): void {
     this.feedback.inc({ verdict, source });
+  }
+
+  remediation(tool: string, result: string): void {
+    this.remediations.inc({ tool, result });
   }
 
   /** The exposition text, after reading the shared gauges from Redis (bounded: Redis down still answers). */

@@ -19,6 +19,7 @@ const UNKNOWN_PRIORITY = 4;
 import type { Runbook } from '../runbooks/runbook.js';
 import type { ToolsetsForPrompt } from '../tools/toolsets-for-prompt.js';
 import type { AppliedCallLog } from '../records/applied-call.js';
+import type { RemediationRails } from '../records/remediation.js';
 
 export interface InvestigatorDeps {
   client: OpenAI;
@@ -54,6 +55,8 @@ export interface InvestigateOptions {
   keepOutput?: (toolCallId: string, text: string) => Promise<void>;
   /** The at-most-once log of this run's approved calls. */
   appliedCalls?: AppliedCallLog;
+  /** The remediation rails of this investigation (store/remediation-rails.ts): the service's, on Redis. */
+  remediations?: RemediationRails;
   /** The queue's priority of the issue (critical 1): its LLM requests take the rate limit in this order. */
   priority?: number;
   /** Similar past incidents from memory (docs/memory.md): a fresh run's prompt lists them inside the untrusted fence. */
@@ -114,6 +117,7 @@ export class Investigator {
       budget: this.deps.budget,
       keepOutput: opts.keepOutput,
       appliedCalls: opts.appliedCalls,
+      remediations: opts.remediations,
       metrics: this.deps.metrics,
       plan: true,
       gate: this.gate(opts.priority),

@@ -4,6 +4,10 @@ import type { ToolResult } from '../tools/types.js';
 import { forModel } from '../records/tool-result.js';
 import type { ApprovalOutcome } from '../records/approval.js';
 import type { AppliedCallLog } from '../records/applied-call.js';
+import type { DecidedBy } from '../records/approval.js';
+import type { RemediationRails } from '../records/remediation.js';
+import { crashPoint } from '../crash-point.js';
+import { remediationProposal, settleRemediation } from './remediation-calls.js';
 import type { AwaitingTurn, LoopState, PendingApproval } from '../records/loop-state.js';
 import { callKey } from '../tools/call-key.js';
 
@@ -47,6 +51,8 @@ export interface ResolveOptions {
   applied?: AppliedCallLog;
   /** The issue's labels, which pick a toolset's instance (LoopState.scope). */
   scope?: ExecuteOptions['scope'];
+  /** The remediation rails: a denied or expired remediation frees its workload, one that ran is recorded once. */
+  remediations?: RemediationRails;
 }
 
 /**
@@ -68,8 +74,17 @@ export async function resolveAwaiting(
     const decision = outcome.decisions.get(p.toolCallId);
     const by = decision?.decidedBy ? { decidedBy: decision.decidedBy } : {};
     if (decision?.approved) {
-      results[index] = { ...(await runApproved(turn.seq, call, p, executor, opts)), ...by };
-    } else if (decision) {
+      results[index] = { ...(await runApproved(turn.seq, call, p, executor, opts, decision.decidedBy)), ...by };
+      continue;
+    }
+    // Denied or expired: a remediation's workload is free again.
+    if (decision || outcome.expired)
+      await settleRemediation(
+        opts.remediations,
+        remediationProposal(executor, p.toolCallId, p.tool, p.params),
+        'dropped',
+      );
+    if (decision) {
       const feedback = decision.feedback ? { feedback: decision.feedback } : {};
       results[index] = {
         tool: p.tool,
@@ -102,15 +117,37 @@ async function runApproved(
   call: AwaitingTurn['calls'][number],
   p: PendingApproval,
   executor: ToolExecutor,
-  { signal, shape = async (_id, r) => r, applied, scope }: ResolveOptions,
+  opts: ResolveOptions,
+  approvedBy: DecidedBy | undefined,
 ): Promise<ToolResult> {
   const callId = `${seq}:${p.toolCallId}`;
+  const result = await runOnce(callId, call, p, executor, opts);
+  // A remediation that ran (or whose logged result a resumed run found) is recorded once, keyed by its applied id.
+  const proposal = remediationProposal(executor, p.toolCallId, p.tool, p.params);
+  if (proposal && opts.applied && !opts.signal?.aborted) {
+    crashPoint('approved-call:before-record');
+    const ran = { ran: result, appliedId: opts.applied.idOf(callId), ...(approvedBy ? { approvedBy } : {}) };
+    await settleRemediation(opts.remediations, proposal, ran);
+  }
+  return result;
+}
+
+/** The call's result: logged before, else run with its start and result logged around it (crash points between). */
+async function runOnce(
+  callId: string,
+  call: AwaitingTurn['calls'][number],
+  p: PendingApproval,
+  executor: ToolExecutor,
+  { signal, shape = async (_id, r) => r, applied, scope }: ResolveOptions,
+): Promise<ToolResult> {
+  crashPoint('approved-call:before-begin');
   const before = applied ? await applied.begin(callId) : ({ state: 'new' } as const);
   if (before.state === 'done') return before.result;
   if (before.state === 'started' && !executor.isIdempotent(call.name))
     return { tool: p.tool, status: 'error', error: INTERRUPTED, params: p.params, elapsedMs: 0 };
   const again = before.state === 'started' ? { interruptedAt: before.at } : {};
   const approvalId = applied?.idOf(callId);
+  crashPoint('approved-call:before-run');
   const executed = await executor.execute(call, {
     approvedCallKey: p.callKey,
     signal,
@@ -119,6 +156,7 @@ async function runApproved(
     ...(scope ? { scope } : {}),
   });
   const result = await shape(call.id, executed);
+  crashPoint('approved-call:before-finish');
   if (!signal?.aborted) await applied?.finish(callId, result);
   return result;
 }

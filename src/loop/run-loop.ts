@@ -10,6 +10,8 @@ import type { ToolResult } from '../tools/types.js';
 import { forModel } from '../records/tool-result.js';
 import { pauseTurn, resolveAwaiting } from './approvals.js';
 import type { AppliedCallLog } from '../records/applied-call.js';
+import type { RemediationRails } from '../records/remediation.js';
+import { proposeRemediation } from './remediation-calls.js';
 import type { ApprovalOutcome } from '../records/approval.js';
 import type { AwaitingTurn, LoopState } from '../records/loop-state.js';
 import { callKey } from '../tools/call-key.js';
@@ -43,6 +45,8 @@ export interface LoopOptions {
   approvals?: ApprovalOutcome;
   /** The at-most-once log of approved calls (the service's, in Redis); without it they run whenever resolved. */
   appliedCalls?: AppliedCallLog;
+  /** The remediation rails (one in flight per workload, the daily cap, the record); without them, none (the CLI). */
+  remediations?: RemediationRails;
   /** The context window's rules: oversized tool results are kept aside, history compacted near the window. */
   budget?: ContextBudget;
   /** Keeps the whole of a tool output that was too large to send (retrievable through the API). */
@@ -157,6 +161,7 @@ async function finishPausedTurn(state: LoopState, opts: LoopOptions): Promise<vo
     shape: (id, r) => keepOversized(id, r, opts),
     applied: opts.appliedCalls,
     ...(state.scope ? { scope: state.scope } : {}),
+    remediations: opts.remediations,
   });
   throwIfCancelled(opts.signal);
   const waited = new Set(turn.approvals.map((a) => a.toolCallId));
@@ -277,10 +282,11 @@ async function runCall(
     };
   }
   state.callKeys.push(key);
-  const result = await opts.executor.execute(
+  const executed = await opts.executor.execute(
     { id: call.id, name: call.function.name, arguments: call.function.arguments },
     { signal: opts.signal, ...(state.scope ? { scope: state.scope } : {}) },
   );
+  const result = opts.pauseForApproval ? await proposeRemediation(call.id, executed, opts) : executed;
   return keepOversized(call.id, result, opts);
 }
 

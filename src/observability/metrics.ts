@@ -65,7 +65,12 @@ export interface Metrics {
   memoryReused(source: string): void;
   /** A person's verdict on an RCA that changed something (`source`: the investigation's issue source). */
   feedbackRecorded(verdict: FeedbackVerdict, source: string): void;
+  /** A remediation proposal refused by the rails, or an approved one that ran (docs/remediation.md). */
+  remediation(tool: string, result: RemediationOutcome): void;
 }
+
+/** What became of a remediation (src/records/remediation.ts RemediationResult; repeated: this port imports nothing). */
+export type RemediationOutcome = 'applied' | 'already_applied' | 'refused' | 'failed';
 
 /** A verdict on an RCA (src/records/feedback.ts Verdict; repeated here: this port imports nothing). */
 export type FeedbackVerdict = 'correct' | 'partly' | 'wrong';
@@ -79,4 +84,5 @@ export const noMetrics: Metrics = {
   writeBack() {},
   memoryReused() {},
   feedbackRecorded() {},
+  remediation() {},
 };

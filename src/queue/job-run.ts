@@ -137,6 +137,7 @@ async function runBegun(
       pauseForApproval: true,
       keepOutput: (toolCallId: string, text: string) => deps.store.saveOutput(id, toolCallId, text),
       appliedCalls: deps.runs.appliedCalls(id, job.id ?? id),
+      remediations: deps.runs.remediations(id, { log: deps.log, metrics: deps.metrics }),
       approvals: checkpoint?.awaiting ? await deps.runs.outcome(id) : undefined,
       priority: job.opts.priority,
     };

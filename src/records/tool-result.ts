@@ -5,7 +5,7 @@ import type { DecidedBy } from './approval.js';
  * `vouchesForLinks` for this result (the bash toolset's: only a pipeline that read an outside system).
  */
 export type ToolOutput =
-  | { status: 'success'; data: unknown; vouches?: boolean }
+  | { status: 'success'; data: unknown; vouches?: boolean; alreadyApplied?: boolean }
   | { status: 'no_data'; data?: unknown; message?: string; vouches?: boolean }
   | { status: 'error'; error: string };
 
@@ -36,6 +36,8 @@ export interface ToolResult {
    * MCP server): hosts it names may be linked in the RCA (see vouchedHosts). Not shown to the model.
    */
   vouches?: true;
+  /** A side-effecting call that found its change already made (a second run of an approval) and wrote nothing. */
+  alreadyApplied?: true;
 }
 
 /** The result as the model sees it: without who decided (a name is not the model's business) nor `vouches`. */

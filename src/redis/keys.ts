@@ -33,6 +33,13 @@ export function createKeys(prefix: string = DEFAULT_PREFIX) {
     feedback: (id: string) => `${P}:inv:${id}:feedback`,
     /** Approved calls started and finished (at most once: loop/approvals.ts), kept as long as the record. */
     appliedCalls: (id: string) => `${P}:inv:${id}:applied`,
+    /** The investigation's remediations (store/remediation-log.ts): field applied-call id → entry; expires with the record. */
+    remediation: (id: string) => `${P}:inv:${id}:remediation`,
+    /** Held while a remediation of one workload is pending, applying or being verified: its holder (store/remediation-log.ts). */
+    remediationInFlight: (kind: string, namespace: string, name: string) =>
+      `${P}:remediation:inflight:${[kind, namespace, name].map(encodeURIComponent).join('/')}`,
+    /** The remediations applied on one UTC day (YYYY-MM-DD), a set of applied-call ids: maxActionsPerDay. */
+    remediationDay: (date: string) => `${P}:remediation:day:${date}`,
     /** A tool output too large to send the model whole, kept for the API: spread over the cluster by id. */
     output: (id: string, toolCallId: string) => `${prefix}:output:{${id}}:${digest(toolCallId)}`,
     /** Cancel requests, published to every worker process. */

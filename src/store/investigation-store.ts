@@ -17,6 +17,7 @@ import { extraFields, questionCostField } from './extra-fields.js';
 import { memoryFields, memoryFieldValues, type MemoryFields } from './memory-fields.js';
 import { loadGroupIssue } from './group-members.js';
 import { isInvestigationId, keysOf } from '../redis/keys.js';
+import { listRemediation } from './remediation-log.js';
 import { decodeField, encodeField } from '../redis/lossless.js';
 import { noSecrets, type Redactor } from '../redact.js';
 import { updateRecord } from './record-fields.js';
@@ -126,9 +127,10 @@ export class InvestigationStore {
 
   async get(id: string): Promise<Investigation | null> {
     if (!isInvestigationId(id)) return null;
-    const [hash, linkedFrom] = await Promise.all([
+    const [hash, linkedFrom, remediation] = await Promise.all([
       this.redis.hgetall(this.keys.investigation(id)),
       this.redis.smembers(this.keys.linkedFrom(id)),
+      listRemediation(this.redis, id),
     ]);
     const h = decodeHash(hash);
     if (!h.id) return null;
@@ -159,6 +161,7 @@ export class InvestigationStore {
       runbooks: h.runbooks ? (JSON.parse(h.runbooks) as RunbookUse[]) : [],
       run: Number(h.run ?? 1),
       runId: h.runId || (h.id ?? ''),
+      remediation,
       ...extraFields(h),
       ...memoryFields(h),
     };

@@ -7,6 +7,7 @@ import type { DecidedBy } from '../records/approval.js';
 import type { WriteBackRecord } from '../records/write-back-record.js';
 import type { StormFields } from './extra-fields.js';
 import type { MemoryFields } from './memory-fields.js';
+import type { RemediationEntry } from '../records/remediation.js';
 
 /** A run is the investigation itself, or a follow-up question on a completed one. */
 export type Phase = 'investigation' | 'ask';
@@ -111,6 +112,8 @@ export interface Investigation extends InvestigationSummary, StormFields, Memory
   plan: PlanTask[];
   /** The operators' runbooks the investigation was offered and read (docs/runbooks.md). */
   runbooks: RunbookUse[];
+  /** The approved remediations that ran, oldest first (store/remediation-log.ts, docs/remediation.md). */
+  remediation: RemediationEntry[];
   /** Which run this is: 1 for the first, one more for each re-run (actions/rerun.ts). Absent on older records. */
   run?: number;
   /** The run's id: the investigation's own id for the first run, its re-run job's id after (see rerunJobId). */

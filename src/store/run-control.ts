@@ -9,6 +9,8 @@ import { decodeField, encodeField } from '../redis/lossless.js';
 export type { ApprovalsView, Phase } from './investigation.js';
 import type { AppliedCallLog } from '../records/applied-call.js';
 import { RedisAppliedCalls } from './applied-calls.js';
+import type { RemediationRails } from '../records/remediation.js';
+import { redisRemediationRails, type RemediationRailsOptions } from './remediation-rails.js';
 import type { LoopState } from '../records/loop-state.js';
 import type { RunbookUse } from '../records/runbook-use.js';
 import type { ToolCallRecord } from './investigation.js';
@@ -67,6 +69,11 @@ export class RunControl {
   /** The at-most-once log of the approved calls of one run (`run`: its job id), kept as long as the record. */
   appliedCalls(id: string, run: string): AppliedCallLog {
     return new RedisAppliedCalls(this.redis, id, run, this.retentionSeconds);
+  }
+
+  /** The remediation rails of one investigation (remediation-rails.ts): in flight per workload, the daily cap, the record. */
+  remediations(id: string, opts: RemediationRailsOptions): RemediationRails {
+    return redisRemediationRails(this.redis, id, opts);
   }
 
   /** Starts the run for this job; false when it is not queued (or is running under another job). */

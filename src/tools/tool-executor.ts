@@ -4,6 +4,7 @@ import { checkJsonSchemaArgs } from './json-schema-args.js';
 import { applyFilters, hasFilters, splitFilters, type Filters } from './output-filters.js';
 import { shapeOutput } from './shape-output.js';
 import type { CallScope, CallVerdict, Tool, ToolOutput, ToolResult } from './types.js';
+import type { RemediationRules } from '../records/remediation.js';
 import { noMetrics, type Metrics, type ToolOutcome } from '../observability/metrics.js';
 import { failSpan, GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
 
@@ -80,6 +81,11 @@ export class ToolExecutor {
   /** Whether an approved call of this tool may run again after a worker stopped during it (Tool.idempotent). */
   isIdempotent(name: string): boolean {
     return this.byName.get(name)?.idempotent === true;
+  }
+
+  /** A remediation tool's rails (Tool.remediation), or undefined for any other tool. */
+  remediationOf(name: string): RemediationRules | undefined {
+    return this.byName.get(name)?.remediation;
   }
 
   /** The tools by name, rebuilt when the list changed (a new array from `current`). */
@@ -175,7 +181,7 @@ export class ToolExecutor {
     const shaped = filtered === undefined ? null : shapeOutput(filtered, this.maxOutputChars);
     // "No data" with nothing to show (none, or all filtered away): the tool's message says more than "".
     const data = output.status === 'no_data' && !shaped?.text ? (output.message ?? 'no data found') : shaped?.text;
-    const shapes = { ...(shaped?.truncated ? { truncated: true } : {}), ...vouching(tool, output) };
+    const shapes = { ...(shaped?.truncated ? { truncated: true } : {}), ...marks(tool, output) };
     return done(output.status, { status: output.status, data, params: shown, ...shapes });
   }
 
@@ -246,6 +252,15 @@ export class ToolExecutor {
 /** `vouches` when the result may vouch for links (vouched-hosts.ts): the result's own say first, else the tool's. */
 function vouching(tool: Tool, output: Exclude<ToolOutput, { status: 'error' }>): { vouches?: true } {
   return (output.vouches ?? tool.vouchesForLinks) ? { vouches: true } : {};
+}
+
+/** `vouches` (vouching), and `alreadyApplied` when a side-effecting tool found its change made already. */
+function marks(
+  tool: Tool,
+  output: Exclude<ToolOutput, { status: 'error' }>,
+): { vouches?: true; alreadyApplied?: true } {
+  const applied = output.status === 'success' && output.alreadyApplied ? { alreadyApplied: true as const } : {};
+  return { ...vouching(tool, output), ...applied };
 }
 
 /** The tool's own parameter names: its JSON Schema's properties when it declared one, else its zod shape. */

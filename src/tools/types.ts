@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { RemediationRules } from '../records/remediation.js';
 import type { ToolOutput } from '../records/tool-result.js';
 
 export type { ToolOutput, ToolResult } from '../records/tool-result.js';
@@ -64,6 +65,12 @@ export interface Tool {
    * issue's labels, or why it is refused (another cluster's, none named). Checked before the verdict.
    */
   pickInstance?(params: Record<string, unknown>, scope: CallScope | undefined): InstancePick;
+  /**
+   * A remediation (a write to a system the team runs, approved by a person): its calls get the rails (one in flight
+   * per workload, a daily cap) before anyone is asked, and each one that runs an entry in the investigation's
+   * `remediation[]` (docs/remediation.md).
+   */
+  remediation?: RemediationRules;
   /** A per-call decision from the arguments (the bash policy); absent means allow, unless sideEffects. */
   verdict?(params: Record<string, unknown>): CallVerdict | Promise<CallVerdict>;
   run(params: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;

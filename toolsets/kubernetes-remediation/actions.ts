@@ -159,6 +159,7 @@ export const deletePod: RemediationAction = {
   gone: (t): ToolOutput => ({
     status: 'success',
     data: { applied: false, target: t, note: 'the pod is gone already' },
+    alreadyApplied: true,
   }),
 };
 

@@ -32,6 +32,22 @@ export const RemediationSettingsSchema = z
     verifyWindowSeconds: z.int().min(10).max(86_400).default(600),
     /** How often it checks within that window. */
     verifyIntervalSeconds: z.int().min(5).max(3600).default(30),
+    /** Applied actions per UTC day, every worker's together; proposals past it are refused before anyone is asked. */
+    maxActionsPerDay: z.int().min(0).max(10_000).default(20),
+    /**
+     * How long a proposal holds its workload (one remediation in flight per workload) at most: pending approval,
+     * then applying. Keep it above approvals.timeoutSeconds; a denied, expired or applied one frees it sooner.
+     */
+    inFlightSeconds: z
+      .int()
+      .min(60)
+      .max(30 * 86_400)
+      .default(7200),
+    /**
+     * How long a workload stays held after an applied action, so no second remediation starts while the first is
+     * being verified; default: verifyWindowSeconds; 0 frees it at once.
+     */
+    holdAfterApplySeconds: z.int().min(0).max(86_400).optional(),
   })
   .refine((s) => !s.enabled || s.context !== undefined, {
     path: ['context'],

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { paramsKey } from '../../src/tools/call-key.js';
 import type { CallVerdict, Tool, ToolContext, ToolOutput } from '../../src/tools/types.js';
+import type { RemediationRules } from '../../src/records/remediation.js';
 import type { RemediationSettings } from './config.js';
 import type { KubectlAnswer, KubectlRunner } from './kubectl.js';
 import { describeChange, markerOf, refusedByLabel, refusedByScope, type KubeObj, type Target } from './workload.js';
@@ -54,6 +55,7 @@ export function remediationTool(
     params: action.params,
     sideEffects: true,
     idempotent: true,
+    remediation: railsOf(action, settings),
     vouchesForLinks: true,
     async verdict(p) {
       const signal = AbortSignal.timeout((settings.timeoutSeconds + 10) * 1000);
@@ -85,7 +87,11 @@ export function remediationTool(
       if ('refused' in read)
         return read.gone && action.gone ? action.gone(t) : { status: 'error', error: read.refused };
       if (action.applied(p, read.obj, marker, ctx))
-        return { status: 'success', data: { applied: false, target: t, note: 'already applied by this approval' } };
+        return {
+          status: 'success',
+          data: { applied: false, target: t, note: 'already applied by this approval' },
+          alreadyApplied: true,
+        };
       const plan = await action.plan(p, read.obj, marker, io(ctx.signal));
       if ('refused' in plan) return { status: 'error', error: plan.refused };
       const done = await send(plan.write, t, false, io(ctx.signal));
@@ -93,6 +99,17 @@ export function remediationTool(
       const changes = 'delete' in plan.write ? [`${t.kind}/${t.name} deleted`] : describeChange(read.obj, done.json);
       return { status: 'success', data: { applied: true, target: t, summary: plan.summary, changes } };
     },
+  };
+}
+
+/** The engine's rails for this tool (docs/remediation.md, "Rails"): the workload a call changes and the limits. */
+function railsOf(action: RemediationAction, settings: RemediationSettings): RemediationRules {
+  return {
+    workload: (p) => action.target(p),
+    maxActionsPerDay: settings.maxActionsPerDay,
+    maxActionsPerDayKey: 'toolsets.kubernetes_remediation.maxActionsPerDay',
+    inFlightSeconds: settings.inFlightSeconds,
+    holdAfterApplySeconds: settings.holdAfterApplySeconds ?? settings.verifyWindowSeconds,
   };
 }
 

@@ -2,6 +2,7 @@ import nunjucks from 'nunjucks';
 import { describe, expect, it } from 'vitest';
 import { detailView } from '../../../../src/dashboard/detail-view.js';
 import { VIEWS_DIR } from '../../../../src/dashboard/page-renderer.js';
+import type { RemediationEntry } from '../../../../src/records/remediation.js';
 import { createRedactor } from '../../../../src/redact.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { anIssue } from '../../../helpers/issue.js';
@@ -29,6 +30,17 @@ async function record() {
   return (await store.get(id))!;
 }
 
+const entry = (toolCallId: string): RemediationEntry => ({
+  toolCallId,
+  appliedId: `job/1:${toolCallId}`,
+  tool: 'kubectl_rollout_restart',
+  params: { kind: 'deployment', namespace: 'shop', name: 'web' },
+  workload: { kind: 'deployment', namespace: 'shop', name: 'web' },
+  appliedAt: '2026-12-07T10:00:00.000Z',
+  result: 'applied',
+  output: '{}',
+});
+
 describe('the investigation page', () => {
   it('shows each verification with its status and evidence, escaped and redacted', async () => {
     const inv = await record();
@@ -36,8 +48,9 @@ describe('the investigation page', () => {
       {
         ...inv,
         remediation: [
-          { verification: null },
+          entry('c1'),
           {
+            ...entry('c2'),
             verification: {
               status: 'not_mitigated',
               checkedAt: '2026-12-07T10:10:00.000Z',

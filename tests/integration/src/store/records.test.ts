@@ -86,6 +86,8 @@ describe('a claimed record', () => {
       // The first run's id is the investigation's own (re-runs count on: actions/rerun.ts).
       run: 1,
       runId: claim.id,
+      // No approved remediation ran (store/remediation-log.ts).
+      remediation: [],
     });
   });
 
@@ -449,6 +451,7 @@ describe('a record written by hand or by an older version', () => {
       priority: null,
       run: 1,
       runId: id,
+      remediation: [],
     });
     expect(await store.list()).toEqual([expected]);
   });

@@ -61,6 +61,17 @@ const objects = (): KubeObject[] => [
     spec: { replicas: 2, template: template('ledger:1') },
   },
   {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'billing', namespace: 'shop', labels: { 'lestrade.io/no-remediation': 'false' } },
+    spec: { replicas: 2, template: template('billing:1') },
+  },
+  {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'pinned', namespace: 'shop', labels: { 'lestrade.io/no-remediation': '' } },
+  },
+  {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
@@ -185,7 +196,13 @@ describe('kubernetes_remediation: rails', () => {
     expect(
       (await ask('kubectl_scale', { kind: 'deployment', namespace: 'shop', name: 'web', replicas: 0 })).error,
     ).toContain('toolsets.kubernetes_remediation.allowScaleToZero');
+    // On a pod too, and with any value (here empty) but "false".
+    expect((await ask('kubectl_delete_pod', { namespace: 'shop', name: 'pinned' })).error).toContain(
+      'pod/pinned carries the label lestrade.io/no-remediation=: Lestrade never changes it',
+    );
     expect(k8s.writes).toEqual([]);
+    const allowed = await ask('kubectl_rollout_restart', { kind: 'deployment', namespace: 'shop', name: 'billing' });
+    expect(allowed.status).toBe('approval_required');
   });
 
   it('refuses a kind not listed', async () => {
