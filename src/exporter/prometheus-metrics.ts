@@ -41,6 +41,8 @@ const HELP: Record<string, string> = {
     "Investigations answered with a confirmed predecessor's RCA without running the model (memory.reuseConfirmed), by source.",
   lestrade_feedback_total:
     "People's verdicts on RCAs (correct, partly, wrong) that changed something, by the issue's source.",
+  lestrade_redactions_total:
+    'Private values replaced by a placeholder before they reached the model, by kind (email, ip, token, jwt, key, card, or an operator pattern).',
   lestrade_redis_up: '1 when this scrape could read the shared state from Redis, else 0.',
   lestrade_queue_jobs: 'Jobs per queue and state, read from Redis at scrape time (every process reports the same).',
   lestrade_approvals_pending: 'Investigation runs paused until a human approves or denies their calls.',
@@ -80,6 +82,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly writeBacks: Counter<'target' | 'outcome'>;
   private readonly memoryReuses: Counter<'source'>;
   private readonly feedback: Counter<'verdict' | 'source'>;
+  private readonly redactions: Counter<'kind'>;
   private readonly shared: SharedGauges;
   private inflight: Promise<void> | null = null;
 
@@ -111,6 +114,7 @@ export class PrometheusMetrics implements Metrics {
     this.writeBacks = counter(r, 'lestrade_write_backs_total', ['target', 'outcome']);
     this.memoryReuses = counter(r, 'lestrade_memory_reused_total', ['source']);
     this.feedback = counter(r, 'lestrade_feedback_total', ['verdict', 'source']);
+    this.redactions = counter(r, 'lestrade_redactions_total', ['kind']);
     this.shared = sharedGauges(r);
   }
 
@@ -155,6 +159,10 @@ export class PrometheusMetrics implements Metrics {
 
   feedbackRecorded(verdict: string, source: string): void {
     this.feedback.inc({ verdict, source });
+  }
+
+  redacted(kind: string): void {
+    this.redactions.inc({ kind });
   }
 
   /** The exposition text, after reading the shared gauges from Redis (bounded: Redis down still answers). */

@@ -19,6 +19,7 @@ const UNKNOWN_PRIORITY = 4;
 import type { Runbook } from '../runbooks/runbook.js';
 import type { ToolsetsForPrompt } from '../tools/toolsets-for-prompt.js';
 import type { AppliedCallLog } from '../records/applied-call.js';
+import type { RedactionRules } from '../redaction/redaction.js';
 
 export interface InvestigatorDeps {
   client: OpenAI;
@@ -39,6 +40,8 @@ export interface InvestigatorDeps {
   log?: Pick<Logger, 'info' | 'warn'>;
   /** The operators' runbooks: those matching the issue are listed in its prompt. */
   runbooks?: { matching(issue: Issue): Runbook[] };
+  /** Private values replaced by placeholders in every request to the model (`redaction`); none without it. */
+  redaction?: RedactionRules | null;
 }
 
 export interface InvestigateOptions {
@@ -117,6 +120,7 @@ export class Investigator {
       metrics: this.deps.metrics,
       plan: true,
       gate: this.gate(opts.priority),
+      redaction: this.deps.redaction,
     });
   }
 

@@ -47,6 +47,8 @@ export interface ResolveOptions {
   applied?: AppliedCallLog;
   /** The issue's labels, which pick a toolset's instance (LoopState.scope). */
   scope?: ExecuteOptions['scope'];
+  /** Placeholders in the call's arguments mapped back to the values (redaction) when it runs. */
+  restore?: (args: unknown) => unknown;
 }
 
 /**
@@ -102,7 +104,7 @@ async function runApproved(
   call: AwaitingTurn['calls'][number],
   p: PendingApproval,
   executor: ToolExecutor,
-  { signal, shape = async (_id, r) => r, applied, scope }: ResolveOptions,
+  { signal, shape = async (_id, r) => r, applied, scope, restore }: ResolveOptions,
 ): Promise<ToolResult> {
   const callId = `${seq}:${p.toolCallId}`;
   const before = applied ? await applied.begin(callId) : ({ state: 'new' } as const);
@@ -115,6 +117,7 @@ async function runApproved(
     approvedCallKey: p.callKey,
     signal,
     approvalId,
+    restore,
     ...again,
     ...(scope ? { scope } : {}),
   });

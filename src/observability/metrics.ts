@@ -65,6 +65,8 @@ export interface Metrics {
   memoryReused(source: string): void;
   /** A person's verdict on an RCA that changed something (`source`: the investigation's issue source). */
   feedbackRecorded(verdict: FeedbackVerdict, source: string): void;
+  /** A private value replaced by a new placeholder before a request left for the model (`kind`: email, ip, ...). */
+  redacted(kind: string): void;
 }
 
 /** A verdict on an RCA (src/records/feedback.ts Verdict; repeated here: this port imports nothing). */
@@ -79,4 +81,5 @@ export const noMetrics: Metrics = {
   writeBack() {},
   memoryReused() {},
   feedbackRecorded() {},
+  redacted() {},
 };

@@ -46,6 +46,11 @@ export interface ExecuteOptions {
   interruptedAt?: string;
   /** The investigation's issue labels: they pick the instance of a toolset of several (Tool.pickInstance). */
   scope?: CallScope;
+  /**
+   * The arguments with the run's placeholders mapped back to the private values they stand for (redaction,
+   * src/redaction/): the tool gets the real values, the model only ever wrote placeholders.
+   */
+  restore?: (args: unknown) => unknown;
 }
 
 /**
@@ -131,6 +136,7 @@ export class ToolExecutor {
     let raw: unknown;
     try {
       raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+      if (opts.restore) raw = opts.restore(raw);
     } catch {
       return done('invalid', { status: 'error', error: 'arguments are not valid JSON', params: {} });
     }
