@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { RedactionConfigSchema, redactionRules } from '../../../../src/config/redaction-schema.js';
+import { noMetrics } from '../../../../src/observability/metrics.js';
+import type { Tool } from '../../../../src/tools/types.js';
+import { toolResults, type ChatRequest } from '../../../helpers/scripted-llm.js';
+import { scriptedLoop } from '../../../helpers/scripted-loop.js';
+
+const loop = scriptedLoop();
+const rules = redactionRules(RedactionConfigSchema.parse({}))!;
+
+/** A tool that reads a host: what it was given, and an owner's address the model must not see either. */
+function hostTool(seen: string[]): Tool {
+  return {
+    name: 'lookup',
+    description: 'looks a host up',
+    params: z.strictObject({ host: z.string(), note: z.string().optional() }),
+    run: async (p) => {
+      seen.push(p.host as string);
+      return { status: 'success', data: `host ${p.host as string} owned by owner@corp.example, peer 10.9.8.7` };
+    },
+  };
+}
+
+const everything = (requests: ChatRequest[]) => JSON.stringify(requests);
+
+describe('runLoop with redaction', () => {
+  it('sends placeholders only, runs calls with the real values, and keeps the numbering in the state', async () => {
+    const seen: string[] = [];
+    const redacted: string[] = [];
+    const metrics = { ...noMetrics, redacted: (kind: string) => redacted.push(kind) };
+    const result = await loop.run(
+      (req, call) => {
+        if (call === 0)
+          return { toolCalls: [{ name: 'lookup', arguments: { host: '<ip-1>', note: 'for <email-1>' } }] };
+        return { content: 'Root cause: <ip-1> (owned by <email-2>) lost <ip-2>.' };
+      },
+      [hostTool(seen)],
+      { redaction: rules, metrics, initial: 'alert on 10.1.2.3 for jane@corp.example' },
+    );
+    expect(seen).toEqual(['10.1.2.3']);
+    const sent = everything(loop.llm!.requests);
+    for (const value of ['10.1.2.3', 'jane@corp.example', 'owner@corp.example', '10.9.8.7'])
+      expect(sent).not.toContain(value);
+    const [tool] = toolResults(loop.llm!.requests[1]!);
+    expect(tool!.result).toMatchObject({
+      data: 'host <ip-1> owned by <email-2>, peer <ip-2>',
+      params: { host: '<ip-1>' },
+    });
+    expect(result.answer).toBe('Root cause: <ip-1> (owned by <email-2>) lost <ip-2>.');
+    expect(result.state.redaction!.placeholders).toEqual({
+      '<ip-1>': '10.1.2.3',
+      '<email-1>': 'jane@corp.example',
+      '<email-2>': 'owner@corp.example',
+      '<ip-2>': '10.9.8.7',
+    });
+    // Counted once per value, however many requests it was in.
+    expect(redacted.sort()).toEqual(['email', 'email', 'ip', 'ip']);
+    // The conversation itself is not changed: the checkpoint holds what happened.
+    expect(JSON.stringify(result.state.messages)).toContain('10.9.8.7');
+  });
+
+  it('goes on with the numbers of a resumed state', async () => {
+    const seen: string[] = [];
+    const result = await loop.run(
+      (_req, call) =>
+        call === 0 ? { toolCalls: [{ name: 'lookup', arguments: { host: '<ip-1>' } }] } : { content: 'done <ip-3>' },
+      [hostTool(seen)],
+      {
+        redaction: rules,
+        initial: 'alert on 10.1.2.3 and 10.5.5.5',
+        placeholders: { '<ip-1>': '10.5.5.5', '<ip-2>': '10.0.0.9' },
+      },
+    );
+    expect(seen).toEqual(['10.5.5.5']);
+    expect(loop.llm!.requests[0]!.messages[1]!.content).toBe('alert on <ip-3> and <ip-1>');
+    expect(result.state.redaction!.placeholders['<ip-3>']).toBe('10.1.2.3');
+  });
+
+  it('without rules sends the values as they are, but still maps a checkpoint’s placeholders back in calls', async () => {
+    const seen: string[] = [];
+    await loop.run(
+      (_req, call) =>
+        call === 0 ? { toolCalls: [{ name: 'lookup', arguments: { host: '<ip-1>' } }] } : { content: 'done' },
+      [hostTool(seen)],
+      { initial: 'alert on 10.1.2.3', placeholders: { '<ip-1>': '10.5.5.5' } },
+    );
+    expect(seen).toEqual(['10.5.5.5']);
+    expect(everything(loop.llm!.requests)).toContain('10.1.2.3');
+  });
+});
