@@ -30,7 +30,7 @@ describe('runLoop with redaction', () => {
     const redacted: string[] = [];
     const metrics = { ...noMetrics, redacted: (kind: string) => redacted.push(kind) };
     const result = await loop.run(
-      (req, call) => {
+      (_req, call) => {
         if (call === 0)
           return { toolCalls: [{ name: 'lookup', arguments: { host: '<ip-1>', note: 'for <email-1>' } }] };
         return { content: 'Root cause: <ip-1> (owned by <email-2>) lost <ip-2>.' };
