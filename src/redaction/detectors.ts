@@ -32,8 +32,11 @@ export interface Detector {
   valid?: (value: string) => boolean;
 }
 
-/** A value may start here: not after one of `chars` (nor a backslash), but right after a JSON escape is fine. */
-const after = (chars: string) => `(?<=^|[^${chars}\\\\]|\\\\[nrtbf])`;
+/**
+ * A value may start here: not after one of `chars` (nor a backslash), but right after a JSON escape is fine. The
+ * backslash comes first in the class, so a `-` ending `chars` stays a hyphen, not a range.
+ */
+const after = (chars: string) => `(?<=^|[^\\\\${chars}]|\\\\[nrtbf])`;
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 

@@ -14,6 +14,11 @@ describe('built-in detectors: what they replace', () => {
   it.each([
     ['email', 'mail jane.doe+ops@corp.example.com now', 'mail <email-1> now'],
     ['ipv4', 'from 10.20.30.40:9090 to 192.168.1.7.', 'from <ip-1>:9090 to <ip-2>.'],
+    [
+      'after = and : (not a range in the lookbehind)',
+      'owner=sre@corp.example.com ip=10.0.0.9 IP:10.0.0.8',
+      'owner=<email-1> ip=<ip-1> IP:<ip-2>',
+    ],
     ['ipv4 after a JSON escape', '"line one\\n10.0.0.5 refused"', '"line one\\n<ip-1> refused"'],
     ['ipv6', 'peer 2001:db8::8a2e:370:7334 and fe80::1', 'peer <ip-1> and <ip-2>'],
     ['ipv6 full form', 'addr 2001:0db8:85a3:0000:0000:8a2e:0370:7334 up', 'addr <ip-1> up'],
