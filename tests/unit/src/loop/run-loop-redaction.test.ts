@@ -1,9 +1,15 @@
+import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { ContextBudget } from '../../../../src/context/context-budget.js';
+import { TokenCounter } from '../../../../src/context/token-counter.js';
+import { initialState } from '../../../../src/records/loop-state.js';
+import { runLoop } from '../../../../src/loop/run-loop.js';
+import { ToolExecutor } from '../../../../src/tools/tool-executor.js';
 import { z } from 'zod';
 import { RedactionConfigSchema, redactionRules } from '../../../../src/config/redaction-schema.js';
 import { noMetrics } from '../../../../src/observability/metrics.js';
 import type { Tool } from '../../../../src/tools/types.js';
-import { toolResults, type ChatRequest } from '../../../helpers/scripted-llm.js';
+import { startScriptedLlm, toolResults, type ChatRequest, type Script } from '../../../helpers/scripted-llm.js';
 import { scriptedLoop } from '../../../helpers/scripted-loop.js';
 
 const loop = scriptedLoop();
@@ -87,5 +93,44 @@ describe('runLoop with redaction', () => {
     );
     expect(seen).toEqual(['10.5.5.5']);
     expect(everything(loop.llm!.requests)).toContain('10.1.2.3');
+  });
+
+  it('redacts the summary request of a compaction too (the same door)', async () => {
+    // As run-loop-budget.test.ts: a 4,000-token window compacts after a few ~400-token results.
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => `row ${i} from 10.7.7.7`).join('\n');
+    const dump: Tool = {
+      name: 'dump',
+      description: 'prints rows',
+      params: z.strictObject({ n: z.number() }),
+      run: async (p) => ({ status: 'success', data: rows(p.n as number) }),
+    };
+    let n = 0;
+    const script: Script = (req) => {
+      if (String(req.messages[0]?.content).startsWith('You compress')) return { content: 'SUMMARY' };
+      if (req.messages.some((m) => String(m.content).includes('SUMMARY'))) return { content: 'RCA' };
+      n += 1;
+      return { toolCalls: [{ name: 'dump', arguments: { n: 50 + n }, id: `t${n}` }] };
+    };
+    const llm = await startScriptedLlm(script);
+    try {
+      const budget = new ContextBudget(await TokenCounter.load('o200k_base'), {
+        windowTokens: 4_000,
+        compactAt: 0.9,
+        maxResultTokens: 25_000,
+      });
+      const result = await runLoop(initialState([{ role: 'user', content: 'investigate 10.7.7.7' }]), {
+        client: new OpenAI({ apiKey: 'test', baseURL: llm.baseUrl, maxRetries: 0 }),
+        model: 'scripted',
+        executor: new ToolExecutor({ tools: [dump] }),
+        budget,
+        redaction: rules,
+      });
+      expect(result.state.context.compactions).toHaveLength(1);
+      const summary = llm.requests.find((r) => String(r.messages[0]?.content).startsWith('You compress'))!;
+      expect(JSON.stringify(summary)).toContain('<ip-1>');
+      expect(everything(llm.requests)).not.toContain('10.7.7.7');
+    } finally {
+      await llm.close();
+    }
   });
 });
