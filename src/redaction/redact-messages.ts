@@ -23,7 +23,7 @@ function redactMessage(redaction: Redaction, m: ChatCompletionMessageParam): Cha
         ? { ...c, function: { ...c.function, arguments: redaction.json(c.function.arguments) } }
         : c,
     );
-    return { ...m, content, ...(calls ? { tool_calls: calls } : {}) } as ChatCompletionMessageParam;
+    return { ...m, content, ...(calls ? { tool_calls: calls } : {}) };
   }
   return { ...m, content: redaction.deep(m.content) } as ChatCompletionMessageParam;
 }
