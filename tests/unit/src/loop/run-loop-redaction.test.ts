@@ -133,4 +133,43 @@ describe('runLoop with redaction', () => {
       await llm.close();
     }
   });
+
+  it('runs an approved call of a paused turn with the values, after a resume from the checkpointed state', async () => {
+    const restarted: string[] = [];
+    const restart: Tool = {
+      name: 'restart',
+      description: 'restarts a host',
+      sideEffects: true,
+      params: z.strictObject({ host: z.string() }),
+      run: async (p) => {
+        restarted.push(p.host as string);
+        return { status: 'success', data: `restarted ${p.host as string}` };
+      },
+    };
+    const paused = await loop.run(
+      [{ toolCalls: [{ name: 'restart', arguments: { host: '<ip-1>' }, id: 'c1' }] }],
+      [restart],
+      { redaction: rules, pauseForApproval: true, initial: 'host 10.4.4.4 is stuck' },
+    );
+    expect(paused.finishReason).toBe('awaiting_approval');
+    expect(restarted).toEqual([]);
+    // As a checkpoint would carry it to another worker.
+    const state = structuredClone(paused.state);
+    const llm = await startScriptedLlm([{ content: 'restarted <ip-1>' }]);
+    try {
+      const result = await runLoop(state, {
+        client: new OpenAI({ apiKey: 'test', baseURL: llm.baseUrl, maxRetries: 0 }),
+        model: 'scripted',
+        executor: new ToolExecutor({ tools: [restart] }),
+        redaction: rules,
+        pauseForApproval: true,
+        approvals: { decisions: new Map([['c1', { approved: true }]]), expired: false },
+      });
+      expect(restarted).toEqual(['10.4.4.4']);
+      expect(result.answer).toBe('restarted <ip-1>');
+      expect(everything(llm.requests)).not.toContain('10.4.4.4');
+    } finally {
+      await llm.close();
+    }
+  });
 });
