@@ -135,8 +135,8 @@ export class ToolExecutor {
     }
     let raw: unknown;
     try {
-      raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
-      if (opts.restore) raw = opts.restore(raw);
+      // With redaction, the placeholders the model wrote become the values they stand for (ExecuteOptions.restore).
+      raw = (opts.restore ?? asIs)(call.arguments.trim() === '' ? {} : JSON.parse(call.arguments));
     } catch {
       return done('invalid', { status: 'error', error: 'arguments are not valid JSON', params: {} });
     }
@@ -248,6 +248,8 @@ export class ToolExecutor {
     }
   }
 }
+
+const asIs = (args: unknown): unknown => args;
 
 /** `vouches` when the result may vouch for links (vouched-hosts.ts): the result's own say first, else the tool's. */
 function vouching(tool: Tool, output: Exclude<ToolOutput, { status: 'error' }>): { vouches?: true } {
