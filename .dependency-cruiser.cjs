@@ -13,6 +13,7 @@ const LAYERS = {
   'outbound-http': 2,
   'intake-policy': 2,
   render: 2,
+  redaction: 2,
   observability: 2,
   registration: 3,
   runbooks: 3,

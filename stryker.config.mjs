@@ -18,6 +18,10 @@ export const FOLDERS = {
     mutate: ['src/records/**/*.ts'],
     tests: ['tests/unit/src/records/**/*.test.ts', 'tests/unit/src/loop/**/*.test.ts'],
   },
+  'src/redaction': {
+    mutate: ['src/redaction/**/*.ts'],
+    tests: ['tests/unit/src/redaction/**/*.test.ts', 'tests/unit/src/loop/run-loop-redaction.test.ts'],
+  },
   'src/tools': {
     mutate: ['src/tools/**/*.ts'],
     tests: [

@@ -12,6 +12,7 @@ import type { LlmRateLimiter } from '../src/llm/rate-limiter.js';
 import { resolveToolsets, type ResolvedToolsets } from '../src/tools/toolset-registry.js';
 import { RunbookCatalog } from '../src/runbooks/runbook-catalog.js';
 import { redactorFromConfig } from '../src/config/secrets.js';
+import { redactionRules } from '../src/config/redaction-schema.js';
 import { toolsetsForPrompt } from '../src/tools/toolsets-for-prompt.js';
 import { builtinToolsets, runbooksConfig, yamlToolsets } from '../toolsets/index.js';
 
@@ -58,6 +59,7 @@ export async function buildInvestigator(
     budget: await contextBudget(config),
     metrics,
     runbooks,
+    redaction: redactionRules(config.redaction),
     ...limits,
   });
   return { investigator, toolsets, runbooks };

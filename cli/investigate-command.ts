@@ -1,3 +1,4 @@
+import { restoreWith, type RestorePlace } from '../src/redaction/redaction.js';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { Config } from '../src/config/schema.js';
@@ -90,12 +91,15 @@ async function investigateAll(issues: Issue[], run: RunContext): Promise<unknown
   try {
     for (const issue of issues) {
       const { answer, state } = await investigator.investigate(issue);
-      out(`\n# ${issue.title}\n\n${answer}\n`);
+      // The model answered with placeholders (redaction): mapped back where redaction.restoreIn lists the place.
+      const shown = (place: RestorePlace) =>
+        config.redaction.restoreIn.includes(place) ? restoreWith(state.redaction, answer) : answer;
+      out(`\n# ${issue.title}\n\n${shown('cli')}\n`);
       if (run.dryRun?.writes.has(issue)) out(`\n(--dry-run: would write this RCA to ${labelOf(issue)})\n`);
       const written = run.target?.plan.writes.has(issue)
-        ? await writeBack(run.target.writer, issue, answer, state, run)
+        ? await writeBack(run.target.writer, issue, shown('tickets'), state, run)
         : undefined;
-      results.push(report(issue, answer, state, written));
+      results.push(report(issue, shown('cli'), state, written));
     }
   } finally {
     // MCP connections and stdio servers end with the command.

@@ -3,6 +3,7 @@ import type OpenAI from 'openai';
 import type { Config } from '../../src/config/schema.js';
 import type { ContextBudget } from '../../src/context/context-budget.js';
 import { Investigator } from '../../src/investigation/investigator.js';
+import { redactionRules } from '../../src/config/redaction-schema.js';
 import type { LoopState } from '../../src/records/loop-state.js';
 import type { PromptRenderer } from '../../src/prompts/prompt-renderer.js';
 import { hostsIn } from '../../src/render/sanitize-markdown.js';
@@ -129,6 +130,7 @@ function investigatorFor(run: EvalRun, c: EvalCase): { investigator: Investigato
     prompts: run.prompts,
     toolsets: () => ({ toolsets: mocked.toolsets, unavailable: mocked.unavailable }),
     budget: run.budget,
+    redaction: redactionRules(run.config.redaction),
   });
   return { investigator, mocked };
 }

@@ -97,6 +97,7 @@ export async function startHttp(deps: HttpDeps): Promise<Server> {
     toolsets,
     // Forgetting works whether or not memory is enabled: records may remain from before.
     memory: new MemoryStore(redis, keysOf(redis), config.memory),
+    restoreIn: config.redaction.restoreIn,
     // Only where this process runs the workers: elsewhere there is nothing live to report.
     ...(live ? { toolsetsNow: () => (live()?.statusesNow() ?? []).map(forPages(deps)) } : {}),
   });

@@ -69,6 +69,7 @@ export async function startWorkers(deps: WorkersDeps): Promise<ResolvedToolsets 
     linkHosts: config.writeBack.linkHosts,
     allowMentions: config.writeBack.allowMentions,
     retentionSeconds: config.queue.retentionSeconds,
+    restoreIn: config.redaction.restoreIn,
   };
   const stopPolling = await startPolling(
     mounted.flatMap((m) => m.pollers),

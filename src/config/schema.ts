@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NamedTokensSchema } from './api-tokens-schema.js';
 import { MemoryConfigSchema } from './memory-schema.js';
+import { RedactionConfigSchema } from './redaction-schema.js';
 import { RoutingConfigSchema, type RoutingConfig } from './routing-schema.js';
 import { DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../intake-policy/intake-policy.js';
 import { SeveritySchema, type Severity } from '../issue.js';
@@ -252,6 +253,8 @@ const baseShape = {
   toolsets: ToolsetsSchema.prefault({}),
   /** Memory of past incidents: what is kept, how similar ones are found (docs/memory.md). */
   memory: MemoryConfigSchema.prefault({}),
+  /** Private values replaced by placeholders in everything sent to the model (docs/security.md). */
+  redaction: RedactionConfigSchema.prefault({}),
   /** A folder whose templates override the built-in ones of the same name. */
   templatesDir: z.string().optional(),
   log: z

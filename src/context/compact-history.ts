@@ -6,7 +6,7 @@ import type { Compaction, LoopState } from '../records/loop-state.js';
 import type { ContextBudget } from './context-budget.js';
 import { fairTruncate } from './fair-truncate.js';
 import { noMetrics, type Metrics } from '../observability/metrics.js';
-import { limitedCompletion, type LlmGate } from '../llm/limited-call.js';
+import { sendToModel, type LlmGate, type LlmRequest } from '../llm/limited-call.js';
 
 export interface CompactDeps {
   client: OpenAI;
@@ -18,6 +18,8 @@ export interface CompactDeps {
   metrics?: Metrics;
   /** The model's shared rate limiter: the summary request waits its turn like any other. */
   gate?: LlmGate;
+  /** The run's redaction: the summary request is redacted like every other (src/llm/limited-call.ts). */
+  outgoing?: LlmRequest['outgoing'];
 }
 
 const SUMMARY_SYSTEM = [
@@ -103,18 +105,13 @@ async function summarize(middle: ChatCompletionMessageParam[], state: LoopState,
   try {
     const observed = { metrics: deps.metrics ?? noMetrics, model: deps.model, baseUrl: deps.client.baseURL };
     const promptTokens = deps.budget.counter.count(SUMMARY_SYSTEM) + deps.budget.counter.count(transcript);
-    const request = { observed, gate: deps.gate, promptTokens, signal: deps.signal };
-    const response = await limitedCompletion(request, () =>
-      deps.client.chat.completions.create(
-        {
-          model: deps.model,
-          messages: [
-            { role: 'system', content: SUMMARY_SYSTEM },
-            { role: 'user', content: `Transcript of the steps to summarize:\n\n${transcript}` },
-          ],
-        },
-        { signal: deps.signal },
-      ),
+    const request = { observed, gate: deps.gate, promptTokens, signal: deps.signal, outgoing: deps.outgoing };
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: SUMMARY_SYSTEM },
+      { role: 'user', content: `Transcript of the steps to summarize:\n\n${transcript}` },
+    ];
+    const response = await sendToModel(request, messages, (sent) =>
+      deps.client.chat.completions.create({ model: deps.model, messages: sent }, { signal: deps.signal }),
     );
     state.usage.llmCalls += 1;
     state.usage.promptTokens += response.usage?.prompt_tokens ?? 0;

@@ -30,6 +30,8 @@ export interface DashboardDeps extends AuthDeps {
   changes?: ChangeFeed;
   /** People's verdicts on RCAs: listed on the investigation page, which rates through POST /api/…/feedback. */
   feedback?: FeedbackStore;
+  /** Map the placeholders of redaction back to the values on the investigation page (`redaction.restoreIn: [dashboard]`). */
+  restorePlaceholders?: boolean;
 }
 
 /** The dashboard: pages at /, /investigations/:id, /toolsets, /queue, /quality; its assets and event stream under /ui. */
@@ -109,8 +111,9 @@ async function listPage(deps: DashboardDeps, render: RenderPage, req: Request, r
 async function detailPage(deps: DashboardDeps, render: RenderPage, req: Request, res: Response): Promise<void> {
   const ref = String(req.params.id);
   if (!isInvestigationId(ref)) return shortIdPage(deps, render, ref, res);
-  const inv = await deps.store.get(ref);
-  if (!inv) return render(res, 'not-found.njk', { what: 'investigation' }, 404);
+  const stored = await deps.store.get(ref);
+  if (!stored) return render(res, 'not-found.njk', { what: 'investigation' }, 404);
+  const inv = deps.restorePlaceholders ? await deps.store.restored(stored) : stored;
   const verdicts = deps.feedback ? await deps.feedback.list(inv.id) : [];
   const view = detailView(inv, deps.store.redact, verdicts);
   const rateable = Boolean(deps.feedback && inv.rca);

@@ -1,6 +1,6 @@
 import type { WriteBackRecord } from '../records/write-back-record.js';
 import type { Investigation } from '../store/investigation.js';
-import type { DeliveryDeps } from './delivery-deps.js';
+import { recordFor, type DeliveryDeps } from './delivery-deps.js';
 import { recorder, recordFailure, saveRecord } from './delivery-record.js';
 import type { DestinationView } from './destination.js';
 import { DestinationBusyError, redisMemo } from './destination-memo.js';
@@ -57,7 +57,7 @@ export async function runDelivery(
         ? (await deps.runs.outcome(inv.id)).decisions
         : undefined;
     const view = destinationView(
-      inv,
+      await recordFor(deps, 'destinations', inv),
       job.event,
       { publicUrl: deps.publicUrl, linkHosts: deps.linkHosts, allowMentions: deps.allowMentions },
       decisions,

@@ -1,10 +1,9 @@
 import { PermanentError, RetryableError } from '../errors.js';
 import { keysOf } from '../redis/keys.js';
 import { withLock } from '../redis/with-lock.js';
-import type { InvestigationStore } from '../store/investigation-store.js';
 import type { Investigation } from '../store/investigation.js';
 import { commentFor } from './comment-for.js';
-import type { DeliveryDeps } from './delivery-deps.js';
+import { recordFor, type DeliveryDeps } from './delivery-deps.js';
 import { recorder, recordFailure, saveRecord, type Recorder } from './delivery-record.js';
 import type { RcaWriter } from '../registration/rca-writer.js';
 import type { WriteBackRecord } from '../records/write-back-record.js';
@@ -33,12 +32,13 @@ export async function runWriteBack(
   lastAttempt: boolean,
   deps: DeliveryDeps,
 ): Promise<WriteBackRecord['status'] | 'skipped' | 'waiting'> {
-  const inv = await deps.store.get(id);
+  const stored = await deps.store.get(id);
+  const inv = stored && (await recordFor(deps, 'tickets', stored));
   const locator = inv?.issue.locator;
   if (!inv || !locator) return 'skipped';
   const current = inv.writeBacks.find((w) => !w.destination);
   if (current && current.status !== 'pending') return 'skipped';
-  const answer = await answerOf(inv, deps.store);
+  const answer = await answerOf(inv, deps);
   if (answer === 'waiting' || answer === null) return answer ?? 'skipped';
   const record = recorder({ target: locator.key }, attempt, current);
   const writer = deps.writers.get(inv.source);
@@ -79,13 +79,15 @@ type Answer = Pick<Investigation, 'id' | 'rca' | 'linkHosts'>;
 
 async function answerOf(
   inv: Investigation,
-  store: InvestigationStore,
+  deps: DeliveryDeps,
 ): Promise<Answer | { failure: string } | 'waiting' | null> {
   if (inv.status === 'completed') return inv.rca ? inv : null;
   if (inv.status !== 'linked') return null;
-  const targets = (await Promise.all(inv.linkedTo.map((t) => store.get(t)))).filter(
-    (t): t is Investigation => t !== null,
-  );
+  const read = async (t: string) => {
+    const target = await deps.store.get(t);
+    return target && recordFor(deps, 'tickets', target);
+  };
+  const targets = (await Promise.all(inv.linkedTo.map(read))).filter((t): t is Investigation => t !== null);
   // Still to finish (queued, running, or paused for a human's approval): wait for it.
   if (targets.some((t) => !FINISHED.has(t.status))) return 'waiting';
   const done = targets.filter((t) => t.status === 'completed' && t.rca);

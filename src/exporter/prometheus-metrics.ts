@@ -44,6 +44,8 @@ const HELP: Record<string, string> = {
   lestrade_remediations_total:
     'Remediations (docs/remediation.md), by tool and result: applied, already_applied (found made by a re-run), ' +
     'refused (by the rails, before anyone was asked), failed.',
+  lestrade_redactions_total:
+    'Private values replaced by a placeholder before they reached the model, by kind (email, ip, token, jwt, key, card, or an operator pattern).',
   lestrade_redis_up: '1 when this scrape could read the shared state from Redis, else 0.',
   lestrade_queue_jobs: 'Jobs per queue and state, read from Redis at scrape time (every process reports the same).',
   lestrade_approvals_pending: 'Investigation runs paused until a human approves or denies their calls.',
@@ -84,6 +86,7 @@ export class PrometheusMetrics implements Metrics {
   private readonly memoryReuses: Counter<'source'>;
   private readonly feedback: Counter<'verdict' | 'source'>;
   private readonly remediations: Counter<'tool' | 'result'>;
+  private readonly redactions: Counter<'kind'>;
   private readonly shared: SharedGauges;
   private inflight: Promise<void> | null = null;
 
@@ -116,6 +119,7 @@ export class PrometheusMetrics implements Metrics {
     this.memoryReuses = counter(r, 'lestrade_memory_reused_total', ['source']);
     this.feedback = counter(r, 'lestrade_feedback_total', ['verdict', 'source']);
     this.remediations = counter(r, 'lestrade_remediations_total', ['tool', 'result']);
+    this.redactions = counter(r, 'lestrade_redactions_total', ['kind']);
     this.shared = sharedGauges(r);
   }
 
@@ -164,6 +168,10 @@ export class PrometheusMetrics implements Metrics {
 
   remediation(tool: string, result: string): void {
     this.remediations.inc({ tool, result });
+  }
+
+  redacted(kind: string): void {
+    this.redactions.inc({ kind });
   }
 
   /** The exposition text, after reading the shared gauges from Redis (bounded: Redis down still answers). */

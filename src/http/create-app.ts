@@ -76,6 +76,8 @@ export interface AppDeps {
   toolsetsNow?: () => ToolsetStatus[];
   /** Memory of past incidents: GET and DELETE /api/memory/:id. */
   memory?: MemoryStore;
+  /** Where the placeholders of redaction are mapped back (`redaction.restoreIn`): here, `dashboard` and `api`. */
+  restoreIn?: readonly string[];
 }
 
 /**
@@ -132,6 +134,7 @@ export function createApp(deps: AppDeps): Express {
       toolsets: deps.toolsets,
       changes: deps.changes,
       feedback: deps.feedback,
+      restorePlaceholders: deps.restoreIn?.includes('dashboard') ?? false,
     }),
   );
   app.use((_req, res) => {
@@ -205,10 +208,16 @@ function mountApi(app: Express, deps: AppDeps): void {
   const feedback = deps.feedback ?? new FeedbackStore(deps.redis);
   app.use(
     '/api/investigations',
-    investigationsRouter(deps.store, deps.llmConfigured, () => deps.intake.waitingStats(), {
-      feedback,
-      outcome: (inv, verdicts) => outcomeOf(deps.redis, inv, verdicts),
-    }),
+    investigationsRouter(
+      deps.store,
+      deps.llmConfigured,
+      () => deps.intake.waitingStats(),
+      {
+        feedback,
+        outcome: (inv, verdicts) => outcomeOf(deps.redis, inv, verdicts),
+      },
+      deps.restoreIn?.includes('api') ?? false,
+    ),
   );
   if (deps.memory) {
     app.use('/api/memory', investigationRef(deps.redis));

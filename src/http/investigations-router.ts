@@ -19,6 +19,8 @@ export function investigationsRouter(
     feedback?: FeedbackStore;
     outcome?: (inv: Investigation, feedback: FeedbackEntry[]) => Promise<Outcome>;
   } = {},
+  /** Map the placeholders of redaction back to the values in GET /:id (`redaction.restoreIn: [api]`). */
+  restorePlaceholders = false,
 ): Router {
   const router = express.Router();
   const waiting = llmConfigured
@@ -32,11 +34,12 @@ export function investigationsRouter(
   });
 
   router.get('/:id', async (req, res) => {
-    const inv = isInvestigationId(req.params.id) ? await store.get(req.params.id) : null;
-    if (!inv) {
+    const stored = isInvestigationId(req.params.id) ? await store.get(req.params.id) : null;
+    if (!stored) {
       res.status(404).json({ error: `no investigation ${clip(req.params.id, 64)}` });
       return;
     }
+    const inv = restorePlaceholders ? await store.restored(stored) : stored;
     const { identity: _identity, linkHosts: _linkHosts, ...body } = inv;
     // People's verdicts on the RCA, oldest first (feedback-store.ts).
     const feedback = verdicts.feedback ? await verdicts.feedback.list(inv.id) : [];

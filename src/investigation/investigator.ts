@@ -20,6 +20,7 @@ import type { Runbook } from '../runbooks/runbook.js';
 import type { ToolsetsForPrompt } from '../tools/toolsets-for-prompt.js';
 import type { AppliedCallLog } from '../records/applied-call.js';
 import type { RemediationRails } from '../records/remediation.js';
+import type { RedactionRules } from '../redaction/redaction.js';
 
 export interface InvestigatorDeps {
   client: OpenAI;
@@ -40,6 +41,8 @@ export interface InvestigatorDeps {
   log?: Pick<Logger, 'info' | 'warn'>;
   /** The operators' runbooks: those matching the issue are listed in its prompt. */
   runbooks?: { matching(issue: Issue): Runbook[] };
+  /** Private values replaced by placeholders in every request to the model (`redaction`); none without it. */
+  redaction?: RedactionRules | null;
 }
 
 export interface InvestigateOptions {
@@ -121,6 +124,7 @@ export class Investigator {
       metrics: this.deps.metrics,
       plan: true,
       gate: this.gate(opts.priority),
+      redaction: this.deps.redaction,
     });
   }
 

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { APIPromise } from 'openai/core/api-promise';
-import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Logger } from '../log.js';
 import { observeLlmCall, type LlmCallContext } from './observe-llm-call.js';
 import { readProviderLimits, type ProviderLimits } from './rate-limit-headers.js';
@@ -26,6 +26,22 @@ export interface LlmRequest {
   /** The prompt's tokens, counted before the request. */
   promptTokens: number;
   signal?: AbortSignal;
+  /**
+   * What the messages become before they leave the process: the run's redaction (src/redaction/), which replaces
+   * private values with placeholders. Every request to the model passes here, so nothing is sent unredacted.
+   */
+  outgoing?: (messages: ChatCompletionMessageParam[]) => ChatCompletionMessageParam[];
+}
+
+type Send = (messages: ChatCompletionMessageParam[]) => APIPromise<ChatCompletion>;
+
+/**
+ * The one door every request to the model goes through (the loop's steps and the history's summaries alike):
+ * the messages pass `req.outgoing` (redaction) once, then `send` is called with them through the limiter.
+ */
+export async function sendToModel(req: LlmRequest, messages: ChatCompletionMessageParam[], send: Send) {
+  const outgoing = req.outgoing ? req.outgoing(messages) : messages;
+  return limitedCompletion(req, () => send(outgoing));
 }
 
 /**
@@ -34,7 +50,7 @@ export interface LlmRequest {
  * provider's reset and the request waits its turn again, up to the gate's maxWaitMs (the client's
  * own retries are off for 429, see create-client.ts). Without a gate the request goes straight out.
  */
-export async function limitedCompletion(req: LlmRequest, call: () => APIPromise<ChatCompletion>) {
+async function limitedCompletion(req: LlmRequest, call: () => APIPromise<ChatCompletion>) {
   const { gate } = req;
   if (!gate) return observeLlmCall(req.observed, () => call());
   const now = gate.now ?? Date.now;

@@ -53,6 +53,8 @@ export interface ResolveOptions {
   scope?: ExecuteOptions['scope'];
   /** The remediation rails: a denied or expired remediation frees its workload, one that ran is recorded once. */
   remediations?: RemediationRails;
+  /** Placeholders in the call's arguments mapped back to the values (redaction) when it runs. */
+  restore?: (args: unknown) => unknown;
 }
 
 /**
@@ -138,7 +140,7 @@ async function runOnce(
   call: AwaitingTurn['calls'][number],
   p: PendingApproval,
   executor: ToolExecutor,
-  { signal, shape = async (_id, r) => r, applied, scope }: ResolveOptions,
+  { signal, shape = async (_id, r) => r, applied, scope, restore }: ResolveOptions,
 ): Promise<ToolResult> {
   crashPoint('approved-call:before-begin');
   const before = applied ? await applied.begin(callId) : ({ state: 'new' } as const);
@@ -152,6 +154,7 @@ async function runOnce(
     approvedCallKey: p.callKey,
     signal,
     approvalId,
+    restore,
     ...again,
     ...(scope ? { scope } : {}),
   });

@@ -20,7 +20,12 @@ import { toOpenAiTool } from './tool-specs.js';
 import { stepCalls, textCallRetry, withTextToolsNote, type ToolCallFormat } from './step-calls.js';
 import { stepCountIs, type StopCondition } from './stop-conditions.js';
 import { noMetrics, type Metrics } from '../observability/metrics.js';
-import { limitedCompletion, type LlmGate } from '../llm/limited-call.js';
+import { sendToModel, type LlmGate } from '../llm/limited-call.js';
+import type { RedactionRules } from '../redaction/redaction.js';
+import { runRedaction, type RunRedaction } from './run-redaction.js';
+
+/** The loop's options with the run's redaction (made once per run from `redaction` and the state). */
+type Run = LoopOptions & RunRedaction;
 
 export interface LoopOptions {
   client: OpenAI;
@@ -62,6 +67,8 @@ export interface LoopOptions {
   toolCallFormat?: ToolCallFormat;
   /** The model's shared rate limiter, at this run's priority; without it requests go straight out. */
   gate?: LlmGate;
+  /** Private values replaced by placeholders in every request (`redaction`, docs/security.md); none without it. */
+  redaction?: RedactionRules | null;
 }
 
 export interface LoopResult {
@@ -99,7 +106,8 @@ function forcingMessage(state: LoopState, stops: readonly StopCondition[]): stri
  * pauseForApproval) until a call needs a human: then the state holds the paused turn and the loop
  * returns; started again with the humans' decisions, it answers that turn and carries on.
  */
-export async function runLoop(state: LoopState, opts: LoopOptions): Promise<LoopResult> {
+export async function runLoop(state: LoopState, options: LoopOptions): Promise<LoopResult> {
+  const opts: Run = { ...options, ...runRedaction(state, options.redaction, options.metrics ?? noMetrics) };
   const stops = stopConditions(opts);
   const limit = pLimit(opts.maxParallelTools ?? 4);
   if (state.awaiting) await finishPausedTurn(state, opts);
@@ -153,7 +161,7 @@ export async function runLoop(state: LoopState, opts: LoopOptions): Promise<Loop
 }
 
 /** Answers the paused turn from the decisions, so every tool_call has its result before the next model call. */
-async function finishPausedTurn(state: LoopState, opts: LoopOptions): Promise<void> {
+async function finishPausedTurn(state: LoopState, opts: Run): Promise<void> {
   const turn = state.awaiting!;
   const outcome = opts.approvals ?? { decisions: new Map(), expired: false };
   const results = await resolveAwaiting(turn, outcome, opts.executor, {
@@ -162,6 +170,7 @@ async function finishPausedTurn(state: LoopState, opts: LoopOptions): Promise<vo
     applied: opts.appliedCalls,
     ...(state.scope ? { scope: state.scope } : {}),
     remediations: opts.remediations,
+    restore: opts.restore,
   });
   throwIfCancelled(opts.signal);
   const waited = new Set(turn.approvals.map((a) => a.toolCallId));
@@ -183,7 +192,7 @@ function answerTurn(state: LoopState, calls: AwaitingTurn['calls'], results: Too
 /** Records the request's size (peak); compacts the history first when it would pass the threshold. */
 async function fitContext(
   state: LoopState,
-  opts: LoopOptions,
+  opts: Run,
   budget: ContextBudget,
   tools: ChatCompletionTool[],
 ): Promise<void> {
@@ -198,6 +207,7 @@ async function fitContext(
       signal: opts.signal,
       metrics: opts.metrics,
       gate: opts.gate,
+      outgoing: opts.outgoing,
     });
     tokens = budget.counter.conversation(state.messages, tools);
     // The compacted history is the new checkpoint.
@@ -207,7 +217,7 @@ async function fitContext(
 }
 
 /** A result too large to send whole is kept aside; the model gets its size, a head and a hint. */
-async function keepOversized(toolCallId: string, result: ToolResult, opts: LoopOptions): Promise<ToolResult> {
+async function keepOversized(toolCallId: string, result: ToolResult, opts: Run): Promise<ToolResult> {
   const fitted = opts.budget?.fit(result);
   if (!fitted) return result;
   await opts.keepOutput?.(toolCallId, fitted.full);
@@ -218,16 +228,18 @@ function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new CancelledError('investigation cancelled');
 }
 
-async function callModel(state: LoopState, opts: LoopOptions, tools: ChatCompletionTool[]) {
+async function callModel(state: LoopState, opts: Run, tools: ChatCompletionTool[]) {
   try {
     const observed = { metrics: opts.metrics ?? noMetrics, model: opts.model, baseUrl: opts.client.baseURL };
     const promptTokens = opts.gate ? promptSize(state, opts, tools) : 0;
-    const request = { observed, gate: opts.gate, promptTokens, signal: opts.signal };
-    const response = await limitedCompletion(request, () =>
+    const request = { observed, gate: opts.gate, promptTokens, signal: opts.signal, outgoing: opts.outgoing };
+    const { messages, ...rest } = requestBody(state, opts, tools);
+    const response = await sendToModel(request, messages, (sent) =>
       opts.client.chat.completions.create(
         {
           model: opts.model,
-          ...requestBody(state, opts, tools),
+          messages: sent,
+          ...rest,
           ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
         },
         { signal: opts.signal },
@@ -263,11 +275,7 @@ function promptSize(state: LoopState, opts: LoopOptions, tools: ChatCompletionTo
   return Math.ceil(JSON.stringify(state.messages).length / 4);
 }
 
-async function runCall(
-  state: LoopState,
-  opts: LoopOptions,
-  call: ChatCompletionMessageFunctionToolCall,
-): Promise<ToolResult> {
+async function runCall(state: LoopState, opts: Run, call: ChatCompletionMessageFunctionToolCall): Promise<ToolResult> {
   // The plan is the loop's own state, not a toolset's: rewriting it the same way twice is no repeat.
   if (opts.plan && call.function.name === TODO_WRITE) return runTodoWrite(state, call.function.arguments);
   const key = callKey(call.function.name, call.function.arguments);
@@ -284,7 +292,7 @@ async function runCall(
   state.callKeys.push(key);
   const executed = await opts.executor.execute(
     { id: call.id, name: call.function.name, arguments: call.function.arguments },
-    { signal: opts.signal, ...(state.scope ? { scope: state.scope } : {}) },
+    { signal: opts.signal, restore: opts.restore, ...(state.scope ? { scope: state.scope } : {}) },
   );
   const result = opts.pauseForApproval ? await proposeRemediation(call.id, executed, opts) : executed;
   return keepOversized(call.id, result, opts);

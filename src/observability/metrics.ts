@@ -67,6 +67,8 @@ export interface Metrics {
   feedbackRecorded(verdict: FeedbackVerdict, source: string): void;
   /** A remediation proposal refused by the rails, or an approved one that ran (docs/remediation.md). */
   remediation(tool: string, result: RemediationOutcome): void;
+  /** A private value replaced by a new placeholder before a request left for the model (`kind`: email, ip, ...). */
+  redacted(kind: string): void;
 }
 
 /** What became of a remediation (src/records/remediation.ts RemediationResult; repeated: this port imports nothing). */
@@ -85,4 +87,5 @@ export const noMetrics: Metrics = {
   memoryReused() {},
   feedbackRecorded() {},
   remediation() {},
+  redacted() {},
 };

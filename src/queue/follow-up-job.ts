@@ -62,6 +62,7 @@ function followUp(inv: Investigation, deps: JobDeps): LoopJob {
           toolCalls: JSON.stringify(progress.toolCalls),
           usage: JSON.stringify(progress.usage),
           context: JSON.stringify(progress.context),
+          redactions: JSON.stringify(progress.redactions),
           updatedAt: new Date().toISOString(),
         },
         true,

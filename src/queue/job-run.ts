@@ -11,6 +11,7 @@ import type { WorkerHooks } from './admission.js';
 import type { CancelSignals } from './cancel-signals.js';
 import type { Continuations } from './continuations.js';
 import { runbooksUsed } from '../runbooks/runbooks-used.js';
+import { redactionCounts } from '../records/redaction-state.js';
 import type { InvestigationJobData } from '../redis/job-data.js';
 import type { InvestigationOutcome, Metrics } from '../observability/metrics.js';
 import { GEN_AI, inSpan, SpanKind } from '../observability/tracing.js';
@@ -48,6 +49,8 @@ export interface Progress {
   toolCalls: ToolCallRecord[];
   usage: LoopState['usage'];
   context: LoopState['context'];
+  /** Private values replaced by placeholders, by kind (src/redaction/). */
+  redactions: Record<string, number>;
 }
 
 export interface FailureContext {
@@ -197,7 +200,13 @@ async function settle(
   const { id } = inv;
   const { phase } = kind;
   const { usage, toolCalls, context } = result.state;
-  const progress = { toolCalls: toolCalls.map(toToolCallRecord), usage, context, runbooks: runbooksUsed(result.state) };
+  const progress = {
+    toolCalls: toolCalls.map(toToolCallRecord),
+    usage,
+    context,
+    runbooks: runbooksUsed(result.state),
+    redactions: redactionCounts(result.state.redaction),
+  };
   if (result.finishReason === 'awaiting_approval') {
     const turn = result.state.awaiting!;
     // The expiry job first: if this process dies after pausing, the pause still ends.

@@ -62,10 +62,14 @@ export class InvestigationMemory {
     return { similar, reuse };
   }
 
-  /** Remembers a completed investigation (again after a re-run: its RCA's root cause replaces the last). */
+  /**
+   * Remembers a completed investigation (again after a re-run: its RCA's root cause replaces the last), with the
+   * placeholders of its redaction mapped back: another investigation's prompt numbers the values its own way (its
+   * requests are redacted again at the door), and `<ip-1>` of this one would read as `<ip-1>` of that one.
+   */
   async remember(inv: Investigation, now = Date.now()): Promise<void> {
     if (inv.status !== 'completed' || !inv.rca) return;
-    await this.memory.remember(recordOf(inv, now));
+    await this.memory.remember(recordOf(await this.store.restored(inv), now));
     // A verdict given between completion and now found no memory to update: the latest one counts here.
     const latest = (await this.verdicts?.list(inv.id))?.at(-1);
     if (latest) await this.verdictGiven(inv.id, latest);

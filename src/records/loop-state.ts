@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { PlanTask } from './plan.js';
+import type { RedactionState } from './redaction-state.js';
 import type { RunbookUse } from './runbook-use.js';
 import type { ToolResult } from './tool-result.js';
 
@@ -85,6 +86,11 @@ export interface LoopState {
   scope?: { labels: Record<string, string> };
   /** The operators' runbooks listed in the prompt (absent in checkpoints older than runbooks). */
   runbooks?: RunbookUse[];
+  /**
+   * The investigation's placeholders and the private values they stand for (src/redaction/), absent while
+   * nothing was redacted. Never logged or returned by the API.
+   */
+  redaction?: RedactionState;
 }
 
 export function initialState(messages: ChatCompletionMessageParam[], runbooks?: RunbookUse[]): LoopState {

@@ -110,6 +110,8 @@ const StateSchema = z.strictObject({
     .optional(),
   // The labels that pick toolset instances; absent in checkpoints written before instances.
   scope: z.strictObject({ labels: z.record(z.string(), z.string()) }).optional(),
+  // The placeholders of redaction (src/redaction/); absent in checkpoints written before it existed.
+  redaction: z.strictObject({ placeholders: z.record(z.string(), z.string()) }).optional(),
 });
 
 const CheckpointSchema = z.strictObject({

@@ -5,6 +5,7 @@ import type { Issue, Severity } from '../issue.js';
 import { hasFilter, matches, type ListFilter } from './list-filter.js';
 import type { LoopState } from '../records/loop-state.js';
 import { decodeCheckpoint, encodeCheckpoint } from './checkpoint.js';
+import { restoreDeep } from '../redaction/redaction.js';
 import type {
   AskStatus,
   ConversationEntry,
@@ -79,9 +80,11 @@ export class InvestigationStore {
       usage: LoopState['usage'];
       context: LoopState['context'];
       runbooks?: RunbookUse[];
+      redactions?: Record<string, number>;
     },
   ): Promise<void> {
     await updateRecord(this.redis, this.redact, id, {
+      ...(p.redactions ? { redactions: JSON.stringify(p.redactions) } : {}),
       toolCalls: JSON.stringify(this.redact.deep(p.toolCalls)),
       usage: JSON.stringify(p.usage),
       context: JSON.stringify(p.context),
@@ -113,6 +116,20 @@ export class InvestigationStore {
     if (!isInvestigationId(id)) return null;
     const text = await this.redis.get(this.keys.output(id, toolCallId));
     return text === null ? null : decodeField(text);
+  }
+
+  /**
+   * The record with the placeholders of its redaction mapped back to the values (`redaction.restoreIn`: the
+   * dashboard, the API), from its checkpoint; as it is when the checkpoint is gone (retention) or unreadable.
+   */
+  async restored(inv: Investigation): Promise<Investigation> {
+    let state: LoopState | null;
+    try {
+      state = await this.loadCheckpoint(inv.id);
+    } catch {
+      return inv;
+    }
+    return restoreDeep(state?.redaction, inv);
   }
 
   async hasCheckpoint(id: string): Promise<boolean> {
@@ -159,6 +176,7 @@ export class InvestigationStore {
       context: h.context ? (JSON.parse(h.context) as Investigation['context']) : null,
       plan: h.plan ? (JSON.parse(h.plan) as PlanTask[]) : [],
       runbooks: h.runbooks ? (JSON.parse(h.runbooks) as RunbookUse[]) : [],
+      redactions: h.redactions ? (JSON.parse(h.redactions) as Record<string, number>) : {},
       run: Number(h.run ?? 1),
       runId: h.runId || (h.id ?? ''),
       remediation,

@@ -114,6 +114,8 @@ export interface Investigation extends InvestigationSummary, StormFields, Memory
   runbooks: RunbookUse[];
   /** The approved remediations that ran, oldest first (store/remediation-log.ts, docs/remediation.md). */
   remediation: RemediationEntry[];
+  /** How many private values of each kind were replaced by placeholders before reaching the model (`{email: 3, ip: 7}`). */
+  redactions: Record<string, number>;
   /** Which run this is: 1 for the first, one more for each re-run (actions/rerun.ts). Absent on older records. */
   run?: number;
   /** The run's id: the investigation's own id for the first run, its re-run job's id after (see rerunJobId). */

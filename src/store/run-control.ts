@@ -201,6 +201,7 @@ export class RunControl {
       linkHosts?: string[];
       context?: LoopState['context'];
       runbooks?: RunbookUse[];
+      redactions?: Record<string, number>;
     },
   ): Promise<boolean> {
     const now = new Date().toISOString();
@@ -215,6 +216,7 @@ export class RunControl {
       approvals: '',
       ...(r.context ? { context: JSON.stringify(r.context) } : {}),
       ...(r.runbooks ? { runbooks: JSON.stringify(r.runbooks) } : {}),
+      ...(r.redactions ? { redactions: JSON.stringify(r.redactions) } : {}),
     });
   }
 

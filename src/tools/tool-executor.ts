@@ -47,6 +47,11 @@ export interface ExecuteOptions {
   interruptedAt?: string;
   /** The investigation's issue labels: they pick the instance of a toolset of several (Tool.pickInstance). */
   scope?: CallScope;
+  /**
+   * The arguments with the run's placeholders mapped back to the private values they stand for (redaction,
+   * src/redaction/): the tool gets the real values, the model only ever wrote placeholders.
+   */
+  restore?: (args: unknown) => unknown;
 }
 
 /**
@@ -136,7 +141,8 @@ export class ToolExecutor {
     }
     let raw: unknown;
     try {
-      raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+      // With redaction, the placeholders the model wrote become the values they stand for (ExecuteOptions.restore).
+      raw = (opts.restore ?? asIs)(call.arguments.trim() === '' ? {} : JSON.parse(call.arguments));
     } catch {
       return done('invalid', { status: 'error', error: 'arguments are not valid JSON', params: {} });
     }
@@ -248,6 +254,8 @@ export class ToolExecutor {
     }
   }
 }
+
+const asIs = (args: unknown): unknown => args;
 
 /** `vouches` when the result may vouch for links (vouched-hosts.ts): the result's own say first, else the tool's. */
 function vouching(tool: Tool, output: Exclude<ToolOutput, { status: 'error' }>): { vouches?: true } {

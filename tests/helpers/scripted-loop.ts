@@ -16,7 +16,13 @@ export const echoTool: Tool = {
 };
 
 /** Options of run(): the loop's own, and `maxRetries` for the SDK client (0 unless given). */
-export type ScriptedRunOptions = Partial<Omit<LoopOptions, 'client' | 'model' | 'executor'>> & { maxRetries?: number };
+export type ScriptedRunOptions = Partial<Omit<LoopOptions, 'client' | 'model' | 'executor'>> & {
+  maxRetries?: number;
+  /** The user message (default "investigate"). */
+  initial?: string;
+  /** The state's redaction placeholders, as a resumed run's checkpoint holds them. */
+  placeholders?: Record<string, string>;
+};
 
 export interface ScriptedLoop {
   /** The scripted model the test started last (by run() or by hand); closed after each test. */
@@ -35,11 +41,13 @@ export function scriptedLoop(): ScriptedLoop {
     async run(script, tools, opts = {}) {
       t.llm = await startScriptedLlm(script);
       const client = new OpenAI({ apiKey: 'test', baseURL: t.llm.baseUrl, maxRetries: opts.maxRetries ?? 0 });
+      const { initial = 'investigate', placeholders, maxRetries: _retries, ...loopOpts } = opts;
       const state = initialState([
         { role: 'system', content: 'sys' },
-        { role: 'user', content: 'investigate' },
+        { role: 'user', content: initial },
       ]);
-      return runLoop(state, { client, model: 'scripted', executor: new ToolExecutor({ tools }), ...opts });
+      if (placeholders) state.redaction = { placeholders: { ...placeholders } };
+      return runLoop(state, { client, model: 'scripted', executor: new ToolExecutor({ tools }), ...loopOpts });
     },
   };
   afterEach(async () => {

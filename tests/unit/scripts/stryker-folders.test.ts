@@ -31,6 +31,8 @@ const LEFT_OUT: Record<string, string> = {
   'tests/integration/src/http/readiness-access.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
   'tests/integration/src/http/worker-app.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
   'tests/integration/src/http/quality-router.test.ts': "tests http files outside FOLDERS['src/http'].mutate",
+  'tests/integration/src/http/redaction-restore.test.ts':
+    "a whole-service test of redaction; tests/unit/src/redaction and the loop's tests are listed",
   'tests/unit/src/exporter/prometheus-metrics.test.ts':
     "tests prometheus-metrics.ts, outside FOLDERS['src/exporter'].mutate (only shared-state.ts is gated)",
 };

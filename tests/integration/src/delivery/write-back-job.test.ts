@@ -16,6 +16,7 @@ import { RecordingWriter } from '../../../helpers/recording-writer.js';
 import { startRedis, type TestRedis } from '../../../helpers/redis-server.js';
 import { waitFor } from '../../../helpers/service.js';
 import { anIssue } from '../../../helpers/issue.js';
+import { initialState } from '../../../../src/records/loop-state.js';
 import { claimIssue, runsOf } from '../../../helpers/store-paths.js';
 
 let redis: TestRedis;
@@ -97,6 +98,21 @@ describe('the write-back job', () => {
         error: null,
       }),
     ]);
+  });
+
+  it("keeps redaction's placeholders in the comment unless redaction.restoreIn lists tickets", async () => {
+    const id = await completed('OPS-7', '## Root cause\nThe disk of <ip-1> is full.');
+    const state = initialState([{ role: 'user', content: 'x' }]);
+    state.redaction = { placeholders: { '<ip-1>': '10.9.9.9' } };
+    await store.saveCheckpoint(id, state);
+    expect(await runWriteBack(id, 1, false, { ...deps, restoreIn: ['dashboard'] })).toBe('written');
+    expect(writer.comments[0]!.body).toMatch(/The disk of \\?(<|&lt;)ip-1\\?(>|&gt;) is full\./);
+    expect(writer.comments[0]!.body).not.toContain('10.9.9.9');
+
+    const again = await completed('OPS-7/comment/3', '## Root cause\nThe disk of <ip-1> is full.');
+    await store.saveCheckpoint(again, state);
+    expect(await runWriteBack(again, 1, false, { ...deps, restoreIn: ['tickets'] })).toBe('written');
+    expect(writer.comments[0]!.body).toContain('The disk of 10.9.9.9 is full.');
   });
 
   it('a re-investigation of the same issue edits our comment, found by the stored id', async () => {

@@ -7,6 +7,7 @@ import { InvestigationStore } from '../../../../src/store/investigation-store.js
 import { FeedbackStore } from '../../../../src/store/feedback-store.js';
 import type { Investigation } from '../../../../src/store/investigation.js';
 import { anAlert } from '../../../helpers/issue.js';
+import { initialState } from '../../../../src/records/loop-state.js';
 import { claimIssue, runsOf } from '../../../helpers/store-paths.js';
 import { redisClient } from '../../../helpers/redis-client.js';
 
@@ -75,6 +76,23 @@ describe('InvestigationMemory: remembering', () => {
       verdict: null,
       at: inv.finishedAt,
     });
+  });
+
+  it("remembers the root cause with its redaction's placeholders mapped back (another prompt numbers its own)", async () => {
+    const s = setUp();
+    const { id } = await claimIssue(s.store, crash('r'));
+    const state = initialState([{ role: 'user', content: 'x' }]);
+    state.redaction = { placeholders: { '<ip-1>': '10.3.3.3', '<email-1>': 'dba@corp.example' } };
+    await s.store.saveCheckpoint(id, state);
+    await runsOf(s.store).complete(id, {
+      rca: RCA('<ip-1> ran out of disk; <email-1> paged; <ip-9> unknown.'),
+      toolCalls: [],
+      usage: USAGE,
+    });
+    await s.im.remember((await s.store.get(id))!);
+    expect((await s.memory.get(id))?.rootCause).toBe(
+      '10.3.3.3 ran out of disk; dba@corp.example paged; <ip-9> unknown.',
+    );
   });
 
   it('remembers nothing of an investigation that did not complete', async () => {
