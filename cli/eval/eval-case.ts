@@ -23,6 +23,10 @@ const CaseFileSchema = z.looseObject({
   skip_reason: z.string().optional(),
   description: z.string().optional(),
   toolsets: z.record(z.string(), z.looseObject({ enabled: z.boolean().optional() })).optional(),
+  before_test: z.string().optional(),
+  after_test: z.string().optional(),
+  /** Lestrade's opt-in: "*" in match_params matches any value (HolmesGPT reads it literally). */
+  lestrade_wildcards: z.boolean().optional(),
 });
 
 export interface EvalCase {
@@ -35,7 +39,15 @@ export interface EvalCase {
   issue: Issue;
   mocks: MockEntry[];
   toolsets: ToolsetOverrides;
+  /** "*" in match_params matches any value (the case opted in with lestrade_wildcards: true). */
+  wildcards: boolean;
 }
+
+/**
+ * Why a case cannot run here: HolmesGPT sets its cluster up with before_test (kubectl apply ...) and the case
+ * has no recorded outputs to stand in for it, so every answer would come from nothing. Neither passed nor failed.
+ */
+export const NEEDS_CLUSTER = 'needs a cluster: before_test/after_test set up a live one and no tool output is recorded';
 
 /** Every case folder under the given folders (a folder holding test_case.yaml is itself a case), by id. */
 export function findCases(dirs: string[]): EvalCase[] {
@@ -71,15 +83,23 @@ export function loadCase(folder: string): EvalCase[] {
   if (!parsed.success) throw new InputError('', `${file}: ${describeZodIssues(parsed.error.issues)}`);
   const c = parsed.data;
   const id = basename(folder);
+  const mocks = loadMocks(folder);
+  const live = (c.before_test !== undefined || c.after_test !== undefined) && mocks.length === 0;
   const base = {
     folder,
     tags: c.tags ?? [],
-    skip: c.skip ? (c.skip_reason ?? 'skip: true in test_case.yaml') : null,
+    skip: skipReason(c.skip, c.skip_reason, live),
     expected: typeof c.expected_output === 'string' ? [c.expected_output] : c.expected_output,
-    mocks: loadMocks(folder),
+    mocks,
     toolsets: c.toolsets ?? {},
+    wildcards: c.lestrade_wildcards === true,
   };
   const prompts = c.user_prompt === undefined || typeof c.user_prompt === 'string' ? null : c.user_prompt;
   if (!prompts) return [{ ...base, id, issue: issueOfCase(folder, id, c.user_prompt as string | undefined) }];
   return prompts.map((p, i) => ({ ...base, id: `${id}[${i}]`, issue: issueOfCase(folder, `${id}[${i}]`, p) }));
+}
+
+function skipReason(skip: boolean | undefined, reason: string | undefined, live: boolean): string | null {
+  if (skip) return reason ?? 'skip: true in test_case.yaml';
+  return live ? NEEDS_CLUSTER : null;
 }

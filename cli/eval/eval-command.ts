@@ -25,6 +25,8 @@ export interface EvalOptions {
   json?: string;
   /** Percent, 0..100. */
   minPass?: number;
+  /** Replay every recorded call instead of investigating (replay-command.ts). */
+  replay?: boolean;
 }
 
 export interface EvalIo {

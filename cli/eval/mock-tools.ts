@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Tool, ToolOutput, Toolset } from '../../src/tools/types.js';
 import { paramsMatch, type MockEntry } from './mock-file.js';
-import { renameParams, type ToolAliases } from './tool-aliases.js';
+import { callFits, renameParams, type ToolAliases } from './tool-aliases.js';
 
 /** One call the model made during a case, and the mock that answered it (null: none did). */
 export interface MockedCall {
@@ -36,11 +36,12 @@ export function mockToolsets(
   mocks: MockEntry[],
   aliases: ToolAliases,
   overrides: ToolsetOverrides = {},
+  wildcards = false,
 ): MockedToolsets {
   const calls: MockedCall[] = [];
   const on = candidates.filter((ts) => overrides[ts.name]?.enabled ?? ts.enabled);
   const ours = new Map(on.flatMap((ts) => ts.tools.map((t) => [t.name, t] as const)));
-  const answer = answerer(mocks, aliases, ours, calls);
+  const answer = answerer(mocks, { aliases, ours, wildcards }, calls);
   const tools: Tool[] = [];
   const toolsetOf = new Map<string, string>();
   for (const ts of on) {
@@ -50,7 +51,7 @@ export function mockToolsets(
     }
   }
   const inferred = inferTools(
-    mocks.filter((m) => !ours.has(aliases.get(m.tool)?.tool ?? m.tool)),
+    mocks.filter((m) => !ours.has(aliases.get(m.tool)?.tool ?? m.tool) && !ours.has(m.tool)),
     answer,
   );
   for (const { tool, toolset } of inferred) {
@@ -78,17 +79,34 @@ export function mockToolsets(
 
 type Answer = (tool: string, params: Record<string, unknown>) => ToolOutput;
 
-/** Finds the first mock (in file order) for this tool, by its own name or an alias of it, whose params match. */
-function answerer(mocks: MockEntry[], aliases: ToolAliases, ours: Map<string, Tool>, calls: MockedCall[]): Answer {
+/** What decides which mock answers a call. */
+export interface MatchContext {
+  aliases: ToolAliases;
+  /** Our tools on in this case, by name. */
+  ours: ReadonlyMap<string, Tool>;
+  /** The case opted in to "*" in match_params meaning any value (else it is a literal, as in HolmesGPT). */
+  wildcards: boolean;
+}
+
+/**
+ * Whether this mock answers this call of our tool (or of a tool inferred from mocks): a mock recorded under a
+ * HolmesGPT name answers only calls of the tool it is an alias of, and only calls that tool could have made
+ * (callFits), its match_params in our tool's words; any other mock only calls of its own tool.
+ */
+export function mockAnswers(m: MockEntry, tool: string, params: Record<string, unknown>, ctx: MatchContext): boolean {
+  const alias = ctx.aliases.get(m.tool);
+  if (alias && ctx.ours.has(alias.tool)) {
+    if (alias.tool !== tool || !callFits(m.tool, alias, params)) return false;
+    const keys = new Set(Object.keys(ctx.ours.get(tool)!.params.shape));
+    return paramsMatch(renameParams(m.matchParams, alias, keys), params, ctx.wildcards);
+  }
+  return m.tool === tool && paramsMatch(m.matchParams, params, ctx.wildcards);
+}
+
+/** Finds the first mock (in file order) that answers the call (mockAnswers). */
+function answerer(mocks: MockEntry[], ctx: MatchContext, calls: MockedCall[]): Answer {
   return (tool, params) => {
-    const keys = new Set(Object.keys(ours.get(tool)?.params.shape ?? params));
-    const hit = mocks.find((m) => {
-      const alias = aliases.get(m.tool);
-      const target = ours.has(m.tool) ? m.tool : (alias?.tool ?? m.tool);
-      if (target !== tool) return false;
-      const wanted = ours.has(tool) ? renameParams(m.matchParams, alias, keys) : m.matchParams;
-      return paramsMatch(wanted, params);
-    });
+    const hit = mocks.find((m) => mockAnswers(m, tool, params, ctx));
     calls.push({ tool, params, mock: hit?.file ?? null });
     if (hit) return hit.output;
     return {

@@ -113,24 +113,36 @@ export async function runCase(run: EvalRun, c: EvalCase, attempt: number): Promi
 
 /** The Investigator the service would build, over the case's mocked tools. */
 function investigatorFor(run: EvalRun, c: EvalCase): { investigator: Investigator; mocked: MockedToolsets } {
-  const overrides: ToolsetOverrides = { ...run.config.toolsets.settings, ...c.toolsets };
-  const mocked = mockToolsets(run.candidates, c.mocks, run.aliases, overrides);
-  const settingsApproval = Object.values(run.config.toolsets.settings).flatMap((s) => s?.approvalRequired ?? []);
+  const { executor, mocked } = caseExecutor(run.config, run.candidates, run.aliases, c);
   const investigator = new Investigator({
     client: run.client,
     llm: run.config.llm,
-    executor: new ToolExecutor({
-      tools: mocked.tools,
-      maxOutputChars: run.config.tools.maxOutputChars,
-      timeoutMs: run.config.tools.timeoutMs,
-      approvalRequired: [...mocked.approvalRequired, ...settingsApproval],
-      toolsetOf: mocked.toolsetOf,
-    }),
+    executor,
     prompts: run.prompts,
     toolsets: () => ({ toolsets: mocked.toolsets, unavailable: mocked.unavailable }),
     budget: run.budget,
   });
   return { investigator, mocked };
+}
+
+/** The service's tool executor (validation, approval policy, output shaping) over the case's mocked tools. */
+export function caseExecutor(
+  config: Config,
+  candidates: Toolset[],
+  aliases: ToolAliases,
+  c: EvalCase,
+): { executor: ToolExecutor; mocked: MockedToolsets } {
+  const overrides: ToolsetOverrides = { ...config.toolsets.settings, ...c.toolsets };
+  const mocked = mockToolsets(candidates, c.mocks, aliases, overrides, c.wildcards);
+  const settingsApproval = Object.values(config.toolsets.settings).flatMap((s) => s?.approvalRequired ?? []);
+  const executor = new ToolExecutor({
+    tools: mocked.tools,
+    maxOutputChars: config.tools.maxOutputChars,
+    timeoutMs: config.tools.timeoutMs,
+    approvalRequired: [...mocked.approvalRequired, ...settingsApproval],
+    toolsetOf: mocked.toolsetOf,
+  });
+  return { executor, mocked };
 }
 
 function flagsOf(sections: string[], evidence: Evidence, unmocked: number, calls: number, mocks: number): string[] {
