@@ -23,8 +23,8 @@ const CaseFileSchema = z.looseObject({
   skip_reason: z.string().optional(),
   description: z.string().optional(),
   toolsets: z.record(z.string(), z.looseObject({ enabled: z.boolean().optional() })).optional(),
-  before_test: z.string().optional(),
-  after_test: z.string().optional(),
+  before_test: z.string().nullish(),
+  after_test: z.string().nullish(),
   /** Lestrade's opt-in: "*" in match_params matches any value (HolmesGPT reads it literally). */
   lestrade_wildcards: z.boolean().optional(),
 });
@@ -84,7 +84,7 @@ export function loadCase(folder: string): EvalCase[] {
   const c = parsed.data;
   const id = basename(folder);
   const mocks = loadMocks(folder);
-  const live = (c.before_test !== undefined || c.after_test !== undefined) && mocks.length === 0;
+  const live = Boolean(c.before_test || c.after_test) && mocks.length === 0;
   const base = {
     folder,
     tags: c.tags ?? [],

@@ -88,9 +88,11 @@ export function paramsMatch(
   wildcards = false,
 ): boolean {
   if (!matchParams) return true;
-  return Object.entries(matchParams).every(
-    ([k, v]) => Object.hasOwn(actual, k) && ((wildcards && v === ANY_VALUE) || sameValue(actual[k], v)),
-  );
+  return Object.entries(matchParams).every(([k, v]) => {
+    // A recorded null is a parameter the model sent empty: a call that leaves it out is the same call.
+    if (v === null) return !Object.hasOwn(actual, k) || actual[k] === null;
+    return Object.hasOwn(actual, k) && ((wildcards && v === ANY_VALUE) || sameValue(actual[k], v));
+  });
 }
 
 /** Primitives compare by their text ("5" matches 5: models send numbers as strings and back); the rest as JSON. */

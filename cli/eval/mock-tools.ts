@@ -89,24 +89,50 @@ export interface MatchContext {
 }
 
 /**
- * Whether this mock answers this call of our tool (or of a tool inferred from mocks): a mock recorded under a
- * HolmesGPT name answers only calls of the tool it is an alias of, and only calls that tool could have made
- * (callFits), its match_params in our tool's words; any other mock only calls of its own tool.
+ * How specific a mock is for this call of our tool, when it answers it (else null): the number of its
+ * match_params, in our tool's words. A mock recorded under a HolmesGPT name answers only calls of the tool it is
+ * an alias of, only calls that tool could have made (callFits), and only with the same values of the parameters
+ * some alias of that tool fixes (previous, all_containers: kubectl_logs's mock never answers a previous-logs
+ * call); any other mock only calls of its own tool.
  */
-export function mockAnswers(m: MockEntry, tool: string, params: Record<string, unknown>, ctx: MatchContext): boolean {
+export function mockAnswers(
+  m: MockEntry,
+  tool: string,
+  params: Record<string, unknown>,
+  ctx: MatchContext,
+): number | null {
   const alias = ctx.aliases.get(m.tool);
   if (alias && ctx.ours.has(alias.tool)) {
-    if (alias.tool !== tool || !callFits(m.tool, alias, params)) return false;
+    if (alias.tool !== tool || !callFits(m.tool, alias, params)) return null;
     const keys = new Set(Object.keys(ctx.ours.get(tool)!.params.shape));
-    return paramsMatch(renameParams(m.matchParams, alias, keys), params, ctx.wildcards);
+    const wanted = renameParams(m.matchParams, alias, keys);
+    const fixedKeys = discriminators(ctx.aliases, tool);
+    if (fixedKeys.some((k) => given(wanted?.[k]) !== given(params[k]))) return null;
+    return paramsMatch(wanted, params, ctx.wildcards) ? Object.keys(wanted ?? {}).length : null;
   }
-  return m.tool === tool && paramsMatch(m.matchParams, params, ctx.wildcards);
+  if (m.tool !== tool || !paramsMatch(m.matchParams, params, ctx.wildcards)) return null;
+  return Object.keys(m.matchParams ?? {}).length;
 }
 
-/** Finds the first mock (in file order) that answers the call (mockAnswers). */
+/** The parameters of our tool that some alias fixes (what tells kubectl_previous_logs from kubectl_logs). */
+function discriminators(aliases: ToolAliases, tool: string): string[] {
+  return [...new Set([...aliases.values()].filter((a) => a.tool === tool).flatMap((a) => Object.keys(a.fixed)))];
+}
+
+/** A parameter's value, with not given, null and false the same (a boolean flag left off). */
+function given(v: unknown): string {
+  return v === undefined || v === null || v === false ? '' : JSON.stringify(v);
+}
+
+/** The mock that answers the call: the most specific of those that do (mockAnswers), the first by file name of equals. */
 function answerer(mocks: MockEntry[], ctx: MatchContext, calls: MockedCall[]): Answer {
   return (tool, params) => {
-    const hit = mocks.find((m) => mockAnswers(m, tool, params, ctx));
+    let hit: MockEntry | undefined;
+    let best = -1;
+    for (const m of mocks) {
+      const specific = mockAnswers(m, tool, params, ctx);
+      if (specific !== null && specific > best) [hit, best] = [m, specific];
+    }
     calls.push({ tool, params, mock: hit?.file ?? null });
     if (hit) return hit.output;
     return {
@@ -128,7 +154,10 @@ function inferTools(mocks: MockEntry[], answer: Answer): Array<{ tool: Tool; too
       for (const [k, v] of Object.entries(m.matchParams ?? {})) {
         if (shape[k]) continue;
         const type = typeOf(v);
-        const everywhere = entries.every((e) => e.matchParams && Object.hasOwn(e.matchParams, k));
+        // Required when every mock gives it a value (a recorded null is a parameter the model sent empty).
+        const everywhere = entries.every(
+          (e) => e.matchParams && e.matchParams[k] !== null && Object.hasOwn(e.matchParams, k),
+        );
         shape[k] = everywhere ? type : type.optional();
       }
     }

@@ -38,11 +38,14 @@ export function recordedCall(
 ): { tool: string; params: Record<string, unknown>; dropped: string[] } {
   const alias = aliases.get(m.tool);
   const target = alias ? ours.get(alias.tool) : undefined;
-  if (!alias || !target) return { tool: m.tool, params: { ...(m.matchParams ?? {}) }, dropped: [] };
+  // A null the model sent is a parameter it did not give: left out, as a model's retry would.
+  const given = (p: Record<string, unknown> | null) =>
+    Object.fromEntries(Object.entries(p ?? {}).filter(([, v]) => v !== null));
+  if (!alias || !target) return { tool: m.tool, params: given(m.matchParams), dropped: [] };
   const keys = new Set(Object.keys(target.params.shape));
   return {
     tool: alias.tool,
-    params: { ...(renameParams(m.matchParams, alias, keys) ?? {}) },
+    params: given(renameParams(m.matchParams, alias, keys)),
     dropped: droppedParams(m.matchParams, alias, keys),
   };
 }
@@ -59,14 +62,25 @@ export async function replayCase(run: ReplayRun, c: EvalCase): Promise<ReplayedC
   for (const [i, m] of c.mocks.entries()) {
     const call = recordedCall(m, run.aliases, ours);
     const before = mocked.calls.length;
-    const result = await executor.execute({ id: `replay_${i}`, name: call.tool, arguments: JSON.stringify(call.params) });
+    const result = await executor.execute({
+      id: `replay_${i}`,
+      name: call.tool,
+      arguments: JSON.stringify(call.params),
+    });
     const answered = mocked.calls.length > before ? mocked.calls.at(-1)!.mock : null;
     const base = { case: c.id, mock: m.file, tool: call.tool, params: call.params, dropped: call.dropped };
+    const twin = c.mocks.find((k) => k.file === answered && k !== m && sameRecording(k, m));
     if (answered === m.file) out.push({ ...base, outcome: 'own' });
+    else if (twin) out.push({ ...base, outcome: 'own', detail: `an identical recording, ${twin.file}` });
     else if (answered) out.push({ ...base, outcome: 'other', detail: `answered by ${answered}` });
     else out.push({ ...base, outcome: 'unanswerable', detail: result.error ?? `status ${result.status}` });
   }
   return out;
+}
+
+/** The same tool and parameters recorded twice (HolmesGPT has tools of one name in two toolsets). */
+function sameRecording(a: MockEntry, b: MockEntry): boolean {
+  return a.tool === b.tool && JSON.stringify(a.matchParams) === JSON.stringify(b.matchParams);
 }
 
 /** The replay's report: a line per case, the totals, then every call not answered by its own mock with why. */
