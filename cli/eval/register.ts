@@ -18,10 +18,7 @@ export function addEvalCommands(program: Command, env: NodeJS.ProcessEnv, config
     .option('--parallel <n>', 'cases at once (default 4)', positiveInt)
     .option('--json <file>', 'also write every result, with the judge reasoning, as JSON')
     .option('--min-pass <percent>', 'exit 1 when the pass rate is below this (0-100)', percent)
-    .option(
-      '--replay',
-      'no model: make every recorded call with its recorded parameters and say which its own mock answered',
-    )
+    .option('--replay', 'no model: make each recorded call as recorded; say which its own mock answered')
     .action(async (dirs: string[], opts: EvalOptions) => {
       const cfg = await config();
       const { evalCommand } = await import('./eval-command.js');

@@ -25,7 +25,7 @@ async function answers(mocks: MockEntry[], calls: Array<[string, Record<string, 
   const mocked = mockToolsets([kubernetes], mocks, aliases, {}, wildcards);
   const tools = new Map(mocked.tools.map((t) => [t.name, t]));
   for (const [tool, params] of calls) {
-    await tools.get(tool)!.run(params, { signal: new AbortController().signal, approved: false } as never);
+    await tools.get(tool)!.run(params, { signal: new AbortController().signal, approved: false });
   }
   return mocked.calls.map((c) => c.mock);
 }
