@@ -6,7 +6,8 @@ import { describeZodIssues, InputError } from '../../src/errors.js';
 import type { Issue } from '../../src/issue.js';
 import { issueOfCase } from './case-issue.js';
 import { loadMocks, type MockEntry } from './mock-file.js';
-import type { ToolsetOverrides } from './mock-tools.js';
+import { caseContext } from './case-context.js';
+import { caseToolsets, type CaseToolsets } from './holmes-toolsets.js';
 
 export const CASE_FILE = 'test_case.yaml';
 
@@ -25,6 +26,10 @@ const CaseFileSchema = z.looseObject({
   toolsets: z.record(z.string(), z.looseObject({ enabled: z.boolean().optional() })).optional(),
   before_test: z.string().nullish(),
   after_test: z.string().nullish(),
+  include_files: z.array(z.string().min(1)).nullish(),
+  runbooks: z.looseObject({ catalog: z.array(z.record(z.string(), z.unknown())).optional() }).nullish(),
+  /** The investigation's "now" (HolmesGPT freezes the clock at it). */
+  mocked_date: z.iso.datetime({ offset: true }).nullish(),
   /** Lestrade's opt-in: "*" in match_params matches any value (HolmesGPT reads it literally). */
   lestrade_wildcards: z.boolean().optional(),
 });
@@ -38,9 +43,12 @@ export interface EvalCase {
   expected: string[];
   issue: Issue;
   mocks: MockEntry[];
-  toolsets: ToolsetOverrides;
+  /** test_case.yaml's toolsets, then toolsets.yaml's over them, HolmesGPT's names resolved to ours. */
+  toolsets: CaseToolsets;
   /** "*" in match_params matches any value (the case opted in with lestrade_wildcards: true). */
   wildcards: boolean;
+  /** mocked_date: the time the investigation is told it is now (else the real time). */
+  now: string | null;
 }
 
 /**
@@ -91,15 +99,43 @@ export function loadCase(folder: string): EvalCase[] {
     skip: skipReason(c.skip, c.skip_reason, live),
     expected: typeof c.expected_output === 'string' ? [c.expected_output] : c.expected_output,
     mocks,
-    toolsets: c.toolsets ?? {},
+    toolsets: caseToolsets({ ...c.toolsets, ...toolsetsFile(folder) }),
     wildcards: c.lestrade_wildcards === true,
+    now: c.mocked_date ?? null,
   };
+  const context = caseContext(folder, c);
+  const withContext = (issue: Issue): Issue =>
+    context.length ? { ...issue, untrusted: [...(issue.untrusted ?? []), ...context] } : issue;
   const prompts = c.user_prompt === undefined || typeof c.user_prompt === 'string' ? null : c.user_prompt;
-  if (!prompts) return [{ ...base, id, issue: issueOfCase(folder, id, c.user_prompt as string | undefined) }];
-  return prompts.map((p, i) => ({ ...base, id: `${id}[${i}]`, issue: issueOfCase(folder, `${id}[${i}]`, p) }));
+  if (!prompts)
+    return [{ ...base, id, issue: withContext(issueOfCase(folder, id, c.user_prompt as string | undefined)) }];
+  return prompts.map((p, i) => ({
+    ...base,
+    id: `${id}[${i}]`,
+    issue: withContext(issueOfCase(folder, `${id}[${i}]`, p)),
+  }));
 }
 
 function skipReason(skip: boolean | undefined, reason: string | undefined, live: boolean): string | null {
   if (skip) return reason ?? 'skip: true in test_case.yaml';
   return live ? NEEDS_CLUSTER : null;
+}
+
+const ToolsetsFileSchema = z.looseObject({
+  toolsets: z.record(z.string(), z.looseObject({ enabled: z.boolean().optional() }).nullable()).optional(),
+});
+
+/** HolmesGPT's toolsets.yaml beside test_case.yaml: `toolsets: {name: {enabled, config}}` (config is theirs). */
+function toolsetsFile(folder: string): Record<string, { enabled?: boolean } | undefined> {
+  const file = join(folder, 'toolsets.yaml');
+  if (!existsSync(file)) return {};
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new InputError('', `${file}: not valid YAML (${(err as Error).message.split('\n')[0]})`);
+  }
+  const parsed = ToolsetsFileSchema.safeParse(doc ?? {});
+  if (!parsed.success) throw new InputError('', `${file}: ${describeZodIssues(parsed.error.issues)}`);
+  return Object.fromEntries(Object.entries(parsed.data.toolsets ?? {}).map(([k, v]) => [k, v ?? undefined]));
 }

@@ -22,6 +22,16 @@ export interface MockedToolsets {
   calls: MockedCall[];
 }
 
+/** How a case narrows what is offered (beyond whole toolsets) and matched. */
+export interface MockOptions {
+  /** "*" in match_params matches any value (the case opted in). */
+  wildcards?: boolean;
+  /** Our tools switched off (their HolmesGPT toolset was). */
+  offTools?: string[];
+  /** Toolset names, as mocks' toolset_name give them, switched off: their recorded tools are not offered. */
+  offRecorded?: string[];
+}
+
 /** A case's `toolsets:` override, as in HolmesGPT: `{name: {enabled: bool}}`. */
 export type ToolsetOverrides = Record<string, { enabled?: boolean } | undefined>;
 
@@ -36,10 +46,16 @@ export function mockToolsets(
   mocks: MockEntry[],
   aliases: ToolAliases,
   overrides: ToolsetOverrides = {},
-  wildcards = false,
+  opts: MockOptions = {},
 ): MockedToolsets {
   const calls: MockedCall[] = [];
-  const on = candidates.filter((ts) => overrides[ts.name]?.enabled ?? ts.enabled);
+  const wildcards = opts.wildcards ?? false;
+  const offTools = new Set(opts.offTools ?? []);
+  const offRecorded = new Set(opts.offRecorded ?? []);
+  const on = candidates
+    .filter((ts) => overrides[ts.name]?.enabled ?? ts.enabled)
+    .map((ts) => ({ ...ts, tools: ts.tools.filter((t) => !offTools.has(t.name)) }))
+    .filter((ts) => ts.tools.length > 0);
   const ours = new Map(on.flatMap((ts) => ts.tools.map((t) => [t.name, t] as const)));
   const answer = answerer(mocks, { aliases, ours, wildcards }, calls);
   const tools: Tool[] = [];
@@ -51,7 +67,13 @@ export function mockToolsets(
     }
   }
   const inferred = inferTools(
-    mocks.filter((m) => !ours.has(aliases.get(m.tool)?.tool ?? m.tool) && !ours.has(m.tool)),
+    mocks.filter(
+      (m) =>
+        !ours.has(aliases.get(m.tool)?.tool ?? m.tool) &&
+        !ours.has(m.tool) &&
+        !offRecorded.has(m.toolset) &&
+        !offTools.has(aliases.get(m.tool)?.tool ?? m.tool),
+    ),
     answer,
   );
   for (const { tool, toolset } of inferred) {
@@ -69,7 +91,7 @@ export function mockToolsets(
       ...inferredSets,
     ],
     unavailable: candidates
-      .filter((ts) => !on.includes(ts))
+      .filter((ts) => !on.some((o) => o.name === ts.name))
       .map((ts) => ({ name: ts.name, reason: 'switched off in configuration' })),
     toolsetOf,
     approvalRequired: on.flatMap((ts) => ts.approvalRequired ?? []),

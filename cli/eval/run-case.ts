@@ -72,7 +72,7 @@ export async function runCase(run: EvalRun, c: EvalCase, attempt: number): Promi
   let answer: string;
   let state: LoopState;
   try {
-    ({ answer, state } = await investigator.investigate(c.issue));
+    ({ answer, state } = await investigator.investigate(c.issue, c.now ? { now: c.now } : {}));
   } catch (err) {
     return failed(base, c, mocked.calls, (err as Error).message, started);
   }
@@ -132,8 +132,12 @@ export function caseExecutor(
   aliases: ToolAliases,
   c: EvalCase,
 ): { executor: ToolExecutor; mocked: MockedToolsets } {
-  const overrides: ToolsetOverrides = { ...config.toolsets.settings, ...c.toolsets };
-  const mocked = mockToolsets(candidates, c.mocks, aliases, overrides, c.wildcards);
+  const overrides: ToolsetOverrides = { ...config.toolsets.settings, ...c.toolsets.overrides };
+  const mocked = mockToolsets(candidates, c.mocks, aliases, overrides, {
+    wildcards: c.wildcards,
+    offTools: c.toolsets.offTools,
+    offRecorded: c.toolsets.offRecorded,
+  });
   const settingsApproval = Object.values(config.toolsets.settings).flatMap((s) => s?.approvalRequired ?? []);
   const executor = new ToolExecutor({
     tools: mocked.tools,

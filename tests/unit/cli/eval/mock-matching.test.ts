@@ -22,7 +22,7 @@ function mock(tool: string, params: Record<string, unknown> | null, file = `${to
 
 /** Which mock file answers each call (null: none), through the mocked tools' own run. */
 async function answers(mocks: MockEntry[], calls: Array<[string, Record<string, unknown>]>, wildcards = false) {
-  const mocked = mockToolsets([kubernetes], mocks, aliases, {}, wildcards);
+  const mocked = mockToolsets([kubernetes], mocks, aliases, {}, { wildcards });
   const tools = new Map(mocked.tools.map((t) => [t.name, t]));
   for (const [tool, params] of calls) {
     await tools.get(tool)!.run(params, { signal: new AbortController().signal, approved: false });
