@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, normalize } from 'node:path';
 import { InputError } from '../../src/errors.js';
 
@@ -29,6 +29,8 @@ export function caseContext(folder: string, keys: ContextKeys): ContextItem[] {
   }
   const instructions = resourceInstructions(folder);
   if (instructions) items.push({ label: 'Instructions to check for this resource', text: instructions });
+  const history = conversationHistory(folder);
+  if (history) items.push({ label: 'Earlier in this conversation (conversation_history)', text: history });
   for (const f of keys.include_files ?? []) {
     items.push({ label: `Attached file ${f}`, text: mustRead(folder, f, 'include_files') });
   }
@@ -39,6 +41,47 @@ export function caseContext(folder: string, keys: ContextKeys): ContextItem[] {
     items.push({ label: `Runbook ${file}${title ? ` (${title})` : ''}`, text: mustRead(folder, file, 'runbooks') });
   }
   return items;
+}
+
+/**
+ * HolmesGPT's conversation history: a `conversation_history/` folder of `NN_role.md` files, else a
+ * `conversation_history.json` list of `{role, content}`. The user's and assistant's turns, as a transcript (the
+ * system prompt is ours; tool turns, whose calls are not replayed, are left out).
+ */
+function conversationHistory(folder: string): string | null {
+  const dir = join(folder, 'conversation_history');
+  let turns: Array<{ role: string; content: string }> = [];
+  if (existsSync(dir) && statSync(dir).isDirectory()) {
+    turns = readdirSync(dir)
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => ({
+        role: f.slice(0, -3).split('_').slice(1).join('_'),
+        content: readFileSync(join(dir, f), 'utf8'),
+      }));
+  } else {
+    const text = readIfThere(folder, 'conversation_history.json');
+    if (text === null) return null;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (err) {
+      throw new InputError(
+        '',
+        `${join(folder, 'conversation_history.json')}: not valid JSON (${(err as Error).message})`,
+      );
+    }
+    if (!Array.isArray(doc))
+      throw new InputError('', `${join(folder, 'conversation_history.json')}: expected a list of {role, content}`);
+    turns = doc.filter(
+      (m): m is { role: string; content: string } =>
+        Boolean(m) &&
+        typeof (m as { role?: unknown }).role === 'string' &&
+        typeof (m as { content?: unknown }).content === 'string',
+    );
+  }
+  const said = turns.filter((t) => (t.role === 'user' || t.role === 'assistant') && t.content.trim() !== '');
+  return said.length ? said.map((t) => `${t.role}: ${t.content.trim()}`).join('\n\n') : null;
 }
 
 /** HolmesGPT's ResourceInstructions: `instructions` bullets and documents to fetch, as its prompt words them. */

@@ -49,7 +49,7 @@ describe('a HolmesGPT case folder', () => {
     expect(offered(req).some((n) => n.startsWith('prometheus_'))).toBe(false);
   });
 
-  it('asks the question as a question, at the mocked date, with the attached file and runbook', async () => {
+  it('asks the question as a question, at the mocked date, with the attached file, runbook and earlier conversation', async () => {
     const { req } = await firstRequest(join(FIXTURES, 'holmes-keys'));
     const [system, user] = [String(req.messages[0]!.content), String(req.messages[1]!.content)];
     expect(system).toContain('The time now is 2025-06-23T11:34:00Z.');
@@ -57,6 +57,10 @@ describe('a HolmesGPT case folder', () => {
     expect(user).not.toContain('Investigate this question issue');
     expect(user).toContain('Question:\nWhy does the checkout pod keep restarting?');
     expect(user).toContain('Attached file notes.md:\nThe checkout team changed its config map on Friday.');
+    expect(user).toContain(
+      'Earlier in this conversation (conversation_history):\nuser: Is the checkout deployment healthy?\n\nassistant: It has restarted 5 times in the last hour.',
+    );
+    expect(user).not.toContain("HolmesGPT's own system prompt");
     expect(user).toContain(
       'Runbook checkout_runbook.md (Checkout restarts: what to check when checkout restarts):\nCheck the config map checkout-config first.',
     );
