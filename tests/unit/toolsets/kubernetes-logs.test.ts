@@ -1,13 +1,12 @@
 /**
  * The investigation tools HolmesGPT's fetch_pod_logs and kubectl_find_resource stand for, in
  * toolsets/kubernetes.yaml: the argv each renders for a filter, a line limit, a start time, the
- * previous or all containers, and how the output is narrowed line by line after kubectl ran.
+ * previous or all containers (the narrowing itself: tests/unit/src/tools/line-filter.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { filterLines } from '../../../src/tools/line-filter.js';
 import { YamlToolsetSchema, type YamlTool } from '../../../src/tools/yaml-toolset-schema.js';
 import { expandArgs, loadYamlToolset } from '../../../src/tools/yaml-toolset.js';
 import { BUILTIN_YAML_DIR } from '../../../toolsets/index.js';
@@ -62,38 +61,6 @@ describe('kubectl_logs', () => {
   it('takes a filter that starts with a dash (it never reaches kubectl)', () => {
     expect(accepts('kubectl_logs', { ...base, filter: '-ERR' })).toBe(true);
     expect(argv('kubectl_logs', { ...base, filter: '-ERR' })).not.toContain('-ERR');
-  });
-});
-
-describe('line filters', () => {
-  const logs = 'GET /health 200\nPOST /pay 500 timeout\nGET /cart 503\nINFO ready\nERROR db down\n';
-  const names = { filter: 'filter', exclude: 'exclude_filter', limit: 'tail' };
-
-  it('keeps lines matching a case-insensitive regex, then drops excluded ones, then keeps the last N', () => {
-    expect(filterLines(logs, names, { filter: '5[0-9]{2}' })).toEqual({
-      text: 'POST /pay 500 timeout\nGET /cart 503\n',
-    });
-    expect(filterLines(logs, names, { filter: 'error|get', exclude_filter: 'health' })).toEqual({
-      text: 'GET /cart 503\nERROR db down\n',
-    });
-    expect(filterLines(logs, names, { filter: 'get', tail: 1 })).toEqual({ text: 'GET /cart 503\n' });
-  });
-
-  it('matches text that is not a valid regex as plain text', () => {
-    expect(filterLines('a (b\nc\n', names, { filter: '(b' })).toEqual({ text: 'a (b\n' });
-  });
-
-  it('refuses patterns that could backtrack without bound, naming the parameter', () => {
-    expect(filterLines(logs, names, { filter: '(a+)+$' })).toEqual({
-      error: expect.stringContaining('filter: a quantified group') as string,
-    });
-    expect(filterLines(logs, names, { exclude_filter: '(x)\\1' })).toEqual({
-      error: expect.stringContaining('exclude_filter:') as string,
-    });
-  });
-
-  it('leaves the output alone when no filter parameter was given', () => {
-    expect(filterLines(logs, names, { pod: 'x' })).toEqual({ text: logs });
   });
 });
 
