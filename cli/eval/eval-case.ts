@@ -28,6 +28,7 @@ const CaseFileSchema = z.looseObject({
   after_test: z.string().nullish(),
   include_files: z.array(z.string().min(1)).nullish(),
   runbooks: z.looseObject({ catalog: z.array(z.record(z.string(), z.unknown())).optional() }).nullish(),
+  expected_sections: z.record(z.string(), z.union([z.boolean(), z.array(z.string()), z.null()])).nullish(),
   /** The investigation's "now" (HolmesGPT freezes the clock at it). */
   mocked_date: z.iso.datetime({ offset: true }).nullish(),
   /** Lestrade's opt-in: "*" in match_params matches any value (HolmesGPT reads it literally). */
@@ -49,6 +50,10 @@ export interface EvalCase {
   wildcards: boolean;
   /** mocked_date: the time the investigation is told it is now (else the real time). */
   now: string | null;
+  /** investigate_request.json's sections: asked for instead of the four. */
+  sections: Array<{ title: string; description: string }>;
+  /** HolmesGPT's expected_sections, scored as their runner asserts them. */
+  expectedSections: Record<string, string[] | boolean | null>;
 }
 
 /**
@@ -102,6 +107,8 @@ export function loadCase(folder: string): EvalCase[] {
     toolsets: caseToolsets({ ...c.toolsets, ...toolsetsFile(folder) }),
     wildcards: c.lestrade_wildcards === true,
     now: c.mocked_date ?? null,
+    sections: requestedSections(folder),
+    expectedSections: c.expected_sections ?? {},
   };
   const context = caseContext(folder, c);
   const withContext = (issue: Issue): Issue =>
@@ -138,4 +145,21 @@ function toolsetsFile(folder: string): Record<string, { enabled?: boolean } | un
   const parsed = ToolsetsFileSchema.safeParse(doc ?? {});
   if (!parsed.success) throw new InputError('', `${file}: ${describeZodIssues(parsed.error.issues)}`);
   return Object.fromEntries(Object.entries(parsed.data.toolsets ?? {}).map(([k, v]) => [k, v ?? undefined]));
+}
+
+/** investigate_request.json's `sections`: `{title: what goes in it}`, in order. */
+function requestedSections(folder: string): Array<{ title: string; description: string }> {
+  const file = join(folder, 'investigate_request.json');
+  if (!existsSync(file)) return [];
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return []; // issueOfCase reports the bad JSON, naming the file.
+  }
+  const sections = (doc as { sections?: unknown } | null)?.sections;
+  if (!sections || typeof sections !== 'object' || Array.isArray(sections)) return [];
+  return Object.entries(sections)
+    .filter((e): e is [string, string] => typeof e[1] === 'string')
+    .map(([title, description]) => ({ title, description }));
 }

@@ -14,6 +14,7 @@ import type { JudgeUsage, LlmJudge } from './llm-judge.js';
 import { mockToolsets, type MockedCall, type MockedToolsets, type ToolsetOverrides } from './mock-tools.js';
 import {
   citedEvidence,
+  expectedSectionsMissing,
   judgeContains,
   RCA_SECTIONS,
   sectionsPresent,
@@ -72,7 +73,10 @@ export async function runCase(run: EvalRun, c: EvalCase, attempt: number): Promi
   let answer: string;
   let state: LoopState;
   try {
-    ({ answer, state } = await investigator.investigate(c.issue, c.now ? { now: c.now } : {}));
+    ({ answer, state } = await investigator.investigate(c.issue, {
+      ...(c.now ? { now: c.now } : {}),
+      ...(c.sections.length ? { sections: c.sections } : {}),
+    }));
   } catch (err) {
     return failed(base, c, mocked.calls, (err as Error).message, started);
   }
@@ -90,13 +94,20 @@ export async function runCase(run: EvalRun, c: EvalCase, attempt: number): Promi
   const evidence = citedEvidence(answer, outputs);
   const unmocked = mocked.calls.filter((k) => k.mock === null);
   const missing = facts.filter((f) => !f.present);
+  const sectionReasons = expectedSectionsMissing(answer, c.expectedSections);
   return {
     ...base,
-    passed: missing.length === 0,
+    passed: missing.length === 0 && sectionReasons.length === 0,
     score: facts.length ? (facts.length - missing.length) / facts.length : 1,
     facts,
-    reasons: missing.map((f) => `missing fact: ${f.fact}`),
-    flags: flagsOf(sections, evidence, unmocked.length, state.toolCalls.length, c.mocks.length),
+    reasons: [...missing.map((f) => `missing fact: ${f.fact}`), ...sectionReasons],
+    flags: flagsOf(
+      c.sections.length ? null : sections,
+      evidence,
+      unmocked.length,
+      state.toolCalls.length,
+      c.mocks.length,
+    ),
     sections,
     evidence,
     llmCalls: state.usage.llmCalls,
@@ -149,10 +160,17 @@ export function caseExecutor(
   return { executor, mocked };
 }
 
-function flagsOf(sections: string[], evidence: Evidence, unmocked: number, calls: number, mocks: number): string[] {
+/** sections: the four found, or null when the case asked for its own (expected_sections scores those). */
+function flagsOf(
+  sections: string[] | null,
+  evidence: Evidence,
+  unmocked: number,
+  calls: number,
+  mocks: number,
+): string[] {
   const flags: string[] = [];
   if (unmocked) flags.push(`${unmocked} unmocked call${unmocked === 1 ? '' : 's'}`);
-  if (sections.length < RCA_SECTIONS.length) {
+  if (sections && sections.length < RCA_SECTIONS.length) {
     flags.push(`sections missing: ${RCA_SECTIONS.filter((s) => !sections.includes(s)).join(', ')}`);
   }
   if (mocks > 0 && calls === 0) flags.push('answered without calling a tool');

@@ -4,12 +4,13 @@
  * now, a question asked as a question, issue_data.json and resource_instructions.json in the prompt, and a
  * folder that needs a live cluster skipped with that reason.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findCases, NEEDS_CLUSTER } from '../../../../cli/eval/eval-case.js';
 import { evalCommand } from '../../../../cli/eval/eval-command.js';
+import type { CaseResult } from '../../../../cli/eval/run-case.js';
 import { loadConfig } from '../../../../src/config/load-config.js';
 import { destinations } from '../../../../destinations/index.js';
 import { sources } from '../../../../sources/index.js';
@@ -35,6 +36,25 @@ async function firstRequest(folder: string): Promise<{ req: ChatRequest; out: st
   let out = '';
   await evalCommand([folder], { judge: 'contains' }, config, { out: (s) => (out += s), env: {} });
   return { req: llm.requests[0]!, out };
+}
+
+/** Whether the investigate case passes with a model answering this, and why not. */
+async function passed(answer: string): Promise<[boolean, string[]]> {
+  await llm?.close();
+  llm = await startScriptedLlm(() => ({ content: answer }));
+  const config = loadConfig(
+    { OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: 'test', LESTRADE_MODEL: 'scripted' },
+    undefined,
+    sources,
+    destinations,
+  );
+  const json = join(mkdtempSync(join(tmpdir(), 'lestrade-sections-')), 'r.json');
+  await evalCommand([join(FIXTURES, 'holmes-investigate')], { judge: 'contains', json }, config, {
+    out: () => undefined,
+    env: {},
+  });
+  const [r] = (JSON.parse(readFileSync(json, 'utf8')) as { results: CaseResult[] }).results;
+  return [r!.passed, r!.reasons];
 }
 
 const offered = (req: ChatRequest) => (req.tools ?? []).map((t) => t.function.name);
@@ -76,6 +96,29 @@ describe('a HolmesGPT case folder', () => {
     expect(user).toContain(
       'Instructions to check for this resource:\n* Check the memory limit of the pod\n* fetch information from this URL: https://runbooks.example.com/oom',
     );
+  });
+
+  it("asks for the request's own sections and scores expected_sections as HolmesGPT's runner asserts them", async () => {
+    const { req } = await firstRequest(join(FIXTURES, 'holmes-investigate'));
+    const user = String(req.messages[1]!.content);
+    expect(user).toContain(
+      '## Alert Explanation\n1-2 sentences explaining the alert\n## Related logs\nthe most relevant log lines',
+    );
+    expect(user).not.toContain('## Key findings');
+    const [c] = findCases([join(FIXTURES, 'holmes-investigate')]);
+    expect(c!.expectedSections).toEqual({ 'Related logs': ['exit code 137'], 'Next Steps': false });
+    expect(await passed('## Alert Explanation\nOOMKilled\n## Related logs\n```\nexit code 137\n```')).toEqual([
+      true,
+      [],
+    ]);
+    expect(await passed('## Alert Explanation\nOOMKilled, exit code 137')).toEqual([
+      false,
+      ['missing section: Related logs'],
+    ]);
+    expect(await passed('OOMKilled\n## Related logs\nnothing')).toEqual([
+      false,
+      ['missing in section Related logs: exit code 137'],
+    ]);
   });
 
   it('skips a folder whose before_test sets up a live cluster and which records no output, never scoring it', async () => {
