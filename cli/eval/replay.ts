@@ -73,7 +73,10 @@ export async function replayCase(run: ReplayRun, c: EvalCase): Promise<ReplayedC
     if (answered === m.file) out.push({ ...base, outcome: 'own' });
     else if (twin) out.push({ ...base, outcome: 'own', detail: `an identical recording, ${twin.file}` });
     else if (answered) out.push({ ...base, outcome: 'other', detail: `answered by ${answered}` });
-    else out.push({ ...base, outcome: 'unanswerable', detail: result.error ?? `status ${result.status}` });
+    else if (!ours.has(call.tool)) {
+      const detail = `${call.tool} is not offered: the case switched its toolset off (toolsets.yaml or toolsets:)`;
+      out.push({ ...base, outcome: 'unanswerable', detail });
+    } else out.push({ ...base, outcome: 'unanswerable', detail: result.error ?? `status ${result.status}` });
   }
   return out;
 }

@@ -50,5 +50,11 @@ describe('lestrade eval --replay', () => {
     );
     expect(r.stdout).toContain('75.0% answered by their own mock is below --min-pass 100%');
     expect(r.code).toBe(1);
+    // The case switches HolmesGPT's kubernetes/logs off: its recorded fetch_pod_logs call cannot be made.
+    writeFileSync(join(dir, 'case', 'toolsets.yaml'), 'toolsets:\n  kubernetes/logs:\n    enabled: false\n');
+    const off = await runCli(['eval', '--replay', dir], {});
+    expect(off.stdout).toMatch(
+      /case\/fetch_pod_logs\.txt: unanswerable: fetch_pod_logs is not offered: the case switched its toolset off/,
+    );
   }, 60_000);
 });
