@@ -6,7 +6,8 @@ import { describeZodIssues, InputError } from '../../src/errors.js';
 import type { Issue } from '../../src/issue.js';
 import { issueOfCase } from './case-issue.js';
 import { loadMocks, type MockEntry } from './mock-file.js';
-import type { ToolsetOverrides } from './mock-tools.js';
+import { caseContext } from './case-context.js';
+import { caseToolsets, type CaseToolsets } from './holmes-toolsets.js';
 
 export const CASE_FILE = 'test_case.yaml';
 
@@ -23,6 +24,15 @@ const CaseFileSchema = z.looseObject({
   skip_reason: z.string().optional(),
   description: z.string().optional(),
   toolsets: z.record(z.string(), z.looseObject({ enabled: z.boolean().optional() })).optional(),
+  before_test: z.string().nullish(),
+  after_test: z.string().nullish(),
+  include_files: z.array(z.string().min(1)).nullish(),
+  runbooks: z.looseObject({ catalog: z.array(z.record(z.string(), z.unknown())).optional() }).nullish(),
+  expected_sections: z.record(z.string(), z.union([z.boolean(), z.array(z.string()), z.null()])).nullish(),
+  /** The investigation's "now" (HolmesGPT freezes the clock at it). */
+  mocked_date: z.iso.datetime({ offset: true }).nullish(),
+  /** Lestrade's opt-in: "*" in match_params matches any value (HolmesGPT reads it literally). */
+  lestrade_wildcards: z.boolean().optional(),
 });
 
 export interface EvalCase {
@@ -34,8 +44,23 @@ export interface EvalCase {
   expected: string[];
   issue: Issue;
   mocks: MockEntry[];
-  toolsets: ToolsetOverrides;
+  /** test_case.yaml's toolsets, then toolsets.yaml's over them, HolmesGPT's names resolved to ours. */
+  toolsets: CaseToolsets;
+  /** "*" in match_params matches any value (the case opted in with lestrade_wildcards: true). */
+  wildcards: boolean;
+  /** mocked_date: the time the investigation is told it is now (else the real time). */
+  now: string | null;
+  /** investigate_request.json's sections: asked for instead of the four. */
+  sections: Array<{ title: string; description: string }>;
+  /** HolmesGPT's expected_sections, scored as their runner asserts them. */
+  expectedSections: Record<string, string[] | boolean | null>;
 }
+
+/**
+ * Why a case cannot run here: HolmesGPT sets its cluster up with before_test (kubectl apply ...) and the case
+ * has no recorded outputs to stand in for it, so every answer would come from nothing. Neither passed nor failed.
+ */
+export const NEEDS_CLUSTER = 'needs a cluster: before_test/after_test set up a live one and no tool output is recorded';
 
 /** Every case folder under the given folders (a folder holding test_case.yaml is itself a case), by id. */
 export function findCases(dirs: string[]): EvalCase[] {
@@ -71,15 +96,70 @@ export function loadCase(folder: string): EvalCase[] {
   if (!parsed.success) throw new InputError('', `${file}: ${describeZodIssues(parsed.error.issues)}`);
   const c = parsed.data;
   const id = basename(folder);
+  const mocks = loadMocks(folder);
+  const live = Boolean(c.before_test || c.after_test) && mocks.length === 0;
   const base = {
     folder,
     tags: c.tags ?? [],
-    skip: c.skip ? (c.skip_reason ?? 'skip: true in test_case.yaml') : null,
+    skip: skipReason(c.skip, c.skip_reason, live),
     expected: typeof c.expected_output === 'string' ? [c.expected_output] : c.expected_output,
-    mocks: loadMocks(folder),
-    toolsets: c.toolsets ?? {},
+    mocks,
+    toolsets: caseToolsets({ ...c.toolsets, ...toolsetsFile(folder) }),
+    wildcards: c.lestrade_wildcards === true,
+    now: c.mocked_date ?? null,
+    sections: requestedSections(folder),
+    expectedSections: c.expected_sections ?? {},
   };
+  const context = caseContext(folder, c);
+  const withContext = (issue: Issue): Issue =>
+    context.length ? { ...issue, untrusted: [...(issue.untrusted ?? []), ...context] } : issue;
   const prompts = c.user_prompt === undefined || typeof c.user_prompt === 'string' ? null : c.user_prompt;
-  if (!prompts) return [{ ...base, id, issue: issueOfCase(folder, id, c.user_prompt as string | undefined) }];
-  return prompts.map((p, i) => ({ ...base, id: `${id}[${i}]`, issue: issueOfCase(folder, `${id}[${i}]`, p) }));
+  if (!prompts)
+    return [{ ...base, id, issue: withContext(issueOfCase(folder, id, c.user_prompt as string | undefined)) }];
+  return prompts.map((p, i) => ({
+    ...base,
+    id: `${id}[${i}]`,
+    issue: withContext(issueOfCase(folder, `${id}[${i}]`, p)),
+  }));
+}
+
+function skipReason(skip: boolean | undefined, reason: string | undefined, live: boolean): string | null {
+  if (skip) return reason ?? 'skip: true in test_case.yaml';
+  return live ? NEEDS_CLUSTER : null;
+}
+
+const ToolsetsFileSchema = z.looseObject({
+  toolsets: z.record(z.string(), z.looseObject({ enabled: z.boolean().optional() }).nullable()).optional(),
+});
+
+/** HolmesGPT's toolsets.yaml beside test_case.yaml: `toolsets: {name: {enabled, config}}` (config is theirs). */
+function toolsetsFile(folder: string): Record<string, { enabled?: boolean } | undefined> {
+  const file = join(folder, 'toolsets.yaml');
+  if (!existsSync(file)) return {};
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new InputError('', `${file}: not valid YAML (${(err as Error).message.split('\n')[0]})`);
+  }
+  const parsed = ToolsetsFileSchema.safeParse(doc ?? {});
+  if (!parsed.success) throw new InputError('', `${file}: ${describeZodIssues(parsed.error.issues)}`);
+  return Object.fromEntries(Object.entries(parsed.data.toolsets ?? {}).map(([k, v]) => [k, v ?? undefined]));
+}
+
+/** investigate_request.json's `sections`: `{title: what goes in it}`, in order. */
+function requestedSections(folder: string): Array<{ title: string; description: string }> {
+  const file = join(folder, 'investigate_request.json');
+  if (!existsSync(file)) return [];
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return []; // issueOfCase reports the bad JSON, naming the file.
+  }
+  const sections = (doc as { sections?: unknown } | null)?.sections;
+  if (!sections || typeof sections !== 'object' || Array.isArray(sections)) return [];
+  return Object.entries(sections)
+    .filter((e): e is [string, string] => typeof e[1] === 'string')
+    .map(([title, description]) => ({ title, description }));
 }

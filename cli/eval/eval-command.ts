@@ -7,6 +7,7 @@ import { createLlmClient, isLlmConfigured } from '../../src/llm/create-client.js
 import { PromptRenderer } from '../../src/prompts/prompt-renderer.js';
 import { builtinToolsets, yamlToolsets } from '../../toolsets/index.js';
 import { contextBudget } from '../build-investigator.js';
+import { formatCompare, readHolmesResults } from './compare.js';
 import { findCases, type EvalCase } from './eval-case.js';
 import { LlmJudge, type JudgeUsage } from './llm-judge.js';
 import { formatReport, passRate, progressLine } from './report.js';
@@ -25,6 +26,10 @@ export interface EvalOptions {
   json?: string;
   /** Percent, 0..100. */
   minPass?: number;
+  /** Replay every recorded call instead of investigating (replay-command.ts). */
+  replay?: boolean;
+  /** HolmesGPT's published result file: one table of both runners' pass rates per case (compare.ts). */
+  compare?: string;
 }
 
 export interface EvalIo {
@@ -51,6 +56,7 @@ export async function evalCommand(dirs: string[], opts: EvalOptions, config: Con
     .map((m) => m.trim())
     .filter(Boolean);
   const aliases = loadAliases(dirs.map((d) => join(d, 'tool-aliases.yaml')));
+  const theirs = opts.compare === undefined ? null : readHolmesResults(opts.compare);
   const runnable = cases.filter((c) => !c.skip);
   for (const c of cases.filter((k) => k.skip)) io.out(`skipped ${c.id}: ${c.skip}\n`);
   const repeat = opts.repeat ?? 1;
@@ -75,6 +81,7 @@ export async function evalCommand(dirs: string[], opts: EvalOptions, config: Con
   if (tty) io.progress!.write('\n');
   results.sort((a, b) => a.model.localeCompare(b.model) || a.id.localeCompare(b.id) || a.attempt - b.attempt);
   io.out(formatReport(results, repeat));
+  if (theirs) io.out(formatCompare(results, theirs));
   if (judgeUsage.calls) {
     io.out(
       `\njudge: ${judgeUsage.calls} calls, ${judgeUsage.promptTokens}/${judgeUsage.completionTokens} tokens in/out\n`,

@@ -72,18 +72,27 @@ export function loadMocks(folder: string): MockEntry[] {
     .filter((m): m is MockEntry => m !== null);
 }
 
-/** Matches any value the call gives (a Lestrade extension: free-form PromQL or LogQL a case cannot predict). */
+/**
+ * Matches any value the call gives, in a case that opts in (`lestrade_wildcards: true` in test_case.yaml): a
+ * Lestrade extension for free-form PromQL or LogQL a case cannot predict. HolmesGPT reads it literally.
+ */
 export const ANY_VALUE = '*';
 
 /**
  * HolmesGPT's rule: every key of the mock's match_params is in the call with the same value (none:
- * any call); a value of "*" only asks that the call gives the key.
+ * any call); with wildcards, a value of "*" only asks that the call gives the key.
  */
-export function paramsMatch(matchParams: Record<string, unknown> | null, actual: Record<string, unknown>): boolean {
+export function paramsMatch(
+  matchParams: Record<string, unknown> | null,
+  actual: Record<string, unknown>,
+  wildcards = false,
+): boolean {
   if (!matchParams) return true;
-  return Object.entries(matchParams).every(
-    ([k, v]) => Object.hasOwn(actual, k) && (v === ANY_VALUE || sameValue(actual[k], v)),
-  );
+  return Object.entries(matchParams).every(([k, v]) => {
+    // A recorded null is a parameter the model sent empty: a call that leaves it out is the same call.
+    if (v === null) return !Object.hasOwn(actual, k) || actual[k] === null;
+    return Object.hasOwn(actual, k) && ((wildcards && v === ANY_VALUE) || sameValue(actual[k], v));
+  });
 }
 
 /** Primitives compare by their text ("5" matches 5: models send numbers as strings and back); the rest as JSON. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Tool, ToolOutput, Toolset } from '../../src/tools/types.js';
 import { paramsMatch, type MockEntry } from './mock-file.js';
-import { renameParams, type ToolAliases } from './tool-aliases.js';
+import { callFits, renameParams, type ToolAliases } from './tool-aliases.js';
 
 /** One call the model made during a case, and the mock that answered it (null: none did). */
 export interface MockedCall {
@@ -22,6 +22,16 @@ export interface MockedToolsets {
   calls: MockedCall[];
 }
 
+/** How a case narrows what is offered (beyond whole toolsets) and matched. */
+export interface MockOptions {
+  /** "*" in match_params matches any value (the case opted in). */
+  wildcards?: boolean;
+  /** Our tools switched off (their HolmesGPT toolset was). */
+  offTools?: string[];
+  /** Toolset names, as mocks' toolset_name give them, switched off: their recorded tools are not offered. */
+  offRecorded?: string[];
+}
+
 /** A case's `toolsets:` override, as in HolmesGPT: `{name: {enabled: bool}}`. */
 export type ToolsetOverrides = Record<string, { enabled?: boolean } | undefined>;
 
@@ -36,11 +46,18 @@ export function mockToolsets(
   mocks: MockEntry[],
   aliases: ToolAliases,
   overrides: ToolsetOverrides = {},
+  opts: MockOptions = {},
 ): MockedToolsets {
   const calls: MockedCall[] = [];
-  const on = candidates.filter((ts) => overrides[ts.name]?.enabled ?? ts.enabled);
+  const wildcards = opts.wildcards ?? false;
+  const offTools = new Set(opts.offTools ?? []);
+  const offRecorded = new Set(opts.offRecorded ?? []);
+  const on = candidates
+    .filter((ts) => overrides[ts.name]?.enabled ?? ts.enabled)
+    .map((ts) => ({ ...ts, tools: ts.tools.filter((t) => !offTools.has(t.name)) }))
+    .filter((ts) => ts.tools.length > 0);
   const ours = new Map(on.flatMap((ts) => ts.tools.map((t) => [t.name, t] as const)));
-  const answer = answerer(mocks, aliases, ours, calls);
+  const answer = answerer(mocks, { aliases, ours, wildcards }, calls);
   const tools: Tool[] = [];
   const toolsetOf = new Map<string, string>();
   for (const ts of on) {
@@ -50,7 +67,13 @@ export function mockToolsets(
     }
   }
   const inferred = inferTools(
-    mocks.filter((m) => !ours.has(aliases.get(m.tool)?.tool ?? m.tool)),
+    mocks.filter(
+      (m) =>
+        !ours.has(aliases.get(m.tool)?.tool ?? m.tool) &&
+        !ours.has(m.tool) &&
+        !offRecorded.has(m.toolset) &&
+        !offTools.has(aliases.get(m.tool)?.tool ?? m.tool),
+    ),
     answer,
   );
   for (const { tool, toolset } of inferred) {
@@ -68,7 +91,7 @@ export function mockToolsets(
       ...inferredSets,
     ],
     unavailable: candidates
-      .filter((ts) => !on.includes(ts))
+      .filter((ts) => !on.some((o) => o.name === ts.name))
       .map((ts) => ({ name: ts.name, reason: 'switched off in configuration' })),
     toolsetOf,
     approvalRequired: on.flatMap((ts) => ts.approvalRequired ?? []),
@@ -78,17 +101,60 @@ export function mockToolsets(
 
 type Answer = (tool: string, params: Record<string, unknown>) => ToolOutput;
 
-/** Finds the first mock (in file order) for this tool, by its own name or an alias of it, whose params match. */
-function answerer(mocks: MockEntry[], aliases: ToolAliases, ours: Map<string, Tool>, calls: MockedCall[]): Answer {
+/** What decides which mock answers a call. */
+export interface MatchContext {
+  aliases: ToolAliases;
+  /** Our tools on in this case, by name. */
+  ours: ReadonlyMap<string, Tool>;
+  /** The case opted in to "*" in match_params meaning any value (else it is a literal, as in HolmesGPT). */
+  wildcards: boolean;
+}
+
+/**
+ * How specific a mock is for this call of our tool, when it answers it (else null): the number of its
+ * match_params, in our tool's words. A mock recorded under a HolmesGPT name answers only calls of the tool it is
+ * an alias of, only calls that tool could have made (callFits), and only with the same values of the parameters
+ * some alias of that tool fixes (previous, all_containers: kubectl_logs's mock never answers a previous-logs
+ * call); any other mock only calls of its own tool.
+ */
+export function mockAnswers(
+  m: MockEntry,
+  tool: string,
+  params: Record<string, unknown>,
+  ctx: MatchContext,
+): number | null {
+  const alias = ctx.aliases.get(m.tool);
+  if (alias && ctx.ours.has(alias.tool)) {
+    if (alias.tool !== tool || !callFits(m.tool, alias, params)) return null;
+    const keys = new Set(Object.keys(ctx.ours.get(tool)!.params.shape));
+    const wanted = renameParams(m.matchParams, alias, keys);
+    const fixedKeys = discriminators(ctx.aliases, tool);
+    if (fixedKeys.some((k) => given(wanted?.[k]) !== given(params[k]))) return null;
+    return paramsMatch(wanted, params, ctx.wildcards) ? Object.keys(wanted ?? {}).length : null;
+  }
+  if (m.tool !== tool || !paramsMatch(m.matchParams, params, ctx.wildcards)) return null;
+  return Object.keys(m.matchParams ?? {}).length;
+}
+
+/** The parameters of our tool that some alias fixes (what tells kubectl_previous_logs from kubectl_logs). */
+function discriminators(aliases: ToolAliases, tool: string): string[] {
+  return [...new Set([...aliases.values()].filter((a) => a.tool === tool).flatMap((a) => Object.keys(a.fixed)))];
+}
+
+/** A parameter's value, with not given, null and false the same (a boolean flag left off). */
+function given(v: unknown): string {
+  return v === undefined || v === null || v === false ? '' : JSON.stringify(v);
+}
+
+/** The mock that answers the call: the most specific of those that do (mockAnswers), the first by file name of equals. */
+function answerer(mocks: MockEntry[], ctx: MatchContext, calls: MockedCall[]): Answer {
   return (tool, params) => {
-    const keys = new Set(Object.keys(ours.get(tool)?.params.shape ?? params));
-    const hit = mocks.find((m) => {
-      const alias = aliases.get(m.tool);
-      const target = ours.has(m.tool) ? m.tool : (alias?.tool ?? m.tool);
-      if (target !== tool) return false;
-      const wanted = ours.has(tool) ? renameParams(m.matchParams, alias, keys) : m.matchParams;
-      return paramsMatch(wanted, params);
-    });
+    let hit: MockEntry | undefined;
+    let best = -1;
+    for (const m of mocks) {
+      const specific = mockAnswers(m, tool, params, ctx);
+      if (specific !== null && specific > best) [hit, best] = [m, specific];
+    }
     calls.push({ tool, params, mock: hit?.file ?? null });
     if (hit) return hit.output;
     return {
@@ -110,7 +176,10 @@ function inferTools(mocks: MockEntry[], answer: Answer): Array<{ tool: Tool; too
       for (const [k, v] of Object.entries(m.matchParams ?? {})) {
         if (shape[k]) continue;
         const type = typeOf(v);
-        const everywhere = entries.every((e) => e.matchParams && Object.hasOwn(e.matchParams, k));
+        // Required when every mock gives it a value (a recorded null is a parameter the model sent empty).
+        const everywhere = entries.every(
+          (e) => e.matchParams && e.matchParams[k] !== null && Object.hasOwn(e.matchParams, k),
+        );
         shape[k] = everywhere ? type : type.optional();
       }
     }

@@ -18,10 +18,13 @@ export function addEvalCommands(program: Command, env: NodeJS.ProcessEnv, config
     .option('--parallel <n>', 'cases at once (default 4)', positiveInt)
     .option('--json <file>', 'also write every result, with the judge reasoning, as JSON')
     .option('--min-pass <percent>', 'exit 1 when the pass rate is below this (0-100)', percent)
+    .option('--compare <file>', "set the pass rates beside HolmesGPT's published result file's, case by case")
+    .option('--replay', 'no model: make each recorded call as recorded; say which its own mock answered')
     .action(async (dirs: string[], opts: EvalOptions) => {
       const cfg = await config();
       const { evalCommand } = await import('./eval-command.js');
-      const code = await evalCommand(dirs, opts, cfg, {
+      const { replayCommand } = await import('./replay-command.js');
+      const code = await (opts.replay ? replayCommand : evalCommand)(dirs, opts, cfg, {
         out: (s) => process.stdout.write(s),
         progress: process.stderr,
         env,

@@ -15,6 +15,7 @@ import type { JudgeUsage, LlmJudge } from './llm-judge.js';
 import { mockToolsets, type MockedCall, type MockedToolsets, type ToolsetOverrides } from './mock-tools.js';
 import {
   citedEvidence,
+  expectedSectionsMissing,
   judgeContains,
   RCA_SECTIONS,
   sectionsPresent,
@@ -73,7 +74,10 @@ export async function runCase(run: EvalRun, c: EvalCase, attempt: number): Promi
   let answer: string;
   let state: LoopState;
   try {
-    ({ answer, state } = await investigator.investigate(c.issue));
+    ({ answer, state } = await investigator.investigate(c.issue, {
+      ...(c.now ? { now: c.now } : {}),
+      ...(c.sections.length ? { sections: c.sections } : {}),
+    }));
   } catch (err) {
     return failed(base, c, mocked.calls, (err as Error).message, started);
   }
@@ -91,13 +95,20 @@ export async function runCase(run: EvalRun, c: EvalCase, attempt: number): Promi
   const evidence = citedEvidence(answer, outputs);
   const unmocked = mocked.calls.filter((k) => k.mock === null);
   const missing = facts.filter((f) => !f.present);
+  const sectionReasons = expectedSectionsMissing(answer, c.expectedSections);
   return {
     ...base,
-    passed: missing.length === 0,
+    passed: missing.length === 0 && sectionReasons.length === 0,
     score: facts.length ? (facts.length - missing.length) / facts.length : 1,
     facts,
-    reasons: missing.map((f) => `missing fact: ${f.fact}`),
-    flags: flagsOf(sections, evidence, unmocked.length, state.toolCalls.length, c.mocks.length),
+    reasons: [...missing.map((f) => `missing fact: ${f.fact}`), ...sectionReasons],
+    flags: flagsOf(
+      c.sections.length ? null : sections,
+      evidence,
+      unmocked.length,
+      state.toolCalls.length,
+      c.mocks.length,
+    ),
     sections,
     evidence,
     llmCalls: state.usage.llmCalls,
@@ -114,19 +125,11 @@ export async function runCase(run: EvalRun, c: EvalCase, attempt: number): Promi
 
 /** The Investigator the service would build, over the case's mocked tools. */
 function investigatorFor(run: EvalRun, c: EvalCase): { investigator: Investigator; mocked: MockedToolsets } {
-  const overrides: ToolsetOverrides = { ...run.config.toolsets.settings, ...c.toolsets };
-  const mocked = mockToolsets(run.candidates, c.mocks, run.aliases, overrides);
-  const settingsApproval = Object.values(run.config.toolsets.settings).flatMap((s) => s?.approvalRequired ?? []);
+  const { executor, mocked } = caseExecutor(run.config, run.candidates, run.aliases, c);
   const investigator = new Investigator({
     client: run.client,
     llm: run.config.llm,
-    executor: new ToolExecutor({
-      tools: mocked.tools,
-      maxOutputChars: run.config.tools.maxOutputChars,
-      timeoutMs: run.config.tools.timeoutMs,
-      approvalRequired: [...mocked.approvalRequired, ...settingsApproval],
-      toolsetOf: mocked.toolsetOf,
-    }),
+    executor,
     prompts: run.prompts,
     toolsets: () => ({ toolsets: mocked.toolsets, unavailable: mocked.unavailable }),
     budget: run.budget,
@@ -135,10 +138,41 @@ function investigatorFor(run: EvalRun, c: EvalCase): { investigator: Investigato
   return { investigator, mocked };
 }
 
-function flagsOf(sections: string[], evidence: Evidence, unmocked: number, calls: number, mocks: number): string[] {
+/** The service's tool executor (validation, approval policy, output shaping) over the case's mocked tools. */
+export function caseExecutor(
+  config: Config,
+  candidates: Toolset[],
+  aliases: ToolAliases,
+  c: EvalCase,
+): { executor: ToolExecutor; mocked: MockedToolsets } {
+  const overrides: ToolsetOverrides = { ...config.toolsets.settings, ...c.toolsets.overrides };
+  const mocked = mockToolsets(candidates, c.mocks, aliases, overrides, {
+    wildcards: c.wildcards,
+    offTools: c.toolsets.offTools,
+    offRecorded: c.toolsets.offRecorded,
+  });
+  const settingsApproval = Object.values(config.toolsets.settings).flatMap((s) => s?.approvalRequired ?? []);
+  const executor = new ToolExecutor({
+    tools: mocked.tools,
+    maxOutputChars: config.tools.maxOutputChars,
+    timeoutMs: config.tools.timeoutMs,
+    approvalRequired: [...mocked.approvalRequired, ...settingsApproval],
+    toolsetOf: mocked.toolsetOf,
+  });
+  return { executor, mocked };
+}
+
+/** sections: the four found, or null when the case asked for its own (expected_sections scores those). */
+function flagsOf(
+  sections: string[] | null,
+  evidence: Evidence,
+  unmocked: number,
+  calls: number,
+  mocks: number,
+): string[] {
   const flags: string[] = [];
   if (unmocked) flags.push(`${unmocked} unmocked call${unmocked === 1 ? '' : 's'}`);
-  if (sections.length < RCA_SECTIONS.length) {
+  if (sections && sections.length < RCA_SECTIONS.length) {
     flags.push(`sections missing: ${RCA_SECTIONS.filter((s) => !sections.includes(s)).join(', ')}`);
   }
   if (mocks > 0 && calls === 0) flags.push('answered without calling a tool');

@@ -62,3 +62,38 @@ export function citedEvidence(answer: string, toolOutputs: string[]): Evidence {
   const cited = tokens.filter((t) => haystack.includes(t.toLowerCase()));
   return { checked: tokens.length, cited: cited.length, examples: cited.slice(0, 5) };
 }
+
+/** The text under each markdown heading of the answer, by the heading's title (trimmed). */
+export function answerSections(answer: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let title: string | null = null;
+  for (const line of answer.split('\n')) {
+    const h = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
+    if (h) {
+      title = h[1]!.replace(/[*_`]/g, '').trim();
+      out.set(title, '');
+    } else if (title !== null) out.set(title, `${out.get(title)}${line}\n`);
+  }
+  return out;
+}
+
+/**
+ * HolmesGPT's expected_sections: a section given a list must be in the answer and hold each text (as their
+ * runner asserts); true asks only that it is there; false or an empty list asks nothing. Returns why not.
+ */
+export function expectedSectionsMissing(answer: string, expected: Record<string, string[] | boolean | null>): string[] {
+  const sections = answerSections(answer);
+  const reasons: string[] = [];
+  for (const [title, want] of Object.entries(expected)) {
+    if (!want || (Array.isArray(want) && want.length === 0)) continue;
+    const text = sections.get(title);
+    if (text === undefined) {
+      reasons.push(`missing section: ${title}`);
+      continue;
+    }
+    for (const fact of Array.isArray(want) ? want : []) {
+      if (!normalise(text).includes(normalise(fact))) reasons.push(`missing in section ${title}: ${fact}`);
+    }
+  }
+  return reasons;
+}

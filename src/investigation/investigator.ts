@@ -64,6 +64,10 @@ export interface InvestigateOptions {
   priority?: number;
   /** Similar past incidents from memory (docs/memory.md): a fresh run's prompt lists them inside the untrusted fence. */
   similar?: SimilarPast[];
+  /** The time the prompt gives as now (an eval case's mocked_date); else the real time. */
+  now?: string;
+  /** The sections the answer must have instead of the four (an eval case's HolmesGPT request asks for its own). */
+  sections?: Array<{ title: string; description: string }>;
 }
 
 /** Builds the prompt for one issue and runs the loop over it. Shared by workers and the CLI. */
@@ -71,7 +75,7 @@ export class Investigator {
   constructor(private readonly deps: InvestigatorDeps) {}
 
   async investigate(issue: Issue, opts: InvestigateOptions = {}): Promise<LoopResult> {
-    const state = opts.resumeFrom ?? this.freshState(issue, opts.similar ?? []);
+    const state = opts.resumeFrom ?? this.freshState(issue, opts.similar ?? [], opts);
     // The issue's labels pick each call's toolset instance (a checkpoint older than instances gets them here).
     state.scope ??= { labels: { ...issue.labels } };
     return this.run(state, opts);
@@ -135,15 +139,24 @@ export class Investigator {
     return { limiter, priority: priority ?? UNKNOWN_PRIORITY, maxWaitMs, log: this.deps.log };
   }
 
-  private freshState(issue: Issue, similar: SimilarPast[]): LoopState {
+  private freshState(issue: Issue, similar: SimilarPast[], opts: InvestigateOptions = {}): LoopState {
     const runbooks = (this.deps.runbooks?.matching(issue) ?? []).map(({ id, title, description }) => ({
       id,
       title,
       description,
     }));
     const { toolsets, unavailable } = this.deps.toolsets();
-    const now = new Date().toISOString();
-    const ctx = { issue, toolsets, unavailableToolsets: unavailable, runbooks, similar: pastForPrompt(similar), now };
+    const now = opts.now ?? new Date().toISOString();
+    const sections = opts.sections ?? [];
+    const ctx = {
+      issue,
+      toolsets,
+      unavailableToolsets: unavailable,
+      runbooks,
+      similar: pastForPrompt(similar),
+      now,
+      sections,
+    };
     return initialState(
       [
         { role: 'system', content: this.deps.prompts.render('system', ctx) },

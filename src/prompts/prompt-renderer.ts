@@ -85,6 +85,11 @@ export interface PromptContext {
     sameAlert: boolean;
   }>;
   now: string;
+  /**
+   * Sections the answer must have instead of the four (title, what goes in it): an eval case's HolmesGPT request
+   * asks for its own. Trusted text, as the templates are.
+   */
+  sections?: Array<{ title: string; description: string }>;
 }
 
 /**

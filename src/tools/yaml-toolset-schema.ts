@@ -48,12 +48,23 @@ const ToolSchema = z
     vouchesForLinks: z.boolean().default(true),
     /** Output starting with any of these (after trimming) counts as "looked and found nothing". */
     noDataPatterns: z.array(z.string()).default([]),
+    /**
+     * Parameters that narrow the output line by line after the tool ran: `filter` keeps lines matching (a
+     * case-insensitive regex, else plain text), `exclude` drops them, `limit` keeps the last N (src/tools/line-filter.ts).
+     */
+    lines: z
+      .strictObject({ filter: z.string().optional(), exclude: z.string().optional(), limit: z.string().optional() })
+      .optional(),
     command: z.array(ArgSchema).min(1).optional(),
     http: HttpSchema.optional(),
     timeoutSeconds: z.number().positive().default(30),
   })
   .refine((t) => (t.command === undefined) !== (t.http === undefined), {
     message: 'a tool needs exactly one of command or http',
+  })
+  .refine((t) => Object.values(t.lines ?? {}).every((p) => Object.hasOwn(t.params, p)), {
+    message: 'lines names a parameter this tool does not declare',
+    path: ['lines'],
   });
 
 const PrerequisiteSchema = z

@@ -3,6 +3,7 @@ import nunjucks from 'nunjucks';
 import { parse as parseYaml } from 'yaml';
 import { describeZodIssues } from '../errors.js';
 import { isWellFormed } from '../text.js';
+import { filterLines } from './line-filter.js';
 import { paramsToZod } from './param-spec.js';
 import { runCommand } from './run-command.js';
 import type { Prerequisite, Tool, ToolOutput, Toolset } from './types.js';
@@ -90,8 +91,12 @@ function commandRun(
         status: 'error',
         error: `exit ${out.exitCode}: ${(out.stderr || out.stdout).trim().slice(0, 2000)}`,
       };
-    const text = out.truncated ? `${out.stdout}\n…[output capped]` : out.stdout;
-    return noData(out.stdout)
+    const narrowed = def.lines ? filterLines(out.stdout, def.lines, params) : { text: out.stdout };
+    if ('error' in narrowed) return { status: 'error', error: `invalid arguments: ${narrowed.error}` };
+    const text = out.truncated ? `${narrowed.text}\n…[output capped]` : narrowed.text;
+    if (def.lines && narrowed.text.trim() === '' && out.stdout.trim() !== '')
+      return { status: 'no_data', message: 'no line matched the filter' };
+    return noData(narrowed.text)
       ? { status: 'no_data', message: out.stderr.trim() || 'no output' }
       : { status: 'success', data: text };
   };

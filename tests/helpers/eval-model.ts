@@ -1,4 +1,5 @@
 import type { EvalCase } from '../../cli/eval/eval-case.js';
+import { recordedCall } from '../../cli/eval/replay.js';
 import type { ToolAliases } from '../../cli/eval/tool-aliases.js';
 import type { ChatRequest, Reply, Script } from './scripted-llm.js';
 
@@ -10,19 +11,17 @@ export function caseOf(req: ChatRequest, cases: EvalCase[]): EvalCase {
   return hit[0]!;
 }
 
-/** One call per mock of the case, in the words of the tool the request offers (aliases applied). */
+/** One call per mock of the case, in the words of the tool the request offers (aliases applied, as the replay makes it). */
 export function callsForMocks(req: ChatRequest, c: EvalCase, aliases: ToolAliases): Reply['toolCalls'] {
-  const offered = new Map((req.tools ?? []).map((t) => [t.function.name, t.function.parameters] as const));
+  const offered = new Map(
+    (req.tools ?? []).map((t) => {
+      const props = (t.function.parameters as { properties?: Record<string, unknown> } | undefined)?.properties;
+      return [t.function.name, { params: { shape: props ?? {} } }] as const;
+    }),
+  );
   return c.mocks.map((m, i) => {
-    const alias = aliases.get(m.tool);
-    const name = !offered.has(m.tool) && alias && offered.has(alias.tool) ? alias.tool : m.tool;
-    const props = (offered.get(name) as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
-    const args: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(m.matchParams ?? {})) {
-      const key = name === m.tool ? k : (alias?.params[k] ?? k);
-      if (Object.hasOwn(props, key)) args[key] = v === '*' ? 'up' : v;
-    }
-    return { name, arguments: args, id: `call_${i}` };
+    const call = recordedCall(m, aliases, offered);
+    return { name: call.tool, arguments: call.params, id: `call_${i}` };
   });
 }
 

@@ -135,12 +135,13 @@ describe('first look: pods not ready, warning events, usage against requests', (
       'kubectl',
       'top',
       'pods',
-      '--namespace',
-      'prod',
+      '--namespace=prod',
       '--selector',
       'app=api',
       '--containers',
     ]);
+    // HolmesGPT's kubectl_top_pods takes no namespace: every namespace's pods.
+    expect(argv('kubectl_top_pods', {})).toEqual(['kubectl', 'top', 'pods', '--all-namespaces', '--containers']);
     const resources = argv('kubectl_pod_resources', { namespace: 'prod' });
     expect(resources.slice(0, 5)).toEqual(['kubectl', 'get', 'pods', '--namespace', 'prod']);
     expect(resources.at(-1)).toContain('CPU_REQUEST:.spec.containers[*].resources.requests.cpu');

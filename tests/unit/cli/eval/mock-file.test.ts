@@ -36,8 +36,14 @@ describe('HolmesGPT mock files', () => {
     expect(paramsMatch({ kind: 'pod', name: 'a' }, { kind: 'pod' })).toBe(false);
     expect(paramsMatch(null, { anything: 1 })).toBe(true);
     expect(paramsMatch({ tail: 100 }, { tail: '100' })).toBe(true);
-    expect(paramsMatch({ query: '*' }, { query: 'rate(x[5m])' })).toBe(true);
-    expect(paramsMatch({ query: '*' }, {})).toBe(false);
+    // "*" is HolmesGPT's literal unless the case opts in to wildcards.
+    expect(paramsMatch({ query: '*' }, { query: 'rate(x[5m])' })).toBe(false);
+    expect(paramsMatch({ query: '*' }, { query: '*' })).toBe(true);
+    expect(paramsMatch({ query: '*' }, { query: 'rate(x[5m])' }, true)).toBe(true);
+    expect(paramsMatch({ query: '*' }, {}, true)).toBe(false);
+    // A recorded null is a parameter not given.
+    expect(paramsMatch({ filter: null, pod: 'a' }, { pod: 'a' })).toBe(true);
+    expect(paramsMatch({ filter: null }, { filter: 'x' })).toBe(false);
     expect(paramsMatch({ sel: { a: 1 } }, { sel: { a: 1 } })).toBe(true);
     expect(paramsMatch({ sel: { a: 1 } }, { sel: '[object Object]' })).toBe(false);
   });

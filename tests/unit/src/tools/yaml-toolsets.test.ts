@@ -126,6 +126,60 @@ tools:
   });
 });
 
+describe('YAML tools whose lines: narrow the output', () => {
+  const ts = () =>
+    loadYamlToolset(
+      write(
+        'lines.yaml',
+        `name: lines
+description: x
+tools:
+  - name: log
+    description: prints log lines
+    params:
+      filter: { type: string, required: false, allowLeadingDash: true }
+      exclude: { type: string, required: false }
+      limit: { type: integer, required: false, minimum: 1 }
+    lines: { filter: filter, exclude: exclude, limit: limit }
+    command: [printf, "GET /health 200\\nPOST /pay 500\\nGET /cart 503\\nERROR db\\n"]
+`,
+      ),
+    );
+  const call = (args: unknown) =>
+    new ToolExecutor({ tools: ts().tools }).execute({ id: '1', name: 'log', arguments: JSON.stringify(args) });
+
+  it('keeps the matching lines, drops the excluded, then keeps the last N, after the command ran', async () => {
+    expect(await call({})).toMatchObject({
+      status: 'success',
+      data: 'GET /health 200\nPOST /pay 500\nGET /cart 503\nERROR db\n',
+    });
+    expect(await call({ filter: '5[0-9]{2}|error' })).toMatchObject({
+      data: 'POST /pay 500\nGET /cart 503\nERROR db\n',
+    });
+    expect(await call({ filter: 'get', exclude: 'health' })).toMatchObject({ data: 'GET /cart 503\n' });
+    expect(await call({ filter: 'e', limit: 2 })).toMatchObject({ data: 'GET /cart 503\nERROR db\n' });
+  });
+
+  it('says no line matched as no data, and a slow pattern as an error naming the parameter', async () => {
+    expect(await call({ filter: 'nothing like this' })).toMatchObject({
+      status: 'no_data',
+      data: 'no line matched the filter',
+    });
+    expect(await call({ filter: '(a+)+' })).toMatchObject({
+      status: 'error',
+      error: expect.stringMatching(/^invalid arguments: filter: a quantified group/),
+    });
+  });
+
+  it('refuses a lines: entry naming a parameter the tool does not declare', () => {
+    const bad = write(
+      'bad-lines.yaml',
+      'name: bad\ndescription: x\ntools:\n  - name: t\n    description: x\n    lines: { filter: nope }\n    command: [echo]\n',
+    );
+    expect(() => loadYamlToolset(bad)).toThrow(/lines: lines names a parameter this tool does not declare/);
+  });
+});
+
 describe('YAML HTTP tools', () => {
   it('renders URL, query and headers (with env) and reports empty bodies as no_data', async () => {
     process.env.LESTRADE_TEST_TOKEN = 'tok123';
