@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NamedTokensSchema } from './api-tokens-schema.js';
+import { ChecksConfigSchema } from './checks-schema.js';
 import { MemoryConfigSchema } from './memory-schema.js';
 import { RoutingConfigSchema, type RoutingConfig } from './routing-schema.js';
 import { DEFAULT_PRIORITIES, DEFAULT_SKIP_RULES } from '../intake-policy/intake-policy.js';
@@ -252,6 +253,8 @@ const baseShape = {
   toolsets: ToolsetsSchema.prefault({}),
   /** Memory of past incidents: what is kept, how similar ones are found (docs/memory.md). */
   memory: MemoryConfigSchema.prefault({}),
+  /** Health checks: questions asked on a schedule and after deploys (docs/checks.md). */
+  checks: ChecksConfigSchema.prefault({}),
   /** A folder whose templates override the built-in ones of the same name. */
   templatesDir: z.string().optional(),
   log: z

@@ -1,4 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { CheckVerdict } from './check-verdict.js';
 import type { PlanTask } from './plan.js';
 import type { RunbookUse } from './runbook-use.js';
 import type { ToolResult } from './tool-result.js';
@@ -85,6 +86,8 @@ export interface LoopState {
   scope?: { labels: Record<string, string> };
   /** The operators' runbooks listed in the prompt (absent in checkpoints older than runbooks). */
   runbooks?: RunbookUse[];
+  /** A health check's run (docs/checks.md): the loop offers `report_check_result` and keeps its verdict here. */
+  check?: { verdict: CheckVerdict | null; pushedBack: boolean };
 }
 
 export function initialState(messages: ChatCompletionMessageParam[], runbooks?: RunbookUse[]): LoopState {
