@@ -150,6 +150,7 @@ async function startSides(
       destinations: core.routed.destinations,
       writers: core.writers,
       deliveries: core.deliveries,
+      checks: core.checks,
       toolsets: registered.toolsets,
       lifecycle: listening.lifecycle,
     });

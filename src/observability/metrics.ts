@@ -65,7 +65,12 @@ export interface Metrics {
   memoryReused(source: string): void;
   /** A person's verdict on an RCA that changed something (`source`: the investigation's issue source). */
   feedbackRecorded(verdict: FeedbackVerdict, source: string): void;
+  /** A health check's run settled with this status (pass, warn, fail, error): counted, and the check's gauge set. */
+  checkRun(check: string, status: CheckRunStatus): void;
 }
+
+/** A check's status (src/records/check-result.ts CheckStatus; repeated here: this port imports nothing). */
+export type CheckRunStatus = 'pass' | 'warn' | 'fail' | 'error';
 
 /** A verdict on an RCA (src/records/feedback.ts Verdict; repeated here: this port imports nothing). */
 export type FeedbackVerdict = 'correct' | 'partly' | 'wrong';
@@ -79,4 +84,5 @@ export const noMetrics: Metrics = {
   writeBack() {},
   memoryReused() {},
   feedbackRecorded() {},
+  checkRun() {},
 };
