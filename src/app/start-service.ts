@@ -129,6 +129,7 @@ async function startSides(
         sources: { registered: registered.sources, mounted: core.mounted },
         destinations: { registered: registered.destinations, routed: core.routed, queue: core.deliveries },
         toolsets: registered.toolsets,
+        checks: core.checks,
         liveToolsets: opts.workers && llmConfigured ? () => live : null,
         ...(opts.onDeploy ? { onDeploy: opts.onDeploy } : {}),
       })

@@ -37,6 +37,8 @@ import { FeedbackStore } from '../store/feedback-store.js';
 import { outcomeOf } from '../quality/outcome.js';
 import { qualityRouter } from './quality-router.js';
 import type { DeployListener } from '../records/deploy-event.js';
+import { checksRouter } from './checks-router.js';
+import type { Checks } from '../checks/checks.js';
 
 export interface AppDeps {
   redis: RedisClient;
@@ -76,6 +78,8 @@ export interface AppDeps {
   toolsetsNow?: () => ToolsetStatus[];
   /** Memory of past incidents: GET and DELETE /api/memory/:id. */
   memory?: MemoryStore;
+  /** The health checks: GET /api/checks, run now, pause and resume (docs/checks.md). */
+  checks?: Checks;
 }
 
 /**
@@ -217,4 +221,5 @@ function mountApi(app: Express, deps: AppDeps): void {
   app.use('/api/quality', qualityRouter(deps.redis, feedback));
   if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
   if (deps.llmLimiter) app.use('/api/limits', limitsRouter(deps.llmLimiter));
+  if (deps.checks) app.use('/api/checks', checksRouter(deps.checks, deps.log));
 }
