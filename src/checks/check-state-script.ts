@@ -1,7 +1,8 @@
 import { RedisScript } from '../redis/run-script.js';
 
 /**
- * Settles one run of a check atomically (docs/checks.md#noise): counts it, decides whether destinations hear of it,
+ * Settles one run of a check atomically (docs/checks.md#noise): counts it, decides whether destinations hear of it
+ * (on_change: a stable status other than the last stable one, pass before the first),
  * appends it to the history. Settling the same run again (a redelivered job) decides nothing anew: it answers what it
  * decided the first time.
  *
@@ -28,7 +29,8 @@ if stable then
   elseif policy == 'on_failure' then if bad then notify = 1 end
   elseif status ~= (notified or 'pass') then notify = 1 end
 end
-if notify == 1 or (stable and policy ~= 'on_change') then redis.call('HSET', state, 'notified', status) end
+-- A stable status is the baseline from now on, heard of or not (a first pass is heard by nobody).
+if stable then redis.call('HSET', state, 'notified', status) end
 redis.call('HSET', state, 'lastStatus', status, 'consecutive', consecutive, 'lastRun', run,
   'lastNotify', notify, 'lastPrevious', notified or '')
 redis.call('LPUSH', history, entry)
