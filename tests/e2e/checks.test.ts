@@ -1,0 +1,137 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { startScriptedLlm, type ChatRequest, type Reply, type ScriptedLlm } from '../helpers/scripted-llm.js';
+import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { stopAll } from '../helpers/stop-all.js';
+
+/**
+ * A health check end to end (docs/checks.md): each run is an investigation of source check whose verdict comes
+ * through report_check_result; the signed webhook destination hears of transitions only (on_change, two fails in a
+ * row), and a run that ends without a verdict is error.
+ */
+let redis: TestRedis;
+let llm: ScriptedLlm;
+let svc: TestService;
+let hook: Server;
+const received: Array<Record<string, any>> = [];
+/** What the model reports on each run, in order; null: it answers without a verdict. */
+const verdicts: Array<'pass' | 'warn' | 'fail' | null> = [];
+let runsSeen = 0;
+
+function script(req: ChatRequest): Reply {
+  const offered = (req.tools ?? []).some((t) => t.function.name === 'report_check_result');
+  const last = req.messages.at(-1);
+  // A new run: its first request has only the system prompt and the check's question.
+  if (req.messages.length === 2) runsSeen += 1;
+  const verdict = verdicts[runsSeen - 1];
+  if (offered && verdict && last?.role === 'user')
+    return {
+      toolCalls: [
+        {
+          name: 'report_check_result',
+          arguments: { status: verdict, summary: `p99 is ${verdict}`, evidence: [`latency ${verdict}`] },
+        },
+      ],
+      usage: { prompt: 1200, completion: 60 },
+    };
+  return { content: `## Verdict\n${verdict ?? 'no idea'}`, usage: { prompt: 1300, completion: 40 } };
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+  llm = await startScriptedLlm(script);
+  hook = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push(JSON.parse(body) as Record<string, any>);
+      res.writeHead(200).end('{}');
+    });
+  });
+  await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
+  const dir = mkdtempSync(join(tmpdir(), 'lestrade-checks-'));
+  const config = join(dir, 'lestrade.yaml');
+  // A schedule that never comes during the test (1 January): runs are asked for through the API.
+  writeFileSync(
+    config,
+    [
+      'checks:',
+      '  - name: checkout',
+      '    question: Is the p99 latency of checkout under 500 ms over the last 15 minutes?',
+      "    schedule: '0 0 1 1 *'",
+    ].join('\n'),
+  );
+  svc = await startTestService(redis.url, {
+    LESTRADE_CONFIG: config,
+    OPENAI_API_KEY: 'sk-x',
+    OPENAI_BASE_URL: llm.baseUrl,
+    LESTRADE_WEBHOOK_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`,
+    LESTRADE_WEBHOOK_SECRET: 'checks-secret',
+    LOG_LEVEL: 'warn',
+  });
+}, 60_000);
+afterAll(async () => {
+  await stopAll(svc, llm, redis);
+  await new Promise((r) => hook.close(r));
+});
+
+/** Asks for a run now and waits until the check's history has it; the run's history entry. */
+async function runCheck(verdict: 'pass' | 'warn' | 'fail' | null): Promise<Record<string, any>> {
+  verdicts.push(verdict);
+  const n = verdicts.length;
+  const res = await fetch(`${svc.base}/api/checks/checkout/run`, { method: 'POST' });
+  expect(res.status).toBe(202);
+  return waitFor(`run ${n} settled`, async () => {
+    const { body } = await getJson(`${svc.base}/api/checks`);
+    const history = body.items[0].history as Array<Record<string, any>>;
+    return history.length === n ? history[0] : null;
+  });
+}
+
+describe('health checks through the whole service', () => {
+  it('notifies a transition once (after two fails in a row) and the recovery; steady states and a flap say nothing', async () => {
+    for (const v of ['pass', 'fail', 'fail', 'fail', 'pass', 'pass'] as const) await runCheck(v);
+    await waitFor('two webhook deliveries', async () => received.length >= 2);
+    // Whatever was still on its way has had time to arrive: one more run settles after them.
+    await runCheck('pass');
+    const checks = received.map((b) => b.check);
+    expect(checks.map((c) => [c.previous, c.status])).toEqual([
+      ['pass', 'fail'],
+      ['fail', 'pass'],
+    ]);
+    expect(received[0]!.rca.headline).toBe('checkout: pass → fail — p99 is fail');
+    expect(received[0]!.check.evidence).toEqual(['latency fail']);
+    expect(received[0]!.investigation.source).toBe('check');
+    const { body } = await getJson(`${svc.base}/api/checks`);
+    expect(body.items[0].state).toMatchObject({ lastStatus: 'pass', notified: 'pass', paused: false });
+    expect(body.items[0].history.filter((h: { notified: boolean }) => h.notified)).toHaveLength(2);
+  });
+
+  it('a run that ends without a verdict is error, recorded on the investigation', async () => {
+    const entry = await runCheck(null);
+    expect(entry.status).toBe('error');
+    const { body } = await getJson(`${svc.base}/api/investigations/${entry.investigationId}`);
+    expect(body.check).toMatchObject({ name: 'checkout', status: 'error', previous: 'pass' });
+    // The model was asked once more for the verdict before its answer stood.
+    const asked = llm.requests.filter((r) =>
+      r.messages.some((m) => m.role === 'user' && /not reported the check's verdict/.test(m.content ?? '')),
+    );
+    expect(asked.length).toBeGreaterThan(0);
+  });
+
+  it('pause and resume through the API; an unknown check is a 404 naming the known ones', async () => {
+    const paused = await fetch(`${svc.base}/api/checks/checkout/pause`, { method: 'POST' });
+    expect(await paused.json()).toEqual({ check: 'checkout', paused: true });
+    expect((await getJson(`${svc.base}/api/checks`)).body.items[0].state.paused).toBe(true);
+    await fetch(`${svc.base}/api/checks/checkout/resume`, { method: 'POST' });
+    expect((await getJson(`${svc.base}/api/checks`)).body.items[0].state.paused).toBe(false);
+    const unknown = await fetch(`${svc.base}/api/checks/nope/run`, { method: 'POST' });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toContain('known: checkout');
+  });
+});
