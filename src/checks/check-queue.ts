@@ -43,6 +43,9 @@ export async function syncSchedulers(queue: Queue<CheckJobData>, checks: readonl
       c.everySeconds !== undefined
         ? { every: c.everySeconds * 1000 }
         : { pattern: c.schedule!, ...(c.timezone ? { tz: c.timezone } : {}) };
+    // Unchanged: left as it is, so a tick that came due while every process was down runs once now (an upsert
+    // would replace it with the next one), and a restart adds no tick.
+    if (sameSchedule(await queue.getJobScheduler(schedulerId(c.name)), repeat)) continue;
     await queue.upsertJobScheduler(schedulerId(c.name), repeat, {
       name: 'tick',
       data: { check: c.name, kind: 'tick' },
@@ -66,4 +69,16 @@ export async function requestDeployRun(
 ): Promise<void> {
   const jobId = `deploy-${Buffer.from(deploy.id).toString('base64url')}-${check.name}`;
   await queue.add('deploy', { check: check.name, kind: 'deploy', deploy }, { jobId, delay: check.delaySeconds * 1000, ...KEEP });
+}
+
+function sameSchedule(
+  existing: { every?: number | null; pattern?: string | null; tz?: string | null } | undefined,
+  want: { every?: number; pattern?: string; tz?: string },
+): boolean {
+  if (!existing) return false;
+  return (
+    (existing.every ?? undefined) === want.every &&
+    (existing.pattern ?? undefined) === want.pattern &&
+    (existing.tz ?? undefined) === want.tz
+  );
 }
