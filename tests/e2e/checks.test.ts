@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, type ChatRequest, type Reply, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { runCli } from '../helpers/run-cli.js';
 import { stopAll } from '../helpers/stop-all.js';
 
 /**
@@ -134,4 +135,21 @@ describe('health checks through the whole service', () => {
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error).toContain('known: checkout');
   });
+
+  it('lestrade checks list shows the strip and the last summary; pause and resume through the CLI', async () => {
+    const list = await runCli(['checks', 'list', '--url', svc.base], {});
+    expect(list.stderr).toBe('');
+    const row = list.stdout.split('\n').find((l) => l.startsWith('checkout'))!;
+    // Oldest first: pass, fail, fail, fail, pass, pass, pass, then the run without a verdict.
+    expect(row).toContain('.FFF...E');
+    expect(row).toContain('cron 0 0 1 1 *');
+    const paused = await runCli(['checks', 'pause', 'checkout', '--url', svc.base], {});
+    expect(paused.stdout).toBe('checkout: paused\n');
+    expect((await getJson(`${svc.base}/api/checks`)).body.items[0].state.paused).toBe(true);
+    await runCli(['checks', 'resume', 'checkout', '--url', svc.base], {});
+    expect((await getJson(`${svc.base}/api/checks`)).body.items[0].state.paused).toBe(false);
+    const unknown = await runCli(['checks', 'run', 'nope', '--url', svc.base], {});
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('no check named "nope"');
+  }, 60_000);
 });
