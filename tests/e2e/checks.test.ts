@@ -24,6 +24,9 @@ const received: Array<Record<string, any>> = [];
 const verdicts: Array<'pass' | 'warn' | 'fail' | null> = [];
 let runsSeen = 0;
 
+/** A stand-in for the model's token counts: about 4 characters a token of what was sent (messages and tool schemas). */
+const promptTokens = (req: ChatRequest) => Math.ceil(JSON.stringify([req.messages, req.tools ?? []]).length / 4);
+
 function script(req: ChatRequest): Reply {
   const offered = (req.tools ?? []).some((t) => t.function.name === 'report_check_result');
   const last = req.messages.at(-1);
@@ -38,9 +41,9 @@ function script(req: ChatRequest): Reply {
           arguments: { status: verdict, summary: `p99 is ${verdict}`, evidence: [`latency ${verdict}`] },
         },
       ],
-      usage: { prompt: 1200, completion: 60 },
+      usage: { prompt: promptTokens(req), completion: 60 },
     };
-  return { content: `## Verdict\n${verdict ?? 'no idea'}`, usage: { prompt: 1300, completion: 40 } };
+  return { content: `## Verdict\n${verdict ?? 'no idea'}`, usage: { prompt: promptTokens(req), completion: 40 } };
 }
 
 beforeAll(async () => {
@@ -65,6 +68,8 @@ beforeAll(async () => {
       '  - name: checkout',
       '    question: Is the p99 latency of checkout under 500 ms over the last 15 minutes?',
       "    schedule: '0 0 1 1 *'",
+      // The default model's price as docs/checks.md quotes it.
+      'pricing: { currency: USD, models: { gpt-4o: { inputPerMillion: 2.5, outputPerMillion: 10 } } }',
     ].join('\n'),
   );
   svc = await startTestService(redis.url, {
@@ -111,6 +116,12 @@ describe('health checks through the whole service', () => {
     const { body } = await getJson(`${svc.base}/api/checks`);
     expect(body.items[0].state).toMatchObject({ lastStatus: 'pass', notified: 'pass', paused: false });
     expect(body.items[0].history.filter((h: { notified: boolean }) => h.notified)).toHaveLength(2);
+    // What one run cost (docs/checks.md#cost): two model calls, priced like any investigation.
+    const run = (await getJson(`${svc.base}/api/investigations/${body.items[0].history[0].investigationId}`)).body;
+    expect(run.usage.llmCalls).toBe(2);
+    const price = (run.usage.promptTokens * 2.5 + run.usage.completionTokens * 10) / 1e6;
+    expect(run.cost.amount).toBeCloseTo(price, 8);
+    console.log(`check run: ${JSON.stringify(run.usage)}, ${run.cost.amount} USD`);
   });
 
   it('a run that ends without a verdict is error, recorded on the investigation', async () => {
