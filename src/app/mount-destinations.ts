@@ -93,7 +93,14 @@ export function destinationWebhooks(
 export function checkRoutes(checks: readonly CheckConfig[]): FirstRoute[] {
   return checks.flatMap((c) =>
     c.destinations
-      ? [{ where: `check ${c.name}`, source: CHECK_SOURCE, matchers: [`check="${c.name}"`], destinations: c.destinations }]
+      ? [
+          {
+            where: `check ${c.name}`,
+            source: CHECK_SOURCE,
+            matchers: [`check="${c.name}"`],
+            destinations: c.destinations,
+          },
+        ]
       : [],
   );
 }

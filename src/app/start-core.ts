@@ -97,7 +97,11 @@ export async function startCore(
   stores.feedback.onFeedback((_id, entry, _all, record) => metrics.feedbackRecorded(entry.verdict, record.source));
   const ctx = { log, env: opts.env, publicUrl: config.server.publicUrl };
   const mounted = mountSources(opts.sources, config, ctx);
-  const checks = new Checks({ redis, intake: stores.intake, store: stores.store, metrics, log }, checkList, config.checks);
+  const checks = new Checks(
+    { redis, intake: stores.intake, store: stores.store, metrics, log },
+    checkList,
+    config.checks,
+  );
   lifecycle.onClose(() => checks.close());
   const routed = mountDestinations(opts.destinations, config, ctx, checkRoutes(checks.list));
   logDestinations(routed, log);

@@ -68,7 +68,11 @@ export async function requestDeployRun(
   deploy: DeployEvent,
 ): Promise<void> {
   const jobId = `deploy-${Buffer.from(deploy.id).toString('base64url')}-${check.name}`;
-  await queue.add('deploy', { check: check.name, kind: 'deploy', deploy }, { jobId, delay: check.delaySeconds * 1000, ...KEEP });
+  await queue.add(
+    'deploy',
+    { check: check.name, kind: 'deploy', deploy },
+    { jobId, delay: check.delaySeconds * 1000, ...KEEP },
+  );
 }
 
 function sameSchedule(

@@ -63,7 +63,12 @@ export async function startCheckRun(deps: CheckRunDeps, check: CheckConfig, req:
 }
 
 /** Why the check does not run now, or null: paused, still running, or the day's cap reached (counted here). */
-async function whyNot(deps: CheckRunDeps, check: CheckConfig, req: RunRequest, inFlight: string): Promise<string | null> {
+async function whyNot(
+  deps: CheckRunDeps,
+  check: CheckConfig,
+  req: RunRequest,
+  inFlight: string,
+): Promise<string | null> {
   if (!req.manual && (await deps.state.isPaused(check.name))) return 'paused';
   const running = await deps.redis.get(inFlight);
   if (running) {

@@ -20,7 +20,11 @@ export const CheckSchema = z
     schedule: z.string().trim().min(9).optional(),
     timezone: z.string().min(1).optional(),
     /** Or: every this many seconds. */
-    everySeconds: z.int().min(MIN_EVERY_SECONDS).max(7 * 86_400).optional(),
+    everySeconds: z
+      .int()
+      .min(MIN_EVERY_SECONDS)
+      .max(7 * 86_400)
+      .optional(),
     /** Run after every deploy seen (docs/checks.md#after-a-deploy), optionally only those matching. */
     afterDeploy: z.boolean().default(false),
     namespaces: z.array(z.string().min(1)).optional(),

@@ -136,7 +136,15 @@ export class Investigator {
     const { toolsets, unavailable } = this.deps.toolsets();
     const now = new Date().toISOString();
     const check = issue.source === CHECK_SOURCE ? checkContext(issue) : undefined;
-    const ctx = { issue, toolsets, unavailableToolsets: unavailable, runbooks, similar: pastForPrompt(similar), now, check };
+    const ctx = {
+      issue,
+      toolsets,
+      unavailableToolsets: unavailable,
+      runbooks,
+      similar: pastForPrompt(similar),
+      now,
+      check,
+    };
     const state = initialState(
       [
         { role: 'system', content: this.deps.prompts.render('system', ctx) },

@@ -26,7 +26,10 @@ async function runs(
 
 describe('CheckState.settle (notify policy, flapping, idempotency)', () => {
   it('on_change: a first pass is silent; a fail counts after two in a row; a steady fail is silent; the recovery is heard', async () => {
-    const got = await runs(['pass', 'fail', 'fail', 'fail', 'pass', 'pass'], { notify: 'on_change', minConsecutive: 2 });
+    const got = await runs(['pass', 'fail', 'fail', 'fail', 'pass', 'pass'], {
+      notify: 'on_change',
+      minConsecutive: 2,
+    });
     expect(got.map((g) => g.notify)).toEqual([false, false, true, false, true, false]);
     // The last stable status before each run: none before the first; the first pass is the baseline.
     expect(got.map((g) => g.previous)).toEqual([undefined, 'pass', 'pass', 'fail', 'fail', 'pass']);

@@ -10,7 +10,12 @@ const r = redisClient();
 const log = createLogger('silent');
 
 const check = (over: Record<string, unknown>): CheckConfig =>
-  CheckSchema.parse({ name: 'checkout', question: 'Is checkout healthy after the rollout?', afterDeploy: true, ...over });
+  CheckSchema.parse({
+    name: 'checkout',
+    question: 'Is checkout healthy after the rollout?',
+    afterDeploy: true,
+    ...over,
+  });
 
 const deploy = (over: Partial<DeployEvent> = {}): DeployEvent => ({
   id: 'gh-deploy-77',
