@@ -65,7 +65,6 @@ export function addRemoteCommands(program: Command, env: NodeJS.ProcessEnv): voi
   }
 
   addQualityCommand(program, api);
-  addChecksCommand(program, api);
   addRunCommands(program, api, style);
   addFeedbackCommand(program, api);
 
@@ -124,7 +123,7 @@ function addRunCommands(program: Command, api: Api, style: () => Promise<Style>)
     });
 }
 
-/** `lestrade quality`: the service's answers judged over a window (GET /api/quality). */
+/** `lestrade quality`: the service's answers judged over a window (GET /api/quality); then `lestrade checks`. */
 function addQualityCommand(program: Command, api: Api): void {
   program
     .command('quality')
@@ -135,6 +134,7 @@ function addQualityCommand(program: Command, api: Api): void {
     .action(async (opts: { days?: number; json?: boolean; url?: string }) =>
       (await import('./quality-command.js')).qualityCommand(await api(opts.url), opts, process.stdout),
     );
+  addChecksCommand(program, api);
 }
 
 /** `lestrade checks list|run|pause|resume`: the health checks of a running service (docs/checks.md). */
