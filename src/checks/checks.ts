@@ -32,6 +32,8 @@ export interface CheckOverview {
   state: CheckStateView;
   /** The last runs, newest first. */
   history: CheckRun[];
+  /** The evidence of the last run, as the model reported it (redacted; escape it to show it). */
+  lastEvidence: string[];
 }
 
 /** The health checks of this deployment (docs/checks.md): loaded once per process, their state shared in Redis. */
@@ -79,16 +81,21 @@ export class Checks {
 
   async overview(historyLimit?: number): Promise<CheckOverview[]> {
     return Promise.all(
-      this.list.map(async (c) => ({
-        name: c.name,
-        question: c.question,
-        enabled: c.enabled,
-        schedule: scheduleText(c),
-        afterDeploy: c.afterDeploy,
-        notify: c.notify,
-        state: await this.state.view(c.name),
-        history: await this.state.history(c.name, historyLimit),
-      })),
+      this.list.map(async (c) => {
+        const history = await this.state.history(c.name, historyLimit);
+        const last = history[0] ? await this.deps.store.get(history[0].investigationId) : null;
+        return {
+          name: c.name,
+          question: c.question,
+          enabled: c.enabled,
+          schedule: scheduleText(c),
+          afterDeploy: c.afterDeploy,
+          notify: c.notify,
+          state: await this.state.view(c.name),
+          history,
+          lastEvidence: last?.check?.evidence ?? [],
+        };
+      }),
     );
   }
 

@@ -136,6 +136,7 @@ export function createApp(deps: AppDeps): Express {
       toolsets: deps.toolsets,
       changes: deps.changes,
       feedback: deps.feedback,
+      checks: deps.checks,
     }),
   );
   app.use((_req, res) => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
 import { startScriptedLlm, type ChatRequest, type Reply, type ScriptedLlm } from '../helpers/scripted-llm.js';
 import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
+import { launchChromium } from '../helpers/browser.js';
 import { runCli } from '../helpers/run-cli.js';
 import { stopAll } from '../helpers/stop-all.js';
 
@@ -162,5 +163,45 @@ describe('health checks through the whole service', () => {
     const unknown = await runCli(['checks', 'run', 'nope', '--url', svc.base], {});
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('no check named "nope"');
+  }, 60_000);
+
+  it('the dashboard Checks page shows the strip and the last evidence; Pause, Resume and Run now work (Chromium)', async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${svc.base}/checks`);
+      const card = page.locator('#check-checkout');
+      // Oldest first: the eight runs so far, the last one without a verdict.
+      const strip = await card.locator('.strip li').evaluateAll((lis) => lis.map((li) => li.className));
+      expect(strip.map((c) => c.split(' ')[0])).toEqual([
+        'run-pass',
+        'run-fail',
+        'run-fail',
+        'run-fail',
+        'run-pass',
+        'run-pass',
+        'run-pass',
+        'run-error',
+      ]);
+      expect(strip.filter((c) => c.includes('notified'))).toHaveLength(2);
+      await card.getByRole('button', { name: 'Pause' }).click();
+      await waitFor('paused', async () => (await getJson(`${svc.base}/api/checks`)).body.items[0].state.paused);
+      await page.reload();
+      await expect(card.locator('.badge.paused').textContent()).resolves.toBe('paused');
+      await card.getByRole('button', { name: 'Resume' }).click();
+      await waitFor('resumed', async () => !(await getJson(`${svc.base}/api/checks`)).body.items[0].state.paused);
+      verdicts.push('warn');
+      await page.reload();
+      await card.getByRole('button', { name: 'Run now' }).click();
+      await waitFor('the run on the page', async () => {
+        await page.reload();
+        return (await card.locator('.strip li').count()) === 9;
+      });
+      expect(await card.locator('.summary').textContent()).toBe('p99 is warn');
+      expect(await card.locator('.evidence li').allTextContents()).toEqual(['latency warn']);
+      expect(await card.locator('h2 .badge').first().textContent()).toBe('warn');
+    } finally {
+      await browser.close();
+    }
   }, 60_000);
 });
