@@ -21,7 +21,7 @@ export interface ServiceOptions {
   clock?: () => number;
   /**
    * Told of every deploy POST /webhooks/deploy or GitHub's deployment_status reports, once (docs/checks.md):
-   * the health checks' afterDeploy runs. None: a deploy is logged and answered 202.
+   * the health checks' afterDeploy runs. None: the checks' own listener (src/checks/deploy-listener.ts).
    */
   onDeploy?: DeployListener;
 }
@@ -131,7 +131,8 @@ async function startSides(
         toolsets: registered.toolsets,
         checks: core.checks,
         liveToolsets: opts.workers && llmConfigured ? () => live : null,
-        ...(opts.onDeploy ? { onDeploy: opts.onDeploy } : {}),
+        // The health checks hear of every deploy unless the caller hands its own listener.
+        onDeploy: opts.onDeploy ?? core.checks.deployListener(),
       })
     : undefined;
   const probes = opts.http
