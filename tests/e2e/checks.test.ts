@@ -9,6 +9,7 @@ import { startScriptedLlm, type ChatRequest, type Reply, type ScriptedLlm } from
 import { getJson, startTestService, waitFor, type TestService } from '../helpers/service.js';
 import { launchChromium } from '../helpers/browser.js';
 import { runCli } from '../helpers/run-cli.js';
+import { signBody } from '../../sources/deploy/auth.js';
 import { stopAll } from '../helpers/stop-all.js';
 
 /**
@@ -69,6 +70,11 @@ beforeAll(async () => {
       '  - name: checkout',
       '    question: Is the p99 latency of checkout under 500 ms over the last 15 minutes?',
       "    schedule: '0 0 1 1 *'",
+      '  - name: checkout-rollout',
+      '    question: Is the error rate of checkout under 1% since its rollout?',
+      '    afterDeploy: true',
+      '    services: [checkout]',
+      '    delaySeconds: 0',
       // The default model's price as docs/checks.md quotes it.
       'pricing: { currency: USD, models: { gpt-4o: { inputPerMillion: 2.5, outputPerMillion: 10 } } }',
     ].join('\n'),
@@ -79,6 +85,7 @@ beforeAll(async () => {
     OPENAI_BASE_URL: llm.baseUrl,
     LESTRADE_WEBHOOK_URL: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`,
     LESTRADE_WEBHOOK_SECRET: 'checks-secret',
+    LESTRADE_DEPLOY_WEBHOOK_SECRET: 'deploy-secret',
     LOG_LEVEL: 'warn',
   });
 }, 60_000);
@@ -203,5 +210,34 @@ describe('health checks through the whole service', () => {
     } finally {
       await browser.close();
     }
+  }, 60_000);
+
+  it('a signed deploy notification runs the matching afterDeploy check once, reported against the deploy', async () => {
+    verdicts.push('fail');
+    const body = JSON.stringify({ id: 'argo-77', service: 'checkout', namespace: 'shop', version: 'v2.41.0' });
+    const post = () =>
+      fetch(`${svc.base}/webhooks/deploy`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-lestrade-signature-256': signBody(body, 'deploy-secret') },
+        body,
+      });
+    expect((await post()).status).toBe(202);
+    // Told again (a sender's retry): still one run.
+    await post();
+    const run = await waitFor('the deploy run', async () => {
+      const { body: checks } = await getJson(`${svc.base}/api/checks`);
+      return checks.items.find((c: { name: string }) => c.name === 'checkout-rollout').history[0];
+    });
+    expect(run).toMatchObject({ status: 'fail', deploy: 'checkout v2.41.0' });
+    const inv = (await getJson(`${svc.base}/api/investigations/${run.investigationId}`)).body;
+    expect(inv.check.deploy).toMatchObject({ id: 'webhook:argo-77', service: 'checkout', version: 'v2.41.0' });
+    // The prompt named the deploy.
+    const first = llm.requests.find(
+      (r) => r.messages.length === 2 && /checkout-rollout/.test(r.messages[1]?.content ?? ''),
+    );
+    expect(first?.messages[1]?.content).toContain('This run follows a deploy: checkout v2.41.0 in namespace shop');
+    await new Promise((r) => setTimeout(r, 1000));
+    const { body: after } = await getJson(`${svc.base}/api/checks`);
+    expect(after.items.find((c: { name: string }) => c.name === 'checkout-rollout').history).toHaveLength(1);
   }, 60_000);
 });
