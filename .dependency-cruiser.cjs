@@ -32,6 +32,7 @@ const LAYERS = {
   budget: 8,
   queue: 9,
   actions: 10,
+  checks: 10,
   exporter: 10,
   dashboard: 11,
   polling: 11,

@@ -123,7 +123,7 @@ function addRunCommands(program: Command, api: Api, style: () => Promise<Style>)
     });
 }
 
-/** `lestrade quality`: the service's answers judged over a window (GET /api/quality). */
+/** `lestrade quality`: the service's answers judged over a window (GET /api/quality); then `lestrade checks`. */
 function addQualityCommand(program: Command, api: Api): void {
   program
     .command('quality')
@@ -134,4 +134,35 @@ function addQualityCommand(program: Command, api: Api): void {
     .action(async (opts: { days?: number; json?: boolean; url?: string }) =>
       (await import('./quality-command.js')).qualityCommand(await api(opts.url), opts, process.stdout),
     );
+  addChecksCommand(program, api);
+}
+
+/** `lestrade checks list|run|pause|resume`: the health checks of a running service (docs/checks.md). */
+function addChecksCommand(program: Command, api: Api): void {
+  const checks = program
+    .command('checks')
+    .description('the health checks of a running service: list, run, pause, resume');
+  checks
+    .command('list')
+    .description('each check with its status, schedule and last runs')
+    .option('--json', "print the API's JSON")
+    .option('--url <url>', URL_HELP)
+    .action(async (opts: { json?: boolean; url?: string }) =>
+      (await import('./checks-command.js')).checksListCommand(await api(opts.url), opts, process.stdout),
+    );
+  const actions = {
+    run: 'run a check now (even while paused)',
+    pause: 'stop its schedule and deploys starting runs',
+    resume: 'undo pause',
+  } as const;
+  for (const [action, description] of Object.entries(actions) as Array<[keyof typeof actions, string]>) {
+    checks
+      .command(action)
+      .argument('<name>', "the check's name")
+      .description(description)
+      .option('--url <url>', URL_HELP)
+      .action(async (name: string, opts: { url?: string }) =>
+        (await import('./checks-command.js')).checkActionCommand(await api(opts.url), action, name, process.stdout),
+      );
+  }
 }

@@ -13,6 +13,8 @@ export interface WebhookPayloadV1 {
   rca: { headline: string; markdown: string; sections: string[] };
   /** investigation.answered only: the follow-up question and the model's answer (sanitised Markdown, untrusted). */
   answer?: { entry: number; question: string; markdown: string; answeredAt: string | null };
+  /** A health check's run (docs/checks.md): its verdict, the status notified before, summary and evidence. */
+  check?: DestinationView['checkView'];
 }
 
 export function webhookPayload(view: DestinationView, deliveryId: string, answer?: AnswerView): WebhookPayloadV1 {
@@ -24,6 +26,7 @@ export function webhookPayload(view: DestinationView, deliveryId: string, answer
     issue: view.issue,
     group: view.thread,
     rca: { headline: view.headline, markdown: toMarkdown(view.doc), sections: view.doc.sections },
+    ...(view.checkView ? { check: view.checkView } : {}),
     ...(answer
       ? {
           answer: {

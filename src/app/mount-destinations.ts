@@ -1,6 +1,8 @@
 import type { Config } from '../config/schema.js';
 import type { AnyDestination, Destination } from '../delivery/destination.js';
-import { compileRouter, type Router } from '../delivery/routing.js';
+import type { CheckConfig } from '../config/checks-schema.js';
+import { CHECK_SOURCE } from '../investigation/investigator.js';
+import { compileRouter, type FirstRoute, type Router } from '../delivery/routing.js';
 import type { HumanActions } from '../actions/human-actions.js';
 import type { MountedWebhook } from '../http/webhook-route.js';
 import type { Logger } from '../log.js';
@@ -21,6 +23,7 @@ export function mountDestinations(
   registrations: readonly AnyDestination[],
   config: Config,
   ctx: SourceContext,
+  first: readonly FirstRoute[] = [],
 ): MountedDestinations {
   const destinations = new Map<string, Destination>();
   const status = new Map<string, string>();
@@ -36,6 +39,7 @@ export function mountDestinations(
       const targetError = r.targetError?.bind(r);
       return { name: r.name, on: destinations.has(r.name), ...(targetError ? { targetError } : {}) };
     }),
+    first,
   );
   return { destinations, router, status, check: () => checkAll(destinations, status, ctx.log) };
 }
@@ -83,4 +87,20 @@ export function destinationWebhooks(
       .webhooks(slice, destination, actions, ctx)
       .map((w) => ({ name: `${r.name}/${w.path}`, handler: w.handler }));
   });
+}
+
+/** A check's own `destinations` (docs/checks.md), tried before destinations.routes for its runs. */
+export function checkRoutes(checks: readonly CheckConfig[]): FirstRoute[] {
+  return checks.flatMap((c) =>
+    c.destinations
+      ? [
+          {
+            where: `check ${c.name}`,
+            source: CHECK_SOURCE,
+            matchers: [`check="${c.name}"`],
+            destinations: c.destinations,
+          },
+        ]
+      : [],
+  );
 }

@@ -5,6 +5,8 @@ import type { DeliveryQueue } from '../delivery/delivery-queue.js';
 import { PrometheusMetrics } from '../exporter/prometheus-metrics.js';
 import { SharedStateReader } from '../exporter/shared-state.js';
 import { BudgetGuard } from '../budget/budget-guard.js';
+import { loadChecks } from '../checks/check-definitions.js';
+import { Checks } from '../checks/checks.js';
 import { UsageLedger } from '../budget/usage-ledger.js';
 import { IntakePolicy } from '../intake-policy/intake-policy.js';
 import { isLlmConfigured } from '../llm/create-client.js';
@@ -22,7 +24,7 @@ import type { InvestigationMemory } from '../recall/investigation-memory.js';
 import { RunControl } from '../store/run-control.js';
 import { buildVersion } from './build-version.js';
 import type { Lifecycle } from './lifecycle.js';
-import { mountDestinations, type MountedDestinations } from './mount-destinations.js';
+import { checkRoutes, mountDestinations, type MountedDestinations } from './mount-destinations.js';
 import { mountMemory } from './mount-memory.js';
 import { mountSources, type MountedSource } from './mount-sources.js';
 import { wireDeliveries } from './wire-deliveries.js';
@@ -64,6 +66,8 @@ export interface Core {
   writers: Map<string, RcaWriter>;
   /** Every delivery of an RCA: to its source's issue and to the routed destinations. */
   deliveries: DeliveryQueue;
+  /** The health checks (docs/checks.md). */
+  checks: Checks;
 }
 
 export interface CoreOptions {
@@ -82,6 +86,8 @@ export async function startCore(
   opts: CoreOptions,
   lifecycle: Lifecycle,
 ): Promise<Core> {
+  // Checks' files are read first: a bad one fails the start before anything connects.
+  const checkList = loadChecks(config.checks);
   const redis = await connectRedis(config, redisUrl, log);
   const stores = openStores(redis, config, opts.clock, log);
   stores.intake.startDispatchSweep(DISPATCH_SWEEP_MS, log);
@@ -91,7 +97,13 @@ export async function startCore(
   stores.feedback.onFeedback((_id, entry, _all, record) => metrics.feedbackRecorded(entry.verdict, record.source));
   const ctx = { log, env: opts.env, publicUrl: config.server.publicUrl };
   const mounted = mountSources(opts.sources, config, ctx);
-  const routed = mountDestinations(opts.destinations, config, ctx);
+  const checks = new Checks(
+    { redis, intake: stores.intake, store: stores.store, metrics, log },
+    checkList,
+    config.checks,
+  );
+  lifecycle.onClose(() => checks.close());
+  const routed = mountDestinations(opts.destinations, config, ctx, checkRoutes(checks.list));
   logDestinations(routed, log);
   lifecycle.onClose(() => stores.intake.close());
   lifecycle.onClose(() => stores.continuations.close());
@@ -99,7 +111,7 @@ export async function startCore(
   lifecycle.onClose(async () => tracing?.shutdown());
   const writers = new Map(mounted.filter((m) => m.writer).map((m) => [m.name, m.writer as RcaWriter]));
   const deliveries = wireDeliveries(redis, config, stores, { writers, router: routed.router }, lifecycle);
-  return { redis, stores, metrics, llmConfigured, limiter, mounted, routed, writers, deliveries };
+  return { redis, stores, metrics, llmConfigured, limiter, mounted, routed, writers, deliveries, checks };
 }
 
 /** A client that answered within 15 s, or none left open: waitReady's error names the URL. */

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { splitTokens } from '../check-credentials.js';
+import type { Checks } from '../checks/checks.js';
 import type { Config } from '../config/schema.js';
 import { isLoopback } from '../config/server-access.js';
 import { ChangeFeed } from '../dashboard/change-feed.js';
@@ -54,6 +55,8 @@ export interface HttpDeps extends Listening {
   sources: { registered: readonly AnySource[]; mounted: readonly MountedSource[] };
   destinations: { registered: readonly AnyDestination[]; routed: MountedDestinations; queue: DeliveryQueue };
   toolsets: ToolsetsPort;
+  /** The health checks (GET /api/checks and its actions). */
+  checks: Checks;
   /** The toolsets of the investigation workers of this process, live; null where none run (then checked afresh). */
   liveToolsets: (() => ResolvedToolsets | null) | null;
   /** Told of every deploy the webhooks report, once; none: a deploy is logged and answered 202. */
@@ -98,6 +101,7 @@ export async function startHttp(deps: HttpDeps): Promise<Server> {
     // Forgetting works whether or not memory is enabled: records may remain from before.
     memory: new MemoryStore(redis, keysOf(redis), config.memory),
     restoreIn: config.redaction.restoreIn,
+    checks: deps.checks,
     // Only where this process runs the workers: elsewhere there is nothing live to report.
     ...(live ? { toolsetsNow: () => (live()?.statusesNow() ?? []).map(forPages(deps)) } : {}),
   });

@@ -21,7 +21,7 @@ export interface ServiceOptions {
   clock?: () => number;
   /**
    * Told of every deploy POST /webhooks/deploy or GitHub's deployment_status reports, once (docs/checks.md):
-   * the health checks' afterDeploy runs. None: a deploy is logged and answered 202.
+   * the health checks' afterDeploy runs. None: the checks' own listener when a check runs after deploys, else a deploy is logged and answered 202.
    */
   onDeploy?: DeployListener;
 }
@@ -129,8 +129,9 @@ async function startSides(
         sources: { registered: registered.sources, mounted: core.mounted },
         destinations: { registered: registered.destinations, routed: core.routed, queue: core.deliveries },
         toolsets: registered.toolsets,
+        checks: core.checks,
         liveToolsets: opts.workers && llmConfigured ? () => live : null,
-        ...(opts.onDeploy ? { onDeploy: opts.onDeploy } : {}),
+        ...deployListening(opts, core),
       })
     : undefined;
   const probes = opts.http
@@ -150,6 +151,7 @@ async function startSides(
       destinations: core.routed.destinations,
       writers: core.writers,
       deliveries: core.deliveries,
+      checks: core.checks,
       toolsets: registered.toolsets,
       lifecycle: listening.lifecycle,
     });
@@ -164,4 +166,11 @@ async function startSides(
 function logStartup(log: Logger, config: Config, summary: SummaryInput): void {
   if (isPrettyFormat(config.log.format)) log.info(startupSummary(summary));
   else log.info(startupFields(summary), startupMessage(summary));
+}
+
+/** Who hears of deploys: the caller's listener, else the health checks' when any runs after deploys, else nobody. */
+function deployListening(opts: ServiceOptions, core: Core): { onDeploy?: DeployListener } {
+  if (opts.onDeploy) return { onDeploy: opts.onDeploy };
+  const listens = core.checks.list.some((c) => c.enabled && c.afterDeploy);
+  return listens ? { onDeploy: core.checks.deployListener() } : {};
 }

@@ -1,4 +1,6 @@
+import type { Checks } from '../checks/checks.js';
 import type { Config } from '../config/schema.js';
+import { CHECK_SOURCE } from '../investigation/investigator.js';
 import type { DeliveryQueue } from '../delivery/delivery-queue.js';
 import { startDeliveryWorker } from '../delivery/delivery-worker.js';
 import type { PrometheusMetrics } from '../exporter/prometheus-metrics.js';
@@ -42,6 +44,8 @@ export interface WorkersDeps {
   /** The on sources' writers, by source name. */
   writers: Map<string, RcaWriter>;
   deliveries: DeliveryQueue;
+  /** The health checks: their schedulers and jobs run here, their runs settled on completion. */
+  checks: Checks;
   toolsets: ToolsetsPort;
   lifecycle: Lifecycle;
 }
@@ -83,6 +87,8 @@ export async function startWorkers(deps: WorkersDeps): Promise<ResolvedToolsets 
     backoffMs: config.writeBack.backoffMs,
     linkedPollMs: config.writeBack.linkedPollMs,
   });
+  await deps.checks.startWorker(workerRedis);
+  lifecycle.onCloseWorker(() => deps.checks.closeWorker());
   lifecycle.onCloseWorker(stopPolling);
   lifecycle.onCloseWorker(() => closeWorker(deliveryWorker, log, SHORT_CLOSE_MS));
   if (investigations) startInvestigationWorkers(deps, workerRedis, investigations);
@@ -119,7 +125,8 @@ function startInvestigationWorkers(
   const { config, log, stores, deliveries, lifecycle } = deps;
   const { store, runs, continuations, policy, budgets, ledger, intake } = stores;
   const onCompleted = async (inv: Investigation) => {
-    await deliveries.completed(inv);
+    // A check's run reaches its destinations only when its notify policy says (docs/checks.md#noise).
+    if (inv.source !== CHECK_SOURCE || (await deps.checks.settle(inv))) await deliveries.completed(inv);
     // Incidents linked to this investigation were waiting for its RCA.
     for (const linked of inv.linkedFrom) await deliveries.nudge(linked);
     // Remembered after the write-back is requested: a failure here retries the job, which requests both again.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NamedTokensSchema } from './api-tokens-schema.js';
+import { ChecksConfigSchema } from './checks-schema.js';
 import { MemoryConfigSchema } from './memory-schema.js';
 import { RedactionConfigSchema } from './redaction-schema.js';
 import { RoutingConfigSchema, type RoutingConfig } from './routing-schema.js';
@@ -255,6 +256,8 @@ const baseShape = {
   memory: MemoryConfigSchema.prefault({}),
   /** Private values replaced by placeholders in everything sent to the model (docs/security.md). */
   redaction: RedactionConfigSchema.prefault({}),
+  /** Health checks: questions asked on a schedule and after deploys (docs/checks.md). */
+  checks: ChecksConfigSchema.prefault({}),
   /** A folder whose templates override the built-in ones of the same name. */
   templatesDir: z.string().optional(),
   log: z

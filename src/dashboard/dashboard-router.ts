@@ -16,6 +16,15 @@ import { parseDays } from '../quality/quality-days.js';
 import { qualityReport } from '../quality/quality-report.js';
 import { FeedbackStore } from '../store/feedback-store.js';
 import { qualityView } from './quality-view.js';
+import type { CheckOverview, Checks } from '../checks/checks.js';
+
+/** How many runs a check's strip shows. */
+const STRIP_RUNS = 48;
+
+/** A check as its card shows it: the strip oldest first, the last run and its evidence (escaped by the template). */
+function checkCard(c: CheckOverview) {
+  return { ...c, strip: [...c.history].reverse(), last: c.history[0] ?? null, evidence: c.lastEvidence };
+}
 
 export interface DashboardDeps extends AuthDeps {
   redis: RedisClient;
@@ -32,9 +41,11 @@ export interface DashboardDeps extends AuthDeps {
   feedback?: FeedbackStore;
   /** Map the placeholders of redaction back to the values on the investigation page (`redaction.restoreIn: [dashboard]`). */
   restorePlaceholders?: boolean;
+  /** The health checks: the Checks page (docs/checks.md). */
+  checks?: Checks;
 }
 
-/** The dashboard: pages at /, /investigations/:id, /toolsets, /queue, /quality; its assets and event stream under /ui. */
+/** The dashboard: pages at /, /investigations/:id, /toolsets, /queue, /quality, /checks; its assets and event stream under /ui. */
 export function dashboardRouter(deps: DashboardDeps): Router {
   const router = express.Router();
   const render = createPageRenderer();
@@ -54,6 +65,10 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   });
   page.get('/queue', (_req, res) => queuePage(deps, render, res));
   page.get('/quality', (req, res) => qualityPage(deps, render, req, res));
+  page.get('/checks', async (_req, res) => {
+    const checks = deps.checks ? (await deps.checks.overview(STRIP_RUNS)).map(checkCard) : [];
+    render(res, 'checks.njk', { nav: 'checks', checks });
+  });
   router.use(page);
   return router;
 }

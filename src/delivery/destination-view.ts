@@ -10,6 +10,7 @@ import {
   resultsUrlOf,
   type CommentOptions,
 } from '../delivery/comment-for.js';
+import { checkViewOf } from './check-view.js';
 import type { AnswerView, DestinationView } from './destination.js';
 
 const HEADLINE_CHARS = 200;
@@ -57,7 +58,15 @@ export function destinationView(
     decided: decidedOf(inv, decisions),
     answers: answersOf(inv, allowedHosts, opts.allowMentions === true),
     check: checkOf(inv),
+    ...checkPart(inv, allowedHosts, opts.allowMentions === true),
   };
+}
+
+/** A check's run: its view, and its headline in place of the RCA's first line. */
+function checkPart(inv: Investigation, allowedHosts: Set<string>, allowMentions: boolean) {
+  if (!inv.check) return {};
+  const checkView = checkViewOf(inv.check, allowedHosts, allowMentions);
+  return { checkView, headline: checkView.headline };
 }
 
 /** The answered follow-ups, each answer through the same sanitiser and link policy as the RCA. */

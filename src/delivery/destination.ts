@@ -61,6 +61,22 @@ export interface DestinationView {
    * null for every other investigation. The summary and evidence are the model's text: escaped by every renderer.
    */
   check: CheckOutcome | null;
+  /** The same run as shown: summary and evidence sanitised, the transition's headline (`headline` then says it). */
+  checkView?: CheckView;
+}
+
+/** A health check's run as a destination shows it; summary and evidence are sanitised Markdown (the model's text). */
+export interface CheckView {
+  name: string;
+  status: 'pass' | 'warn' | 'fail' | 'error';
+  /** The status destinations heard of before, when any. */
+  previous: 'pass' | 'warn' | 'fail' | 'error' | null;
+  summary: string;
+  evidence: string[];
+  /** The deploy the run followed (afterDeploy checks). */
+  deploy: { service: string; version: string | null; id: string } | null;
+  /** "checkout: pass → fail — <summary>", or "checkout v2.41.0: fail — …" after a deploy. */
+  headline: string;
 }
 
 /** One answered follow-up question. */

@@ -20,6 +20,17 @@ interface Route {
   continue: boolean;
 }
 
+/**
+ * A route tried before `destinations.routes`, named by where it was configured (a health check's own
+ * `destinations`: source `check`, matcher `check="<name>"`).
+ */
+export interface FirstRoute {
+  where: string;
+  source: string;
+  matchers: string[];
+  destinations: string[];
+}
+
 /** What routing needs to know of each registered destination. */
 export interface RoutableDestination {
   name: string;
@@ -38,7 +49,11 @@ export interface Router {
  * Compiles `destinations.routes` and `destinations.default` once, at start-up: a bad matcher,
  * an unknown destination or a bad target is a ConfigError naming the key.
  */
-export function compileRouter(config: RoutingConfig, known: readonly RoutableDestination[]): Router {
+export function compileRouter(
+  config: RoutingConfig,
+  known: readonly RoutableDestination[],
+  first: readonly FirstRoute[] = [],
+): Router {
   const warnings: string[] = [];
   const refs = (list: readonly string[], where: string) =>
     list.flatMap((text, j) => {
@@ -47,12 +62,19 @@ export function compileRouter(config: RoutingConfig, known: readonly RoutableDes
       warnings.push(`${where}[${j}]: destination ${text} is off; that route does not send to it`);
       return [];
     });
+  const own: Route[] = first.map((r) => ({
+    sources: [r.source],
+    matchers: r.matchers.map((m, j) => parseMatcher(m, `${r.where}.matchers[${j}]`)),
+    destinations: refs(r.destinations, `${r.where}.destinations`),
+    continue: false,
+  }));
   const routes: Route[] = config.routes.map((r, i) => ({
     sources: r.source === undefined ? null : [r.source].flat(),
     matchers: r.matchers.map((m, j) => parseMatcher(m, `destinations.routes[${i}].matchers[${j}]`)),
     destinations: refs(r.destinations, `destinations.routes[${i}].destinations`),
     continue: r.continue,
   }));
+  routes.unshift(...own);
   const fallback =
     config.default === undefined
       ? known.filter((d) => d.on).map((d) => ({ name: d.name, target: null, ref: d.name }))

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Config } from '../config/schema.js';
-import type { Metrics, TokenUsage } from '../observability/metrics.js';
+import type { CheckRunStatus, Metrics, TokenUsage } from '../observability/metrics.js';
 import type { SharedState } from './shared-state.js';
 
 export interface PrometheusMetricsOptions {
@@ -46,6 +46,9 @@ const HELP: Record<string, string> = {
     'refused (by the rails, before anyone was asked), failed.',
   lestrade_redactions_total:
     'Private values replaced by a placeholder before they reached the model, by kind (email, ip, token, jwt, key, card, or an operator pattern).',
+  lestrade_check_runs_total: 'Health check runs settled, by check and status (pass, warn, fail, error).',
+  lestrade_check_status:
+    "A health check's last status, as the process that settled its last run saw it: 0 pass, 1 warn, 2 fail, 3 error.",
   lestrade_redis_up: '1 when this scrape could read the shared state from Redis, else 0.',
   lestrade_queue_jobs: 'Jobs per queue and state, read from Redis at scrape time (every process reports the same).',
   lestrade_approvals_pending: 'Investigation runs paused until a human approves or denies their calls.',
@@ -68,6 +71,9 @@ function histogram<L extends string>(registers: Registry[], name: string, labelN
   return new Histogram<L>({ name, help: HELP[name]!, labelNames, buckets, registers });
 }
 
+/** lestrade_check_status's values (docs/checks.md#metrics): the worse, the higher. */
+export const CHECK_STATUS_VALUES: Record<CheckRunStatus, number> = { pass: 0, warn: 1, fail: 2, error: 3 };
+
 /** The metrics port on a prom-client registry of its own, rendered by GET /metrics. */
 export class PrometheusMetrics implements Metrics {
   readonly registry = new Registry();
@@ -87,6 +93,8 @@ export class PrometheusMetrics implements Metrics {
   private readonly feedback: Counter<'verdict' | 'source'>;
   private readonly remediations: Counter<'tool' | 'result'>;
   private readonly redactions: Counter<'kind'>;
+  private readonly checkRuns: Counter<'check' | 'status'>;
+  private readonly checkStatus: Gauge<'check'>;
   private readonly shared: SharedGauges;
   private inflight: Promise<void> | null = null;
 
@@ -120,6 +128,8 @@ export class PrometheusMetrics implements Metrics {
     this.feedback = counter(r, 'lestrade_feedback_total', ['verdict', 'source']);
     this.remediations = counter(r, 'lestrade_remediations_total', ['tool', 'result']);
     this.redactions = counter(r, 'lestrade_redactions_total', ['kind']);
+    this.checkRuns = counter(r, 'lestrade_check_runs_total', ['check', 'status']);
+    this.checkStatus = gauge(r, 'lestrade_check_status', ['check']);
     this.shared = sharedGauges(r);
   }
 
@@ -172,6 +182,11 @@ export class PrometheusMetrics implements Metrics {
 
   redacted(kind: string): void {
     this.redactions.inc({ kind });
+  }
+
+  checkRun(check: string, status: CheckRunStatus): void {
+    this.checkRuns.inc({ check, status });
+    this.checkStatus.set({ check }, CHECK_STATUS_VALUES[status]);
   }
 
   /** The exposition text, after reading the shared gauges from Redis (bounded: Redis down still answers). */

@@ -37,6 +37,8 @@ import { FeedbackStore } from '../store/feedback-store.js';
 import { outcomeOf } from '../quality/outcome.js';
 import { qualityRouter } from './quality-router.js';
 import type { DeployListener } from '../records/deploy-event.js';
+import { checksRouter } from './checks-router.js';
+import type { Checks } from '../checks/checks.js';
 
 export interface AppDeps {
   redis: RedisClient;
@@ -78,6 +80,8 @@ export interface AppDeps {
   memory?: MemoryStore;
   /** Where the placeholders of redaction are mapped back (`redaction.restoreIn`): here, `dashboard` and `api`. */
   restoreIn?: readonly string[];
+  /** The health checks: GET /api/checks, run now, pause and resume (docs/checks.md). */
+  checks?: Checks;
 }
 
 /**
@@ -135,6 +139,7 @@ export function createApp(deps: AppDeps): Express {
       changes: deps.changes,
       feedback: deps.feedback,
       restorePlaceholders: deps.restoreIn?.includes('dashboard') ?? false,
+      checks: deps.checks,
     }),
   );
   app.use((_req, res) => {
@@ -226,4 +231,5 @@ function mountApi(app: Express, deps: AppDeps): void {
   app.use('/api/quality', qualityRouter(deps.redis, feedback));
   if (deps.ledger && deps.budgets) app.use('/api/usage', usageRouter(deps.ledger, deps.budgets));
   if (deps.llmLimiter) app.use('/api/limits', limitsRouter(deps.llmLimiter));
+  if (deps.checks) app.use('/api/checks', checksRouter(deps.checks, deps.log));
 }

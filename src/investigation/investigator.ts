@@ -148,6 +148,7 @@ export class Investigator {
     const { toolsets, unavailable } = this.deps.toolsets();
     const now = opts.now ?? new Date().toISOString();
     const sections = opts.sections ?? [];
+    const check = issue.source === CHECK_SOURCE ? checkContext(issue) : undefined;
     const ctx = {
       issue,
       toolsets,
@@ -156,15 +157,32 @@ export class Investigator {
       similar: pastForPrompt(similar),
       now,
       sections,
+      check,
     };
-    return initialState(
+    const state = initialState(
       [
         { role: 'system', content: this.deps.prompts.render('system', ctx) },
-        { role: 'user', content: this.deps.prompts.render('investigate', ctx) },
+        { role: 'user', content: this.deps.prompts.render(check ? 'check' : 'investigate', ctx) },
       ],
       runbooks.map(({ id, title }) => ({ id, title, how: 'matched' as const })),
     );
+    // A check's run must give its verdict through report_check_result (src/loop/check-verdict-tool.ts).
+    if (check) state.check = { verdict: null, pushedBack: false };
+    return state;
   }
+}
+
+/** The source of a health check's investigation (docs/checks.md). */
+export const CHECK_SOURCE = 'check';
+
+/** What the check prompt says beside the question: read from the annotations src/checks/check-issue.ts sets. */
+function checkContext(issue: Issue): NonNullable<PromptContext['check']> {
+  const a = issue.annotations;
+  return {
+    toolsets: (a.toolsets ?? '').split(',').filter(Boolean),
+    instance: a.instance ?? null,
+    deploy: a.deploy ?? null,
+  };
 }
 
 /** At most this many past incidents go into a prompt, however many memory offered (memory.maxSimilar). */

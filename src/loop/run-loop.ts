@@ -16,6 +16,7 @@ import type { ApprovalOutcome } from '../records/approval.js';
 import type { AwaitingTurn, LoopState } from '../records/loop-state.js';
 import { callKey } from '../tools/call-key.js';
 import { openTasksPushBack, planToolSpec, runTodoWrite, TODO_WRITE } from './plan-tool.js';
+import { REPORT_CHECK_RESULT, runReportCheckResult, verdictPushBack, verdictToolSpec } from './check-verdict-tool.js';
 import { toOpenAiTool } from './tool-specs.js';
 import { stepCalls, textCallRetry, withTextToolsNote, type ToolCallFormat } from './step-calls.js';
 import { stepCountIs, type StopCondition } from './stop-conditions.js';
@@ -117,7 +118,7 @@ export async function runLoop(state: LoopState, options: LoopOptions): Promise<L
     const forced = forcedBy !== null;
     if (forcedBy) state.messages.push({ role: 'user', content: forcedBy });
     state.forceAnswer = null;
-    const tools = forced ? [] : toolSpecsNow(opts);
+    const tools = forced ? [] : toolSpecsNow(state, opts);
     if (opts.budget) await fitContext(state, opts, opts.budget, tools);
     const step = stepCalls(await callModel(state, opts, tools), tools, opts.toolCallFormat ?? 'auto', state.steps);
     state.steps += 1;
@@ -136,7 +137,7 @@ export async function runLoop(state: LoopState, options: LoopOptions): Promise<L
       await opts.onStep?.(state);
       continue;
     }
-    const pushBack = calls.length === 0 && !forced && opts.plan ? openTasksPushBack(state) : null;
+    const pushBack = calls.length === 0 && !forced ? answerPushBack(state, opts) : null;
     if (pushBack) {
       state.messages.push({ role: 'user', content: pushBack });
       await opts.onStep?.(state);
@@ -264,9 +265,15 @@ function requestBody(state: LoopState, opts: LoopOptions, tools: ChatCompletionT
 }
 
 /** The tools offered this step: asked each time, as a toolset's tools may change while it runs (MCP). */
-function toolSpecsNow(opts: LoopOptions): ChatCompletionTool[] {
+function toolSpecsNow(state: LoopState, opts: LoopOptions): ChatCompletionTool[] {
   const specs = opts.executor.tools.map(toOpenAiTool);
-  return opts.plan ? [planToolSpec(), ...specs] : specs;
+  const own = [...(opts.plan ? [planToolSpec()] : []), ...(state.check ? [verdictToolSpec()] : [])];
+  return [...own, ...specs];
+}
+
+/** An answer sent back once: a plan's open tasks first, then a check's missing verdict; null when it stands. */
+function answerPushBack(state: LoopState, opts: LoopOptions): string | null {
+  return (opts.plan ? openTasksPushBack(state) : null) ?? verdictPushBack(state);
 }
 
 /** The request's tokens as the context code counts them, or about 4 characters a token without it. */
@@ -278,6 +285,9 @@ function promptSize(state: LoopState, opts: LoopOptions, tools: ChatCompletionTo
 async function runCall(state: LoopState, opts: Run, call: ChatCompletionMessageFunctionToolCall): Promise<ToolResult> {
   // The plan is the loop's own state, not a toolset's: rewriting it the same way twice is no repeat.
   if (opts.plan && call.function.name === TODO_WRITE) return runTodoWrite(state, call.function.arguments);
+  // A check's verdict is the loop's state too; reporting it again replaces it.
+  if (state.check && call.function.name === REPORT_CHECK_RESULT)
+    return runReportCheckResult(state, call.function.arguments);
   const key = callKey(call.function.name, call.function.arguments);
   if (state.callKeys.includes(key)) {
     return {

@@ -69,10 +69,15 @@ export interface Metrics {
   remediation(tool: string, result: RemediationOutcome): void;
   /** A private value replaced by a new placeholder before a request left for the model (`kind`: email, ip, ...). */
   redacted(kind: string): void;
+  /** A health check's run settled with this status (pass, warn, fail, error): counted, and the check's gauge set. */
+  checkRun(check: string, status: CheckRunStatus): void;
 }
 
 /** What became of a remediation (src/records/remediation.ts RemediationResult; repeated: this port imports nothing). */
 export type RemediationOutcome = 'applied' | 'already_applied' | 'refused' | 'failed';
+
+/** A check's status (src/records/check-result.ts CheckStatus; repeated here: this port imports nothing). */
+export type CheckRunStatus = 'pass' | 'warn' | 'fail' | 'error';
 
 /** A verdict on an RCA (src/records/feedback.ts Verdict; repeated here: this port imports nothing). */
 export type FeedbackVerdict = 'correct' | 'partly' | 'wrong';
@@ -88,4 +93,5 @@ export const noMetrics: Metrics = {
   feedbackRecorded() {},
   remediation() {},
   redacted() {},
+  checkRun() {},
 };

@@ -6,7 +6,8 @@ import type { Issue } from '../issue.js';
 
 export const BUILTIN_TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
 
-const TEMPLATE_NAMES = ['system', 'investigate'] as const;
+const TEMPLATE_NAMES = ['system', 'investigate', 'check'] as const;
+export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
 /** What templates are rendered against once when loaded: every field of an Issue set, as a real alert would. */
 export const SAMPLE_ISSUE: Issue = {
@@ -90,6 +91,8 @@ export interface PromptContext {
    * asks for its own. Trusted text, as the templates are.
    */
   sections?: Array<{ title: string; description: string }>;
+  /** A health check's run (docs/checks.md): what its question is about, and the deploy that started it. */
+  check?: { toolsets: string[]; instance: string | null; deploy: string | null };
 }
 
 /**
@@ -126,7 +129,7 @@ export class PromptRenderer {
    * (the `unfence` filter also removes it from the text, should it ever appear).
    * A template that fails throws a ConfigError naming it and the line: retrying cannot fix it.
    */
-  render(name: 'system' | 'investigate', ctx: PromptContext): string {
+  render(name: TemplateName, ctx: PromptContext): string {
     const file = `${name}.jinja2`;
     let template: nunjucks.Template;
     try {

@@ -4,7 +4,9 @@ import { vouchedHosts } from '../render/vouched-hosts.js';
 import type { InvestigationJobData } from '../redis/job-data.js';
 import { runFollowUpJob } from './follow-up-job.js';
 import { runLoopJob, type JobDeps, type LoopJob } from './job-run.js';
-import type { InvestigateOptions } from '../investigation/investigator.js';
+import { CHECK_SOURCE, type InvestigateOptions } from '../investigation/investigator.js';
+import type { CheckOutcome } from '../records/check-result.js';
+import type { DeployEvent } from '../records/deploy-event.js';
 import type { LoopResult } from '../loop/run-loop.js';
 import { initialState, type LoopState } from '../records/loop-state.js';
 import type { Issue } from '../issue.js';
@@ -108,6 +110,7 @@ function investigation(inv: Investigation, deps: JobDeps): LoopJob {
         rca: result.answer,
         ...progress,
         linkHosts: reused ? reused.linkHosts : vouchedHosts(toolCalls),
+        ...(inv.source === CHECK_SOURCE ? { check: checkOutcome(inv.issue, result.state) } : {}),
       });
       if (completed && reused) deps.metrics?.memoryReused(inv.source);
       // Accounting must not turn a completed investigation into a retried one.
@@ -166,4 +169,13 @@ async function freshRun(
 function reusedAnswer(past: Investigation): LoopResult {
   const state: LoopState = initialState([]);
   return { answer: past.rca ?? '', finishReason: 'answer', state };
+}
+
+/** A check's verdict as the model reported it; `error` when the run ended without one (docs/checks.md). */
+export function checkOutcome(issue: Issue, state: LoopState): CheckOutcome {
+  const deploy = (issue.raw as { deploy?: DeployEvent } | null)?.deploy;
+  const verdict = state.check?.verdict;
+  const base = { name: issue.labels.check ?? issue.title, ...(deploy ? { deploy } : {}) };
+  if (verdict) return { ...base, status: verdict.status, summary: verdict.summary, evidence: verdict.evidence };
+  return { ...base, status: 'error', summary: 'the run ended without a verdict (report_check_result)', evidence: [] };
 }

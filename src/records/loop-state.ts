@@ -1,4 +1,5 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { CheckVerdict } from './check-verdict.js';
 import type { PlanTask } from './plan.js';
 import type { RedactionState } from './redaction-state.js';
 import type { RunbookUse } from './runbook-use.js';
@@ -91,6 +92,8 @@ export interface LoopState {
    * nothing was redacted. Never logged or returned by the API.
    */
   redaction?: RedactionState;
+  /** A health check's run (docs/checks.md): the loop offers `report_check_result` and keeps its verdict here. */
+  check?: { verdict: CheckVerdict | null; pushedBack: boolean };
 }
 
 export function initialState(messages: ChatCompletionMessageParam[], runbooks?: RunbookUse[]): LoopState {

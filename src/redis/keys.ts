@@ -93,6 +93,14 @@ export function createKeys(prefix: string = DEFAULT_PREFIX) {
     memoryTimeline: () => `${P}:mem:all`,
     /** Memory records sharing one value of a kind (fingerprint, alert name and label, title word), scored by time. */
     memoryIndex: (kind: string, value: string) => `${P}:mem:ix:${kind}:${digest(value)}`,
+    /** A health check's state (last status, consecutive count, notified status, paused): docs/checks.md. */
+    checkState: (name: string) => `${P}:check:${name}`,
+    /** A check's last runs, newest first (JSON entries), for the dashboard's strip. */
+    checkHistory: (name: string) => `${P}:check:${name}:history`,
+    /** The investigation of a check still running: the next tick waits (expires after the check's timeoutSeconds). */
+    checkInFlight: (name: string) => `${P}:check:${name}:inflight`,
+    /** Check runs started on one UTC day (checks.maxRunsPerDay). */
+    checkRunsDay: (date: string) => `${P}:check-runs:${date}`,
     /** Stands in a script's key list where an item has no key of that kind. */
     placeholder: () => `${P}:none`,
   };

@@ -17,3 +17,5 @@ export const WRITE_BACK_QUEUE_NAME = 'writebacks';
 export const POLL_QUEUE_NAME = 'polls';
 /** Delayed checks of an applied remediation (src/remediation): did it help, within the window. */
 export const VERIFY_QUEUE_NAME = 'remediation-verifications';
+/** The health checks' job schedulers, deploy-delayed and manual runs (src/checks). */
+export const CHECK_QUEUE_NAME = 'checks';

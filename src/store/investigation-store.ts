@@ -1,3 +1,4 @@
+import type { CheckOutcome } from '../records/check-result.js';
 import type { PlanTask } from '../records/plan.js';
 import type { RunbookUse } from '../records/runbook-use.js';
 import type { RedisClient } from '../redis/redis-connections.js';
@@ -68,6 +69,11 @@ export class InvestigationStore {
   }
 
   /** The model's plan (todo_write) as it stands: shown by the API while the run goes on and after. */
+  /** A health check's outcome as its state settled it (docs/checks.md): the verdict with the status notified before. */
+  async saveCheckOutcome(id: string, outcome: CheckOutcome): Promise<void> {
+    await updateRecord(this.redis, this.redact, id, { check: JSON.stringify(this.redact.deep(outcome)) });
+  }
+
   async savePlan(id: string, plan: PlanTask[]): Promise<void> {
     await updateRecord(this.redis, this.redact, id, { plan: JSON.stringify(this.redact.deep(plan)) });
   }
@@ -182,6 +188,7 @@ export class InvestigationStore {
       remediation,
       ...extraFields(h),
       ...memoryFields(h),
+      ...(h.check ? { check: JSON.parse(h.check) as CheckOutcome } : {}),
     };
   }
 

@@ -1,3 +1,4 @@
+import type { CheckOutcome } from '../records/check-result.js';
 import type { PlanTask } from '../records/plan.js';
 import type { RunbookUse } from '../records/runbook-use.js';
 import type { Issue, Severity } from '../issue.js';
@@ -120,6 +121,8 @@ export interface Investigation extends InvestigationSummary, StormFields, Memory
   run?: number;
   /** The run's id: the investigation's own id for the first run, its re-run job's id after (see rerunJobId). */
   runId?: string;
+  /** A health check's run (source `check`, docs/checks.md): its verdict, `error` when the run gave none. */
+  check?: CheckOutcome;
 }
 
 export function toToolCallRecord(r: ToolResult): ToolCallRecord {

@@ -1,3 +1,4 @@
+import type { CheckOutcome } from '../records/check-result.js';
 import type { RedisClient } from '../redis/redis-connections.js';
 import { publishChange } from './record-changes.js';
 import type { ApprovalDecision, ApprovalOutcome } from '../records/approval.js';
@@ -202,10 +203,12 @@ export class RunControl {
       context?: LoopState['context'];
       runbooks?: RunbookUse[];
       redactions?: Record<string, number>;
+      check?: CheckOutcome;
     },
   ): Promise<boolean> {
     const now = new Date().toISOString();
     return this.transition(id, 'complete', 'record', {
+      ...(r.check ? { check: JSON.stringify(this.redact.deep(r.check)) } : {}),
       rca: r.rca,
       toolCalls: JSON.stringify(this.redact.deep(r.toolCalls)),
       usage: JSON.stringify(r.usage),

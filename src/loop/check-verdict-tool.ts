@@ -1,0 +1,70 @@
+import type { ChatCompletionTool } from 'openai/resources/chat/completions';
+import { z } from 'zod';
+import { describeZodIssues } from '../errors.js';
+import type { LoopState } from '../records/loop-state.js';
+import type { ToolResult } from '../records/tool-result.js';
+
+/** The verdict tool's name: offered to health checks' runs only, answered by the loop (the verdict lives in its state). */
+export const REPORT_CHECK_RESULT = 'report_check_result';
+
+const VerdictArgs = z.strictObject({
+  status: z.enum(['pass', 'warn', 'fail']),
+  summary: z.string().trim().min(1).max(500),
+  evidence: z.array(z.string().trim().min(1).max(1000)).max(20).default([]),
+});
+
+let spec: ChatCompletionTool | undefined;
+
+/** report_check_result as the model sees it. */
+export function verdictToolSpec(): ChatCompletionTool {
+  if (spec) return spec;
+  const { $schema: _ignored, ...parameters } = z.toJSONSchema(VerdictArgs, { io: 'input' }) as Record<string, unknown>;
+  spec = {
+    type: 'function',
+    function: {
+      name: REPORT_CHECK_RESULT,
+      description:
+        "Report the health check's verdict: status pass (healthy), warn (degraded, worth a look) or fail " +
+        '(unhealthy), a one-line summary, and the evidence (each item one observation with its numbers, as the ' +
+        'tools showed them). Call it once, when you know; the last call counts.',
+      parameters,
+    },
+  };
+  return spec;
+}
+
+/** Keeps the verdict the model sent; bad arguments change nothing and say why. */
+export function runReportCheckResult(state: LoopState, rawArgs: string): ToolResult {
+  const started = performance.now();
+  const result = (r: Omit<ToolResult, 'tool' | 'elapsedMs'>): ToolResult => ({
+    tool: REPORT_CHECK_RESULT,
+    ...r,
+    elapsedMs: Math.round(performance.now() - started),
+  });
+  let raw: unknown;
+  try {
+    raw = rawArgs.trim() === '' ? {} : JSON.parse(rawArgs);
+  } catch {
+    return result({ status: 'error', error: 'arguments are not valid JSON', params: {} });
+  }
+  const parsed = VerdictArgs.safeParse(raw);
+  if (!parsed.success)
+    return result({
+      status: 'error',
+      error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}`,
+      params: (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>,
+    });
+  state.check = { pushedBack: state.check?.pushedBack ?? false, verdict: parsed.data };
+  return result({
+    status: 'success',
+    data: `verdict recorded: ${parsed.data.status}. Now give your short final answer (no more tool calls needed).`,
+    params: parsed.data,
+  });
+}
+
+/** A check's run answering without a verdict is sent back once, asking for it; null when the answer may stand. */
+export function verdictPushBack(state: LoopState): string | null {
+  if (!state.check || state.check.verdict || state.check.pushedBack) return null;
+  state.check.pushedBack = true;
+  return `You have not reported the check's verdict. Call ${REPORT_CHECK_RESULT} now with status pass, warn or fail, a summary and the evidence, then give your short final answer.`;
+}
