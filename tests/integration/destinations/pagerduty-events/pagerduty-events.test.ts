@@ -7,7 +7,6 @@ import { PermanentError, RetryableError } from '../../../../src/errors.js';
 import { createLogger } from '../../../../src/log.js';
 import type { CheckOutcome } from '../../../../src/records/check-result.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
-import type { Investigation } from '../../../../src/store/investigation.js';
 import {
   startPagerDutyEventsDouble,
   type PagerDutyEventsDouble,
@@ -19,8 +18,7 @@ import { claimIssue, resolveIssue, runsOf } from '../../../helpers/store-paths.j
 /**
  * The PagerDuty Events API v2 destination through the delivery pipeline's own attempt (runDelivery: the view,
  * the record in writeBacks) against a double that validates every event against PagerDuty's Events v2 spec.
- * A check's outcome is what the checks' runs record on an investigation of source `check`: until that record
- * field is written by the store, the test's store hands it out with the record (`withCheck`).
+ * A check's outcome is what the checks' runs record on an investigation of source `check` (RunControl.complete).
  */
 const ROUTING_KEY = 'R0UT1NGKEY0000000000000000000001';
 const log = createLogger('silent');
@@ -28,7 +26,6 @@ let redis: TestRedis;
 let conn: Redis;
 let store: InvestigationStore;
 let pd: PagerDutyEventsDouble;
-const checks = new Map<string, CheckOutcome>();
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -40,7 +37,6 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await conn.flushall();
-  checks.clear();
   store = new InvestigationStore(conn, { dedupTtlSeconds: 3600, retentionSeconds: 3600 });
   pd = await startPagerDutyEventsDouble([ROUTING_KEY]);
 });
@@ -50,22 +46,12 @@ afterEach(async () => {
   await pd.close();
 });
 
-/** The store as the pipeline reads it, each record with the check outcome its run recorded. */
-function withCheck(s: InvestigationStore): InvestigationStore {
-  const get = async (id: string): Promise<Investigation | null> => {
-    const inv = await s.get(id);
-    const check = checks.get(id);
-    return inv && check ? ({ ...inv, check } as Investigation) : inv;
-  };
-  return new Proxy(s, { get: (t, p, r) => (p === 'get' ? get : Reflect.get(t, p, r)) });
-}
-
 function deps(config: Record<string, unknown> = {}): DeliveryDeps {
   const slice = PagerDutyEventsConfigSchema.parse({ routingKey: ROUTING_KEY, url: pd.enqueueUrl, ...config });
   const destination = pagerdutyEvents.create(slice, { log, env: {} });
   return {
     redis: conn,
-    store: withCheck(store),
+    store,
     writers: new Map(),
     destinations: new Map([['pagerduty_events', destination]]),
     log,
@@ -95,8 +81,8 @@ async function checkRun(
     toolCalls: [],
     usage: { promptTokens: 1, completionTokens: 1, llmCalls: 1 },
     linkHosts: [],
+    check: { name, ...outcome },
   });
-  checks.set(id, { name, ...outcome });
   return id;
 }
 
