@@ -9,7 +9,8 @@ import { DeliveryQueue } from '../../../../src/delivery/delivery-queue.js';
 import { startDeliveryWorker } from '../../../../src/delivery/delivery-worker.js';
 import { runWriteBack } from '../../../../src/delivery/run-write-back.js';
 import { createLogger } from '../../../../src/log.js';
-import type { RemediationVerification } from '../../../../src/records/remediation.js';
+import type { RemediationEntry, RemediationVerification } from '../../../../src/records/remediation.js';
+import { recordRemediation, setVerification } from '../../../../src/store/remediation-log.js';
 import { InvestigationStore } from '../../../../src/store/investigation-store.js';
 import { anIssue } from '../../../helpers/issue.js';
 import { RecordingWriter } from '../../../helpers/recording-writer.js';
@@ -41,23 +42,18 @@ beforeEach(async () => {
   writer = new RecordingWriter();
 });
 
-/**
- * The record as the remediation log (rem-rails, merged separately) will return it: the store's record with its
- * `remediation` list. Until that lands the list is added here, around the real store.
- */
-function withRemediation(verified: boolean): DeliveryDeps['store'] {
-  return Object.assign(Object.create(store) as InvestigationStore, {
-    get: async (id: string) => {
-      const inv = await store.get(id);
-      return (
-        inv && {
-          ...inv,
-          remediation: [{ appliedAt: '2026-12-07T10:02:00.000Z', verification: verified ? verification : null }],
-        }
-      );
-    },
-  });
-}
+/** The remediation[] entry of the restart, as the rails record it once the approved call ran. */
+const restart = (): RemediationEntry => ({
+  toolCallId: 'call:1',
+  appliedId: 'job/1:call:1',
+  tool: 'kubectl_rollout_restart',
+  params: { kind: 'deployment', namespace: 'shop', name: 'web' },
+  workload: { kind: 'deployment', namespace: 'shop', name: 'web' },
+  approvedBy: { via: 'slack', user: 'U1', name: 'alice' },
+  appliedAt: '2026-12-07T10:02:00.000Z',
+  result: 'applied',
+  output: '{}',
+});
 
 describe('a verified remediation on the write-back', () => {
   it('edits the one comment in place to say it, once however often it is asked', async () => {
@@ -72,13 +68,14 @@ describe('a verified remediation on the write-back', () => {
     const log = createLogger('silent');
     const deps: DeliveryDeps = {
       redis: conn,
-      store: withRemediation(true),
+      store,
       writers: new Map([['tickets', writer]]),
       destinations: new Map(),
       log,
       retentionSeconds: 3600,
     };
-    expect(await runWriteBack(id, 1, false, { ...deps, store: withRemediation(false) })).toBe('written');
+    await recordRemediation(conn, id, restart());
+    expect(await runWriteBack(id, 1, false, deps)).toBe('written');
     expect(writer.comments[0]!.body).not.toContain('Checked after the fix');
     const queue = new DeliveryQueue(
       conn,
@@ -89,6 +86,7 @@ describe('a verified remediation on the write-back', () => {
     const workerConn = new Redis(redis.url, { maxRetriesPerRequest: null });
     const worker = startDeliveryWorker(workerConn, deps, { concurrency: 1, backoffMs: 100, linkedPollMs: 100 });
     try {
+      expect(await setVerification(conn, id, 'call:1', verification)).toBe(true);
       const inv = (await store.get(id))!;
       await queue.verified(inv, 'call:1');
       await queue.verified(inv, 'call:1');
