@@ -1,8 +1,8 @@
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import { describeZodIssues } from '../errors.js';
 import type { LoopState } from '../records/loop-state.js';
 import type { ToolResult } from '../records/tool-result.js';
+import { loopToolResult, loopToolSpec, parseLoopToolArgs } from './loop-tool.js';
 
 /** The verdict tool's name: offered to health checks' runs only, answered by the loop (the verdict lives in its state). */
 export const REPORT_CHECK_RESULT = 'report_check_result';
@@ -17,43 +17,22 @@ let spec: ChatCompletionTool | undefined;
 
 /** report_check_result as the model sees it. */
 export function verdictToolSpec(): ChatCompletionTool {
-  if (spec) return spec;
-  const { $schema: _ignored, ...parameters } = z.toJSONSchema(VerdictArgs, { io: 'input' }) as Record<string, unknown>;
-  spec = {
-    type: 'function',
-    function: {
-      name: REPORT_CHECK_RESULT,
-      description:
-        "Report the health check's verdict: status pass (healthy), warn (degraded, worth a look) or fail " +
-        '(unhealthy), a one-line summary, and the evidence (each item one observation with its numbers, as the ' +
-        'tools showed them). Call it once, when you know; the last call counts.',
-      parameters,
-    },
-  };
+  spec ??= loopToolSpec(
+    REPORT_CHECK_RESULT,
+    "Report the health check's verdict: status pass (healthy), warn (degraded, worth a look) or fail " +
+      '(unhealthy), a one-line summary, and the evidence (each item one observation with its numbers, as the ' +
+      'tools showed them). Call it once, when you know; the last call counts.',
+    VerdictArgs,
+    'input',
+  );
   return spec;
 }
 
 /** Keeps the verdict the model sent; bad arguments change nothing and say why. */
 export function runReportCheckResult(state: LoopState, rawArgs: string): ToolResult {
-  const started = performance.now();
-  const result = (r: Omit<ToolResult, 'tool' | 'elapsedMs'>): ToolResult => ({
-    tool: REPORT_CHECK_RESULT,
-    ...r,
-    elapsedMs: Math.round(performance.now() - started),
-  });
-  let raw: unknown;
-  try {
-    raw = rawArgs.trim() === '' ? {} : JSON.parse(rawArgs);
-  } catch {
-    return result({ status: 'error', error: 'arguments are not valid JSON', params: {} });
-  }
-  const parsed = VerdictArgs.safeParse(raw);
-  if (!parsed.success)
-    return result({
-      status: 'error',
-      error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}`,
-      params: (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>,
-    });
+  const result = loopToolResult(REPORT_CHECK_RESULT);
+  const parsed = parseLoopToolArgs(VerdictArgs, rawArgs, result);
+  if ('error' in parsed) return parsed.error;
   state.check = { pushedBack: state.check?.pushedBack ?? false, verdict: parsed.data };
   return result({
     status: 'success',

@@ -1,9 +1,9 @@
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import { describeZodIssues } from '../errors.js';
 import type { LoopState } from '../records/loop-state.js';
 import type { PlanTask } from '../records/plan.js';
 import type { ToolResult } from '../records/tool-result.js';
+import { loopToolResult, loopToolSpec, parseLoopToolArgs } from './loop-tool.js';
 
 /** The plan tool's name: the loop answers it itself (the plan lives in the loop's state). */
 export const TODO_WRITE = 'todo_write';
@@ -24,43 +24,21 @@ let spec: ChatCompletionTool | undefined;
 
 /** todo_write as the model sees it. */
 export function planToolSpec(): ChatCompletionTool {
-  if (spec) return spec;
-  const { $schema: _ignored, ...parameters } = z.toJSONSchema(PlanArgs) as Record<string, unknown>;
-  spec = {
-    type: 'function',
-    function: {
-      name: TODO_WRITE,
-      description:
-        'Record your investigation plan as tasks, and keep it current: send the whole list each time, ' +
-        'each task with an id, what to do (content) and its status (pending, in_progress, completed). ' +
-        'Mark a task completed as soon as it is done; have at most one in_progress.',
-      parameters,
-    },
-  };
+  spec ??= loopToolSpec(
+    TODO_WRITE,
+    'Record your investigation plan as tasks, and keep it current: send the whole list each time, ' +
+      'each task with an id, what to do (content) and its status (pending, in_progress, completed). ' +
+      'Mark a task completed as soon as it is done; have at most one in_progress.',
+    PlanArgs,
+  );
   return spec;
 }
 
 /** Replaces the plan with the list the model sent; bad arguments change nothing and say why. */
 export function runTodoWrite(state: LoopState, rawArgs: string): ToolResult {
-  const started = performance.now();
-  const result = (r: Omit<ToolResult, 'tool' | 'elapsedMs'>): ToolResult => ({
-    tool: TODO_WRITE,
-    ...r,
-    elapsedMs: Math.round(performance.now() - started),
-  });
-  let raw: unknown;
-  try {
-    raw = rawArgs.trim() === '' ? {} : JSON.parse(rawArgs);
-  } catch {
-    return result({ status: 'error', error: 'arguments are not valid JSON', params: {} });
-  }
-  const parsed = PlanArgs.safeParse(raw);
-  if (!parsed.success)
-    return result({
-      status: 'error',
-      error: `invalid arguments: ${describeZodIssues(parsed.error.issues)}`,
-      params: (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>,
-    });
+  const result = loopToolResult(TODO_WRITE);
+  const parsed = parseLoopToolArgs(PlanArgs, rawArgs, result);
+  if ('error' in parsed) return parsed.error;
   const ids = parsed.data.tasks.map((t) => t.id);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice) return result({ status: 'error', error: `invalid arguments: task id ${twice} is used twice`, params: {} });
