@@ -88,6 +88,7 @@ describe('a claimed record', () => {
       runId: claim.id,
       // No approved remediation ran (store/remediation-log.ts).
       remediation: [],
+      redactions: {},
     });
   });
 
@@ -452,6 +453,7 @@ describe('a record written by hand or by an older version', () => {
       run: 1,
       runId: id,
       remediation: [],
+      redactions: {},
     });
     expect(await store.list()).toEqual([expected]);
   });
