@@ -57,7 +57,9 @@ beforeAll(async () => {
       'queue: { lockDurationMs: 1500, stalledIntervalMs: 1000 }',
       'toolsets:',
       '  kubernetes_remediation:',
-      `    { enabled: true, context: double, kubeconfig: ${JSON.stringify(k8s.kubeconfig)}, namespaces: [shop] }`,
+      // Every case scales the same deployment in turn: an applied scale must not hold it for the next case's
+      // proposal (by default it stays held for the verification window: remediation-rails.test.ts tests that).
+      `    { enabled: true, context: double, kubeconfig: ${JSON.stringify(k8s.kubeconfig)}, namespaces: [shop], holdAfterApplySeconds: 0 }`,
     ].join('\n'),
   );
 });

@@ -17,7 +17,9 @@ const checkState = () => {
 
 describe('report_check_result', () => {
   it('is offered with its arguments as the model may send them (evidence optional)', () => {
-    const fn = verdictToolSpec().function;
+    const spec = verdictToolSpec();
+    if (spec.type !== 'function') throw new Error('a function tool');
+    const fn = spec.function;
     expect(fn.name).toBe(REPORT_CHECK_RESULT);
     expect(fn.parameters).not.toHaveProperty('$schema');
     expect(fn.parameters).toMatchObject({ required: ['status', 'summary'] });
