@@ -4,6 +4,7 @@ import { CHECK_SOURCE } from '../investigation/investigator.js';
 import type { DeliveryQueue } from '../delivery/delivery-queue.js';
 import { startDeliveryWorker } from '../delivery/delivery-worker.js';
 import type { PrometheusMetrics } from '../exporter/prometheus-metrics.js';
+import { checkToolsetWarnings } from '../checks/check-toolsets.js';
 import type { Investigator } from '../investigation/investigator.js';
 import type { LlmRateLimiter } from '../llm/rate-limiter.js';
 import type { Logger } from '../log.js';
@@ -111,6 +112,7 @@ async function prepareInvestigations(deps: WorkersDeps, llm: { limiter?: LlmRate
   });
   lifecycle.onClose(() => toolsets.close());
   for (const p of runbooks.problems) log.warn({ file: p.file, line: p.line }, `runbook skipped: ${p.reason}`);
+  for (const w of checkToolsetWarnings(deps.checks.list, toolsets.statuses)) log.warn(w);
   const cancels = await CancelSignals.start(createWorkerRedis(redisUrl, config.redis.tls, config.redis.prefix), log);
   lifecycle.onClose(() => cancels.close());
   return { investigator, cancels, toolsets };

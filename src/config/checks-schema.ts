@@ -31,9 +31,9 @@ export const CheckSchema = z
     services: z.array(z.string().min(1)).optional(),
     /** How long after a deploy the check runs (the rollout settles first). */
     delaySeconds: z.int().min(0).max(86_400).default(120),
-    /** The toolsets the question is about, told to the model (every enabled toolset stays available). */
+    /** The only toolsets the run is offered and may call (unset: every enabled one); told to the model too. */
     toolsets: z.array(z.string().min(1)).optional(),
-    /** Which instance the question is about (e.g. a cluster or Prometheus), told to the model. */
+    /** The instance every toolset of several queries (a cluster, a Prometheus), whatever its label; told to the model. */
     instance: z.string().min(1).optional(),
     /** Destinations (`name` or `name:target`) instead of destinations.routes. */
     destinations: z.array(z.string().min(1)).min(1).optional(),

@@ -76,8 +76,9 @@ export class Investigator {
 
   async investigate(issue: Issue, opts: InvestigateOptions = {}): Promise<LoopResult> {
     const state = opts.resumeFrom ?? this.freshState(issue, opts.similar ?? [], opts);
-    // The issue's labels pick each call's toolset instance (a checkpoint older than instances gets them here).
-    state.scope ??= { labels: { ...issue.labels } };
+    // The issue's labels pick each call's toolset instance (a checkpoint older than instances gets them here); a
+    // check's `instance` and `toolsets` keep its run to them.
+    state.scope ??= scopeOf(issue);
     return this.run(state, opts);
   }
 
@@ -182,6 +183,17 @@ function checkContext(issue: Issue): NonNullable<PromptContext['check']> {
     toolsets: (a.toolsets ?? '').split(',').filter(Boolean),
     instance: a.instance ?? null,
     deploy: a.deploy ?? null,
+  };
+}
+
+/** What a run's calls are kept to: the issue's labels; a check's own instance and toolsets (docs/checks.md). */
+function scopeOf(issue: Issue): NonNullable<LoopState['scope']> {
+  if (issue.source !== CHECK_SOURCE) return { labels: { ...issue.labels } };
+  const { toolsets, instance } = checkContext(issue);
+  return {
+    labels: { ...issue.labels },
+    ...(instance ? { instance } : {}),
+    ...(toolsets.length ? { toolsets } : {}),
   };
 }
 

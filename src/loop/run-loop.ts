@@ -266,7 +266,7 @@ function requestBody(state: LoopState, opts: LoopOptions, tools: ChatCompletionT
 
 /** The tools offered this step: asked each time, as a toolset's tools may change while it runs (MCP). */
 function toolSpecsNow(state: LoopState, opts: LoopOptions): ChatCompletionTool[] {
-  const specs = opts.executor.tools.map(toOpenAiTool);
+  const specs = opts.executor.toolsFor(state.scope).map(toOpenAiTool);
   const own = [...(opts.plan ? [planToolSpec()] : []), ...(state.check ? [verdictToolSpec()] : [])];
   return [...own, ...specs];
 }

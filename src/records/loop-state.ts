@@ -84,7 +84,7 @@ export interface LoopState {
    * The issue's labels, which pick the instance of a toolset of several (a cluster, a Prometheus server) and keep
    * the calls to it (instanced-toolset.ts). Absent in checkpoints older than instances.
    */
-  scope?: { labels: Record<string, string> };
+  scope?: { labels: Record<string, string>; instance?: string; toolsets?: string[] };
   /** The operators' runbooks listed in the prompt (absent in checkpoints older than runbooks). */
   runbooks?: RunbookUse[];
   /**

@@ -109,7 +109,22 @@ const StateSchema = z.strictObject({
     .array(z.strictObject({ id: z.string(), title: z.string(), how: z.enum(['matched', 'fetched']) }))
     .optional(),
   // The labels that pick toolset instances; absent in checkpoints written before instances.
-  scope: z.strictObject({ labels: z.record(z.string(), z.string()) }).optional(),
+  scope: z
+    .strictObject({
+      labels: z.record(z.string(), z.string()),
+      instance: z.string().optional(),
+      toolsets: z.array(z.string()).optional(),
+    })
+    .optional(),
+  // A health check's run (docs/checks.md): its verdict so far; absent for any other investigation.
+  check: z
+    .strictObject({
+      verdict: z
+        .strictObject({ status: z.enum(['pass', 'warn', 'fail']), summary: z.string(), evidence: z.array(z.string()) })
+        .nullable(),
+      pushedBack: z.boolean(),
+    })
+    .optional(),
   // The placeholders of redaction (src/redaction/); absent in checkpoints written before it existed.
   redaction: z.strictObject({ placeholders: z.record(z.string(), z.string()) }).optional(),
 });

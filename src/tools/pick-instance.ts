@@ -25,7 +25,7 @@ export function issueInstance(
   scoping: InstanceScoping,
   scope?: CallScope,
 ): string | undefined {
-  const value = scope?.labels[scoping.label];
+  const value = scopeValue(scoping, scope);
   if (value !== undefined && names.includes(value)) return value;
   if (names.includes(DEFAULT_INSTANCE)) return DEFAULT_INSTANCE;
   if (value === undefined && names.length === 1) return names[0];
@@ -44,8 +44,8 @@ export function pickInstance(
   scope?: CallScope,
 ): InstancePick {
   const own = issueInstance(names, scoping, scope);
-  const value = scope?.labels[scoping.label];
-  const labelled = value === undefined ? '' : `${scoping.label}=${value}`;
+  const value = scopeValue(scoping, scope);
+  const labelled = value === undefined ? '' : `${scope?.instance === undefined ? scoping.label : 'instance'}=${value}`;
   if (asked === undefined) {
     if (own !== undefined) return { instance: own };
     if (value !== undefined && !scoping.crossInstance) return { refused: noInstanceFor(labelled, names, scoping) };
@@ -62,6 +62,11 @@ export function pickInstance(
       `instance ${asked} is not this issue's (${whose}); an investigation queries only its own instance ` +
       `unless ${scoping.configKey}.crossInstance is true`,
   };
+}
+
+/** The instance the run names: a check's `instance` (whatever the label), else the issue's label. */
+function scopeValue(scoping: InstanceScoping, scope: CallScope | undefined): string | undefined {
+  return scope?.instance ?? scope?.labels[scoping.label];
 }
 
 function noInstanceFor(labelled: string, names: readonly string[], scoping: InstanceScoping): string {

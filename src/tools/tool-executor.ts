@@ -83,6 +83,15 @@ export class ToolExecutor {
     return [...this.byName.values()];
   }
 
+  /** The tools a run of this scope is offered: those of its `toolsets` only, when it names them. */
+  toolsFor(scope: CallScope | undefined): Tool[] {
+    return this.tools.filter((t) => this.inScope(t.name, scope));
+  }
+
+  private inScope(name: string, scope: CallScope | undefined): boolean {
+    return !scope?.toolsets || scope.toolsets.includes(this.toolsetOf.get(name) ?? '');
+  }
+
   /** Whether an approved call of this tool may run again after a worker stopped during it (Tool.idempotent). */
   isIdempotent(name: string): boolean {
     return this.byName.get(name)?.idempotent === true;
@@ -192,8 +201,9 @@ export class ToolExecutor {
   }
 
   /**
-   * Refuse, ask or allow: the instance first (a toolset of several: the one the call goes to, set in `at`, or
-   * another cluster's, refused), then the tool's own per-call policy, then side effects, then the toolset's list.
+   * Refuse, ask or allow: a check's toolsets first (a tool outside them, refused), then the instance (a toolset of
+   * several: the one the call goes to, set in `at`, or another cluster's, refused), then the tool's own per-call
+   * policy, then side effects, then the toolset's list.
    */
   private async verdict(
     tool: Tool,
@@ -201,6 +211,13 @@ export class ToolExecutor {
     scope: CallScope | undefined,
     at: { instance?: string },
   ): Promise<CallVerdict> {
+    if (!this.inScope(tool.name, scope)) {
+      const allowed = scope?.toolsets?.join(', ') ?? '';
+      return {
+        decision: 'deny',
+        reason: `${tool.name} is not in this check's toolsets (${allowed}); use their tools only`,
+      };
+    }
     const picked = tool.pickInstance?.(params, scope);
     if (picked && 'refused' in picked) return { decision: 'deny', reason: picked.refused };
     if (picked) at.instance = picked.instance;

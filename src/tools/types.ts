@@ -11,6 +11,10 @@ export type CallVerdict =
 /** What a call knows of its investigation: the issue's labels, which pick a toolset's instance (instanced-toolset.ts). */
 export interface CallScope {
   labels: Readonly<Record<string, string>>;
+  /** A health check's `instance`: the instance of every toolset of several, whatever its label (docs/checks.md). */
+  instance?: string;
+  /** A health check's `toolsets`: the only toolsets offered and called (docs/checks.md); unset, every enabled one. */
+  toolsets?: readonly string[];
 }
 
 /** The instance a call goes to, or why it may not go anywhere (told to the model as a refusal). */
