@@ -12,6 +12,9 @@ import { CheckState, type CheckRun, type CheckStateView } from './check-state.js
 import { startCheckWorker } from './check-worker.js';
 import { createDeployListener } from './deploy-listener.js';
 import { settleCheckRun } from './settle-check-run.js';
+import { closeWorker } from '../queue/close-worker.js';
+
+const CLOSE_GRACE_MS = 5_000;
 
 export interface ChecksDeps {
   redis: RedisClient;
@@ -61,6 +64,8 @@ export class Checks {
   /** Upserts the schedulers (removing those of removed or disabled checks) and takes the checks queue's jobs. */
   async startWorker(workerRedis: RedisClient): Promise<void> {
     await syncSchedulers(this.queue, this.list);
+    // No check configured: the schedulers of removed ones are gone, and nothing is left to run.
+    if (this.list.length === 0) return;
     const runDeps = { ...this.deps, state: this.state, maxRunsPerDay: this.config.maxRunsPerDay };
     this.worker = startCheckWorker(workerRedis, runDeps, this.list);
   }
@@ -100,7 +105,8 @@ export class Checks {
   }
 
   async closeWorker(): Promise<void> {
-    await this.worker?.close();
+    // Bounded: a worker whose Redis went away would wait for it forever (src/queue/close-worker.ts).
+    if (this.worker) await closeWorker(this.worker, this.deps.log, CLOSE_GRACE_MS);
     this.worker = null;
   }
 
