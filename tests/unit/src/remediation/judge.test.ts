@@ -41,6 +41,13 @@ describe('judge', () => {
     });
   });
 
+  it('counts an alert resolved the moment the action was applied as resolved after it, one a moment before not', () => {
+    const resolvedAt = (t: number) =>
+      judge(restart, see({ ...at(T0 + MIN), issue: { resolved: true, at: t, what: 'alert', via: 'Alertmanager' } }));
+    expect(resolvedAt(T0)?.status).toBe('mitigated');
+    expect(resolvedAt(T0 - 1)?.status).toBe('unknown');
+  });
+
   it('keeps checking while the alert fires or the rollout runs, until the window ends', () => {
     expect(judge(restart, see({ now: T0 + 9 * MIN }))).toBeNull();
     const resolved = { resolved: true, at: T0 + MIN, what: 'alert', via: 'x' } as const;
