@@ -40,7 +40,7 @@ describe('observe', () => {
         throw new Error('forbidden');
       },
     };
-    const o = await observe(restart, inv as never, probes, at, log);
+    const o = await observe(restart, inv, probes, at, log);
     expect(o.rollout).toBe('unreadable');
     expect(lines).toContainEqual(expect.objectContaining({ msg: 'rollout not readable', err: 'forbidden' }));
     expect((await observe(restart, inv as never, {}, at, log)).rollout).toBe('unreadable');
@@ -51,12 +51,12 @@ describe('observe', () => {
 
   it('asks the next alert probe when one does not answer', async () => {
     const { lines, log } = captureLog();
-    const o = await observe(restart, inv as never, { alerts: [broken, quiet] }, at, log);
+    const o = await observe(restart, inv, { alerts: [broken, quiet] }, at, log);
     expect(o.issue).toEqual({ resolved: true, at: 1_000, what: 'alert', via: 'Prometheus ALERTS' });
     expect(lines).toContainEqual(
       expect.objectContaining({ msg: 'alert probe did not answer', probe: 'Alertmanager', err: 'connection refused' }),
     );
-    const none = await observe(restart, inv as never, { alerts: [broken] }, at, log);
+    const none = await observe(restart, inv, { alerts: [broken] }, at, log);
     expect(none.issue).toEqual({ resolved: false, live: false, what: 'alert', via: 'its status in alertmanager' });
   });
 
