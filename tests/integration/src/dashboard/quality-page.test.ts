@@ -42,7 +42,10 @@ beforeAll(async () => {
   for (const back of [...ACTIVE, UNRATED_ONLY]) {
     for (let i = 0; i < 2 + (back % 3); i++) {
       const alert = ALERTS[(back + i) % ALERTS.length]!;
-      const createdAt = today - back * DAY + (i + 1) * 10 * 60_000;
+      // Today's fall before now, even just after midnight (a fixed 00:10 was in the future until 00:10 UTC).
+      const into =
+        back === 0 ? Math.min((i + 1) * 10 * 60_000, ((Date.now() - today) * (i + 1)) / 4) : (i + 1) * 10 * 60_000;
+      const createdAt = today - back * DAY + Math.floor(into);
       const id = await seedInvestigation(store, client, {
         // The same alert fires again on later days: some came back within 7 days of resolving.
         fingerprint: `fp-${alert}-${i % 2}`,
